@@ -1,0 +1,158 @@
+/* drivemark-cli: the headless runner over the same engine as the GUI. */
+#include <errno.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "dmk-cli-report.h"
+#include "dmk-cli.h"
+#include "dmk-json.h"
+#include "dmk-runner.h"
+#include "dmk-version.h"
+#ifdef DMK_HAVE_CSV
+#include "dmk-csv.h"
+#endif
+
+#define EXIT_USAGE 2
+
+static DmkRunner *volatile current_runner;
+static atomic_int caught_signal;
+
+static void on_interrupt(int sig)
+{
+    int none = 0;
+    atomic_compare_exchange_strong(&caught_signal, &none, sig);
+    if (current_runner)
+        dmk_runner_stop(current_runner);
+}
+
+static void on_progress(const DmkProgress *p, void *user_data)
+{
+    (void)user_data;
+    dmk_report_progress(p);
+}
+
+/* An output named by --json/--csv: "-" is stdout. Opened before the run
+ * so a bad path fails in a second, not after the benchmark. */
+typedef struct {
+    const char *path;
+    FILE *f;
+} DmkOutput;
+
+static int output_open(DmkOutput *o, const char *path, DmkError *err)
+{
+    o->path = path;
+    o->f = NULL;
+    if (!path)
+        return DMK_OK;
+    if (strcmp(path, "-") == 0) {
+        o->f = stdout;
+        return DMK_OK;
+    }
+    o->f = fopen(path, "wb");
+    if (!o->f)
+        return dmk_error_os(err, dmk_error_from_errno(errno), errno, "opening %s for writing failed",
+                            path);
+    return DMK_OK;
+}
+
+static int output_close(DmkOutput *o, DmkError *err)
+{
+    int rc = DMK_OK;
+    if (o->f && o->f != stdout && fclose(o->f) != 0)
+        rc = dmk_error_os(err, dmk_error_from_errno(errno), errno, "closing %s failed", o->path);
+    o->f = NULL;
+    return rc;
+}
+
+static int write_outputs(const DmkRunResult *res, DmkOutput *json, DmkOutput *csv, DmkError *err)
+{
+    int rc = DMK_OK;
+    if (json->f)
+        rc = dmk_json_write(json->f, res, json->path, err);
+#ifdef DMK_HAVE_CSV
+    if (rc == DMK_OK && csv->f)
+        rc = dmk_csv_write(csv->f, res, csv->path, err);
+#endif
+    int rc2 = output_close(json, err);
+    int rc3 = output_close(csv, err);
+    return rc != DMK_OK ? rc : rc2 != DMK_OK ? rc2 : rc3;
+}
+
+static int exit_code(int rc)
+{
+    int sig = atomic_load(&caught_signal);
+    if (sig)
+        return 128 + sig; /* 130 for SIGINT, 143 for SIGTERM */
+    return rc == DMK_OK ? 0 : 1;
+}
+
+static int cmd_run(DmkCliArgs *a)
+{
+    DmkError err = {0};
+    DmkOutput json = {0}, csv = {0};
+    const DmkBackend *be = dmk_backend_by_name(a->backend);
+    int rc = output_open(&json, a->json_path, &err);
+    if (rc == DMK_OK)
+        rc = output_open(&csv, a->csv_path, &err);
+    if (rc != DMK_OK) {
+        fprintf(stderr, "drivemark-cli: %s\n", err.msg);
+        return 1;
+    }
+    /* The table goes to stderr when stdout carries JSON or CSV. */
+    FILE *table = json.f == stdout || csv.f == stdout ? stderr : stdout;
+    DmkRunner *runner = dmk_runner_new(a->spec, be);
+    current_runner = runner;
+    dmk_os_on_interrupt(on_interrupt);
+    if (atomic_load(&caught_signal))
+        dmk_runner_stop(runner);
+    bool progress = !a->quiet && dmk_os_stderr_is_tty();
+    DmkRunCallbacks cb = {progress ? on_progress : NULL, NULL, NULL};
+    DmkRunResult *res = NULL;
+    rc = dmk_runner_run(runner, &cb, &res, &err);
+    if (progress)
+        dmk_report_progress_end();
+    current_runner = NULL;
+    dmk_runner_free(runner);
+    DmkError out_err = {0};
+    int out_rc = DMK_OK;
+    if (res && res->n_tests > 0) {
+        dmk_report_table(table, res);
+        out_rc = write_outputs(res, &json, &csv, &out_err);
+    } else {
+        /* Nothing was measured: leave no empty result file behind. */
+        output_close(&json, &out_err);
+        output_close(&csv, &out_err);
+        if (a->json_path && strcmp(a->json_path, "-") != 0)
+            remove(a->json_path);
+        if (a->csv_path && strcmp(a->csv_path, "-") != 0)
+            remove(a->csv_path);
+    }
+    dmk_run_result_free(res);
+    if (rc != DMK_OK)
+        fprintf(stderr, "drivemark-cli: %s\n", err.msg);
+    if (out_rc != DMK_OK)
+        fprintf(stderr, "drivemark-cli: %s\n", out_err.msg);
+    return exit_code(rc != DMK_OK ? rc : out_rc);
+}
+
+int main(int argc, char **argv)
+{
+    DmkCliArgs args;
+    DmkError err = {0};
+    if (dmk_cli_parse(argc, argv, &args, &err) != DMK_OK) {
+        fprintf(stderr, "drivemark-cli: %s\nTry 'drivemark-cli --help'.\n", err.msg);
+        dmk_cli_args_free(&args);
+        return EXIT_USAGE;
+    }
+    int status = 0;
+    if (args.cmd == DMK_CMD_HELP)
+        dmk_cli_usage(stdout);
+    else if (args.cmd == DMK_CMD_VERSION)
+        printf("drivemark-cli %s\n", DMK_VERSION);
+    else
+        status = cmd_run(&args);
+    dmk_cli_args_free(&args);
+    return status;
+}

@@ -1,0 +1,81 @@
+#include "dmk-error.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+static void set_fields(DmkError *err, int code, int os_error, const char *fmt, va_list ap)
+{
+    err->code = code;
+    err->os_error = os_error;
+    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+}
+
+int dmk_error_set(DmkError *err, int code, int os_error, const char *fmt, ...)
+{
+    if (err) {
+        va_list ap;
+        va_start(ap, fmt);
+        set_fields(err, code, os_error, fmt, ap);
+        va_end(ap);
+    }
+    return code;
+}
+
+int dmk_error_os(DmkError *err, int code, int os_error, const char *fmt, ...)
+{
+    if (err) {
+        va_list ap;
+        va_start(ap, fmt);
+        set_fields(err, code, os_error, fmt, ap);
+        va_end(ap);
+        char text[256];
+        size_t used = strlen(err->msg);
+        snprintf(err->msg + used, sizeof err->msg - used, ": %s",
+                 dmk_error_os_text(os_error, text, sizeof text));
+    }
+    return code;
+}
+
+int dmk_error_from_errno(int e)
+{
+    switch (e) {
+    case ENOSPC:
+#ifdef EDQUOT
+    case EDQUOT:
+#endif
+    case EFBIG:
+        return DMK_E_NOSPC;
+    case EACCES:
+    case EPERM:
+    case EROFS:
+        return DMK_E_PERM;
+    case ENOENT:
+    case ENOTDIR:
+        return DMK_E_NOENT;
+    case ENOMEM:
+        return DMK_E_NOMEM;
+    case EINVAL:
+        return DMK_E_INVAL;
+#ifdef EOPNOTSUPP
+    case EOPNOTSUPP:
+        return DMK_E_NOTSUP;
+#endif
+    case EAGAIN:
+        return DMK_E_AGAIN;
+    case EMFILE:
+    case ENFILE:
+        return DMK_E_LIMIT;
+    default:
+        return DMK_E_IO;
+    }
+}
+
+void dmk_error_clear(DmkError *err)
+{
+    if (err) {
+        err->code = DMK_OK;
+        err->os_error = 0;
+        err->msg[0] = '\0';
+    }
+}

@@ -1,0 +1,169 @@
+#include "dmk-json.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "dmk-size.h"
+
+/* Length of the valid UTF-8 sequence at s, 0 if invalid. */
+static int utf8_len(const unsigned char *s)
+{
+    if (s[0] < 0x80)
+        return 1;
+    int n = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
+    if (s[0] >= 0xf8)
+        n = 0;
+    for (int i = 1; i < n; i++)
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+    /* overlong 3-byte forms and UTF-16 surrogates */
+    if (n == 3 && ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0)))
+        return 0;
+    if (n == 4 && ((s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] >= 0x90)))
+        return 0;
+    return n;
+}
+
+void dmk_json_string(FILE *f, const char *str)
+{
+    const unsigned char *s = (const unsigned char *)str;
+    fputc('"', f);
+    while (*s) {
+        int n = utf8_len(s);
+        if (n == 0) {
+            fputs("\\ufffd", f);
+            s++;
+        } else if (*s == '"' || *s == '\\') {
+            fprintf(f, "\\%c", *s++);
+        } else if (*s < 0x20) {
+            fprintf(f, "\\u%04x", *s++);
+        } else {
+            fwrite(s, 1, (size_t)n, f);
+            s += n;
+        }
+    }
+    fputc('"', f);
+}
+
+static void kv_str(FILE *f, const char *key, const char *v, const char *sep)
+{
+    fprintf(f, "%s\"%s\":", sep, key);
+    dmk_json_string(f, v);
+}
+
+static void kv_num(FILE *f, const char *key, double v, int decimals, const char *sep)
+{
+    char b[64];
+    fprintf(f, "%s\"%s\":%s", sep, key, dmk_format_double(v, decimals, b, sizeof b));
+}
+
+static void kv_u64(FILE *f, const char *key, unsigned long long v, const char *sep)
+{
+    fprintf(f, "%s\"%s\":%llu", sep, key, v);
+}
+
+static void write_stats(FILE *f, const DmkStats *s)
+{
+    for (size_t i = 0; i < dmk_stat_field_count; i++) {
+        const DmkStatField *fd = &dmk_stat_fields[i];
+        kv_num(f, fd->name, dmk_stat_get(s, fd), fd->decimals, ",");
+    }
+    kv_u64(f, "ios", s->ios, ",");
+    kv_u64(f, "bytes", s->bytes, ",");
+}
+
+static void write_passes(FILE *f, const DmkTestResult *t)
+{
+    fputs(",\"passes\":[", f);
+    for (uint32_t p = 0; p < t->n_passes; p++) {
+        fprintf(f, "%s{\"pass\":%u", p ? "," : "", p + 1);
+        write_stats(f, &t->passes[p].total);
+        fputc('}', f);
+    }
+    fputc(']', f);
+}
+
+static void write_timeline(FILE *f, const DmkTestResult *t)
+{
+    if (!t->n_samples)
+        return;
+    fputs(",\"timeline\":[", f);
+    for (size_t i = 0; i < t->n_samples; i++) {
+        const DmkSample *s = &t->samples[i];
+        kv_num(f, "t_s", s->t_s, 3, i ? ",{" : "{");
+        kv_num(f, "mb_s", s->mb_s, 3, ",");
+        kv_num(f, "iops", s->iops, 2, ",");
+        kv_num(f, "lat_mean_us", s->lat_mean_us, 3, ",");
+        fputc('}', f);
+    }
+    fputc(']', f);
+}
+
+static void write_test(FILE *f, const DmkTestResult *t)
+{
+    const DmkJob *j = &t->test.jobs[0];
+    kv_str(f, "test", t->test.name, "{");
+    kv_str(f, "mode", dmk_mode_name(t->test.mode), ",");
+    kv_str(f, "pattern", dmk_pattern_name(j->pattern), ",");
+    kv_u64(f, "block_size", j->block_size, ",");
+    kv_u64(f, "queue_depth", j->queue_depth, ",");
+    kv_u64(f, "threads", dmk_test_threads(&t->test), ",");
+    kv_u64(f, "read_share", j->read_share, ",");
+    write_stats(f, &t->score.total);
+    kv_num(f, "mb_s_median", t->mb_s_median, 3, ",");
+    kv_num(f, "mb_s_min", t->mb_s_min, 3, ",");
+    kv_num(f, "mb_s_max", t->mb_s_max, 3, ",");
+    kv_u64(f, "best_pass", t->best_pass + 1, ",");
+    if (t->test.mode == DMK_MODE_MIX) {
+        fputs(",\"read\":{\"direction\":\"read\"", f);
+        write_stats(f, &t->score.read);
+        fputs("},\"write\":{\"direction\":\"write\"", f);
+        write_stats(f, &t->score.write);
+        fputc('}', f);
+    }
+    write_passes(f, t);
+    write_timeline(f, t);
+    fputc('}', f);
+}
+
+static void write_context(FILE *f, const DmkRunResult *r)
+{
+    const DmkTargetInfo *ti = &r->target;
+    fputs("{\"schema\":\"drivemark-result\",\"schema_version\":1", f);
+    kv_str(f, "version", r->version, ",");
+    fprintf(f, ",\"complete\":%s", r->complete ? "true" : "false");
+    kv_str(f, "date", r->date, ",");
+    kv_str(f, "os", r->os, ",");
+    kv_str(f, "backend", r->backend, ",");
+    kv_str(f, "profile", r->profile, ",");
+    kv_str(f, "comment", r->comment, ",");
+    kv_str(f, "target", ti->path, ",");
+    kv_str(f, "file_system", ti->fs_type, ",");
+    kv_str(f, "mount_point", ti->mount_point, ",");
+    kv_str(f, "device", ti->device, ",");
+    kv_str(f, "device_model", ti->model, ",");
+    kv_u64(f, "capacity_bytes", ti->capacity_bytes, ",");
+    kv_u64(f, "fs_size_bytes", ti->fs_size_bytes, ",");
+    kv_u64(f, "fs_free_bytes", ti->fs_free_bytes, ",");
+    kv_u64(f, "test_size", r->size, ",");
+    kv_u64(f, "passes", r->passes, ",");
+    kv_num(f, "measure_s", r->measure_s, 3, ",");
+    kv_num(f, "warmup_s", r->warmup_s, 3, ",");
+    kv_num(f, "interval_s", r->interval_s, 3, ",");
+    kv_str(f, "data", dmk_data_name(r->data), ",");
+}
+
+int dmk_json_write(FILE *f, const DmkRunResult *r, const char *path, DmkError *err)
+{
+    write_context(f, r);
+    fputs(",\"results\":[", f);
+    for (size_t i = 0; i < r->n_tests; i++) {
+        if (i)
+            fputc(',', f);
+        write_test(f, &r->tests[i]);
+    }
+    fputs("]}\n", f);
+    if (fflush(f) != 0 || ferror(f))
+        return dmk_error_os(err, dmk_error_from_errno(errno), errno, "writing %s failed", path);
+    return DMK_OK;
+}

@@ -1,0 +1,41 @@
+#include "dmk-presets.h"
+
+#include <string.h>
+
+static const DmkProfile profiles[] = {
+    {"default", "Default", 4, {"SEQ1M Q8T1", "SEQ1M Q1T1", "RND4K Q32T1", "RND4K Q1T1"}},
+    {"peak", "Peak Performance", 2, {"SEQ1M Q8T1", "RND4K Q32T1"}},
+    {"real", "Real World Performance", 2, {"SEQ1M Q1T1", "RND4K Q1T1"}},
+    {"demo", "Demo", 1, {"SEQ1M Q8T1"}},
+    {"nvme", "NVMe SSD", 4, {"SEQ1M Q8T1", "SEQ128K Q32T1", "RND4K Q32T16", "RND4K Q1T1"}},
+};
+
+size_t dmk_profile_count(void)
+{
+    return sizeof profiles / sizeof profiles[0];
+}
+
+const DmkProfile *dmk_profile_at(size_t i)
+{
+    return i < dmk_profile_count() ? &profiles[i] : NULL;
+}
+
+const DmkProfile *dmk_profile_find(const char *id)
+{
+    for (size_t i = 0; i < dmk_profile_count(); i++)
+        if (strcmp(profiles[i].id, id) == 0)
+            return &profiles[i];
+    return NULL;
+}
+
+int dmk_profile_add(DmkRunSpec *spec, const DmkProfile *p, DmkRunMode run_mode,
+                    uint32_t read_share, DmkError *err)
+{
+    DmkJob jobs[4];
+    for (size_t i = 0; i < p->n_tests; i++) {
+        int rc = dmk_job_parse_name(p->tests[i], &jobs[i], err);
+        if (rc != DMK_OK)
+            return rc;
+    }
+    return dmk_run_spec_add_all(spec, jobs, p->n_tests, run_mode, read_share, err);
+}

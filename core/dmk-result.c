@@ -1,0 +1,95 @@
+#include "dmk-result.h"
+
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define FIELD(name, dec) {#name, offsetof(DmkStats, name), dec}
+const DmkStatField dmk_stat_fields[] = {
+    FIELD(mb_s, 3),          FIELD(iops, 2),         FIELD(lat_mean_us, 3),
+    FIELD(lat_min_us, 3),    FIELD(lat_max_us, 3),   FIELD(lat_stddev_us, 3),
+    FIELD(lat_p50_us, 3),    FIELD(lat_p90_us, 3),   FIELD(lat_p99_us, 3),
+    FIELD(lat_p999_us, 3),   FIELD(lat_p9999_us, 3),
+};
+#undef FIELD
+const size_t dmk_stat_field_count = sizeof dmk_stat_fields / sizeof dmk_stat_fields[0];
+
+const char *dmk_data_name(DmkDataKind d)
+{
+    return d == DMK_DATA_ZERO ? "zero" : "random";
+}
+
+void dmk_stats_from_hist(DmkStats *s, const DmkHist *h, uint64_t bytes, double seconds)
+{
+    memset(s, 0, sizeof *s);
+    s->ios = h->count;
+    s->bytes = bytes;
+    s->seconds = seconds;
+    if (seconds > 0) {
+        s->mb_s = (double)bytes / seconds / 1e6;
+        s->iops = (double)h->count / seconds;
+    }
+    if (h->count == 0)
+        return;
+    s->lat_mean_us = dmk_hist_mean(h) / 1e3;
+    s->lat_min_us = (double)h->min / 1e3;
+    s->lat_max_us = (double)h->max / 1e3;
+    s->lat_stddev_us = dmk_hist_stddev(h) / 1e3;
+    s->lat_p50_us = (double)dmk_hist_percentile(h, 50.0) / 1e3;
+    s->lat_p90_us = (double)dmk_hist_percentile(h, 90.0) / 1e3;
+    s->lat_p99_us = (double)dmk_hist_percentile(h, 99.0) / 1e3;
+    s->lat_p999_us = (double)dmk_hist_percentile(h, 99.9) / 1e3;
+    s->lat_p9999_us = (double)dmk_hist_percentile(h, 99.99) / 1e3;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+void dmk_test_result_summarize(DmkTestResult *t)
+{
+    memset(&t->score, 0, sizeof t->score);
+    t->best_pass = 0;
+    t->mb_s_median = t->mb_s_min = t->mb_s_max = 0.0;
+    if (t->n_passes == 0)
+        return;
+    double sorted[DMK_PASSES_MAX];
+    for (uint32_t i = 0; i < t->n_passes; i++) {
+        sorted[i] = t->passes[i].total.mb_s;
+        if (sorted[i] > t->passes[t->best_pass].total.mb_s)
+            t->best_pass = i;
+    }
+    qsort(sorted, t->n_passes, sizeof sorted[0], cmp_double);
+    uint32_t n = t->n_passes;
+    t->mb_s_min = sorted[0];
+    t->mb_s_max = sorted[n - 1];
+    t->mb_s_median = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0;
+    t->score = t->passes[t->best_pass];
+}
+
+void dmk_run_result_free(DmkRunResult *r)
+{
+    if (!r)
+        return;
+    for (size_t i = 0; i < r->n_tests; i++) {
+        free(r->tests[i].passes);
+        free(r->tests[i].samples);
+    }
+    free(r->tests);
+    free(r);
+}
+
+void dmk_format_now_utc(char *buf, size_t len)
+{
+    time_t now = time(NULL);
+    struct tm tm;
+#ifdef _WIN32
+    gmtime_s(&tm, &now);
+#else
+    gmtime_r(&now, &tm);
+#endif
+    strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}

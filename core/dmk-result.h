@@ -1,0 +1,94 @@
+/* The immutable record of a run: its context and, per test, every pass
+ * and the CrystalDiskMark score. Front ends only read it. */
+#ifndef DMK_RESULT_H
+#define DMK_RESULT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dmk-hist.h"
+#include "dmk-platform.h"
+#include "dmk-spec.h"
+
+/* Throughput and latency of one direction (or both) over a period. */
+typedef struct {
+    uint64_t ios;
+    uint64_t bytes;
+    double seconds;
+    double mb_s; /* 10^6 bytes per second */
+    double iops;
+    double lat_mean_us, lat_min_us, lat_max_us, lat_stddev_us;
+    double lat_p50_us, lat_p90_us, lat_p99_us, lat_p999_us, lat_p9999_us;
+} DmkStats;
+
+typedef struct {
+    DmkStats total; /* read + write */
+    DmkStats read;
+    DmkStats write;
+} DmkPassResult;
+
+/* One timeline point: what completed in (t_s - period, t_s]. */
+typedef struct {
+    double t_s; /* seconds since the measured part of the test began */
+    double mb_s, iops, lat_mean_us;
+} DmkSample;
+
+typedef struct {
+    DmkTest test;
+    uint32_t n_passes; /* passes completed */
+    DmkPassResult *passes;
+    uint32_t best_pass;  /* the pass with the highest MB/s */
+    DmkPassResult score; /* CrystalDiskMark's number: the best pass */
+    double mb_s_median, mb_s_min, mb_s_max;
+    size_t n_samples;
+    DmkSample *samples;
+} DmkTestResult;
+
+typedef struct {
+    char version[32];
+    char date[32]; /* ISO 8601 UTC, when the run started */
+    char os[128];
+    char backend[16];
+    char profile[32];
+    char comment[512];
+    DmkTargetInfo target;
+    uint64_t size;
+    uint32_t passes;
+    double measure_s, warmup_s, interval_s;
+    DmkDataKind data;
+    bool complete; /* false when stopped or failed before the last test */
+    size_t n_tests;
+    DmkTestResult *tests;
+} DmkRunResult;
+
+/* The DmkStats fields the writers emit, in order, with the decimals each
+ * keeps: JSON and CSV share this table so they never disagree. */
+typedef struct {
+    const char *name; /* "mb_s", "iops", "lat_mean_us", ... */
+    size_t offset;    /* of a double in DmkStats */
+    int decimals;
+} DmkStatField;
+
+extern const DmkStatField dmk_stat_fields[];
+extern const size_t dmk_stat_field_count;
+
+static inline double dmk_stat_get(const DmkStats *s, const DmkStatField *f)
+{
+    return *(const double *)((const char *)s + f->offset);
+}
+
+const char *dmk_data_name(DmkDataKind d); /* "random", "zero" */
+
+/* Stats of a histogram that counted `bytes` over `seconds`. */
+void dmk_stats_from_hist(DmkStats *s, const DmkHist *h, uint64_t bytes, double seconds);
+
+/* Sets best_pass, score, median/min/max from the passes. */
+void dmk_test_result_summarize(DmkTestResult *t);
+
+void dmk_run_result_free(DmkRunResult *r);
+
+/* "2026-11-30T06:35:13Z" for the current time. */
+void dmk_format_now_utc(char *buf, size_t len);
+
+#endif

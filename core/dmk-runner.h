@@ -1,0 +1,54 @@
+/* Runs a DmkRunSpec on a backend: creates and fills the test file, then
+ * each test (warm-up, timed passes, interval), and returns a DmkRunResult.
+ * dmk_runner_run() blocks; call it from a worker thread in a GUI. The
+ * callbacks run on that same thread, at most ~10 times a second.
+ * dmk_runner_stop() may be called from any thread or a signal handler. */
+#ifndef DMK_RUNNER_H
+#define DMK_RUNNER_H
+
+#include "dmk-result.h"
+#include "dmk-spec.h"
+
+typedef enum {
+    DMK_STAGE_PREPARE = 0, /* creating and filling the test file */
+    DMK_STAGE_WARMUP = 1,
+    DMK_STAGE_MEASURE = 2,
+    DMK_STAGE_INTERVAL = 3,
+} DmkStage;
+
+typedef struct {
+    DmkStage stage;
+    size_t test_index; /* 0-based, into spec->tests */
+    size_t n_tests;
+    const DmkTest *test; /* NULL while preparing */
+    uint32_t pass;       /* 1-based while measuring */
+    uint32_t passes;
+    double fraction;     /* of the current stage, 0..1 */
+    double elapsed_s;    /* since the run started */
+    double remaining_s;  /* estimate for the whole run, file fill excluded */
+    double mb_s;         /* live throughput over the last period */
+} DmkProgress;
+
+typedef struct {
+    void (*progress)(const DmkProgress *p, void *user_data);
+    /* A test finished; t stays valid until the run result is freed. */
+    void (*test_done)(const DmkTestResult *t, size_t index, void *user_data);
+    void *user_data;
+} DmkRunCallbacks;
+
+typedef struct DmkRunner DmkRunner;
+
+/* spec must outlive the runner. */
+DmkRunner *dmk_runner_new(const DmkRunSpec *spec, const DmkBackend *backend);
+
+/* Returns DMK_OK, DMK_E_STOPPED after a stop, or an error. In every case
+ * *out (when not NULL) receives the tests that completed, with
+ * complete == true only if all did; free it with dmk_run_result_free(). */
+int dmk_runner_run(DmkRunner *r, const DmkRunCallbacks *cb, DmkRunResult **out, DmkError *err);
+
+/* Asks the run to stop soon (within ~100 ms); async-signal-safe. */
+void dmk_runner_stop(DmkRunner *r);
+
+void dmk_runner_free(DmkRunner *r);
+
+#endif

@@ -1,0 +1,104 @@
+/* What to run: tests named the CrystalDiskMark way ("SEQ1M Q8T1"), each
+ * made of one or more jobs (groups of identical workers), and the run's
+ * settings. Specs are plain data; dmk_run_spec_validate() checks them
+ * before anything touches a disk. */
+#ifndef DMK_SPEC_H
+#define DMK_SPEC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dmk-error.h"
+#include "dmk-platform.h"
+
+#define DMK_MAX_JOBS 8
+#define DMK_MAX_TESTS 256
+
+/* Limits of a spec, shared by the CLI's messages and the validator. */
+#define DMK_BS_MIN 512ULL
+#define DMK_BS_MAX (64ULL << 20)
+#define DMK_QD_MAX 1024
+#define DMK_THREADS_MAX 64
+#define DMK_SIZE_MIN (16ULL << 20)
+#define DMK_SIZE_MAX (64ULL << 30)
+#define DMK_PASSES_MAX 100
+#define DMK_SECONDS_MAX (7.0 * 86400.0)
+/* Buffers for reads: QD x threads x block size may not exceed this. */
+#define DMK_BUFFER_BYTES_MAX (1ULL << 30)
+
+typedef enum { DMK_PATTERN_SEQ = 0, DMK_PATTERN_RND = 1 } DmkPattern;
+
+/* Direction of one measured test. */
+typedef enum { DMK_MODE_READ = 0, DMK_MODE_WRITE = 1, DMK_MODE_MIX = 2 } DmkMode;
+
+/* Which directions a profile runs in. */
+typedef enum {
+    DMK_RUN_READ_WRITE = 0, /* each test read, then write */
+    DMK_RUN_READ = 1,
+    DMK_RUN_WRITE = 2,
+    DMK_RUN_MIX = 3,
+} DmkRunMode;
+
+/* A group of identical workers: each thread owns a queue of queue_depth
+ * requests and its own slice of the test file. */
+typedef struct {
+    DmkPattern pattern;
+    uint32_t block_size;
+    uint32_t queue_depth;
+    uint32_t threads;
+    uint32_t read_share; /* percent of I/Os that read, chosen per I/O */
+} DmkJob;
+
+typedef struct {
+    char name[48]; /* "SEQ1M Q8T1" */
+    DmkMode mode;
+    int n_jobs;
+    DmkJob jobs[DMK_MAX_JOBS];
+} DmkTest;
+
+typedef struct {
+    char dir[1024];       /* target directory */
+    uint64_t size;        /* test file size */
+    uint32_t passes;
+    double measure_s;     /* each pass */
+    double warmup_s;      /* discarded warm-up before each test; 0 = none */
+    double interval_s;    /* idle time between tests */
+    double timeline_s;    /* sample period of the timeline, 0 = no timeline */
+    double watchdog_s;    /* a queue with nothing completing this long fails */
+    DmkDataKind data;
+    char profile[32];     /* "default", "peak", ... or "custom" */
+    uint64_t null_latency_ns; /* null backend only */
+    size_t n_tests;
+    DmkTest tests[DMK_MAX_TESTS];
+} DmkRunSpec;
+
+/* CrystalDiskMark 8's defaults: 1 GiB, 5 passes of 5 s, warm-up, 5 s interval. */
+void dmk_run_spec_init(DmkRunSpec *spec);
+
+/* "SEQ1M Q8T1", "RND4K Q32T16", "SEQ128K Q32T1" (case-insensitive). */
+int dmk_job_parse_name(const char *name, DmkJob *job, DmkError *err);
+/* The canonical name of a one-job test. */
+char *dmk_job_format_name(const DmkJob *job, char *buf, size_t len);
+
+/* Adds one test (a single job) in the given direction; read_share is used
+ * for DMK_MODE_MIX. */
+int dmk_run_spec_add(DmkRunSpec *spec, const DmkJob *job, DmkMode mode, uint32_t read_share,
+                     DmkError *err);
+
+/* Adds each test of `jobs` in the directions `run_mode` asks for
+ * (read then write each, or one direction, or mixed at read_share). */
+int dmk_run_spec_add_all(DmkRunSpec *spec, const DmkJob *jobs, size_t n, DmkRunMode run_mode,
+                         uint32_t read_share, DmkError *err);
+
+/* Checks every bound; max_inflight is the OS's limit (0 = none). */
+int dmk_run_spec_validate(const DmkRunSpec *spec, uint64_t max_inflight, DmkError *err);
+
+const char *dmk_mode_name(DmkMode m);      /* "read", "write", "mix" */
+const char *dmk_pattern_name(DmkPattern p); /* "seq", "rnd" */
+
+/* Total threads and in-flight requests of a test. */
+uint32_t dmk_test_threads(const DmkTest *t);
+uint64_t dmk_test_inflight(const DmkTest *t);
+
+#endif

@@ -1,0 +1,248 @@
+#include "dmk-worker.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* How long one reap waits before looking at the stop flag and the clock. */
+#define REAP_TIMEOUT_NS 50000000ULL
+
+int dmk_worker_init(DmkWorker *w, const DmkBackend *be, DmkTarget *target, const DmkJob *job,
+                    const DmkPool *pool, uint64_t base, uint64_t span, uint64_t seed,
+                    const DmkSchedule *sched, atomic_int *stop, const char *path, DmkError *err)
+{
+    memset(w, 0, sizeof *w);
+    w->be = be;
+    w->job = job;
+    w->pool = pool;
+    w->path = path;
+    w->stop = stop;
+    w->sched = *sched;
+    w->depth = job->queue_depth;
+    atomic_init(&w->finished, 0);
+    atomic_init(&w->live_bytes, 0);
+    dmk_offsets_init(&w->offs, job->pattern, base, span, job->block_size, seed);
+    dmk_rng_seed(&w->rng, seed ^ 0x5a5a5a5a5a5a5a5aULL);
+    int rc = be->queue_open(target, w->depth, &w->q, err);
+    if (rc != DMK_OK)
+        return rc;
+    size_t slots = (size_t)sched->n_passes * 2;
+    w->ios = calloc(w->depth, sizeof *w->ios);
+    w->pending = calloc(w->depth, sizeof *w->pending);
+    w->done = calloc(w->depth, sizeof *w->done);
+    w->hist = slots ? malloc(slots * sizeof *w->hist) : NULL;
+    w->bytes = slots ? calloc(slots, sizeof *w->bytes) : NULL;
+    /* Read buffers only where the job reads; writes point into the pool. */
+    size_t buf_bytes = job->read_share ? (size_t)w->depth * job->block_size : 0;
+    w->bufs = buf_bytes ? dmk_aligned_alloc(pool->align < 4096 ? 4096 : pool->align, buf_bytes)
+                        : NULL;
+    if (!w->ios || !w->pending || !w->done || (slots && (!w->hist || !w->bytes)) ||
+        (buf_bytes && !w->bufs))
+        return dmk_error_set(err, DMK_E_NOMEM, 0, "out of memory for a worker's I/O buffers");
+    for (size_t i = 0; i < slots; i++)
+        dmk_hist_reset(&w->hist[i]);
+    for (uint32_t i = 0; i < w->depth; i++)
+        w->ios[i].user = w->bufs ? w->bufs + (size_t)i * job->block_size : NULL;
+    return DMK_OK;
+}
+
+void dmk_worker_destroy(DmkWorker *w)
+{
+    if (w->q)
+        w->be->queue_close(w->q);
+    free(w->ios);
+    free(w->pending);
+    free(w->done);
+    free(w->hist);
+    free(w->bytes);
+    free(w->timeline);
+    dmk_aligned_free(w->bufs);
+    memset(w, 0, sizeof *w);
+}
+
+static inline void prep_io(DmkWorker *w, DmkIo *io)
+{
+    uint32_t share = w->job->read_share;
+    bool read = share >= 100 ? true : share == 0 ? false : dmk_rng_below(&w->rng, 100) < share;
+    io->offset = dmk_offsets_next(&w->offs);
+    io->len = w->job->block_size;
+    io->op = read ? DMK_OP_READ : DMK_OP_WRITE;
+    io->buf = read ? io->user : dmk_pool_pick(w->pool, io->len, &w->rng);
+    w->issued++;
+}
+
+static int fail_io(DmkWorker *w, const DmkIo *io)
+{
+    const char *op = io->op == DMK_OP_READ ? "reading" : "writing";
+    if (io->res >= 0)
+        return dmk_error_set(&w->err, DMK_E_SHORT, 0,
+                             "%s %u bytes at offset %llu of the test file in %s moved only %lld "
+                             "bytes (short transfer)",
+                             op, io->len, (unsigned long long)io->offset, w->path,
+                             (long long)io->res);
+    if (io->os_error)
+        return dmk_error_os(&w->err, (int)io->res, io->os_error,
+                            "%s %u bytes at offset %llu of the test file in %s failed", op,
+                            io->len, (unsigned long long)io->offset, w->path);
+    return dmk_error_set(&w->err, (int)io->res, 0,
+                         "%s %u bytes at offset %llu of the test file in %s failed (error %lld)",
+                         op, io->len, (unsigned long long)io->offset, w->path, (long long)io->res);
+}
+
+/* Grows the timeline to hold interval `idx`; off the hot path except once
+ * per interval. Returns false when memory runs out (the timeline stops). */
+static bool timeline_reserve(DmkWorker *w, size_t idx)
+{
+    if (idx < w->timeline_len)
+        return true;
+    if (idx >= w->timeline_cap) {
+        size_t cap = w->timeline_cap ? w->timeline_cap * 2 : 256;
+        while (cap <= idx)
+            cap *= 2;
+        DmkSlot *n = realloc(w->timeline, cap * sizeof *n);
+        if (!n)
+            return false;
+        w->timeline = n;
+        w->timeline_cap = cap;
+    }
+    memset(w->timeline + w->timeline_len, 0, (idx + 1 - w->timeline_len) * sizeof *w->timeline);
+    w->timeline_len = idx + 1;
+    return true;
+}
+
+/* Counts a batch of completions reaped at `now` into the pass they
+ * completed in; warm-up and overrun completions are checked, not counted. */
+static int account_batch(DmkWorker *w, DmkIo **done, int n, uint64_t now)
+{
+    const DmkSchedule *s = &w->sched;
+    uint64_t batch_bytes = 0;
+    for (int i = 0; i < n; i++) {
+        if (done[i]->res != (int64_t)done[i]->len)
+            return fail_io(w, done[i]);
+        batch_bytes += done[i]->len;
+    }
+    w->completed += (uint64_t)n;
+    /* Only this thread writes it: a relaxed load and store, no locked add. */
+    uint64_t live = atomic_load_explicit(&w->live_bytes, memory_order_relaxed);
+    atomic_store_explicit(&w->live_bytes, live + batch_bytes, memory_order_relaxed);
+    if (s->limit_ios || now < s->t_measure || now >= s->t_end)
+        return DMK_OK;
+    uint64_t since = now - s->t_measure;
+    size_t pass = (size_t)(since / s->pass_ns);
+    DmkHist *h = &w->hist[pass * 2];
+    uint64_t *b = &w->bytes[pass * 2];
+    for (int i = 0; i < n; i++) {
+        dmk_hist_add(&h[done[i]->op], now - done[i]->submit_ns);
+        b[done[i]->op] += done[i]->len;
+    }
+    if (s->timeline_ns && timeline_reserve(w, (size_t)(since / s->timeline_ns))) {
+        DmkSlot *slot = &w->timeline[since / s->timeline_ns];
+        slot->ios += (uint64_t)n;
+        slot->bytes += batch_bytes;
+        for (int i = 0; i < n; i++)
+            slot->lat_sum_ns += now - done[i]->submit_ns;
+    }
+    return DMK_OK;
+}
+
+/* Hands the pending requests to the OS, stamping each with its submit
+ * time; what the OS does not accept stays pending for the next round. */
+static int submit_pending(DmkWorker *w, int *n_pending, int *inflight)
+{
+    if (*n_pending == 0)
+        return DMK_OK;
+    uint64_t now = dmk_clock_ns();
+    for (int i = 0; i < *n_pending; i++)
+        w->pending[i]->submit_ns = now;
+    int k = w->be->submit(w->q, w->pending, *n_pending, &w->err);
+    if (k < 0)
+        return k;
+    if (k > 0 && k < *n_pending)
+        memmove(w->pending, w->pending + k, (size_t)(*n_pending - k) * sizeof *w->pending);
+    *n_pending -= k;
+    *inflight += k;
+    return DMK_OK;
+}
+
+static bool should_issue(const DmkWorker *w, uint64_t now)
+{
+    if (atomic_load_explicit(w->stop, memory_order_relaxed))
+        return false;
+    if (w->sched.limit_ios)
+        return w->issued < w->sched.limit_ios;
+    return now < w->sched.t_end;
+}
+
+static int watchdog_error(DmkWorker *w, int inflight)
+{
+    return dmk_error_set(&w->err, DMK_E_TIMEOUT, 0,
+                         "no I/O completed for %.0f s on the test file in %s (%d requests in "
+                         "flight); the drive stopped responding",
+                         (double)w->sched.watchdog_ns / 1e9, w->path, inflight);
+}
+
+/* Waits for what is still in flight so its buffers can be freed; bounded
+ * by the watchdog. Errors here are ignored: the run is over. */
+static void drain(DmkWorker *w, int inflight)
+{
+    uint64_t last = dmk_clock_ns();
+    while (inflight > 0) {
+        DmkError ignored;
+        int n = w->be->reap(w->q, 1, (int)w->depth, REAP_TIMEOUT_NS, w->done, &ignored);
+        uint64_t now = dmk_clock_ns();
+        if (n < 0 || (n == 0 && now - last > w->sched.watchdog_ns))
+            return;
+        if (n > 0)
+            last = now;
+        inflight -= n;
+    }
+}
+
+static int io_loop(DmkWorker *w)
+{
+    int inflight = 0, n_pending = 0;
+    uint64_t now = dmk_clock_ns(), last_done = now;
+    for (uint32_t i = 0; i < w->depth && should_issue(w, now); i++) {
+        prep_io(w, &w->ios[i]);
+        w->pending[n_pending++] = &w->ios[i];
+    }
+    int rc = submit_pending(w, &n_pending, &inflight);
+    while (rc == DMK_OK && (inflight > 0 || n_pending > 0)) {
+        int n = inflight ? w->be->reap(w->q, 1, inflight, REAP_TIMEOUT_NS, w->done, &w->err) : 0;
+        if (n < 0) {
+            rc = n;
+            break;
+        }
+        now = dmk_clock_ns();
+        inflight -= n;
+        if (n > 0) {
+            last_done = now;
+            rc = account_batch(w, w->done, n, now);
+        } else if (now - last_done > w->sched.watchdog_ns) {
+            rc = watchdog_error(w, inflight);
+        }
+        if (rc != DMK_OK || !should_issue(w, now)) {
+            n_pending = 0; /* nothing more goes out */
+            continue;
+        }
+        int refill = n;
+        if (w->sched.limit_ios && (uint64_t)refill > w->sched.limit_ios - w->issued)
+            refill = (int)(w->sched.limit_ios - w->issued);
+        for (int i = 0; i < refill; i++) {
+            prep_io(w, w->done[i]);
+            w->pending[n_pending++] = w->done[i];
+        }
+        rc = submit_pending(w, &n_pending, &inflight);
+        if (rc == DMK_OK && n_pending > 0 && inflight == 0)
+            dmk_sleep_ns(100000); /* the OS pushed back with nothing in flight */
+    }
+    drain(w, inflight);
+    return rc;
+}
+
+void dmk_worker_run(DmkWorker *w)
+{
+    w->rc = io_loop(w);
+    if (w->rc != DMK_OK)
+        atomic_store(w->stop, 1); /* one failure ends the whole test */
+    atomic_store(&w->finished, 1);
+}

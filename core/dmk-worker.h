@@ -1,0 +1,71 @@
+/* One worker: a thread with its own queue, buffers, offsets and counters.
+ * Private to the core; the runner drives it. */
+#ifndef DMK_WORKER_H
+#define DMK_WORKER_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "dmk-hist.h"
+#include "dmk-offsets.h"
+#include "dmk-platform.h"
+#include "dmk-pool.h"
+#include "dmk-rng.h"
+#include "dmk-spec.h"
+
+/* One timeline interval of one worker. */
+typedef struct {
+    uint64_t ios, bytes, lat_sum_ns;
+} DmkSlot;
+
+/* When a worker measures what. Times are dmk_clock_ns() values. */
+typedef struct {
+    uint64_t t_measure; /* end of warm-up, start of pass 1 */
+    uint64_t pass_ns;
+    uint32_t n_passes;
+    uint64_t t_end;     /* t_measure + n_passes * pass_ns */
+    uint64_t limit_ios; /* > 0: issue exactly this many I/Os, no clock (the fill) */
+    uint64_t timeline_ns; /* 0: no timeline */
+    uint64_t watchdog_ns;
+} DmkSchedule;
+
+typedef struct DmkWorker {
+    const DmkBackend *be;
+    DmkQueue *q;
+    const DmkJob *job;
+    const DmkPool *pool;
+    const char *path; /* for messages */
+    atomic_int *stop; /* shared: nonzero ends every worker */
+    DmkSchedule sched;
+    DmkOffsets offs;
+    DmkRng rng;
+    uint32_t depth;
+    DmkIo *ios;
+    DmkIo **pending; /* prepared, not yet accepted by the OS */
+    DmkIo **done;
+    unsigned char *bufs; /* depth x block_size, for reads */
+    /* results, [pass * 2 + op] */
+    DmkHist *hist;
+    uint64_t *bytes;
+    DmkSlot *timeline;
+    size_t timeline_len, timeline_cap;
+    uint64_t issued, completed;
+    _Atomic uint64_t live_bytes; /* read by the runner for progress */
+    DmkThread *thread;
+    atomic_int finished; /* set when dmk_worker_run returns */
+    int rc;
+    DmkError err;
+} DmkWorker;
+
+/* Allocates the worker's queue and memory; slice is [base, base + span). */
+int dmk_worker_init(DmkWorker *w, const DmkBackend *be, DmkTarget *target, const DmkJob *job,
+                    const DmkPool *pool, uint64_t base, uint64_t span, uint64_t seed,
+                    const DmkSchedule *sched, atomic_int *stop, const char *path, DmkError *err);
+
+/* The I/O loop: runs until the schedule ends, a stop, or an error (w->rc). */
+void dmk_worker_run(DmkWorker *w);
+
+void dmk_worker_destroy(DmkWorker *w);
+
+#endif

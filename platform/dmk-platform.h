@@ -1,0 +1,141 @@
+/* The platform layer: the only header the core includes for anything that
+ * differs per operating system. Two parts:
+ *  - plain OS services (clock, threads, memory, system facts), one
+ *    implementation per OS, chosen at build time;
+ *  - I/O backends (a const table of functions), of which a build has the
+ *    OS's real one (libaio, overlapped I/O) and the in-memory null backend,
+ *    so tests and overhead measurements can stand in for a real disk.
+ * Nothing here includes GLib or GTK. */
+#ifndef DMK_PLATFORM_H
+#define DMK_PLATFORM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dmk-error.h"
+
+/* ---- OS services ------------------------------------------------------ */
+
+/* Monotonic clock in nanoseconds; cheap (vDSO / QPC), safe from any thread. */
+uint64_t dmk_clock_ns(void);
+
+/* Sleeps up to ns; returns early never, but callers sleep in short slices
+ * so that a stop request is seen within ~100 ms. */
+void dmk_sleep_ns(uint64_t ns);
+
+typedef struct DmkThread DmkThread;
+typedef void (*DmkThreadFn)(void *arg);
+
+/* Starts fn(arg) on a new thread. */
+int dmk_thread_start(DmkThread **out, DmkThreadFn fn, void *arg, DmkError *err);
+void dmk_thread_join(DmkThread *t);
+
+/* Memory for direct I/O: aligned to at least `align` (a power of two). */
+void *dmk_aligned_alloc(size_t align, size_t size);
+void dmk_aligned_free(void *p);
+
+/* 64 bits of OS entropy for seeding the run (falls back to the clock). */
+uint64_t dmk_entropy64(void);
+
+/* "Linux 6.1.0-18-amd64 x86_64", "Windows 10.0.19045". */
+void dmk_os_describe(char *buf, size_t len);
+
+/* Largest number of in-flight I/Os the system allows a process in total,
+ * 0 when there is no such limit (Linux: /proc/sys/fs/aio-max-nr). */
+uint64_t dmk_os_max_inflight(void);
+
+/* Calls fn(sig) from a signal handler (or console handler) on SIGINT,
+ * SIGTERM and SIGHUP (Ctrl+C / close on Windows); fn must only do
+ * async-signal-safe things such as storing to an atomic. */
+void dmk_os_on_interrupt(void (*fn)(int sig));
+
+/* Whether stderr is a terminal (progress lines are drawn only there). */
+bool dmk_os_stderr_is_tty(void);
+
+/* ---- targets and I/O -------------------------------------------------- */
+
+typedef enum { DMK_OP_READ = 0, DMK_OP_WRITE = 1 } DmkOp;
+
+/* Space a backend may use inside each DmkIo for its own control block
+ * (a libaio iocb is 64 bytes, a Win32 OVERLAPPED 32). */
+#define DMK_IO_PRIV_SIZE 80
+
+/* One request, owned by the core and reused: the backend fills res/os_error
+ * on completion and never allocates per request. */
+typedef struct DmkIo {
+    uint64_t offset;   /* byte offset in the target */
+    void *buf;         /* aligned to the target's mem_align */
+    uint32_t len;      /* bytes, a multiple of the target's offset_align */
+    uint8_t op;        /* DmkOp */
+    int64_t res;       /* on completion: bytes moved, or a negative DmkErrCode */
+    int os_error;      /* on completion: raw errno / Win32 code when res < 0 */
+    uint64_t submit_ns; /* set by the core before submit */
+    void *user;        /* the core's per-request pointer */
+    _Alignas(16) unsigned char priv[DMK_IO_PRIV_SIZE];
+} DmkIo;
+
+typedef enum { DMK_DATA_RANDOM = 0, DMK_DATA_ZERO = 1 } DmkDataKind;
+
+/* What the core asks of a target. */
+typedef struct {
+    const char *dir; /* directory that receives the benchmark's own test file */
+    uint64_t size;   /* test file size in bytes */
+    uint64_t null_latency_ns; /* null backend only: each I/O's simulated latency */
+} DmkTargetParams;
+
+/* What the platform learned about a target. Strings are "" when unknown. */
+typedef struct {
+    char path[1024];         /* the directory (or device) as the user named it */
+    char fs_type[32];        /* "ext4", "xfs", "NTFS" */
+    char mount_point[512];
+    char device[256];        /* "/dev/nvme0n1p2", "\\\\.\\PhysicalDrive0" */
+    char model[128];         /* "Samsung SSD 970 EVO Plus 1TB" */
+    uint64_t capacity_bytes; /* the whole drive's size, 0 if unknown */
+    uint64_t fs_size_bytes;
+    uint64_t fs_free_bytes;  /* available to this user (f_bavail) */
+    uint32_t mem_align;      /* buffer alignment for direct I/O */
+    uint32_t offset_align;   /* offset and length alignment for direct I/O */
+} DmkTargetInfo;
+
+typedef struct DmkTarget DmkTarget;
+typedef struct DmkQueue DmkQueue;
+
+typedef struct DmkBackend {
+    const char *name; /* "libaio", "iocp", "null" */
+
+    /* Creates and opens the test file in p->dir for direct I/O, sized but
+     * not yet filled; fills *info. Refuses unsuitable file systems. */
+    int (*target_open)(const DmkTargetParams *p, DmkTarget **out, DmkTargetInfo *info,
+                       DmkError *err);
+    /* Closes the target; the test file is gone afterwards. */
+    void (*target_close)(DmkTarget *t);
+
+    /* A queue of up to `depth` in-flight requests, used by one thread. */
+    int (*queue_open)(DmkTarget *t, unsigned depth, DmkQueue **out, DmkError *err);
+    /* Waits for in-flight requests (bounded), then frees the queue. */
+    void (*queue_close)(DmkQueue *q);
+
+    /* Submits up to n requests; returns how many were accepted (>= 0; fewer
+     * than n when the OS pushes back, 0 meaning "reap first, then retry")
+     * or a negative DmkErrCode with err filled. */
+    int (*submit)(DmkQueue *q, DmkIo **ios, int n, DmkError *err);
+
+    /* Waits up to timeout_ns for at least min completions; returns how many
+     * (0..max) were stored in done[], or a negative DmkErrCode. Each DmkIo
+     * carries its own res/os_error. */
+    int (*reap)(DmkQueue *q, int min, int max, uint64_t timeout_ns, DmkIo **done,
+                DmkError *err);
+} DmkBackend;
+
+/* The OS's real backend (libaio on Linux, completion ports on Windows). */
+const DmkBackend *dmk_backend_native(void);
+
+/* Completes in memory, instantly or after DmkTargetParams.null_latency_ns;
+ * touches no disk. Measures the engine's own overhead and drives tests. */
+const DmkBackend *dmk_backend_null(void);
+
+/* Looks a backend up by name ("libaio", "iocp", "null", or "native"). */
+const DmkBackend *dmk_backend_by_name(const char *name);
+
+#endif

@@ -1,0 +1,362 @@
+/* The benchmark's own test file on Linux: refuse unsuitable file systems,
+ * create a file that nothing leaves behind, learn its direct-I/O
+ * alignment, and describe the drive under it. */
+#define _GNU_SOURCE
+#include "dmk-target-linux.h"
+
+#include <errno.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/statvfs.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "dmk-platform.h"
+
+#define TMPFS_MAGIC_ 0x01021994
+#define RAMFS_MAGIC_ 0x858458f6
+
+/* ---- small sysfs / procfs readers -------------------------------------- */
+
+/* Reads the first line of a small text file, trimmed; "" on failure. */
+static bool read_line(const char *path, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    FILE *f = fopen(path, "re");
+    if (!f)
+        return false;
+    bool ok = fgets(buf, (int)len, f) != NULL;
+    fclose(f);
+    if (!ok) {
+        buf[0] = '\0';
+        return false;
+    }
+    size_t n = strlen(buf);
+    while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' ' || buf[n - 1] == '\t'))
+        buf[--n] = '\0';
+    return true;
+}
+
+static uint64_t read_u64(const char *path)
+{
+    char line[64];
+    return read_line(path, line, sizeof line) ? strtoull(line, NULL, 10) : 0;
+}
+
+/* mountinfo escapes spaces and such as \040. */
+static void unescape_mount(char *s)
+{
+    char *out = s;
+    for (char *p = s; *p; p++) {
+        if (p[0] == '\\' && p[1] >= '0' && p[1] <= '3' && p[2] && p[3]) {
+            *out++ = (char)((p[1] - '0') * 64 + (p[2] - '0') * 8 + (p[3] - '0'));
+            p += 3;
+        } else {
+            *out++ = *p;
+        }
+    }
+    *out = '\0';
+}
+
+/* Fills fs_type, mount_point and device from the mountinfo line whose
+ * device number is dev (the deepest mount wins for bind mounts). */
+static void describe_mount(dev_t dev, DmkTargetInfo *info)
+{
+    FILE *f = fopen("/proc/self/mountinfo", "re");
+    if (!f)
+        return;
+    char line[4096];
+    size_t best = 0;
+    while (fgets(line, sizeof line, f)) {
+        unsigned maj, min;
+        char mnt[512], fstype[32], source[256];
+        char *sep = strstr(line, " - ");
+        if (!sep || sscanf(line, "%*u %*u %u:%u %*s %511s", &maj, &min, mnt) != 3)
+            continue;
+        if (sscanf(sep + 3, "%31s %255s", fstype, source) != 2)
+            continue;
+        if (makedev(maj, min) != dev)
+            continue;
+        unescape_mount(mnt);
+        unescape_mount(source);
+        if (strlen(mnt) >= best) {
+            best = strlen(mnt);
+            snprintf(info->mount_point, sizeof info->mount_point, "%s", mnt);
+            snprintf(info->fs_type, sizeof info->fs_type, "%s", fstype);
+            snprintf(info->device, sizeof info->device, "%s", source);
+        }
+    }
+    fclose(f);
+}
+
+/* The first entry of a sysfs directory (e.g. slaves/dm-0), into buf. */
+static bool first_entry(const char *dir, char *buf, size_t len)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return false;
+    struct dirent *e;
+    bool found = false;
+    while (!found && (e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.')
+            continue;
+        snprintf(buf, len, "%s/%s", dir, e->d_name);
+        found = true;
+    }
+    closedir(d);
+    return found;
+}
+
+/* The sysfs directory of the whole disk behind dev: up from a partition,
+ * down through device-mapper or md to their first underlying device. */
+static bool disk_sysfs_dir(dev_t dev, char *buf, size_t len)
+{
+    char link[128], path[PATH_MAX], probe[PATH_MAX + 32], next[PATH_MAX + 300];
+    snprintf(link, sizeof link, "/sys/dev/block/%u:%u", major(dev), minor(dev));
+    if (!realpath(link, path))
+        return false;
+    for (int depth = 0; depth < 4; depth++) {
+        snprintf(probe, sizeof probe, "%s/partition", path);
+        if (access(probe, F_OK) == 0) {
+            char *slash = strrchr(path, '/');
+            if (slash)
+                *slash = '\0';
+            continue;
+        }
+        snprintf(probe, sizeof probe, "%s/slaves", path);
+        if (first_entry(probe, next, sizeof next) && realpath(next, path))
+            continue;
+        break;
+    }
+    snprintf(buf, len, "%s", path);
+    return true;
+}
+
+static void describe_disk(dev_t dev, DmkTargetInfo *info)
+{
+    char dir[PATH_MAX], path[PATH_MAX + 32];
+    if (!disk_sysfs_dir(dev, dir, sizeof dir))
+        return;
+    snprintf(path, sizeof path, "%s/device/model", dir);
+    if (!read_line(path, info->model, sizeof info->model)) {
+        /* MMC and SD cards name themselves in device/name. */
+        snprintf(path, sizeof path, "%s/device/name", dir);
+        read_line(path, info->model, sizeof info->model);
+    }
+    snprintf(path, sizeof path, "%s/size", dir);
+    info->capacity_bytes = read_u64(path) * 512ULL;
+}
+
+/* Logical block size of the device: what direct I/O must align to when
+ * statx cannot say. */
+static uint32_t sysfs_logical_block(dev_t dev)
+{
+    char path[160];
+    snprintf(path, sizeof path, "/sys/dev/block/%u:%u/queue/logical_block_size", major(dev),
+             minor(dev));
+    uint64_t v = read_u64(path);
+    if (!v) {
+        snprintf(path, sizeof path, "/sys/dev/block/%u:%u/../queue/logical_block_size",
+                 major(dev), minor(dev));
+        v = read_u64(path);
+    }
+    return (uint32_t)v;
+}
+
+static bool is_zram(dev_t dev)
+{
+    char link[128], path[PATH_MAX];
+    snprintf(link, sizeof link, "/sys/dev/block/%u:%u", major(dev), minor(dev));
+    return realpath(link, path) && strstr(path, "/zram") != NULL;
+}
+
+/* ---- checks before anything is written --------------------------------- */
+
+static int check_dir(const char *dir, struct stat *st, DmkError *err)
+{
+    if (stat(dir, st) != 0)
+        return dmk_error_os(err, dmk_error_from_errno(errno), errno,
+                            "opening the target directory %s failed", dir);
+    if (!S_ISDIR(st->st_mode))
+        return dmk_error_set(err, DMK_E_INVAL, ENOTDIR,
+                             "the target %s is not a directory (give a directory; the "
+                             "benchmark creates its own test file there)",
+                             dir);
+    return DMK_OK;
+}
+
+static int check_fs(const char *dir, const struct stat *st, DmkError *err)
+{
+    struct statfs sf;
+    if (statfs(dir, &sf) != 0)
+        return dmk_error_os(err, dmk_error_from_errno(errno), errno,
+                            "reading the file system of %s failed", dir);
+    if ((unsigned long)sf.f_type == TMPFS_MAGIC_ || (unsigned long)sf.f_type == RAMFS_MAGIC_)
+        return dmk_error_set(err, DMK_E_NOTSUP, 0,
+                             "refusing %s: it is on a RAM-backed file system (%s), so the "
+                             "numbers would measure memory, not a drive",
+                             dir, (unsigned long)sf.f_type == TMPFS_MAGIC_ ? "tmpfs" : "ramfs");
+    if (is_zram(st->st_dev))
+        return dmk_error_set(err, DMK_E_NOTSUP, 0,
+                             "refusing %s: it is on a zram device (compressed RAM), so the "
+                             "numbers would measure memory, not a drive",
+                             dir);
+    return DMK_OK;
+}
+
+static int check_space(const char *dir, uint64_t size, DmkTargetInfo *info, DmkError *err)
+{
+    struct statvfs sv;
+    if (statvfs(dir, &sv) != 0)
+        return dmk_error_os(err, dmk_error_from_errno(errno), errno,
+                            "reading the free space of %s failed", dir);
+    info->fs_size_bytes = (uint64_t)sv.f_blocks * sv.f_frsize;
+    /* f_bavail, not f_bfree: blocks reserved for root are not ours. */
+    info->fs_free_bytes = (uint64_t)sv.f_bavail * sv.f_frsize;
+    uint64_t need = size + size / 64 + (4ULL << 20); /* room for the file's metadata */
+    if (info->fs_free_bytes < need)
+        return dmk_error_set(err, DMK_E_NOSPC, ENOSPC,
+                             "not enough free space in %s for the %llu MiB test file: %llu MiB "
+                             "available, %llu MiB needed",
+                             dir, (unsigned long long)(size >> 20),
+                             (unsigned long long)(info->fs_free_bytes >> 20),
+                             (unsigned long long)(need >> 20));
+    return DMK_OK;
+}
+
+/* ---- the test file ------------------------------------------------------ */
+
+/* Returns a descriptor or -errno. */
+static int open_named(const char *dir, int flags)
+{
+    char path[PATH_MAX];
+    for (int attempt = 0; attempt < 16; attempt++) {
+        snprintf(path, sizeof path, "%s/.drivemark-%ld-%08llx.tmp", dir, (long)getpid(),
+                 (unsigned long long)(dmk_entropy64() & 0xffffffffULL));
+        int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | flags, 0600);
+        if (fd >= 0) {
+            /* Unlinked at once: the open descriptor keeps the data alive,
+             * and nothing remains after any exit, even SIGKILL. */
+            unlink(path);
+            return fd;
+        }
+        if (errno != EEXIST)
+            return -errno;
+    }
+    return -EEXIST;
+}
+
+/* O_TMPFILE first (no name ever exists); a named file unlinked at once
+ * where the file system lacks it. */
+static int create_file(const char *dir, bool *named, DmkError *err)
+{
+    *named = false;
+    if (!getenv("DMK_TEST_NO_TMPFILE")) {
+        int fd = open(dir, O_TMPFILE | O_RDWR | O_DIRECT | O_CLOEXEC, 0600);
+        if (fd >= 0)
+            return fd;
+        if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL && errno != ENOENT)
+            return dmk_error_os(err, dmk_error_from_errno(errno), errno,
+                                "creating the test file in %s failed", dir);
+    }
+    *named = true;
+    int fd = open_named(dir, O_DIRECT);
+    if (fd >= 0)
+        return fd;
+    int e = -fd;
+    if (e == EINVAL) {
+        /* Does the file system refuse O_DIRECT, or something else? */
+        int probe = open_named(dir, 0);
+        if (probe >= 0) {
+            close(probe);
+            return dmk_error_set(err, DMK_E_NOTSUP, EINVAL,
+                                 "refusing %s: its file system does not support direct I/O "
+                                 "(O_DIRECT), and cached I/O would measure memory",
+                                 dir);
+        }
+    }
+    return dmk_error_os(err, dmk_error_from_errno(e), e, "creating the test file in %s failed",
+                        dir);
+}
+
+static void learn_alignment(int fd, dev_t dev, DmkTargetInfo *info)
+{
+    uint32_t mem = 0, off = 0;
+#ifdef STATX_DIOALIGN
+    struct statx sx;
+    if (statx(fd, "", AT_EMPTY_PATH, STATX_DIOALIGN, &sx) == 0 && (sx.stx_mask & STATX_DIOALIGN)) {
+        mem = sx.stx_dio_mem_align;
+        off = sx.stx_dio_offset_align;
+    }
+#endif
+    if (!off) {
+        off = sysfs_logical_block(dev);
+        mem = off;
+    }
+    info->offset_align = off ? off : 4096;
+    info->mem_align = mem ? mem : info->offset_align;
+}
+
+static int size_file(int fd, const char *dir, uint64_t size, DmkError *err)
+{
+    /* Reserve the space now so a full disk fails here, not mid-test; the
+     * fill then writes every block, so no unwritten extent remains. */
+    int e = posix_fallocate(fd, 0, (off_t)size);
+    if (e == EOPNOTSUPP || e == EINVAL)
+        e = ftruncate(fd, (off_t)size) == 0 ? 0 : errno;
+    if (e != 0)
+        return dmk_error_os(err, dmk_error_from_errno(e), e,
+                            "allocating %llu MiB for the test file in %s failed",
+                            (unsigned long long)(size >> 20), dir);
+    return DMK_OK;
+}
+
+int dmk_linux_target_open(const DmkTargetParams *p, DmkLinuxTarget **out, DmkTargetInfo *info,
+                          DmkError *err)
+{
+    struct stat st;
+    memset(info, 0, sizeof *info);
+    snprintf(info->path, sizeof info->path, "%s", p->dir);
+    int rc = check_dir(p->dir, &st, err);
+    if (rc == DMK_OK)
+        rc = check_fs(p->dir, &st, err);
+    if (rc != DMK_OK)
+        return rc;
+    describe_mount(st.st_dev, info);
+    describe_disk(st.st_dev, info);
+    rc = check_space(p->dir, p->size, info, err);
+    if (rc != DMK_OK)
+        return rc;
+    DmkLinuxTarget *t = calloc(1, sizeof *t);
+    if (!t)
+        return dmk_error_set(err, DMK_E_NOMEM, 0, "out of memory");
+    t->fd = create_file(p->dir, &t->named, err);
+    if (t->fd < 0) {
+        free(t);
+        return err->code;
+    }
+    learn_alignment(t->fd, st.st_dev, info);
+    rc = size_file(t->fd, p->dir, p->size, err);
+    if (rc != DMK_OK) {
+        close(t->fd);
+        free(t);
+        return rc;
+    }
+    t->size = p->size;
+    *out = t;
+    return DMK_OK;
+}
+
+void dmk_linux_target_close(DmkLinuxTarget *t)
+{
+    if (!t)
+        return;
+    close(t->fd);
+    free(t);
+}
