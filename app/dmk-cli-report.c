@@ -70,7 +70,8 @@ static void print_context(FILE *f, const DmkRunResult *r)
     fprintf(f, "     OS: %s\n", r->os);
     fprintf(f, "  Drive: %s (%s, %s)\n", t->model[0] ? t->model : "unknown model",
             t->device[0] ? t->device : "unknown device",
-            t->capacity_bytes ? dmk_format_size(t->capacity_bytes, cap, sizeof cap) : "size unknown");
+            t->capacity_bytes ? dmk_format_size(t->capacity_bytes, cap, sizeof cap)
+                              : "size unknown");
     fprintf(f, "Backend: %s%s\n", r->backend,
             strcmp(r->backend, "null") == 0 ? " (no disk I/O: engine overhead only)" : "");
     if (r->comment[0])
@@ -114,14 +115,12 @@ void dmk_report_progress(const DmkProgress *p)
         fprintf(stderr, "  Preparing test file %3d %%  %s MB/s", pct, mb);
         break;
     case DMK_STAGE_WARMUP:
-        fprintf(stderr, "  [%zu/%zu] %s %s - warm-up %3d %%  %s MB/s  (%s left)",
-                p->test_index + 1, p->n_tests, p->test->name, mode_title(p->test->mode), pct, mb,
-                left);
+        fprintf(stderr, "  [%zu/%zu] %s %s - warm-up %3d %%  %s MB/s  (%s left)", p->test_index + 1,
+                p->n_tests, p->test->name, mode_title(p->test->mode), pct, mb, left);
         break;
     case DMK_STAGE_MEASURE:
         fprintf(stderr, "  [%zu/%zu] %s %s - pass %u/%u  %s MB/s  (%s left)", p->test_index + 1,
-                p->n_tests, p->test->name, mode_title(p->test->mode), p->pass, p->passes, mb,
-                left);
+                p->n_tests, p->test->name, mode_title(p->test->mode), p->pass, p->passes, mb, left);
         break;
     case DMK_STAGE_INTERVAL:
         fprintf(stderr, "  Interval before %s %s  (%s left)", p->test->name,

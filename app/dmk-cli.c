@@ -96,8 +96,7 @@ static int opt_passes(DmkCliArgs *a, const char *v, DmkError *err)
 
 static int opt_measure(DmkCliArgs *a, const char *v, DmkError *err)
 {
-    return dmk_parse_seconds_range("--measure", v, 0.1, DMK_SECONDS_MAX, &a->spec->measure_s,
-                                   err);
+    return dmk_parse_seconds_range("--measure", v, 0.1, DMK_SECONDS_MAX, &a->spec->measure_s, err);
 }
 
 static int opt_warmup(DmkCliArgs *a, const char *v, DmkError *err)
@@ -108,8 +107,7 @@ static int opt_warmup(DmkCliArgs *a, const char *v, DmkError *err)
 
 static int opt_interval(DmkCliArgs *a, const char *v, DmkError *err)
 {
-    return dmk_parse_seconds_range("--interval", v, 0, DMK_SECONDS_MAX, &a->spec->interval_s,
-                                   err);
+    return dmk_parse_seconds_range("--interval", v, 0, DMK_SECONDS_MAX, &a->spec->interval_s, err);
 }
 
 static int opt_timeline(DmkCliArgs *a, const char *v, DmkError *err)
@@ -269,8 +267,7 @@ static int parse_command(const char *word, DmkCliArgs *a, DmkError *err)
 }
 
 /* One "--name value" or "--name=value" at argv[*i]; advances *i. */
-static int parse_option(int argc, char **argv, int *i, DmkCommand cmd, DmkCliArgs *a,
-                        DmkError *err)
+static int parse_option(int argc, char **argv, int *i, DmkCommand cmd, DmkCliArgs *a, DmkError *err)
 {
     const char *arg = argv[*i];
     const char *eq = strchr(arg, '=');
@@ -347,7 +344,12 @@ int dmk_cli_parse(int argc, char **argv, DmkCliArgs *a, DmkError *err)
     }
     if (a->cmd == DMK_CMD_NONE)
         return dmk_error_set(err, DMK_E_INVAL, 0, "no command given (try: drivemark-cli run)");
-    return build_spec(a, err) == DMK_OK ? DMK_OK : DMK_E_INVAL;
+    if (build_spec(a, err) != DMK_OK)
+        return DMK_E_INVAL;
+    /* A spec the engine would refuse is the user's to fix: a usage error. */
+    if (dmk_run_spec_validate(a->spec, dmk_os_max_inflight(), err) != DMK_OK)
+        return DMK_E_INVAL;
+    return DMK_OK;
 }
 
 void dmk_cli_args_free(DmkCliArgs *a)

@@ -52,8 +52,8 @@ static int output_open(DmkOutput *o, const char *path, DmkError *err)
     }
     o->f = fopen(path, "wb");
     if (!o->f)
-        return dmk_error_os(err, dmk_error_from_errno(errno), errno, "opening %s for writing failed",
-                            path);
+        return dmk_error_os(err, dmk_error_from_errno(errno), errno,
+                            "opening %s for writing failed", path);
     return DMK_OK;
 }
 

@@ -9,18 +9,17 @@
 
 /* Columns before the statistics: the run's context, then the record. */
 static const char *const head_cols[] = {
-    "schema",      "version",     "record",      "date",         "target",
-    "file_system", "device",      "device_model", "capacity_bytes", "fs_free_bytes",
-    "os",          "backend",     "profile",     "test_size",    "passes",
-    "measure_s",   "warmup_s",    "interval_s",  "data",         "comment",
-    "complete",    "test",        "mode",        "pattern",      "block_size",
-    "queue_depth", "threads",     "read_share",  "pass",         "t_s",
+    "schema",     "version",      "record",         "date",          "target",   "file_system",
+    "device",     "device_model", "capacity_bytes", "fs_free_bytes", "os",       "backend",
+    "profile",    "test_size",    "passes",         "measure_s",     "warmup_s", "interval_s",
+    "data",       "comment",      "complete",       "test",          "mode",     "pattern",
+    "block_size", "queue_depth",  "threads",        "read_share",    "pass",     "t_s",
 };
 /* After the statistics: the score's spread, then per direction. */
 static const char *const tail_cols[] = {
-    "mb_s_median",      "mb_s_min",  "mb_s_max",   "read_mb_s",         "read_iops",
-    "read_lat_mean_us", "read_lat_p99_us", "write_mb_s", "write_iops", "write_lat_mean_us",
-    "write_lat_p99_us",
+    "mb_s_median", "mb_s_min",          "mb_s_max",         "read_mb_s",
+    "read_iops",   "read_lat_mean_us",  "read_lat_p99_us",  "write_mb_s",
+    "write_iops",  "write_lat_mean_us", "write_lat_p99_us",
 };
 #define N_HEAD (sizeof head_cols / sizeof head_cols[0])
 #define N_TAIL (sizeof tail_cols / sizeof tail_cols[0])

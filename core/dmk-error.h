@@ -23,9 +23,9 @@ typedef enum {
 } DmkErrCode;
 
 typedef struct DmkError {
-    int code;       /* DmkErrCode */
-    int os_error;   /* errno or Win32 error, 0 if none */
-    char msg[768];  /* complete sentence for the user */
+    int code;      /* DmkErrCode */
+    int os_error;  /* errno or Win32 error, 0 if none */
+    char msg[768]; /* complete sentence for the user */
 } DmkError;
 
 /* Fills err (if not NULL) and returns code, so callers can write

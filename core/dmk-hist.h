@@ -10,16 +10,16 @@
 #include <stdint.h>
 
 #define DMK_HIST_SUB_BITS 7
-#define DMK_HIST_SUB (1u << DMK_HIST_SUB_BITS)
+#define DMK_HIST_SUB      (1u << DMK_HIST_SUB_BITS)
 /* Largest bucketed value 2^36 ns (68.7 s); larger ones count in the last
  * bucket, and max still records them exactly. */
 #define DMK_HIST_MAX_BITS 36
-#define DMK_HIST_BUCKETS ((DMK_HIST_MAX_BITS - DMK_HIST_SUB_BITS + 1) * DMK_HIST_SUB)
+#define DMK_HIST_BUCKETS  ((DMK_HIST_MAX_BITS - DMK_HIST_SUB_BITS + 1) * DMK_HIST_SUB)
 
 typedef struct {
     uint64_t count;
-    uint64_t sum;   /* ns */
-    double sum_sq;  /* ns^2, for the standard deviation */
+    uint64_t sum;  /* ns */
+    double sum_sq; /* ns^2, for the standard deviation */
     uint64_t min, max;
     uint64_t buckets[DMK_HIST_BUCKETS];
 } DmkHist;

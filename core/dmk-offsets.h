@@ -16,7 +16,7 @@ typedef struct {
     uint64_t base;     /* first byte of the slice */
     uint64_t n_blocks; /* whole blocks in the slice */
     uint32_t block;
-    uint64_t counter;  /* seq: next block; rnd: permutation input */
+    uint64_t counter; /* seq: next block; rnd: permutation input */
     /* permutation of [0, 2^bits) */
     unsigned bits, shift;
     uint64_t mask, k0, k1, m1, m2;

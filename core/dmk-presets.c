@@ -28,8 +28,8 @@ const DmkProfile *dmk_profile_find(const char *id)
     return NULL;
 }
 
-int dmk_profile_add(DmkRunSpec *spec, const DmkProfile *p, DmkRunMode run_mode,
-                    uint32_t read_share, DmkError *err)
+int dmk_profile_add(DmkRunSpec *spec, const DmkProfile *p, DmkRunMode run_mode, uint32_t read_share,
+                    DmkError *err)
 {
     DmkJob jobs[4];
     for (size_t i = 0; i < p->n_tests; i++) {

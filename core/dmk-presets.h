@@ -19,8 +19,8 @@ size_t dmk_profile_count(void);
 const DmkProfile *dmk_profile_at(size_t i);
 
 /* Adds the profile's tests to spec in the directions of run_mode. */
-int dmk_profile_add(DmkRunSpec *spec, const DmkProfile *p, DmkRunMode run_mode,
-                    uint32_t read_share, DmkError *err);
+int dmk_profile_add(DmkRunSpec *spec, const DmkProfile *p, DmkRunMode run_mode, uint32_t read_share,
+                    DmkError *err);
 
 /* The read share CrystalDiskMark's "Mix" uses: 70 % reads. */
 #define DMK_MIX_READ_SHARE_DEFAULT 70

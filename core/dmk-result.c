@@ -5,12 +5,14 @@
 #include <string.h>
 #include <time.h>
 
-#define FIELD(name, dec) {#name, offsetof(DmkStats, name), dec}
+#define FIELD(name, dec)                     \
+    {                                        \
+#name, offsetof(DmkStats, name), dec \
+    }
 const DmkStatField dmk_stat_fields[] = {
-    FIELD(mb_s, 3),          FIELD(iops, 2),         FIELD(lat_mean_us, 3),
-    FIELD(lat_min_us, 3),    FIELD(lat_max_us, 3),   FIELD(lat_stddev_us, 3),
-    FIELD(lat_p50_us, 3),    FIELD(lat_p90_us, 3),   FIELD(lat_p99_us, 3),
-    FIELD(lat_p999_us, 3),   FIELD(lat_p9999_us, 3),
+    FIELD(mb_s, 3),       FIELD(iops, 2),          FIELD(lat_mean_us, 3),  FIELD(lat_min_us, 3),
+    FIELD(lat_max_us, 3), FIELD(lat_stddev_us, 3), FIELD(lat_p50_us, 3),   FIELD(lat_p90_us, 3),
+    FIELD(lat_p99_us, 3), FIELD(lat_p999_us, 3),   FIELD(lat_p9999_us, 3),
 };
 #undef FIELD
 const size_t dmk_stat_field_count = sizeof dmk_stat_fields / sizeof dmk_stat_fields[0];

@@ -111,9 +111,9 @@ static int crew_init(DmkRunner *r, DmkCrew *c, const DmkTest *t, const DmkSchedu
     for (int j = 0; j < t->n_jobs; j++) {
         for (uint32_t k = 0; k < t->jobs[j].threads; k++) {
             uint64_t wseed = seed + 0x9e3779b97f4a7c15ULL * (c->n + 1);
-            int rc = dmk_worker_init(&c->w[c->n], r->be, r->target, &t->jobs[j], &r->pool,
-                                     slice * c->n, slice, wseed, sched, &r->stop, r->spec->dir,
-                                     err);
+            int rc =
+                dmk_worker_init(&c->w[c->n], r->be, r->target, &t->jobs[j], &r->pool, slice * c->n,
+                                slice, wseed, sched, &r->stop, r->spec->dir, err);
             c->n++;
             if (rc != DMK_OK) {
                 crew_destroy(c);
@@ -146,8 +146,7 @@ static bool crew_running(const DmkCrew *c)
 }
 
 /* What the poll loop reports while a crew runs. */
-typedef void (*DmkStageFn)(DmkRunner *r, const DmkCrew *c, uint64_t now, DmkProgress *p,
-                           void *ctx);
+typedef void (*DmkStageFn)(DmkRunner *r, const DmkCrew *c, uint64_t now, DmkProgress *p, void *ctx);
 
 /* Starts the crew's threads, reports progress until all finish, joins
  * them and returns the first worker error. */
@@ -469,7 +468,8 @@ int dmk_runner_run(DmkRunner *r, const DmkRunCallbacks *cb, DmkRunResult **out, 
     r->cb = cb;
     r->t_start = dmk_clock_ns();
     r->seed = dmk_entropy64();
-    r->planned_s = test_planned_s(s) * (double)s->n_tests + s->interval_s * (double)(s->n_tests - 1);
+    r->planned_s =
+        test_planned_s(s) * (double)s->n_tests + s->interval_s * (double)(s->n_tests - 1);
     r->finished_s = 0;
     if (out)
         *out = NULL;

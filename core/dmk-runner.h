@@ -23,10 +23,10 @@ typedef struct {
     const DmkTest *test; /* NULL while preparing */
     uint32_t pass;       /* 1-based while measuring */
     uint32_t passes;
-    double fraction;     /* of the current stage, 0..1 */
-    double elapsed_s;    /* since the run started */
-    double remaining_s;  /* estimate for the whole run, file fill excluded */
-    double mb_s;         /* live throughput over the last period */
+    double fraction;    /* of the current stage, 0..1 */
+    double elapsed_s;   /* since the run started */
+    double remaining_s; /* estimate for the whole run, file fill excluded */
+    double mb_s;        /* live throughput over the last period */
 } DmkProgress;
 
 typedef struct {

@@ -11,8 +11,8 @@ typedef struct {
 
 /* Binary units only; "KB" and friends are deliberately absent. */
 static const DmkUnit units[] = {
-    {"", 0},     {"B", 0},     {"K", 10},    {"KiB", 10}, {"M", 20},
-    {"MiB", 20}, {"G", 30},    {"GiB", 30},  {"T", 40},   {"TiB", 40},
+    {"", 0},     {"B", 0},  {"K", 10},   {"KiB", 10}, {"M", 20},
+    {"MiB", 20}, {"G", 30}, {"GiB", 30}, {"T", 40},   {"TiB", 40},
 };
 
 static int parse_digits(const char *s, uint64_t *value, const char **end)
@@ -69,8 +69,8 @@ int dmk_parse_size(const char *s, uint64_t *out, DmkError *err)
     return DMK_OK;
 }
 
-int dmk_parse_size_range(const char *what, const char *s, uint64_t min, uint64_t max,
-                         uint64_t *out, DmkError *err)
+int dmk_parse_size_range(const char *what, const char *s, uint64_t min, uint64_t max, uint64_t *out,
+                         DmkError *err)
 {
     uint64_t v;
     char a[32], b[32];
@@ -83,8 +83,8 @@ int dmk_parse_size_range(const char *what, const char *s, uint64_t min, uint64_t
     return DMK_OK;
 }
 
-int dmk_parse_uint_range(const char *what, const char *s, uint64_t min, uint64_t max,
-                         uint64_t *out, DmkError *err)
+int dmk_parse_uint_range(const char *what, const char *s, uint64_t min, uint64_t max, uint64_t *out,
+                         DmkError *err)
 {
     uint64_t v;
     const char *end;

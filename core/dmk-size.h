@@ -13,12 +13,12 @@
 int dmk_parse_size(const char *s, uint64_t *out, DmkError *err);
 
 /* A size in [min, max]; the message names `what` and the range. */
-int dmk_parse_size_range(const char *what, const char *s, uint64_t min, uint64_t max,
-                         uint64_t *out, DmkError *err);
+int dmk_parse_size_range(const char *what, const char *s, uint64_t min, uint64_t max, uint64_t *out,
+                         DmkError *err);
 
 /* A decimal integer in [min, max]. */
-int dmk_parse_uint_range(const char *what, const char *s, uint64_t min, uint64_t max,
-                         uint64_t *out, DmkError *err);
+int dmk_parse_uint_range(const char *what, const char *s, uint64_t min, uint64_t max, uint64_t *out,
+                         DmkError *err);
 
 /* Seconds: "5", "0.5", "90s", "15m", "2h" -> seconds, in [min, max]. */
 int dmk_parse_seconds_range(const char *what, const char *s, double min, double max, double *out,

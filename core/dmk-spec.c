@@ -189,8 +189,9 @@ static int validate_job(const DmkRunSpec *spec, const DmkTest *t, const DmkJob *
 {
     char sz[32];
     if (j->block_size < DMK_BS_MIN || j->block_size > DMK_BS_MAX)
-        return dmk_error_set(err, DMK_E_INVAL, 0, "%s: block size %u is out of range (512 B to 64 MiB)",
-                             t->name, j->block_size);
+        return dmk_error_set(err, DMK_E_INVAL, 0,
+                             "%s: block size %u is out of range (512 B to 64 MiB)", t->name,
+                             j->block_size);
     if (j->queue_depth < 1 || j->queue_depth > DMK_QD_MAX)
         return dmk_error_set(err, DMK_E_INVAL, 0, "%s: queue depth %u is out of range (1 to %d)",
                              t->name, j->queue_depth, DMK_QD_MAX);

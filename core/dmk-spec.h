@@ -12,17 +12,17 @@
 #include "dmk-error.h"
 #include "dmk-platform.h"
 
-#define DMK_MAX_JOBS 8
+#define DMK_MAX_JOBS  8
 #define DMK_MAX_TESTS 256
 
 /* Limits of a spec, shared by the CLI's messages and the validator. */
-#define DMK_BS_MIN 512ULL
-#define DMK_BS_MAX (64ULL << 20)
-#define DMK_QD_MAX 1024
+#define DMK_BS_MIN      512ULL
+#define DMK_BS_MAX      (64ULL << 20)
+#define DMK_QD_MAX      1024
 #define DMK_THREADS_MAX 64
-#define DMK_SIZE_MIN (16ULL << 20)
-#define DMK_SIZE_MAX (64ULL << 30)
-#define DMK_PASSES_MAX 100
+#define DMK_SIZE_MIN    (16ULL << 20)
+#define DMK_SIZE_MAX    (64ULL << 30)
+#define DMK_PASSES_MAX  100
 #define DMK_SECONDS_MAX (7.0 * 86400.0)
 /* Buffers for reads: QD x threads x block size may not exceed this. */
 #define DMK_BUFFER_BYTES_MAX (1ULL << 30)
@@ -58,16 +58,16 @@ typedef struct {
 } DmkTest;
 
 typedef struct {
-    char dir[1024];       /* target directory */
-    uint64_t size;        /* test file size */
+    char dir[1024]; /* target directory */
+    uint64_t size;  /* test file size */
     uint32_t passes;
-    double measure_s;     /* each pass */
-    double warmup_s;      /* discarded warm-up before each test; 0 = none */
-    double interval_s;    /* idle time between tests */
-    double timeline_s;    /* sample period of the timeline, 0 = no timeline */
-    double watchdog_s;    /* a queue with nothing completing this long fails */
+    double measure_s;  /* each pass */
+    double warmup_s;   /* discarded warm-up before each test; 0 = none */
+    double interval_s; /* idle time between tests */
+    double timeline_s; /* sample period of the timeline, 0 = no timeline */
+    double watchdog_s; /* a queue with nothing completing this long fails */
     DmkDataKind data;
-    char profile[32];     /* "default", "peak", ... or "custom" */
+    char profile[32];         /* "default", "peak", ... or "custom" */
     uint64_t null_latency_ns; /* null backend only */
     size_t n_tests;
     DmkTest tests[DMK_MAX_TESTS];
@@ -94,7 +94,7 @@ int dmk_run_spec_add_all(DmkRunSpec *spec, const DmkJob *jobs, size_t n, DmkRunM
 /* Checks every bound; max_inflight is the OS's limit (0 = none). */
 int dmk_run_spec_validate(const DmkRunSpec *spec, uint64_t max_inflight, DmkError *err);
 
-const char *dmk_mode_name(DmkMode m);      /* "read", "write", "mix" */
+const char *dmk_mode_name(DmkMode m);       /* "read", "write", "mix" */
 const char *dmk_pattern_name(DmkPattern p); /* "seq", "rnd" */
 
 /* Total threads and in-flight requests of a test. */

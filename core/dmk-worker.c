@@ -33,8 +33,8 @@ int dmk_worker_init(DmkWorker *w, const DmkBackend *be, DmkTarget *target, const
     w->bytes = slots ? calloc(slots, sizeof *w->bytes) : NULL;
     /* Read buffers only where the job reads; writes point into the pool. */
     size_t buf_bytes = job->read_share ? (size_t)w->depth * job->block_size : 0;
-    w->bufs = buf_bytes ? dmk_aligned_alloc(pool->align < 4096 ? 4096 : pool->align, buf_bytes)
-                        : NULL;
+    w->bufs =
+        buf_bytes ? dmk_aligned_alloc(pool->align < 4096 ? 4096 : pool->align, buf_bytes) : NULL;
     if (!w->ios || !w->pending || !w->done || (slots && (!w->hist || !w->bytes)) ||
         (buf_bytes && !w->bufs))
         return dmk_error_set(err, DMK_E_NOMEM, 0, "out of memory for a worker's I/O buffers");
@@ -81,8 +81,8 @@ static int fail_io(DmkWorker *w, const DmkIo *io)
                              (long long)io->res);
     if (io->os_error)
         return dmk_error_os(&w->err, (int)io->res, io->os_error,
-                            "%s %u bytes at offset %llu of the test file in %s failed", op,
-                            io->len, (unsigned long long)io->offset, w->path);
+                            "%s %u bytes at offset %llu of the test file in %s failed", op, io->len,
+                            (unsigned long long)io->offset, w->path);
     return dmk_error_set(&w->err, (int)io->res, 0,
                          "%s %u bytes at offset %llu of the test file in %s failed (error %lld)",
                          op, io->len, (unsigned long long)io->offset, w->path, (long long)io->res);

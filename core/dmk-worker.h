@@ -24,8 +24,8 @@ typedef struct {
     uint64_t t_measure; /* end of warm-up, start of pass 1 */
     uint64_t pass_ns;
     uint32_t n_passes;
-    uint64_t t_end;     /* t_measure + n_passes * pass_ns */
-    uint64_t limit_ios; /* > 0: issue exactly this many I/Os, no clock (the fill) */
+    uint64_t t_end;       /* t_measure + n_passes * pass_ns */
+    uint64_t limit_ios;   /* > 0: issue exactly this many I/Os, no clock (the fill) */
     uint64_t timeline_ns; /* 0: no timeline */
     uint64_t watchdog_ns;
 } DmkSchedule;

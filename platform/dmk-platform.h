@@ -64,14 +64,14 @@ typedef enum { DMK_OP_READ = 0, DMK_OP_WRITE = 1 } DmkOp;
 /* One request, owned by the core and reused: the backend fills res/os_error
  * on completion and never allocates per request. */
 typedef struct DmkIo {
-    uint64_t offset;   /* byte offset in the target */
-    void *buf;         /* aligned to the target's mem_align */
-    uint32_t len;      /* bytes, a multiple of the target's offset_align */
-    uint8_t op;        /* DmkOp */
-    int64_t res;       /* on completion: bytes moved, or a negative DmkErrCode */
-    int os_error;      /* on completion: raw errno / Win32 code when res < 0 */
+    uint64_t offset;    /* byte offset in the target */
+    void *buf;          /* aligned to the target's mem_align */
+    uint32_t len;       /* bytes, a multiple of the target's offset_align */
+    uint8_t op;         /* DmkOp */
+    int64_t res;        /* on completion: bytes moved, or a negative DmkErrCode */
+    int os_error;       /* on completion: raw errno / Win32 code when res < 0 */
     uint64_t submit_ns; /* set by the core before submit */
-    void *user;        /* the core's per-request pointer */
+    void *user;         /* the core's per-request pointer */
     _Alignas(16) unsigned char priv[DMK_IO_PRIV_SIZE];
 } DmkIo;
 
@@ -79,23 +79,23 @@ typedef enum { DMK_DATA_RANDOM = 0, DMK_DATA_ZERO = 1 } DmkDataKind;
 
 /* What the core asks of a target. */
 typedef struct {
-    const char *dir; /* directory that receives the benchmark's own test file */
-    uint64_t size;   /* test file size in bytes */
+    const char *dir;          /* directory that receives the benchmark's own test file */
+    uint64_t size;            /* test file size in bytes */
     uint64_t null_latency_ns; /* null backend only: each I/O's simulated latency */
 } DmkTargetParams;
 
 /* What the platform learned about a target. Strings are "" when unknown. */
 typedef struct {
-    char path[1024];         /* the directory (or device) as the user named it */
-    char fs_type[32];        /* "ext4", "xfs", "NTFS" */
+    char path[1024];  /* the directory (or device) as the user named it */
+    char fs_type[32]; /* "ext4", "xfs", "NTFS" */
     char mount_point[512];
     char device[256];        /* "/dev/nvme0n1p2", "\\\\.\\PhysicalDrive0" */
     char model[128];         /* "Samsung SSD 970 EVO Plus 1TB" */
     uint64_t capacity_bytes; /* the whole drive's size, 0 if unknown */
     uint64_t fs_size_bytes;
-    uint64_t fs_free_bytes;  /* available to this user (f_bavail) */
-    uint32_t mem_align;      /* buffer alignment for direct I/O */
-    uint32_t offset_align;   /* offset and length alignment for direct I/O */
+    uint64_t fs_free_bytes; /* available to this user (f_bavail) */
+    uint32_t mem_align;     /* buffer alignment for direct I/O */
+    uint32_t offset_align;  /* offset and length alignment for direct I/O */
 } DmkTargetInfo;
 
 typedef struct DmkTarget DmkTarget;
@@ -124,8 +124,7 @@ typedef struct DmkBackend {
     /* Waits up to timeout_ns for at least min completions; returns how many
      * (0..max) were stored in done[], or a negative DmkErrCode. Each DmkIo
      * carries its own res/os_error. */
-    int (*reap)(DmkQueue *q, int min, int max, uint64_t timeout_ns, DmkIo **done,
-                DmkError *err);
+    int (*reap)(DmkQueue *q, int min, int max, uint64_t timeout_ns, DmkIo **done, DmkError *err);
 } DmkBackend;
 
 /* The OS's real backend (libaio on Linux, completion ports on Windows). */

@@ -144,14 +144,12 @@ static int reap_ring(DmkQueue *q, int max, DmkIo **done)
     return n;
 }
 
-static int aio_reap(DmkQueue *q, int min, int max, uint64_t timeout_ns, DmkIo **done,
-                    DmkError *err)
+static int aio_reap(DmkQueue *q, int min, int max, uint64_t timeout_ns, DmkIo **done, DmkError *err)
 {
     int n = q->ring ? reap_ring(q, max, done) : 0;
     if (n >= min || n == max)
         return n;
-    struct timespec ts = {(time_t)(timeout_ns / 1000000000ULL),
-                          (long)(timeout_ns % 1000000000ULL)};
+    struct timespec ts = {(time_t)(timeout_ns / 1000000000ULL), (long)(timeout_ns % 1000000000ULL)};
     int rc = io_getevents(q->ctx, min - n, max - n, q->events, &ts);
     if (rc == -EINTR)
         return n;

@@ -162,8 +162,8 @@ static uint32_t sysfs_logical_block(dev_t dev)
              minor(dev));
     uint64_t v = read_u64(path);
     if (!v) {
-        snprintf(path, sizeof path, "/sys/dev/block/%u:%u/../queue/logical_block_size",
-                 major(dev), minor(dev));
+        snprintf(path, sizeof path, "/sys/dev/block/%u:%u/../queue/logical_block_size", major(dev),
+                 minor(dev));
         v = read_u64(path);
     }
     return (uint32_t)v;

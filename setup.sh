@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# Drivemark's one set-up script for Debian 12 (bookworm).
+#
+#   ./setup.sh run    install what is missing, build, run the benchmark on .
+#   ./setup.sh test   install what is missing, build, run every test
+#
+# Installing needs root (apt-get); as another user the script uses sudo.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+BUILD=${DMK_BUILD_DIR:-build}
+PACKAGES=(
+    build-essential meson ninja-build pkg-config python3   # toolchain
+    libaio-dev libcsv-dev                                   # engine and CSV
+    clang-format                                            # style check
+    e2fsprogs mount util-linux                              # loop-device tests
+)
+
+log() { printf '==> %s\n' "$*" >&2; }
+
+missing_packages() {
+    local p
+    for p in "${PACKAGES[@]}"; do
+        dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$' ||
+            printf '%s\n' "$p"
+    done
+}
+
+install_deps() {
+    local missing
+    mapfile -t missing < <(missing_packages)
+    [ "${#missing[@]}" -eq 0 ] && return 0
+    log "installing: ${missing[*]}"
+    local sudo=()
+    [ "$(id -u)" -eq 0 ] || sudo=(sudo)
+    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q
+    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+        "${missing[@]}"
+}
+
+build() {
+    if [ ! -f "$BUILD/build.ninja" ]; then
+        meson setup "$BUILD" --buildtype=debugoptimized
+    fi
+    ninja -C "$BUILD"
+}
+
+check_format() {
+    local files
+    if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+        mapfile -t files < <(git ls-files '*.c' '*.h')
+    else
+        mapfile -t files < <(find app core platform ui tests -name '*.[ch]')
+    fi
+    log "checking the format of ${#files[@]} files against .clang-format"
+    clang-format --dry-run --Werror "${files[@]}"
+}
+
+# A closing line that any CI reads: "N passed, N failed, N skipped".
+summarize() {
+    python3 - "$BUILD/meson-logs/testlog.json" <<'PY'
+import json, sys
+counts = {"passed": 0, "failed": 0, "skipped": 0}
+for line in open(sys.argv[1], encoding="utf-8"):
+    r = json.loads(line)["result"]
+    key = "passed" if r == "OK" else "skipped" if r == "SKIP" else "failed"
+    counts[key] += 1
+print(f"{counts['passed']} passed, {counts['failed']} failed, {counts['skipped']} skipped")
+PY
+}
+
+run_tests() {
+    check_format
+    local rc=0
+    meson test -C "$BUILD" --print-errorlogs --num-processes 2 || rc=$?
+    summarize
+    return "$rc"
+}
+
+case "${1:-}" in
+run)
+    install_deps
+    build
+    shift
+    exec "$BUILD/app/drivemark-cli" run --target "${DMK_TARGET:-.}" "$@"
+    ;;
+test)
+    install_deps
+    build
+    run_tests
+    ;;
+*)
+    echo "usage: $0 run [drivemark-cli run options] | test" >&2
+    exit 2
+    ;;
+esac

@@ -1,0 +1,320 @@
+#!/usr/bin/env python3
+"""drivemark-cli as a user drives it: exit codes, messages, JSON and CSV
+output that agree, signals, and no test file left behind. Prints TAP."""
+
+import csv
+import io
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+
+CLI = os.environ.get("DMK_CLI") or sys.argv[1]
+VERSION = os.environ.get("DMK_VERSION", "")
+TMP_BASE = os.environ.get("DMK_TEST_TMPDIR", ".")
+
+# Small and short, as the whole suite must be.
+QUICK = ["--size", "64MiB", "--passes", "1", "--measure", "1", "--warmup", "0",
+         "--interval", "0", "--quiet"]
+
+
+def run(args, timeout=120, env=None):
+    e = dict(os.environ)
+    if env:
+        e.update(env)
+    return subprocess.run([CLI] + args, capture_output=True, text=True, timeout=timeout, env=e)
+
+
+class Dir:
+    """A fresh directory on the build dir's (real) file system."""
+
+    def __enter__(self):
+        os.makedirs(TMP_BASE, exist_ok=True)
+        self.path = tempfile.mkdtemp(prefix="cli-", dir=TMP_BASE)
+        return self.path
+
+    def __exit__(self, *exc):
+        shutil.rmtree(self.path, ignore_errors=True)
+
+
+class Skip(Exception):
+    pass
+
+
+def check(cond, what):
+    if not cond:
+        raise AssertionError(what)
+
+
+def usage_error(args, *needles):
+    r = run(args)
+    check(r.returncode == 2, f"{args}: exit {r.returncode}, expected 2; stderr: {r.stderr}")
+    for n in needles:
+        check(n in r.stderr, f"{args}: stderr lacks {n!r}: {r.stderr}")
+    check(r.stdout == "", f"{args}: printed on stdout: {r.stdout}")
+
+
+# ---- tests ---------------------------------------------------------------
+
+
+def test_help_and_version():
+    r = run(["--help"])
+    check(r.returncode == 0, "--help exit")
+    for opt in ["--target", "--profile", "--test", "--size", "--json", "--csv", "MB/s"]:
+        check(opt in r.stdout, f"--help lacks {opt}")
+    r = run(["--version"])
+    check(r.returncode == 0 and r.stdout.strip() == f"drivemark-cli {VERSION}",
+          f"--version printed {r.stdout!r}")
+
+
+def test_usage_errors():
+    usage_error([], "no command")
+    usage_error(["bogus"], "unknown command 'bogus'")
+    usage_error(["run", "--bogus"], "unknown option '--bogus'")
+    usage_error(["run", "--size"], "needs a value")
+    for bad in ["0", "-1", "4KB", "1MB", "18446744073709551616", "16E", "12x", "8MiB",
+                "65GiB", ""]:
+        usage_error(["run", "--size", bad], f"--size '{bad}'", "16 MiB to 64 GiB")
+    usage_error(["run", "--passes", "0"], "--passes '0'", "1 to 100")
+    usage_error(["run", "--passes", "101"], "--passes '101'")
+    usage_error(["run", "--measure", "0"], "--measure '0'")
+    usage_error(["run", "--measure", "abc"], "--measure 'abc'")
+    usage_error(["run", "--warmup", "-1"], "--warmup '-1'")
+    usage_error(["run", "--test", "RND4K Q0T1"], "queue depth out of range")
+    usage_error(["run", "--test", "RND4K Q100000T1"], "RND4K Q100000T1")
+    usage_error(["run", "--test", "RND4K Q1T0"], "thread count out of range")
+    usage_error(["run", "--test", "SEQ3K Q1T1"], "power of two")
+    usage_error(["run", "--test", "FOO"], "SEQ or RND")
+    usage_error(["run", "--profile", "fast"], "--profile 'fast'", "default, peak, real")
+    usage_error(["run", "--mode", "both"], "--mode 'both'")
+    usage_error(["run", "--data", "ones"], "--data 'ones'")
+    usage_error(["run", "--read-share", "101", "--mode", "mix"], "0 to 100")
+    usage_error(["run", "--read-share", "50"], "--read-share needs --mode mix")
+    usage_error(["run", "--backend", "spdk"], "--backend 'spdk'")
+    usage_error(["run", "--size", "16MiB", "--test", "SEQ64M Q1T1"], "larger than")
+    usage_error(["--size", "1G", "run"], "belongs after a command")
+    usage_error(["run", "--quiet=1"], "takes no value")
+
+
+def parse_csv(text):
+    check("\r\n" in text, "CSV rows end in CRLF")
+    return list(csv.DictReader(io.StringIO(text, newline="")))
+
+
+def test_run_json_and_csv_agree():
+    with Dir() as d:
+        j, c = os.path.join(d, "r.json"), os.path.join(d, "r.csv")
+        target = os.path.join(d, "t")
+        os.mkdir(target)
+        r = run(["run", "--target", target, "--profile", "demo", "--json", j, "--csv", c] + QUICK)
+        check(r.returncode == 0, f"exit {r.returncode}: {r.stderr}")
+        check("[Read]" in r.stdout and "[Write]" in r.stdout and "MB/s" in r.stdout,
+              f"table: {r.stdout}")
+        doc = json.load(open(j, encoding="utf-8"))
+        check(doc["complete"] is True and doc["version"] == VERSION, "json context")
+        check(doc["test_size"] == 64 << 20 and doc["passes"] == 1, "json sizes")
+        check(doc["backend"] == "libaio" and doc["file_system"] != "", "json target")
+        res = doc["results"]
+        check([(x["test"], x["mode"]) for x in res] == [("SEQ1M Q8T1", "read"),
+                                                         ("SEQ1M Q8T1", "write")],
+              f"json tests {res}")
+        for x in res:
+            check(x["mb_s"] > 0 and x["iops"] > 0 and x["lat_mean_us"] > 0, "json numbers")
+            check(x["block_size"] == 1 << 20 and x["queue_depth"] == 8 and x["threads"] == 1,
+                  "json params")
+            check(len(x["passes"]) == 1 and x["passes"][0]["mb_s"] == x["mb_s"], "json passes")
+            # MB/s is decimal and consistent with IOPS x block size
+            check(abs(x["mb_s"] - x["iops"] * x["block_size"] / 1e6) < 0.01 * x["mb_s"] + 0.01,
+                  f"mb_s {x['mb_s']} vs iops {x['iops']}")
+        rows = parse_csv(open(c, encoding="utf-8", newline="").read())
+        tests = [r for r in rows if r["record"] == "test"]
+        check(len(tests) == 2, f"csv test rows {len(tests)}")
+        for row, x in zip(tests, res):
+            check(row["schema"] == "1" and row["test"] == x["test"] and row["mode"] == x["mode"],
+                  "csv identity")
+            for k in ["mb_s", "mb_s_median", "iops", "lat_mean_us", "lat_p99_us"]:
+                check(float(row[k]) == x[k], f"csv {k} {row[k]} != json {x[k]}")
+            check(row["target"] == target and row["version"] == VERSION, "csv context")
+        check(os.listdir(target) == [], f"left behind: {os.listdir(target)}")
+
+
+def test_json_to_stdout_moves_table_to_stderr():
+    with Dir() as d:
+        r = run(["run", "--target", d, "--test", "RND4K Q32T1", "--mode", "read", "--json", "-"]
+                + QUICK)
+        check(r.returncode == 0, r.stderr)
+        doc = json.loads(r.stdout)
+        check(doc["results"][0]["test"] == "RND4K Q32T1", "json on stdout")
+        check("[Read]" in r.stderr, "table on stderr")
+        check(os.listdir(d) == [], "no file left")
+
+
+def test_mix_mode():
+    with Dir() as d:
+        r = run(["run", "--target", d, "--test", "RND4K Q8T1", "--mode", "mix", "--read-share",
+                 "60", "--json", "-"] + QUICK)
+        check(r.returncode == 0, r.stderr)
+        x = json.loads(r.stdout)["results"][0]
+        check(x["mode"] == "mix" and x["read_share"] == 60, "mix params")
+        share = x["read"]["ios"] / (x["read"]["ios"] + x["write"]["ios"])
+        check(0.5 < share < 0.7, f"read share {share}")
+        check(abs(x["read"]["mb_s"] + x["write"]["mb_s"] - x["mb_s"]) < 0.01, "sum of directions")
+
+
+def test_timeline():
+    with Dir() as d:
+        r = run(["run", "--target", d, "--test", "SEQ1M Q4T1", "--mode", "write", "--timeline",
+                 "0.25", "--json", "-"] + QUICK)
+        check(r.returncode == 0, r.stderr)
+        tl = json.loads(r.stdout)["results"][0]["timeline"]
+        check([s["t_s"] for s in tl] == [0.25, 0.5, 0.75, 1.0], f"timeline {tl}")
+
+
+def test_missing_target():
+    with Dir() as d:
+        missing = os.path.join(d, "nope")
+        j = os.path.join(d, "out.json")
+        r = run(["run", "--target", missing, "--json", j] + QUICK)
+        check(r.returncode == 1, f"exit {r.returncode}")
+        check(missing in r.stderr and "No such file or directory" in r.stderr, r.stderr)
+        check(not os.path.exists(missing), "created the missing directory")
+        check(not os.path.exists(j), "left an empty result file")
+
+
+def test_unwritable_output():
+    with Dir() as d:
+        bad = os.path.join(d, "no-such-dir", "r.json")
+        t0 = time.monotonic()
+        r = run(["run", "--target", d, "--json", bad] + QUICK)
+        check(r.returncode == 1 and bad in r.stderr, f"{r.returncode}: {r.stderr}")
+        check(time.monotonic() - t0 < 5, "failed only after running the benchmark")
+
+
+def test_tmpfs_refused():
+    if os.statvfs("/dev/shm") is None or subprocess.run(
+            ["stat", "-f", "-c", "%T", "/dev/shm"], capture_output=True,
+            text=True).stdout.strip() != "tmpfs":
+        raise Skip("/dev/shm is not a tmpfs here")
+    r = run(["run", "--target", "/dev/shm"] + QUICK)
+    check(r.returncode == 1 and "RAM-backed" in r.stderr, r.stderr)
+
+
+def test_small_filesystem_refused():
+    if os.geteuid() != 0 or not shutil.which("mkfs.ext4"):
+        raise Skip("needs root and mkfs.ext4 for a loop-mounted file system")
+    with Dir() as d:
+        img, mnt = os.path.join(d, "fs.img"), os.path.join(d, "mnt")
+        os.mkdir(mnt)
+        with open(img, "wb") as f:
+            f.truncate(48 << 20)
+        subprocess.run(["mkfs.ext4", "-q", "-F", img], check=True)
+        m = subprocess.run(["mount", "-o", "loop", img, mnt], capture_output=True, text=True)
+        if m.returncode != 0:
+            raise Skip(f"loop mount not allowed here: {m.stderr.strip()}")
+        try:
+            r = run(["run", "--target", mnt] + QUICK)
+            check(r.returncode == 1, f"exit {r.returncode}")
+            check("not enough free space" in r.stderr and mnt in r.stderr, r.stderr)
+            check(os.listdir(mnt) == ["lost+found"], f"left: {os.listdir(mnt)}")
+        finally:
+            subprocess.run(["umount", mnt])
+
+
+def wait_for_run(proc, seconds=20):
+    """Waits until the run has reached its timed part (the fill is done)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        time.sleep(0.2)
+        check(proc.poll() is None, "the run ended early")
+        # The test file is open and full once /proc shows it with its size.
+        for fd in os.listdir(f"/proc/{proc.pid}/fd"):
+            try:
+                link = os.readlink(f"/proc/{proc.pid}/fd/{fd}")
+                st = os.stat(f"/proc/{proc.pid}/fd/{fd}")
+            except OSError:
+                continue
+            if "(deleted)" in link or "#" in link:
+                if st.st_size == 256 << 20:
+                    time.sleep(1.0)
+                    return
+    raise AssertionError("the test file never appeared")
+
+
+def signalled(sig, expected, env=None):
+    with Dir() as d:
+        e = dict(os.environ)
+        e.update(env or {})
+        proc = subprocess.Popen([CLI, "run", "--target", d, "--size", "256MiB", "--passes", "3",
+                                 "--measure", "20", "--quiet"], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, env=e)
+        try:
+            wait_for_run(proc)
+            check(os.listdir(d) == [], f"visible while running: {os.listdir(d)}")
+            t0 = time.monotonic()
+            proc.send_signal(sig)
+            out, err = proc.communicate(timeout=15)
+            took = time.monotonic() - t0
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+        if expected is not None:
+            check(proc.returncode == expected, f"exit {proc.returncode}, expected {expected}")
+            check(took < 2.0, f"took {took:.1f} s to stop")
+        check(os.listdir(d) == [], f"left behind: {os.listdir(d)}")
+
+
+def test_sigint():
+    signalled(signal.SIGINT, 130)
+
+
+def test_sigterm():
+    signalled(signal.SIGTERM, 143)
+
+
+def test_sigkill_leaves_nothing():
+    signalled(signal.SIGKILL, None)
+
+
+def test_sigkill_named_fallback():
+    signalled(signal.SIGKILL, None, {"DMK_TEST_NO_TMPFILE": "1"})
+
+
+def test_null_backend():
+    r = run(["run", "--target", ".", "--backend", "null", "--test", "RND4K Q32T1", "--mode",
+             "read", "--json", "-"] + QUICK)
+    check(r.returncode == 0, r.stderr)
+    doc = json.loads(r.stdout)
+    check(doc["backend"] == "null" and doc["results"][0]["iops"] > 100000,
+          f"null backend iops {doc['results'][0]['iops']}")
+
+
+# ---- TAP runner ------------------------------------------------------------
+
+
+def main():
+    tests = [(n, f) for n, f in globals().items() if n.startswith("test_") and callable(f)]
+    failed = 0
+    for i, (name, fn) in enumerate(tests, 1):
+        try:
+            fn()
+            print(f"ok {i} - {name}")
+        except Skip as s:
+            print(f"ok {i} - {name} # SKIP {s}")
+        except Exception:  # noqa: BLE001 - every failure is reported
+            failed += 1
+            print(f"not ok {i} - {name}")
+            for line in traceback.format_exc().splitlines():
+                print(f"# {line}")
+        sys.stdout.flush()
+    print(f"1..{len(tests)}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,87 @@
+/* A minimal TAP test harness: plain C, no GLib, so the same tests build
+ * natively and with mingw-w64 and run under Wine. Each test function
+ * checks with DMK_CHECK*; main() lists them with DMK_TEST. */
+#ifndef DMK_TEST_H
+#define DMK_TEST_H
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int dmk_test_failed_checks;
+static int dmk_test_number;
+static int dmk_test_any_failed;
+static const char *dmk_test_skip_reason;
+
+#define DMK_CHECK(cond)                                                       \
+    do {                                                                      \
+        if (!(cond)) {                                                        \
+            printf("# %s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+            dmk_test_failed_checks++;                                         \
+        }                                                                     \
+    } while (0)
+
+#define DMK_CHECK_INT(a, b)                                                                       \
+    do {                                                                                          \
+        long long va_ = (long long)(a), vb_ = (long long)(b);                                     \
+        if (va_ != vb_) {                                                                         \
+            printf("# %s:%d: %s == %lld, expected %s == %lld\n", __FILE__, __LINE__, #a, va_, #b, \
+                   vb_);                                                                          \
+            dmk_test_failed_checks++;                                                             \
+        }                                                                                         \
+    } while (0)
+
+#define DMK_CHECK_STR(a, b)                                                                       \
+    do {                                                                                          \
+        const char *sa_ = (a), *sb_ = (b);                                                        \
+        if (strcmp(sa_, sb_) != 0) {                                                              \
+            printf("# %s:%d: %s == \"%s\", expected \"%s\"\n", __FILE__, __LINE__, #a, sa_, sb_); \
+            dmk_test_failed_checks++;                                                             \
+        }                                                                                         \
+    } while (0)
+
+/* |a - b| <= tol */
+#define DMK_CHECK_NEAR(a, b, tol)                                                              \
+    do {                                                                                       \
+        double da_ = (double)(a), db_ = (double)(b);                                           \
+        if (!(fabs(da_ - db_) <= (tol))) {                                                     \
+            printf("# %s:%d: %s == %g, expected %g +- %g\n", __FILE__, __LINE__, #a, da_, db_, \
+                   (double)(tol));                                                             \
+            dmk_test_failed_checks++;                                                          \
+        }                                                                                      \
+    } while (0)
+
+/* Ends the current test as skipped, with the reason in the TAP output. */
+#define DMK_SKIP(reason)                 \
+    do {                                 \
+        dmk_test_skip_reason = (reason); \
+        return;                          \
+    } while (0)
+
+static inline void dmk_test_run(const char *name, void (*fn)(void))
+{
+    dmk_test_failed_checks = 0;
+    dmk_test_skip_reason = NULL;
+    fn();
+    dmk_test_number++;
+    if (dmk_test_skip_reason) {
+        printf("ok %d - %s # SKIP %s\n", dmk_test_number, name, dmk_test_skip_reason);
+    } else if (dmk_test_failed_checks) {
+        printf("not ok %d - %s\n", dmk_test_number, name);
+        dmk_test_any_failed = 1;
+    } else {
+        printf("ok %d - %s\n", dmk_test_number, name);
+    }
+    fflush(stdout);
+}
+
+#define DMK_TEST(fn) dmk_test_run(#fn, fn)
+
+static inline int dmk_test_done(void)
+{
+    printf("1..%d\n", dmk_test_number);
+    return dmk_test_any_failed;
+}
+
+#endif
