@@ -1,6 +1,5 @@
 /* drivemark-cli: the headless runner over the same engine as the GUI. */
 #include <errno.h>
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>

@@ -3,7 +3,6 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define FIELD(name, dec)                     \
     {                                        \
@@ -82,16 +81,4 @@ void dmk_run_result_free(DmkRunResult *r)
     }
     free(r->tests);
     free(r);
-}
-
-void dmk_format_now_utc(char *buf, size_t len)
-{
-    time_t now = time(NULL);
-    struct tm tm;
-#ifdef _WIN32
-    gmtime_s(&tm, &now);
-#else
-    gmtime_r(&now, &tm);
-#endif
-    strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }

@@ -88,7 +88,4 @@ void dmk_test_result_summarize(DmkTestResult *t);
 
 void dmk_run_result_free(DmkRunResult *r);
 
-/* "2026-11-30T06:35:13Z" for the current time. */
-void dmk_format_now_utc(char *buf, size_t len);
-
 #endif

@@ -379,7 +379,7 @@ static DmkRunResult *result_new(const DmkRunner *r)
         return NULL;
     }
     snprintf(res->version, sizeof res->version, "%s", DMK_VERSION);
-    dmk_format_now_utc(res->date, sizeof res->date);
+    dmk_os_utc_now(res->date, sizeof res->date);
     dmk_os_describe(res->os, sizeof res->os);
     snprintf(res->backend, sizeof res->backend, "%s", r->be->name);
     snprintf(res->profile, sizeof res->profile, "%s", s->profile);

@@ -41,6 +41,9 @@ uint64_t dmk_entropy64(void);
 /* "Linux 6.1.0-18-amd64 x86_64", "Windows 10.0.19045". */
 void dmk_os_describe(char *buf, size_t len);
 
+/* The current time as ISO 8601 UTC: "2026-11-30T06:35:13Z". */
+void dmk_os_utc_now(char *buf, size_t len);
+
 /* Largest number of in-flight I/Os the system allows a process in total,
  * 0 when there is no such limit (Linux: /proc/sys/fs/aio-max-nr). */
 uint64_t dmk_os_max_inflight(void);

@@ -94,6 +94,14 @@ void dmk_os_describe(char *buf, size_t len)
         snprintf(buf, len, "Linux");
 }
 
+void dmk_os_utc_now(char *buf, size_t len)
+{
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
 uint64_t dmk_os_max_inflight(void)
 {
     FILE *f = fopen("/proc/sys/fs/aio-max-nr", "r");
