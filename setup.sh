@@ -13,6 +13,7 @@ PACKAGES=(
     build-essential meson ninja-build pkg-config python3   # toolchain
     libaio-dev libcsv-dev                                   # engine and CSV
     clang-format                                            # style check
+    locales                                                 # a decimal-comma locale for tests
     e2fsprogs mount util-linux                              # loop-device tests
 )
 
@@ -69,8 +70,21 @@ print(f"{counts['passed']} passed, {counts['failed']} failed, {counts['skipped']
 PY
 }
 
+# The locale tests need one locale whose decimal point is a comma; build it
+# into the build dir rather than touching the system's locales.
+make_test_locale() {
+    local dir="$PWD/$BUILD/locale"
+    if [ ! -d "$dir/de_DE.UTF-8" ]; then
+        mkdir -p "$dir"
+        localedef -i de_DE -f UTF-8 "$dir/de_DE.UTF-8" 2>/dev/null ||
+            log "could not build the de_DE.UTF-8 test locale; locale tests will skip"
+    fi
+    export LOCPATH="$dir"
+}
+
 run_tests() {
     check_format
+    make_test_locale
     local rc=0
     meson test -C "$BUILD" --print-errorlogs --num-processes 2 || rc=$?
     summarize

@@ -10,9 +10,8 @@ static int utf8_len(const unsigned char *s)
 {
     if (s[0] < 0x80)
         return 1;
-    int n = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
-    if (s[0] >= 0xf8)
-        n = 0;
+    /* lead bytes: C2..DF two, E0..EF three, F0..F4 four; C0, C1 and F5..FF never */
+    int n = s[0] >= 0xf5 ? 0 : s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
     for (int i = 1; i < n; i++)
         if ((s[i] & 0xc0) != 0x80)
             return 0;

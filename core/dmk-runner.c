@@ -1,5 +1,6 @@
 #include "dmk-runner.h"
 
+#include <math.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -271,9 +272,13 @@ static void merge_pass(const DmkCrew *c, uint32_t pass, double seconds, DmkPassR
     free(h);
 }
 
-static void merge_timeline(const DmkCrew *c, double period_s, size_t max_len, DmkTestResult *t)
+/* Sums the workers' timelines. Completions after the measured part are
+ * never counted, so when the period does not divide it the last sample is
+ * a shorter one: it ends with the measurement and its rates use its real
+ * length. */
+static void merge_timeline(const DmkCrew *c, double period_s, double measured_s, DmkTestResult *t)
 {
-    size_t len = 0;
+    size_t len = 0, max_len = (size_t)ceil(measured_s / period_s - 1e-9);
     for (uint32_t i = 0; i < c->n; i++)
         if (c->w[i].timeline_len > len)
             len = c->w[i].timeline_len;
@@ -290,10 +295,12 @@ static void merge_timeline(const DmkCrew *c, double period_s, size_t max_len, Dm
                 lat += c->w[i].timeline[k].lat_sum_ns;
             }
         }
+        double start = period_s * (double)k;
+        double end = fmin(period_s * (double)(k + 1), measured_s);
         DmkSample *s = &t->samples[k];
-        s->t_s = period_s * (double)(k + 1);
-        s->mb_s = (double)bytes / period_s / 1e6;
-        s->iops = (double)ios / period_s;
+        s->t_s = end;
+        s->mb_s = (double)bytes / (end - start) / 1e6;
+        s->iops = (double)ios / (end - start);
         s->lat_mean_us = ios ? (double)lat / (double)ios / 1e3 : 0.0;
     }
 }
@@ -311,8 +318,7 @@ static int collect_test(DmkRunner *r, const DmkCrew *c, const DmkTest *test, Dmk
         merge_pass(c, p, s->measure_s, &out->passes[p]);
     dmk_test_result_summarize(out);
     if (s->timeline_s > 0) {
-        size_t max_len = (size_t)(s->measure_s * s->passes / s->timeline_s + 0.5);
-        merge_timeline(c, s->timeline_s, max_len, out);
+        merge_timeline(c, s->timeline_s, s->measure_s * s->passes, out);
     }
     return DMK_OK;
 }

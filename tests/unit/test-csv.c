@@ -1,0 +1,477 @@
+/* dmk-csv: the CSV result file, read back with libcsv's strict parser. */
+#include "dmk-test.h"
+
+#include <csv.h>
+#include <locale.h>
+
+#include "dmk-csv.h"
+
+#define MAX_ROWS   16
+#define MAX_FIELDS 64
+
+typedef struct {
+    int n_rows;
+    int n_fields[MAX_ROWS];
+    char *field[MAX_ROWS][MAX_FIELDS];
+    int overflow;
+} Table;
+
+static void on_field(void *s, size_t len, void *data)
+{
+    Table *t = data;
+    if (t->n_rows >= MAX_ROWS || t->n_fields[t->n_rows] >= MAX_FIELDS) {
+        t->overflow = 1;
+        return;
+    }
+    char *copy = malloc(len + 1);
+    memcpy(copy, s, len);
+    copy[len] = '\0';
+    t->field[t->n_rows][t->n_fields[t->n_rows]++] = copy;
+}
+
+static void on_row(int c, void *data)
+{
+    (void)c;
+    Table *t = data;
+    if (t->n_rows >= MAX_ROWS) {
+        t->overflow = 1;
+        return;
+    }
+    t->n_rows++;
+}
+
+static void table_free(Table *t)
+{
+    for (int r = 0; r < MAX_ROWS; r++)
+        for (int f = 0; f < MAX_FIELDS; f++)
+            free(t->field[r][f]);
+    memset(t, 0, sizeof *t);
+}
+
+/* Parses text strictly; returns 0 when libcsv accepted all of it. */
+static int parse(const char *text, Table *t)
+{
+    struct csv_parser p;
+    memset(t, 0, sizeof *t);
+    if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI) != 0)
+        return -1;
+    size_t len = strlen(text);
+    int rc = 0;
+    if (csv_parse(&p, text, len, on_field, on_row, t) != len) {
+        printf("# libcsv: %s\n", csv_strerror(csv_error(&p)));
+        rc = -1;
+    }
+    if (csv_fini(&p, on_field, on_row, t) != 0) {
+        printf("# libcsv at the end: %s\n", csv_strerror(csv_error(&p)));
+        rc = -1;
+    }
+    csv_free(&p);
+    return t->overflow ? -1 : rc;
+}
+
+static int column(const Table *t, const char *name)
+{
+    for (int f = 0; f < t->n_fields[0]; f++)
+        if (strcmp(t->field[0][f], name) == 0)
+            return f;
+    printf("# no column %s\n", name);
+    return -1;
+}
+
+/* The cell of row `row` in column `name`, "<none>" when absent. */
+static const char *cell(const Table *t, int row, const char *name)
+{
+    int f = column(t, name);
+    if (f < 0 || row >= t->n_rows || f >= t->n_fields[row] || !t->field[row][f])
+        return "<none>";
+    return t->field[row][f];
+}
+
+#define SCRATCH_NAME "test-csv.scratch"
+
+/* A scratch file opened "w+b" for a writer to fill: tmpfile(), or where
+ * that fails (Windows' C runtime makes it in the drive's root) a named
+ * file in $DMK_TEST_TMPDIR or the current directory, removed on close. */
+static char scratch_path[1100];
+
+static FILE *scratch_open(void)
+{
+    FILE *f = tmpfile();
+    if (f) {
+        scratch_path[0] = '\0';
+        return f;
+    }
+    const char *dir = getenv("DMK_TEST_TMPDIR");
+    snprintf(scratch_path, sizeof scratch_path, "%s%s%s", dir ? dir : "", dir ? "/" : "",
+             SCRATCH_NAME);
+    f = fopen(scratch_path, "w+b");
+    if (!f) {
+        snprintf(scratch_path, sizeof scratch_path, "%s", SCRATCH_NAME);
+        f = fopen(scratch_path, "w+b");
+    }
+    if (!f)
+        printf("# no scratch file: tmpfile() and fopen(\"%s\") failed\n", scratch_path);
+    return f;
+}
+
+static void scratch_close(FILE *f)
+{
+    fclose(f);
+    if (scratch_path[0])
+        remove(scratch_path);
+}
+
+static char *slurp(FILE *f)
+{
+    long n = ftell(f);
+    rewind(f);
+    char *s = malloc((size_t)n + 1);
+    size_t got = fread(s, 1, (size_t)n, f);
+    s[got] = '\0';
+    return s;
+}
+
+/* A hand-built result: one mixed test, two passes, two timeline samples. */
+static void build_result(DmkRunResult *r, DmkTestResult *t, DmkPassResult *passes,
+                         DmkSample *samples, const char *comment)
+{
+    memset(r, 0, sizeof *r);
+    memset(t, 0, sizeof *t);
+    memset(passes, 0, 2 * sizeof *passes);
+    snprintf(r->version, sizeof r->version, "0.1.0");
+    snprintf(r->date, sizeof r->date, "2026-11-30T06:35:13Z");
+    snprintf(r->os, sizeof r->os, "Linux 6.1.0 x86_64");
+    snprintf(r->backend, sizeof r->backend, "null");
+    snprintf(r->profile, sizeof r->profile, "default");
+    snprintf(r->comment, sizeof r->comment, "%s", comment);
+    snprintf(r->target.path, sizeof r->target.path, "/mnt/data, with a comma");
+    snprintf(r->target.fs_type, sizeof r->target.fs_type, "ext4");
+    snprintf(r->target.model, sizeof r->target.model, "Samsung SSD 970 EVO Plus 1TB");
+    r->target.capacity_bytes = 1000204886016ULL;
+    r->target.fs_free_bytes = 123456789ULL;
+    r->size = 1ULL << 30;
+    r->passes = 2;
+    r->measure_s = 5;
+    r->warmup_s = 2.5;
+    r->interval_s = 0;
+    r->data = DMK_DATA_ZERO;
+    r->complete = true;
+    r->n_tests = 1;
+    r->tests = t;
+
+    DmkJob j;
+    dmk_job_parse_name("RND4K Q32T1", &j, NULL);
+    snprintf(t->test.name, sizeof t->test.name, "RND4K Q32T1");
+    t->test.mode = DMK_MODE_MIX;
+    t->test.n_jobs = 1;
+    t->test.jobs[0] = j;
+    t->test.jobs[0].read_share = 70;
+    t->n_passes = 2;
+    t->passes = passes;
+    passes[0].total = (DmkStats){.ios = 100000,
+                                 .bytes = 409600000,
+                                 .seconds = 5,
+                                 .mb_s = 81.92,
+                                 .iops = 20000,
+                                 .lat_mean_us = 1599.5,
+                                 .lat_p99_us = 3000.25};
+    passes[0].read = (DmkStats){.mb_s = 57.344, .iops = 14000, .lat_p99_us = 3100};
+    passes[0].write = (DmkStats){.mb_s = 24.576, .iops = 6000, .lat_p99_us = 2900};
+    passes[1].total = (DmkStats){.ios = 200000,
+                                 .bytes = 819200000,
+                                 .seconds = 5,
+                                 .mb_s = 163.84,
+                                 .iops = 40000,
+                                 .lat_mean_us = 799.75,
+                                 .lat_p99_us = 1234.5678};
+    passes[1].read = (DmkStats){.ios = 140000,
+                                .bytes = 573440000,
+                                .mb_s = 114.688,
+                                .iops = 28000,
+                                .lat_mean_us = 800.5,
+                                .lat_p99_us = 1300};
+    passes[1].write = (DmkStats){.ios = 60000,
+                                 .bytes = 245760000,
+                                 .mb_s = 49.152,
+                                 .iops = 12000,
+                                 .lat_mean_us = 797.25,
+                                 .lat_p99_us = 1100};
+    dmk_test_result_summarize(t);
+    samples[0] = (DmkSample){.t_s = 0.5, .mb_s = 100.0, .iops = 24414.0625, .lat_mean_us = 5.5};
+    samples[1] = (DmkSample){.t_s = 1.0, .mb_s = 200.0, .iops = 48828.125, .lat_mean_us = 2.25};
+    t->n_samples = 2;
+    t->samples = samples;
+}
+
+static char *write_csv(const DmkRunResult *r)
+{
+    FILE *f = scratch_open();
+    if (!f)
+        return NULL;
+    DmkError err = {0};
+    DMK_CHECK_INT(dmk_csv_write(f, r, "result.csv", &err), DMK_OK);
+    char *s = slurp(f);
+    scratch_close(f);
+    return s;
+}
+
+static void test_line_endings_and_header(void)
+{
+    DmkRunResult r;
+    DmkTestResult t;
+    DmkPassResult passes[2];
+    DmkSample samples[2];
+    build_result(&r, &t, passes, samples, "plain comment");
+    char *s = write_csv(&r);
+    DMK_CHECK(s != NULL);
+    if (!s)
+        return;
+    size_t len = strlen(s);
+    DMK_CHECK(len > 2 && s[len - 2] == '\r' && s[len - 1] == '\n');
+    long bare_lf = 0, lines = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (s[i] == '\n') {
+            lines++;
+            if (i == 0 || s[i - 1] != '\r')
+                bare_lf++;
+        }
+    }
+    DMK_CHECK_INT(bare_lf, 0);
+    DMK_CHECK_INT(lines, 6); /* header, test, 2 passes, 2 samples */
+
+    const char *prefix = "schema,version,record,date,target,";
+    DMK_CHECK(strncmp(s, prefix, strlen(prefix)) == 0);
+    char *eol = strstr(s, "\r\n");
+    DMK_CHECK(eol != NULL);
+    if (eol) {
+        *eol = '\0';
+        /* whole names between commas */
+        static const char *cols[] = {"test",        "mode",       "block_size",  "queue_depth",
+                                     "threads",     "mb_s",       "mb_s_median", "iops",
+                                     "lat_mean_us", "lat_p99_us", "read_share",  "pass",
+                                     "t_s",         "comment",    "complete"};
+        for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++) {
+            char needle[64];
+            snprintf(needle, sizeof needle, ",%s,", cols[i]);
+            if (!strstr(s, needle))
+                printf("# header lacks %s\n", cols[i]);
+            DMK_CHECK(strstr(s, needle) != NULL);
+        }
+        DMK_CHECK(strchr(s, '"') == NULL); /* plain names, no quoting needed */
+    }
+    free(s);
+}
+
+static void test_rows(void)
+{
+    DmkRunResult r;
+    DmkTestResult t;
+    DmkPassResult passes[2];
+    DmkSample samples[2];
+    build_result(&r, &t, passes, samples, "=1+2");
+    char *s = write_csv(&r);
+    if (!s)
+        return;
+    Table tb;
+    DMK_CHECK_INT(parse(s, &tb), 0);
+    DMK_CHECK_INT(tb.n_rows, 6);
+    int header = tb.n_fields[0];
+    DMK_CHECK_INT(header, 30 + 11 + 11);
+    for (int row = 1; row < tb.n_rows; row++) {
+        if (tb.n_fields[row] != header)
+            printf("# row %d has %d fields, the header %d\n", row, tb.n_fields[row], header);
+        DMK_CHECK_INT(tb.n_fields[row], header);
+    }
+    if (tb.n_rows != 6) {
+        table_free(&tb);
+        free(s);
+        return;
+    }
+    static const char *records[] = {"record", "test", "pass", "pass", "sample", "sample"};
+    for (int row = 0; row < 6; row++) {
+        DMK_CHECK_STR(cell(&tb, row, "record"), records[row]);
+        if (row == 0)
+            continue;
+        /* the context on every row */
+        DMK_CHECK_STR(cell(&tb, row, "schema"), "1");
+        DMK_CHECK_STR(cell(&tb, row, "version"), "0.1.0");
+        DMK_CHECK_STR(cell(&tb, row, "date"), "2026-11-30T06:35:13Z");
+        DMK_CHECK_STR(cell(&tb, row, "target"), "/mnt/data, with a comma");
+        DMK_CHECK_STR(cell(&tb, row, "file_system"), "ext4");
+        DMK_CHECK_STR(cell(&tb, row, "device"), "");
+        DMK_CHECK_STR(cell(&tb, row, "device_model"), "Samsung SSD 970 EVO Plus 1TB");
+        DMK_CHECK_STR(cell(&tb, row, "capacity_bytes"), "1000204886016");
+        DMK_CHECK_STR(cell(&tb, row, "fs_free_bytes"), "123456789");
+        DMK_CHECK_STR(cell(&tb, row, "os"), "Linux 6.1.0 x86_64");
+        DMK_CHECK_STR(cell(&tb, row, "backend"), "null");
+        DMK_CHECK_STR(cell(&tb, row, "profile"), "default");
+        DMK_CHECK_STR(cell(&tb, row, "test_size"), "1073741824");
+        DMK_CHECK_STR(cell(&tb, row, "passes"), "2");
+        DMK_CHECK_STR(cell(&tb, row, "measure_s"), "5.000");
+        DMK_CHECK_STR(cell(&tb, row, "warmup_s"), "2.500");
+        DMK_CHECK_STR(cell(&tb, row, "interval_s"), "0.000");
+        DMK_CHECK_STR(cell(&tb, row, "data"), "zero");
+        DMK_CHECK_STR(cell(&tb, row, "comment"), "'=1+2"); /* neutralised */
+        DMK_CHECK_STR(cell(&tb, row, "complete"), "1");
+        DMK_CHECK_STR(cell(&tb, row, "test"), "RND4K Q32T1");
+        DMK_CHECK_STR(cell(&tb, row, "mode"), "mix");
+        DMK_CHECK_STR(cell(&tb, row, "pattern"), "rnd");
+        DMK_CHECK_STR(cell(&tb, row, "block_size"), "4096");
+        DMK_CHECK_STR(cell(&tb, row, "queue_depth"), "32");
+        DMK_CHECK_STR(cell(&tb, row, "threads"), "1");
+        DMK_CHECK_STR(cell(&tb, row, "read_share"), "70");
+    }
+    /* the test's summary: the score (pass 2) and the spread */
+    DMK_CHECK_STR(cell(&tb, 1, "pass"), "2");
+    DMK_CHECK_STR(cell(&tb, 1, "t_s"), "");
+    DMK_CHECK_STR(cell(&tb, 1, "mb_s"), "163.840");
+    DMK_CHECK_STR(cell(&tb, 1, "iops"), "40000.00");
+    DMK_CHECK_STR(cell(&tb, 1, "lat_mean_us"), "799.750");
+    DMK_CHECK_STR(cell(&tb, 1, "lat_p99_us"), "1234.568");
+    DMK_CHECK_STR(cell(&tb, 1, "mb_s_median"), "122.880");
+    DMK_CHECK_STR(cell(&tb, 1, "mb_s_min"), "81.920");
+    DMK_CHECK_STR(cell(&tb, 1, "mb_s_max"), "163.840");
+    DMK_CHECK_STR(cell(&tb, 1, "read_mb_s"), "114.688");
+    DMK_CHECK_STR(cell(&tb, 1, "read_iops"), "28000.00");
+    DMK_CHECK_STR(cell(&tb, 1, "read_lat_mean_us"), "800.500");
+    DMK_CHECK_STR(cell(&tb, 1, "read_lat_p99_us"), "1300.000");
+    DMK_CHECK_STR(cell(&tb, 1, "write_mb_s"), "49.152");
+    DMK_CHECK_STR(cell(&tb, 1, "write_iops"), "12000.00");
+    DMK_CHECK_STR(cell(&tb, 1, "write_lat_mean_us"), "797.250");
+    DMK_CHECK_STR(cell(&tb, 1, "write_lat_p99_us"), "1100.000");
+    /* each pass */
+    DMK_CHECK_STR(cell(&tb, 2, "pass"), "1");
+    DMK_CHECK_STR(cell(&tb, 2, "mb_s"), "81.920");
+    DMK_CHECK_STR(cell(&tb, 2, "lat_p99_us"), "3000.250");
+    DMK_CHECK_STR(cell(&tb, 2, "mb_s_median"), "");
+    DMK_CHECK_STR(cell(&tb, 2, "read_mb_s"), "57.344");
+    DMK_CHECK_STR(cell(&tb, 2, "write_lat_p99_us"), "2900.000");
+    DMK_CHECK_STR(cell(&tb, 3, "pass"), "2");
+    DMK_CHECK_STR(cell(&tb, 3, "mb_s"), "163.840");
+    DMK_CHECK_STR(cell(&tb, 3, "iops"), "40000.00");
+    DMK_CHECK_STR(cell(&tb, 3, "t_s"), "");
+    /* each timeline sample */
+    DMK_CHECK_STR(cell(&tb, 4, "pass"), "");
+    DMK_CHECK_STR(cell(&tb, 4, "t_s"), "0.500");
+    DMK_CHECK_STR(cell(&tb, 4, "mb_s"), "100.000");
+    DMK_CHECK_STR(cell(&tb, 4, "iops"), "24414.06");
+    DMK_CHECK_STR(cell(&tb, 4, "lat_mean_us"), "5.500");
+    DMK_CHECK_STR(cell(&tb, 4, "lat_p99_us"), "");
+    DMK_CHECK_STR(cell(&tb, 4, "mb_s_median"), "");
+    DMK_CHECK_STR(cell(&tb, 4, "read_mb_s"), "");
+    DMK_CHECK_STR(cell(&tb, 5, "t_s"), "1.000");
+    DMK_CHECK_STR(cell(&tb, 5, "mb_s"), "200.000");
+    DMK_CHECK_STR(cell(&tb, 5, "iops"), "48828.13");
+    DMK_CHECK_STR(cell(&tb, 5, "lat_mean_us"), "2.250");
+    /* the raw text carries the neutralised comment quoted */
+    DMK_CHECK(strstr(s, "\"'=1+2\"") != NULL);
+    DMK_CHECK(strstr(s, ",=1+2") == NULL && strstr(s, "\"=1+2") == NULL);
+    table_free(&tb);
+    free(s);
+}
+
+/* Quotes, commas and line breaks in text survive a round trip. */
+static void test_text_round_trip(void)
+{
+    DmkRunResult r;
+    DmkTestResult t;
+    DmkPassResult passes[2];
+    DmkSample samples[2];
+    const char *comment = "say \"hi\", then\r\nleave; caf\xc3\xa9";
+    build_result(&r, &t, passes, samples, comment);
+    t.n_samples = 0;
+    t.test.mode = DMK_MODE_READ;
+    char *s = write_csv(&r);
+    if (!s)
+        return;
+    Table tb;
+    DMK_CHECK_INT(parse(s, &tb), 0);
+    DMK_CHECK_INT(tb.n_rows, 4); /* header, test, 2 passes */
+    for (int row = 1; row < tb.n_rows; row++) {
+        DMK_CHECK_INT(tb.n_fields[row], tb.n_fields[0]);
+        DMK_CHECK_STR(cell(&tb, row, "comment"), comment);
+        DMK_CHECK_STR(cell(&tb, row, "mode"), "read");
+    }
+    table_free(&tb);
+    free(s);
+
+    /* no test: the header alone */
+    r.n_tests = 0;
+    s = write_csv(&r);
+    if (s) {
+        DMK_CHECK(parse(s, &tb) == 0);
+        DMK_CHECK_INT(tb.n_rows, 1);
+        table_free(&tb);
+    }
+    free(s);
+}
+
+static void check_neutralise(const char *in, const char *expected)
+{
+    char out[64];
+    memset(out, 'x', sizeof out);
+    dmk_csv_neutralise(in, out, sizeof out);
+    DMK_CHECK_STR(out, expected);
+}
+
+static void test_neutralise(void)
+{
+    check_neutralise("=1+2", "'=1+2");
+    check_neutralise("-x", "'-x");
+    check_neutralise("+a", "'+a");
+    check_neutralise("@a", "'@a");
+    check_neutralise("\tX", "'\tX");
+    check_neutralise("\rX", "'\rX");
+    check_neutralise("=", "'=");
+    check_neutralise("abc", "abc");
+    check_neutralise("a=b", "a=b");
+    check_neutralise("", "");
+    check_neutralise("'quoted", "'quoted");
+    /* truncated to the buffer, still terminated */
+    char small[4];
+    dmk_csv_neutralise("=abcdef", small, sizeof small);
+    DMK_CHECK_STR(small, "'=a");
+}
+
+/* Numbers keep '.' whatever LC_NUMERIC says. */
+static void test_locale(void)
+{
+    static const char *names[] = {"de_DE.UTF-8", "de_DE.utf8", "de_DE",
+                                  "fr_FR.UTF-8", "fr_FR.utf8", "German_Germany.1252"};
+    const char *got = NULL;
+    for (size_t i = 0; i < sizeof names / sizeof names[0] && !got; i++)
+        got = setlocale(LC_NUMERIC, names[i]);
+    if (!got)
+        DMK_SKIP("no locale with a decimal comma is installed");
+    char probe[32];
+    snprintf(probe, sizeof probe, "%.1f", 1.5);
+    DmkRunResult r;
+    DmkTestResult t;
+    DmkPassResult passes[2];
+    DmkSample samples[2];
+    build_result(&r, &t, passes, samples, "locale");
+    char *s = write_csv(&r);
+    setlocale(LC_NUMERIC, "C");
+    DMK_CHECK_STR(probe, "1,5"); /* the locale really has a decimal comma */
+    if (!s)
+        return;
+    Table tb;
+    DMK_CHECK_INT(parse(s, &tb), 0);
+    DMK_CHECK_STR(cell(&tb, 1, "mb_s"), "163.840");
+    DMK_CHECK_STR(cell(&tb, 1, "measure_s"), "5.000");
+    DMK_CHECK_STR(cell(&tb, 4, "t_s"), "0.500");
+    for (int row = 1; row < tb.n_rows; row++)
+        DMK_CHECK_INT(tb.n_fields[row], tb.n_fields[0]);
+    table_free(&tb);
+    free(s);
+}
+
+int main(void)
+{
+    DMK_TEST(test_line_endings_and_header);
+    DMK_TEST(test_rows);
+    DMK_TEST(test_text_round_trip);
+    DMK_TEST(test_neutralise);
+    DMK_TEST(test_locale);
+    return dmk_test_done();
+}

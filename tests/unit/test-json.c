@@ -1,0 +1,413 @@
+/* dmk-json: string escaping and the result document. */
+#include "dmk-test.h"
+
+#include <locale.h>
+
+#include "dmk-json.h"
+
+#define SCRATCH_NAME "test-json.scratch"
+
+/* A scratch file opened "w+b" for a writer to fill: tmpfile(), or where
+ * that fails (Windows' C runtime makes it in the drive's root) a named
+ * file in $DMK_TEST_TMPDIR or the current directory, removed on close. */
+static char scratch_path[1100];
+
+static FILE *scratch_open(void)
+{
+    FILE *f = tmpfile();
+    if (f) {
+        scratch_path[0] = '\0';
+        return f;
+    }
+    const char *dir = getenv("DMK_TEST_TMPDIR");
+    snprintf(scratch_path, sizeof scratch_path, "%s%s%s", dir ? dir : "", dir ? "/" : "",
+             SCRATCH_NAME);
+    f = fopen(scratch_path, "w+b");
+    if (!f) {
+        snprintf(scratch_path, sizeof scratch_path, "%s", SCRATCH_NAME);
+        f = fopen(scratch_path, "w+b");
+    }
+    if (!f)
+        printf("# no scratch file: tmpfile() and fopen(\"%s\") failed\n", scratch_path);
+    return f;
+}
+
+static void scratch_close(FILE *f)
+{
+    fclose(f);
+    if (scratch_path[0])
+        remove(scratch_path);
+}
+
+/* Everything written to a temporary file, as a NUL-terminated string. */
+static char *slurp(FILE *f)
+{
+    long n = ftell(f);
+    rewind(f);
+    char *s = malloc((size_t)n + 1);
+    size_t got = fread(s, 1, (size_t)n, f);
+    s[got] = '\0';
+    return s;
+}
+
+static char *json_string(const char *in)
+{
+    FILE *f = scratch_open();
+    if (!f)
+        return NULL;
+    dmk_json_string(f, in);
+    char *s = slurp(f);
+    scratch_close(f);
+    return s;
+}
+
+/* s for a TAP comment: bytes outside printable ASCII as \xNN. */
+static const char *printable(const char *s, char *buf, size_t len)
+{
+    size_t n = 0;
+    for (const unsigned char *p = (const unsigned char *)s; *p && n + 5 < len; p++) {
+        if (*p >= 0x20 && *p < 0x7f)
+            buf[n++] = (char)*p;
+        else
+            n += (size_t)snprintf(buf + n, len - n, "\\x%02x", *p);
+    }
+    buf[n] = '\0';
+    return buf;
+}
+
+static void check_escape(const char *in, const char *expected)
+{
+    char *out = json_string(in);
+    DMK_CHECK(out != NULL);
+    if (out && strcmp(out, expected) != 0) {
+        char a[256], b[256], c[256];
+        printf("# dmk_json_string(\"%s\") wrote %s, expected %s\n", printable(in, a, sizeof a),
+               printable(out, b, sizeof b), printable(expected, c, sizeof c));
+        dmk_test_failed_checks++;
+    }
+    free(out);
+}
+
+static void test_string_escaping(void)
+{
+    check_escape("", "\"\"");
+    check_escape("plain text", "\"plain text\"");
+    check_escape("say \"hi\"", "\"say \\\"hi\\\"\"");
+    check_escape("C:\\dir\\file", "\"C:\\\\dir\\\\file\"");
+    check_escape("a\x01z", "\"a\\u0001z\"");
+    check_escape("\n\r\t\b\f", "\"\\u000a\\u000d\\u0009\\u0008\\u000c\"");
+    check_escape("\x1f", "\"\\u001f\"");
+    check_escape(" ~\x7f", "\" ~\x7f\""); /* DEL needs no escape */
+    check_escape("/", "\"/\"");
+}
+
+static void test_string_utf8(void)
+{
+    /* valid UTF-8 passes unchanged */
+    check_escape("caf\xc3\xa9", "\"caf\xc3\xa9\"");           /* é */
+    check_escape("\xe2\x82\xac", "\"\xe2\x82\xac\"");         /* € */
+    check_escape("\xf0\x9f\x98\x80", "\"\xf0\x9f\x98\x80\""); /* 😀 U+1F600 */
+    check_escape("\xf4\x8f\xbf\xbf", "\"\xf4\x8f\xbf\xbf\""); /* U+10FFFF, the last */
+    check_escape("\xef\xbf\xbf", "\"\xef\xbf\xbf\"");         /* U+FFFF */
+    check_escape("\xed\x9f\xbf", "\"\xed\x9f\xbf\"");         /* U+D7FF, below surrogates */
+    check_escape("\xee\x80\x80", "\"\xee\x80\x80\"");         /* U+E000, above them */
+    check_escape("\xc2\x80", "\"\xc2\x80\"");                 /* U+0080, the first 2-byte */
+    check_escape("\xe0\xa0\x80", "\"\xe0\xa0\x80\"");         /* U+0800, the first 3-byte */
+    check_escape("\xf0\x90\x80\x80", "\"\xf0\x90\x80\x80\""); /* U+10000, the first 4-byte */
+
+    /* invalid bytes become U+FFFD, one per byte that cannot start or continue a character */
+    check_escape("\xff", "\"\\ufffd\"");
+    check_escape("a\xfe"
+                 "b",
+                 "\"a\\ufffdb\"");
+    check_escape("\x80", "\"\\ufffd\"");                                  /* lone continuation */
+    check_escape("\xc0\x80", "\"\\ufffd\\ufffd\"");                       /* overlong NUL */
+    check_escape("\xc1\xbf", "\"\\ufffd\\ufffd\"");                       /* overlong */
+    check_escape("\xe0\x80\xaf", "\"\\ufffd\\ufffd\\ufffd\"");            /* overlong 3-byte */
+    check_escape("\xed\xa0\x80", "\"\\ufffd\\ufffd\\ufffd\"");            /* surrogate U+D800 */
+    check_escape("\xed\xbf\xbf", "\"\\ufffd\\ufffd\\ufffd\"");            /* surrogate U+DFFF */
+    check_escape("\xf0\x80\x80\x80", "\"\\ufffd\\ufffd\\ufffd\\ufffd\""); /* overlong 4-byte */
+    check_escape("\xf4\x90\x80\x80", "\"\\ufffd\\ufffd\\ufffd\\ufffd\""); /* above U+10FFFF */
+    check_escape("\xc3", "\"\\ufffd\"");                                  /* truncated at the end */
+    check_escape("\xe2\x82", "\"\\ufffd\\ufffd\"");
+    check_escape("\xe2\x82x", "\"\\ufffd\\ufffdx\"");
+    check_escape("\xc3\xa9\xff\xc3\xa9", "\"\xc3\xa9\\ufffd\xc3\xa9\"");
+}
+
+/* Lead bytes F5..FF never start a character in UTF-8 (RFC 3629): F5..F7
+ * would start code points above U+10FFFF. */
+static void test_string_utf8_high_leads(void)
+{
+    check_escape("\xf8\x88\x80\x80\x80", "\"\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\"");
+    check_escape("\xf5\x80\x80\x80", "\"\\ufffd\\ufffd\\ufffd\\ufffd\"");
+    check_escape("\xf6\x80\x80", "\"\\ufffd\\ufffd\\ufffd\"");
+    check_escape("\xf7\xbf\xbf\xbf", "\"\\ufffd\\ufffd\\ufffd\\ufffd\"");
+}
+
+/* Whether the document's braces and brackets balance outside strings,
+ * with no raw control characters inside strings. */
+static int balanced(const char *s)
+{
+    int depth = 0;
+    char stack[64];
+    int in_str = 0;
+    for (; *s; s++) {
+        if (in_str) {
+            if (*s == '\\') {
+                if (!s[1])
+                    return 0;
+                s++;
+            } else if (*s == '"') {
+                in_str = 0;
+            } else if ((unsigned char)*s < 0x20) {
+                return 0;
+            }
+            continue;
+        }
+        if (*s == '"') {
+            in_str = 1;
+        } else if (*s == '{' || *s == '[') {
+            if (depth == 64)
+                return 0;
+            stack[depth++] = *s;
+        } else if (*s == '}' || *s == ']') {
+            if (depth == 0 || stack[depth - 1] != (*s == '}' ? '{' : '['))
+                return 0;
+            depth--;
+        }
+    }
+    return depth == 0 && !in_str;
+}
+
+/* Count of `needle` in `s`. */
+static int count(const char *s, const char *needle)
+{
+    int n = 0;
+    for (const char *p = strstr(s, needle); p; p = strstr(p + 1, needle))
+        n++;
+    return n;
+}
+
+/* A hand-built result: one mixed test, two passes, two timeline samples. */
+static void build_result(DmkRunResult *r, DmkTestResult *t, DmkPassResult *passes,
+                         DmkSample *samples)
+{
+    memset(r, 0, sizeof *r);
+    memset(t, 0, sizeof *t);
+    memset(passes, 0, 2 * sizeof *passes);
+    snprintf(r->version, sizeof r->version, "0.1.0");
+    snprintf(r->date, sizeof r->date, "2026-11-30T06:35:13Z");
+    snprintf(r->os, sizeof r->os, "Linux 6.1.0 x86_64");
+    snprintf(r->backend, sizeof r->backend, "null");
+    snprintf(r->profile, sizeof r->profile, "default");
+    snprintf(r->comment, sizeof r->comment, "my \"fast\" disk\n\\o/");
+    snprintf(r->target.path, sizeof r->target.path, "/mnt/data");
+    snprintf(r->target.fs_type, sizeof r->target.fs_type, "ext4");
+    snprintf(r->target.model, sizeof r->target.model, "Samsung SSD 970 EVO Plus 1TB");
+    r->target.capacity_bytes = 1000204886016ULL;
+    r->size = 1ULL << 30;
+    r->passes = 2;
+    r->measure_s = 5;
+    r->warmup_s = 5;
+    r->interval_s = 5;
+    r->data = DMK_DATA_RANDOM;
+    r->complete = true;
+    r->n_tests = 1;
+    r->tests = t;
+
+    DmkJob j;
+    dmk_job_parse_name("RND4K Q32T1", &j, NULL);
+    snprintf(t->test.name, sizeof t->test.name, "RND4K Q32T1");
+    t->test.mode = DMK_MODE_MIX;
+    t->test.n_jobs = 1;
+    t->test.jobs[0] = j;
+    t->test.jobs[0].read_share = 70;
+    t->n_passes = 2;
+    t->passes = passes;
+    passes[0].total = (DmkStats){.ios = 100000,
+                                 .bytes = 409600000,
+                                 .seconds = 5,
+                                 .mb_s = 81.92,
+                                 .iops = 20000,
+                                 .lat_mean_us = 1599.5,
+                                 .lat_p99_us = 3000.25};
+    passes[1].total = (DmkStats){.ios = 200000,
+                                 .bytes = 819200000,
+                                 .seconds = 5,
+                                 .mb_s = 163.84,
+                                 .iops = 40000,
+                                 .lat_mean_us = 799.75,
+                                 .lat_p99_us = 1234.5678};
+    passes[1].read = (DmkStats){.ios = 140000, .bytes = 573440000, .mb_s = 114.688, .iops = 28000};
+    passes[1].write = (DmkStats){.ios = 60000, .bytes = 245760000, .mb_s = 49.152, .iops = 12000};
+    dmk_test_result_summarize(t);
+    samples[0] = (DmkSample){.t_s = 0.5, .mb_s = 100.0, .iops = 24414.0625, .lat_mean_us = 5.5};
+    samples[1] = (DmkSample){.t_s = 1.0, .mb_s = 200.0, .iops = 48828.125, .lat_mean_us = 2.25};
+    t->n_samples = 2;
+    t->samples = samples;
+}
+
+static char *write_json(const DmkRunResult *r)
+{
+    FILE *f = scratch_open();
+    if (!f)
+        return NULL;
+    DmkError err = {0};
+    int rc = dmk_json_write(f, r, "result.json", &err);
+    DMK_CHECK_INT(rc, DMK_OK);
+    char *s = slurp(f);
+    scratch_close(f);
+    return s;
+}
+
+static void test_document(void)
+{
+    DmkRunResult r;
+    DmkTestResult t;
+    DmkPassResult passes[2];
+    DmkSample samples[2];
+    build_result(&r, &t, passes, samples);
+    char *s = write_json(&r);
+    DMK_CHECK(s != NULL);
+    if (!s)
+        return;
+    DMK_CHECK(balanced(s));
+    DMK_CHECK(s[0] == '{');
+    DMK_CHECK(strlen(s) > 2 && strcmp(s + strlen(s) - 2, "}\n") == 0);
+    DMK_CHECK(strstr(s, "\"schema\":\"drivemark-result\"") != NULL);
+    DMK_CHECK(strstr(s, "\"schema_version\":1") != NULL);
+    DMK_CHECK(strstr(s, "\"version\":\"0.1.0\"") != NULL);
+    DMK_CHECK(strstr(s, "\"complete\":true") != NULL);
+    DMK_CHECK(strstr(s, "\"date\":\"2026-11-30T06:35:13Z\"") != NULL);
+    DMK_CHECK(strstr(s, "\"backend\":\"null\"") != NULL);
+    DMK_CHECK(strstr(s, "\"profile\":\"default\"") != NULL);
+    DMK_CHECK(strstr(s, "\"comment\":\"my \\\"fast\\\" disk\\u000a\\\\o/\"") != NULL);
+    DMK_CHECK(strstr(s, "\"target\":\"/mnt/data\"") != NULL);
+    DMK_CHECK(strstr(s, "\"file_system\":\"ext4\"") != NULL);
+    DMK_CHECK(strstr(s, "\"device_model\":\"Samsung SSD 970 EVO Plus 1TB\"") != NULL);
+    DMK_CHECK(strstr(s, "\"capacity_bytes\":1000204886016") != NULL);
+    DMK_CHECK(strstr(s, "\"test_size\":1073741824") != NULL);
+    DMK_CHECK(strstr(s, "\"passes\":2,") != NULL);
+    DMK_CHECK(strstr(s, "\"measure_s\":5.000") != NULL);
+    DMK_CHECK(strstr(s, "\"data\":\"random\"") != NULL);
+    DMK_CHECK(strstr(s, "\"results\":[{") != NULL);
+
+    DMK_CHECK(strstr(s, "\"test\":\"RND4K Q32T1\"") != NULL);
+    DMK_CHECK(strstr(s, "\"mode\":\"mix\"") != NULL);
+    DMK_CHECK(strstr(s, "\"pattern\":\"rnd\"") != NULL);
+    DMK_CHECK(strstr(s, "\"block_size\":4096") != NULL);
+    DMK_CHECK(strstr(s, "\"queue_depth\":32") != NULL);
+    DMK_CHECK(strstr(s, "\"threads\":1") != NULL);
+    DMK_CHECK(strstr(s, "\"read_share\":70") != NULL);
+    /* the score is pass 2, the faster */
+    DMK_CHECK(strstr(s, "\"best_pass\":2") != NULL);
+    DMK_CHECK(strstr(s, "\"read_share\":70,\"mb_s\":163.840,\"iops\":40000.00,") != NULL);
+    DMK_CHECK(strstr(s, "\"lat_p99_us\":1234.568") != NULL);
+    DMK_CHECK(strstr(s, "\"mb_s_median\":122.880") != NULL);
+    DMK_CHECK(strstr(s, "\"mb_s_min\":81.920") != NULL);
+    DMK_CHECK(strstr(s, "\"mb_s_max\":163.840") != NULL);
+    DMK_CHECK(strstr(s, "\"ios\":200000,\"bytes\":819200000") != NULL);
+    /* a mixed test reports each direction */
+    DMK_CHECK(strstr(s, "\"read\":{\"direction\":\"read\",\"mb_s\":114.688,\"iops\":28000.00") !=
+              NULL);
+    DMK_CHECK(strstr(s, "\"write\":{\"direction\":\"write\",\"mb_s\":49.152,\"iops\":12000.00") !=
+              NULL);
+    DMK_CHECK(strstr(s, "\"passes\":[{\"pass\":1,\"mb_s\":81.920,") != NULL);
+    DMK_CHECK(strstr(s, "{\"pass\":2,\"mb_s\":163.840,") != NULL);
+    DMK_CHECK_INT(count(s, "{\"pass\":"), 2);
+    DMK_CHECK(strstr(s, "\"timeline\":[{\"t_s\":0.500,\"mb_s\":100.000,\"iops\":24414.06,"
+                        "\"lat_mean_us\":5.500},{\"t_s\":1.000,\"mb_s\":200.000,"
+                        "\"iops\":48828.13,\"lat_mean_us\":2.250}]") != NULL);
+    /* every statistic once per score, direction and pass: 1 + 2 + 2 */
+    DMK_CHECK_INT(count(s, "\"lat_p9999_us\":"), 5);
+    DMK_CHECK_INT(count(s, "\"lat_stddev_us\":"), 5);
+    /* numbers never use a comma, never nan or inf */
+    DMK_CHECK(strstr(s, "nan") == NULL && strstr(s, "inf") == NULL);
+    free(s);
+
+    /* a read test has no per-direction blocks, and no timeline when empty */
+    t.test.mode = DMK_MODE_READ;
+    t.n_samples = 0;
+    r.complete = false;
+    s = write_json(&r);
+    if (s) {
+        DMK_CHECK(balanced(s));
+        DMK_CHECK(strstr(s, "\"mode\":\"read\"") != NULL);
+        DMK_CHECK(strstr(s, "\"read\":{") == NULL);
+        DMK_CHECK(strstr(s, "\"write\":{") == NULL);
+        DMK_CHECK(strstr(s, "\"timeline\"") == NULL);
+        DMK_CHECK(strstr(s, "\"complete\":false") != NULL);
+    }
+    free(s);
+
+    /* no test at all: an empty results array */
+    r.n_tests = 0;
+    s = write_json(&r);
+    if (s) {
+        DMK_CHECK(balanced(s));
+        DMK_CHECK(strstr(s, "\"results\":[]}") != NULL);
+    }
+    free(s);
+}
+
+/* Numbers with a huge or non-finite value still make valid JSON. */
+static void test_document_odd_numbers(void)
+{
+    DmkRunResult r;
+    DmkTestResult t;
+    DmkPassResult passes[2];
+    DmkSample samples[2];
+    build_result(&r, &t, passes, samples);
+    passes[0].total.lat_max_us = NAN;
+    passes[0].total.lat_stddev_us = INFINITY;
+    passes[0].total.iops = -0.001;
+    char *s = write_json(&r);
+    if (s) {
+        DMK_CHECK(balanced(s));
+        DMK_CHECK(strstr(s, "nan") == NULL && strstr(s, "inf") == NULL);
+        DMK_CHECK(strstr(s, "\"iops\":0.00,") != NULL);
+        DMK_CHECK(strstr(s, "-0.00") == NULL);
+    }
+    free(s);
+}
+
+/* Numbers keep '.' whatever LC_NUMERIC says. */
+static void test_locale(void)
+{
+    static const char *names[] = {"de_DE.UTF-8", "de_DE.utf8", "de_DE",
+                                  "fr_FR.UTF-8", "fr_FR.utf8", "German_Germany.1252"};
+    const char *got = NULL;
+    for (size_t i = 0; i < sizeof names / sizeof names[0] && !got; i++)
+        got = setlocale(LC_NUMERIC, names[i]);
+    if (!got)
+        DMK_SKIP("no locale with a decimal comma is installed");
+    char probe[32];
+    snprintf(probe, sizeof probe, "%.1f", 1.5);
+    DmkRunResult r;
+    DmkTestResult t;
+    DmkPassResult passes[2];
+    DmkSample samples[2];
+    build_result(&r, &t, passes, samples);
+    char *s = write_json(&r);
+    setlocale(LC_NUMERIC, "C");
+    DMK_CHECK_STR(probe, "1,5"); /* the locale really has a decimal comma */
+    if (!s)
+        return;
+    DMK_CHECK(balanced(s));
+    DMK_CHECK(strstr(s, "\"mb_s\":163.840,") != NULL);
+    DMK_CHECK(strstr(s, "\"measure_s\":5.000,") != NULL);
+    DMK_CHECK(strstr(s, "\"t_s\":0.500,") != NULL);
+    DMK_CHECK(strstr(s, "163,840") == NULL);
+    free(s);
+}
+
+int main(void)
+{
+    DMK_TEST(test_string_escaping);
+    DMK_TEST(test_string_utf8);
+    DMK_TEST(test_string_utf8_high_leads);
+    DMK_TEST(test_document);
+    DMK_TEST(test_document_odd_numbers);
+    DMK_TEST(test_locale);
+    return dmk_test_done();
+}
