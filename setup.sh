@@ -15,6 +15,8 @@ PACKAGES=(
     clang-format                                            # style check
     locales                                                 # a decimal-comma locale for tests
     e2fsprogs mount util-linux                              # loop-device tests
+    libgtk-4-dev libgtk-4-bin fonts-dejavu-core adwaita-icon-theme  # the desktop app
+    xvfb dbus-daemon desktop-file-utils appstream           # its tests in a real window
 )
 
 log() { printf '==> %s\n' "$*" >&2; }

@@ -56,6 +56,27 @@ void dmk_os_on_interrupt(void (*fn)(int sig));
 /* Whether stderr is a terminal (progress lines are drawn only there). */
 bool dmk_os_stderr_is_tty(void);
 
+/* ---- volumes ------------------------------------------------------------ */
+
+/* A mounted file system (Linux) or drive (Windows) that a front end offers
+ * as a target. Unusable ones are listed too, with the reason, so a user
+ * sees why a drive cannot be chosen instead of wondering where it went. */
+typedef struct {
+    char path[512];      /* mount point or drive root ("/home", "C:\\") */
+    char fs_type[32];    /* "ext4", "NTFS" */
+    char device[256];    /* "/dev/nvme0n1p2", "\\\\.\\C:" */
+    char label[128];     /* volume label, "" when none */
+    uint64_t size_bytes; /* of the file system */
+    uint64_t free_bytes; /* available to this user */
+    bool usable;         /* false: read-only, RAM-backed, not writable... */
+    char reason[128];    /* why not usable, for people: "read-only" */
+} DmkVolume;
+
+/* Fills out[0..max) with the mounted file systems, pseudo file systems
+ * (proc, sysfs, cgroup...) left out, in the OS's order; returns how many
+ * were stored, or a negative DmkErrCode when the list cannot be read. */
+int dmk_os_list_volumes(DmkVolume *out, size_t max);
+
 /* ---- targets and I/O -------------------------------------------------- */
 
 typedef enum { DMK_OP_READ = 0, DMK_OP_WRITE = 1 } DmkOp;

@@ -1,0 +1,147 @@
+/* DmkRunWorker, the thread bridge, on the null backend (no disk, no
+ * display): every callback arrives on the main thread, progress at most
+ * about ten times a second, each test once, then the end; a stop ends the
+ * run within a second; a cancel joins the thread and delivers nothing more. */
+#include "dmk-test.h"
+
+#include "dmk-presets.h"
+#include "dmk-run-worker.h"
+
+typedef struct {
+    GThread *main_thread;
+    int progress, tests, finished, off_thread;
+    int rc;
+    size_t n_results;
+    gint64 started_us, ended_us;
+    GMainLoop *loop;
+} Seen;
+
+static void on_progress(const DmkProgress *p, gpointer data)
+{
+    Seen *s = data;
+    s->progress++;
+    s->off_thread += g_thread_self() != s->main_thread;
+    DMK_CHECK(p->stage == DMK_STAGE_PREPARE || p->test != NULL);
+}
+
+static void on_test_done(const DmkTest *t, const DmkPassResult *score, size_t index, gpointer data)
+{
+    Seen *s = data;
+    s->tests++;
+    s->off_thread += g_thread_self() != s->main_thread;
+    DMK_CHECK(t->name[0] != '\0');
+    DMK_CHECK(score->total.ios > 0);
+    DMK_CHECK(index < 2);
+}
+
+static void on_finished(int rc, DmkRunResult *res, const DmkError *err, gpointer data)
+{
+    Seen *s = data;
+    (void)err;
+    s->finished++;
+    s->off_thread += g_thread_self() != s->main_thread;
+    s->rc = rc;
+    s->n_results = res ? res->n_tests : 0;
+    s->ended_us = g_get_monotonic_time();
+    dmk_run_result_free(res);
+    if (s->loop)
+        g_main_loop_quit(s->loop);
+}
+
+static DmkRunSpec *demo_spec(double measure_s)
+{
+    DmkRunSpec *spec = g_new(DmkRunSpec, 1);
+    dmk_run_spec_init(spec);
+    spec->size = 16ULL << 20;
+    spec->passes = 2;
+    spec->measure_s = measure_s;
+    spec->warmup_s = 0;
+    spec->interval_s = 0;
+    dmk_profile_add(spec, dmk_profile_find("demo"), DMK_RUN_READ_WRITE, 100, NULL);
+    return spec;
+}
+
+static DmkRunWorker *start(Seen *s, double measure_s)
+{
+    DmkRunSpec *spec = demo_spec(measure_s);
+    DmkRunWorkerCallbacks cb = {on_progress, on_test_done, on_finished, s};
+    s->main_thread = g_thread_self();
+    s->started_us = g_get_monotonic_time();
+    DmkRunWorker *w = dmk_run_worker_start(spec, dmk_backend_null(), &cb);
+    g_free(spec); /* the worker keeps its own copy */
+    return w;
+}
+
+static gboolean give_up(gpointer data)
+{
+    g_main_loop_quit(data);
+    return G_SOURCE_REMOVE;
+}
+
+static void run_loop(Seen *s, guint timeout_ms)
+{
+    s->loop = g_main_loop_new(NULL, FALSE);
+    guint id = g_timeout_add(timeout_ms, give_up, s->loop);
+    g_main_loop_run(s->loop);
+    if (s->finished)
+        g_source_remove(id);
+    g_main_loop_unref(s->loop);
+    s->loop = NULL;
+}
+
+static void test_full_run(void)
+{
+    Seen s = {0};
+    DmkRunWorker *w = start(&s, 0.5);
+    run_loop(&s, 20000);
+    DMK_CHECK_INT(s.finished, 1);
+    DMK_CHECK_INT(s.rc, DMK_OK);
+    DMK_CHECK_INT(s.tests, 2);
+    DMK_CHECK_INT(s.n_results, 2);
+    DMK_CHECK_INT(s.off_thread, 0);
+    double secs = (double)(s.ended_us - s.started_us) / 1e6;
+    printf("# %d progress reports in %.2f s\n", s.progress, secs);
+    DMK_CHECK(s.progress >= 1);
+    DMK_CHECK(s.progress <= (int)(secs * 10.0) + 6); /* ~10 a second, plus stage changes */
+    dmk_run_worker_unref(w);
+}
+
+static void test_stop(void)
+{
+    Seen s = {0};
+    DmkRunWorker *w = start(&s, 60);
+    g_usleep(300000);
+    gint64 asked = g_get_monotonic_time();
+    dmk_run_worker_stop(w);
+    run_loop(&s, 5000);
+    DMK_CHECK_INT(s.finished, 1);
+    DMK_CHECK_INT(s.rc, DMK_E_STOPPED);
+    double took = (double)(s.ended_us - asked) / 1e6;
+    printf("# stopped in %.3f s\n", took);
+    DMK_CHECK(took < 1.0);
+    dmk_run_worker_unref(w);
+}
+
+static void test_cancel_delivers_nothing(void)
+{
+    Seen s = {0};
+    DmkRunWorker *w = start(&s, 60);
+    g_usleep(300000);
+    gint64 t0 = g_get_monotonic_time();
+    dmk_run_worker_cancel(w); /* joins the thread */
+    DMK_CHECK(g_get_monotonic_time() - t0 < G_USEC_PER_SEC);
+    int before = s.progress + s.tests;
+    /* Whatever was queued is dropped, not delivered to a gone owner. */
+    while (g_main_context_iteration(NULL, FALSE))
+        ;
+    DMK_CHECK_INT(s.progress + s.tests, before);
+    DMK_CHECK_INT(s.finished, 0);
+}
+
+int main(void)
+{
+    DMK_TEST(test_full_run);
+    DMK_TEST(test_stop);
+    DMK_TEST(test_cancel_delivers_nothing);
+    return dmk_test_done();
+}

@@ -1,0 +1,371 @@
+#!/usr/bin/env python3
+"""The real drivemark window under Xvfb: a short run fills the tiles with
+the engine's numbers, the screenshot is a real picture, Stop ends a run
+within a second (also while the test file is being filled), closing the
+window stops the run, and errors appear in the info bar. No test file may
+remain anywhere. Prints TAP."""
+
+import json
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+import zlib
+
+APP = os.environ.get("DMK_DRIVEMARK") or sys.argv[1]
+TMP_BASE = os.environ.get("DMK_TEST_TMPDIR", ".")
+
+# Small and short: the whole suite must stay quick.
+QUICK = ["--size", "64MiB", "--passes", "1", "--measure", "1", "--warmup", "0",
+         "--interval", "0"]
+
+
+class Skip(Exception):
+    pass
+
+
+def check(cond, what):
+    if not cond:
+        raise AssertionError(what)
+
+
+# ---- an X server of our own -------------------------------------------------
+
+class Xvfb:
+    """Xvfb on a display it picks itself (-displayfd), so tests can run side
+    by side without xvfb-run's race for a display number."""
+
+    def __enter__(self):
+        if not shutil.which("Xvfb"):
+            raise Skip("Xvfb is not installed")
+        r, w = os.pipe()
+        self.proc = subprocess.Popen(
+            ["Xvfb", "-displayfd", str(w), "-screen", "0", "1280x1024x24", "-nolisten", "tcp"],
+            pass_fds=[w], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        os.close(w)
+        with os.fdopen(r) as f:
+            number = f.readline().strip()
+        if not number:
+            self.proc.kill()
+            raise Skip("Xvfb did not start")
+        self.display = ":" + number
+        return self
+
+    def __exit__(self, *exc):
+        self.proc.terminate()
+        self.proc.wait(timeout=10)
+
+
+def app_env(display, runtime_dir):
+    env = dict(os.environ)
+    env.update({
+        "DISPLAY": display,
+        "GDK_BACKEND": "x11",
+        "GSETTINGS_BACKEND": "memory",
+        "NO_AT_BRIDGE": "1",
+        "GTK_A11Y": "none",
+        "XDG_RUNTIME_DIR": runtime_dir,
+        # A GTK critical or warning is a bug: make it fail the test.
+        "G_DEBUG": "fatal-warnings",
+        "LC_ALL": "C.UTF-8",
+    })
+    env.pop("WAYLAND_DISPLAY", None)
+    return env
+
+
+def run_app(args, timeout=120, env=None):
+    """Runs drivemark on a fresh X server; returns (rc, stdout lines as
+    fields, stderr, seconds)."""
+    with Xvfb() as x, tempfile.TemporaryDirectory(prefix="xdg-", dir=TMP_BASE) as xdg:
+        os.chmod(xdg, 0o700)
+        cmd = [APP] + args
+        if shutil.which("dbus-run-session"):
+            cmd = ["dbus-run-session", "--"] + cmd
+        e = app_env(x.display, xdg)
+        e.update(env or {})
+        t0 = time.monotonic()
+        p = subprocess.run(cmd, env=e, capture_output=True, text=True, timeout=timeout)
+        took = time.monotonic() - t0
+    lines = [line.split("\t") for line in p.stdout.splitlines() if line]
+    return p.returncode, lines, p.stderr, took
+
+
+def field(lines, key):
+    for f in lines:
+        if f[0] == key:
+            return f[1] if len(f) > 1 else ""
+    return None
+
+
+class Dir:
+    """A fresh target directory on the build dir's (real) file system."""
+
+    def __enter__(self):
+        os.makedirs(TMP_BASE, exist_ok=True)
+        self.path = tempfile.mkdtemp(prefix="ui-", dir=TMP_BASE)
+        return self.path
+
+    def __exit__(self, *exc):
+        shutil.rmtree(self.path, ignore_errors=True)
+
+
+def check_empty(path):
+    left = os.listdir(path)
+    check(left == [], f"files left behind in {path}: {left}")
+
+
+# ---- PNG -------------------------------------------------------------------
+
+def png_pixels(path):
+    """(width, height, rows of bytes, bytes per pixel) of an 8-bit RGB(A) PNG."""
+    data = open(path, "rb").read()
+    check(data[:8] == b"\x89PNG\r\n\x1a\n", f"{path} is not a PNG")
+    pos, idat, header = 8, b"", None
+    while pos < len(data):
+        n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + n]
+        if kind == b"IHDR":
+            header = struct.unpack(">IIBBBBB", body)
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + n
+    width, height, depth, color = header[:4]
+    check(depth == 8 and color in (2, 6), f"unexpected PNG format: depth {depth} colour {color}")
+    bpp = 4 if color == 6 else 3
+    return width, height, unfilter(zlib.decompress(idat), width * bpp, height, bpp), bpp
+
+
+def paeth(a, b, c):
+    p = a + b - c
+    pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+    return a if pa <= pb and pa <= pc else b if pb <= pc else c
+
+
+def unfilter(raw, stride, height, bpp):
+    rows, prev, pos = [], bytearray(stride), 0
+    for _ in range(height):
+        kind, line = raw[pos], bytearray(raw[pos + 1:pos + 1 + stride])
+        pos += 1 + stride
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b, c = prev[i], prev[i - bpp] if i >= bpp else 0
+            pred = (0, a, b, (a + b) // 2, paeth(a, b, c))[kind] if kind else 0
+            line[i] = (line[i] + pred) & 0xFF
+        rows.append(bytes(line))
+        prev = line
+    return rows
+
+
+def check_screenshot(path):
+    check(os.path.exists(path), "no screenshot was written")
+    width, height, rows, bpp = png_pixels(path)
+    check(width >= 300 and height >= 200, f"screenshot is only {width}x{height}")
+    colours = set()
+    for row in rows[::4]:
+        for x in range(0, width * bpp, bpp * 4):
+            colours.add(row[x:x + 3])
+    # A blank or single-colour picture has a handful; a window has many.
+    check(len(colours) >= 16, f"screenshot has only {len(colours)} colours: blank?")
+    return width, height
+
+
+# ---- what the tiles must say ------------------------------------------------
+
+def cdm_decimals(v):
+    """ui/dmk-units.c's rule for MB/s: fewer decimals for big numbers."""
+    return 0 if abs(v) >= 1e6 else 1 if abs(v) >= 1e5 else 2
+
+
+def check_tile(name, mode, text, mb_s):
+    d = cdm_decimals(mb_s)
+    decimals = len(text.split(".")[1]) if "." in text else 0
+    check(decimals == d, f"{name} {mode}: tile {text!r} has {decimals} decimals, expected {d}")
+    # The JSON keeps 3 decimals, the tile 2: allow both roundings.
+    tol = 0.5 * 10 ** -d + 0.0005 + 1e-9
+    check(abs(float(text) - mb_s) <= tol, f"{name} {mode}: tile {text} vs JSON mb_s {mb_s}")
+
+
+def check_clipboard(lines, result):
+    """Ctrl+C's text: CrystalDiskMark's layout with the run's numbers."""
+    text = "\n".join(f[1] if len(f) > 1 else "" for f in lines if f[0] == "clipboard")
+    for needle in ["Drivemark " + result["version"], "[Read]", "[Write]",
+                   "SEQ     1MiB (Q=  8, T= 1):", "Comment: UI test", "Profile: demo",
+                   "Drive: "]:
+        check(needle in text, f"copied text lacks {needle!r}:\n{text}")
+    for t in result["results"]:
+        check(f"{t['mb_s']:.3f} MB/s" in text, f"copied text lacks {t['mb_s']:.3f} MB/s")
+
+
+def tiles(lines):
+    return {(f[1], f[2]): (f[3], f[4]) for f in lines if f[0] == "tile"}
+
+
+# ---- the tests --------------------------------------------------------------
+
+def test_run_fills_tiles():
+    with Dir() as d, tempfile.TemporaryDirectory(prefix="out-", dir=TMP_BASE) as out:
+        shot, js = os.path.join(out, "shot.png"), os.path.join(out, "result.json")
+        rc, lines, err, _ = run_app(["--target", d, "--profile", "demo"] + QUICK + [
+            "--comment", "UI test", "--autorun", "--screenshot", shot, "--json", js,
+            "--dump-tiles", "--dump-clipboard", "--quit-when-done"])
+        check(rc == 0, f"exit {rc}; stderr: {err}")
+        result = json.load(open(js))
+        check_clipboard(lines, result)
+        check(result["complete"], "the run is not complete")
+        check(result["comment"] == "UI test", f"comment {result['comment']!r} not saved")
+        shown = tiles(lines)
+        measured = {k: v for k, v in shown.items() if v[1] == "measured"}
+        expected = {(t["test"], t["mode"]): t["mb_s"] for t in result["results"]}
+        check(set(measured) == set(expected),
+              f"measured tiles {sorted(measured)} vs results {sorted(expected)}")
+        for (name, mode), mb_s in expected.items():
+            check_tile(name, mode, measured[(name, mode)][0], mb_s)
+        check(field(lines, "status").startswith("Done"), f"status: {field(lines, 'status')}")
+        check(field(lines, "error") is None, f"error shown: {field(lines, 'error')}")
+        w, h = check_screenshot(shot)
+        check_empty(d)
+        return f"{len(expected)} tiles match the JSON; screenshot {w}x{h}"
+
+
+def test_stop_while_measuring():
+    with Dir() as d:
+        rc, lines, err, took = run_app(["--target", d, "--profile", "demo", "--size", "64MiB",
+                                        "--passes", "1", "--measure", "30", "--warmup", "0",
+                                        "--interval", "0", "--autorun", "--stop-after", "2",
+                                        "--dump-tiles", "--quit-when-done"])
+        check(rc == 3, f"exit {rc}, expected 3 (stopped); stderr: {err}")
+        ms = int(field(lines, "stop-took-ms"))
+        check(ms < 1000, f"stopping took {ms} ms")
+        check(field(lines, "status").startswith("Stopped"), f"status: {field(lines, 'status')}")
+        check(took < 25, f"the app ran {took:.1f} s after a stop at 2 s")
+        check_empty(d)
+        return f"stopped in {ms} ms during: {field(lines, 'status-at-stop')}"
+
+
+def test_stop_while_filling():
+    with Dir() as d:
+        st = os.statvfs(d)
+        if st.f_bavail * st.f_frsize < (4 << 30):
+            raise Skip("needs 4 GiB free for a test file that takes a while to fill")
+        # 2 GiB: long enough to fill that the stop lands in the fill, small
+        # enough that sizing the file (not interruptible) is quick.
+        rc, lines, err, _ = run_app(["--target", d, "--profile", "demo", "--size", "2GiB",
+                                     "--passes", "1", "--measure", "1", "--warmup", "0",
+                                     "--interval", "0", "--autorun", "--stop-after", "0.8",
+                                     "--dump-tiles", "--quit-when-done"])
+        check(rc == 3, f"exit {rc}, expected 3 (stopped); stderr: {err}")
+        at = field(lines, "status-at-stop")
+        check(at.startswith("Preparing"), f"the stop did not come during the fill: {at}")
+        ms = int(field(lines, "stop-took-ms"))
+        check(ms < 1000, f"stopping the fill took {ms} ms")
+        check_empty(d)
+        return f"stopped in {ms} ms during: {at}"
+
+
+def test_close_during_run():
+    with Dir() as d:
+        rc, lines, err, took = run_app(["--target", d, "--profile", "demo", "--size", "64MiB",
+                                        "--passes", "1", "--measure", "30", "--warmup", "0",
+                                        "--interval", "0", "--autorun", "--close-after", "1.5"])
+        check(rc in (0, 3), f"exit {rc}; stderr: {err}")
+        check(took < 20, f"the app ran {took:.1f} s after its window was closed at 1.5 s")
+        check_empty(d)
+        return f"exited {took:.1f} s after start, window closed at 1.5 s"
+
+
+def test_error_ram_backed():
+    shm = "/dev/shm"
+    mounts = open("/proc/self/mounts").read().split("\n")
+    if not any(m.split()[1:3] == [shm, "tmpfs"] for m in mounts if m):
+        raise Skip("/dev/shm is not a tmpfs here")
+    rc, lines, err, _ = run_app(["--target", shm, "--profile", "demo"] + QUICK + [
+        "--autorun", "--dump-tiles", "--quit-when-done"])
+    check(rc == 1, f"exit {rc}, expected 1; stderr: {err}")
+    msg = field(lines, "error")
+    check(msg and "RAM-backed" in msg, f"info bar: {msg!r}")
+    check(all(v[1] == "empty" for v in tiles(lines).values()), "tiles show values after an error")
+    check(field(lines, "status").startswith("Failed"), f"status: {field(lines, 'status')}")
+    return msg
+
+
+def test_error_missing_folder():
+    with Dir() as d:
+        missing = os.path.join(d, "no-such-folder")
+        rc, lines, err, _ = run_app(["--target", missing, "--profile", "demo"] + QUICK + [
+            "--autorun", "--dump-tiles", "--quit-when-done"])
+        check(rc == 1, f"exit {rc}, expected 1; stderr: {err}")
+        msg = field(lines, "error")
+        check(msg and missing in msg, f"info bar does not name the folder: {msg!r}")
+        return msg
+
+
+def test_bad_option():
+    rc, lines, err, _ = run_app(["--size", "3MB", "--quit-when-done"], timeout=30)
+    check(rc == 2, f"exit {rc}, expected 2 for a bad --size")
+    mine = [line for line in err.splitlines() if line.startswith("drivemark:")]
+    check(mine and "--size" in mine[0], f"stderr does not name the option: {err}")
+    return mine[0]
+
+
+def test_settings_read_options_not_saved():
+    with tempfile.TemporaryDirectory(prefix="cfg-", dir=TMP_BASE) as cfg:
+        folder = os.path.join(cfg, "glib-2.0", "settings")
+        os.makedirs(folder)
+        keyfile = os.path.join(folder, "keyfile")
+        saved = ("[io/github/drivemark/Drivemark]\nprofile='nvme'\nmix=true\nmode='read'\n"
+                 "unit='iops'\n")
+        open(keyfile, "w").write(saved)
+        env = {"GSETTINGS_BACKEND": "keyfile", "XDG_CONFIG_HOME": cfg}
+        rc, lines, err, _ = run_app(["--dump-tiles", "--quit-when-done"], env=env)
+        check(rc == 0, f"exit {rc}; stderr: {err}")
+        shown = tiles(lines)
+        want = {(n, m) for n in ["SEQ1M Q8T1", "SEQ128K Q32T1", "RND4K Q32T16", "RND4K Q1T1"]
+                for m in ["read", "mix"]}
+        check(set(shown) == want, f"saved profile not shown: {sorted(shown)}")
+        check(all(v[0] == "0.0" for v in shown.values()), f"not in IOPS: {shown}")
+        # Options apply to this session only: the saved settings stay.
+        rc, lines, err, _ = run_app(["--profile", "demo", "--mode", "rw", "--dump-tiles",
+                                     "--quit-when-done"], env=env)
+        check(rc == 0, f"exit {rc}; stderr: {err}")
+        shown = tiles(lines)
+        # --profile without --mix is the profile alone.
+        check(set(shown) == {("SEQ1M Q8T1", m) for m in ["read", "write"]},
+              f"--profile demo not shown: {sorted(shown)}")
+        after = open(keyfile).read()
+        check("profile='nvme'" in after and "mode='read'" in after,
+              f"command-line options were saved:\n{after}")
+        return "saved profile, mode and unit shown; options not saved"
+
+
+TESTS = [test_run_fills_tiles, test_stop_while_measuring, test_stop_while_filling,
+         test_close_during_run, test_error_ram_backed, test_error_missing_folder,
+         test_settings_read_options_not_saved, test_bad_option]
+
+
+def main():
+    print(f"1..{len(TESTS)}")
+    failed = 0
+    for i, t in enumerate(TESTS, 1):
+        name = t.__name__[5:]
+        try:
+            note = t()
+            print(f"ok {i} - {name}")
+            if note:
+                print(f"# {note}")
+        except Skip as s:
+            print(f"ok {i} - {name} # SKIP {s}")
+        except Exception:
+            failed += 1
+            print(f"not ok {i} - {name}")
+            for line in traceback.format_exc().splitlines():
+                print(f"# {line}")
+        sys.stdout.flush()
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,534 @@
+#include "dmk-app.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "dmk-presets.h"
+#include "dmk-resources.h"
+#include "dmk-screenshot.h"
+#include "dmk-size.h"
+#include "dmk-version.h"
+#include "dmk-window.h"
+
+#define EXIT_FAILED  1
+#define EXIT_USAGE   2
+#define EXIT_STOPPED 3
+
+/* The command line, checked in handle-local-options. */
+typedef struct {
+    char *target, *profile, *mode, *unit, *backend, *comment;
+    char *screenshot, *json;
+    guint64 size;
+    int passes;
+    gboolean mix, autorun, quit_when_done, dump_tiles, dump_clipboard;
+    double measure_s, warmup_s, interval_s, stop_after_s, close_after_s;
+} DmkAppOptions;
+
+struct _DmkApp {
+    GtkApplication parent_instance;
+    GSettings *settings;
+    DmkAppOptions opt;
+    DmkWindow *window;
+    int exit_status;
+};
+
+G_DEFINE_FINAL_TYPE(DmkApp, dmk_app, GTK_TYPE_APPLICATION)
+
+static const GOptionEntry option_entries[] = {
+    {"target", 't', 0, G_OPTION_ARG_FILENAME, NULL, "Folder for the test file", "DIR"},
+    {"profile", 0, 0, G_OPTION_ARG_STRING, NULL, "default, peak, real, demo or nvme", "NAME"},
+    {"mix", 0, 0, G_OPTION_ARG_NONE, NULL, "Add the mixed (70 % read) column", NULL},
+    {"mode", 0, 0, G_OPTION_ARG_STRING, NULL, "rw (read and write), read or write", "MODE"},
+    {"size", 0, 0, G_OPTION_ARG_STRING, NULL, "Test file size, 16MiB-64GiB", "SIZE"},
+    {"passes", 0, 0, G_OPTION_ARG_INT, NULL, "Passes per test, 1-9", "N"},
+    {"measure", 0, 0, G_OPTION_ARG_STRING, NULL, "Length of each pass", "SECONDS"},
+    {"warmup", 0, 0, G_OPTION_ARG_STRING, NULL, "Warm-up before each test, 0 for none", "SECONDS"},
+    {"interval", 0, 0, G_OPTION_ARG_STRING, NULL, "Idle time between tests", "SECONDS"},
+    {"unit", 0, 0, G_OPTION_ARG_STRING, NULL, "mb-s, gb-s, mib-s, iops or us", "UNIT"},
+    {"backend", 0, 0, G_OPTION_ARG_STRING, NULL, "native, or null (no disk I/O)", "NAME"},
+    {"comment", 0, 0, G_OPTION_ARG_STRING, NULL, "Comment for the results", "TEXT"},
+    {"autorun", 0, 0, G_OPTION_ARG_NONE, NULL, "Run all tests at once", NULL},
+    {"screenshot", 0, 0, G_OPTION_ARG_FILENAME, NULL, "Save a PNG of the window when done", "FILE"},
+    {"json", 0, 0, G_OPTION_ARG_FILENAME, NULL, "Save the results as JSON when done", "FILE"},
+    {"dump-tiles", 0, 0, G_OPTION_ARG_NONE, NULL, "Print the tiles, status and error when done",
+     NULL},
+    {"quit-when-done", 0, 0, G_OPTION_ARG_NONE, NULL, "Quit after the run (and screenshot)", NULL},
+    {"dump-clipboard", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, NULL,
+     "Copy the results when done and print what the clipboard holds (tests)", NULL},
+    {"stop-after", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_DOUBLE, NULL,
+     "Press Stop SECONDS after the run started (tests)", "SECONDS"},
+    {"close-after", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_DOUBLE, NULL,
+     "Close the window SECONDS after the run started (tests)", "SECONDS"},
+    {"version", 0, 0, G_OPTION_ARG_NONE, NULL, "Show the version", NULL},
+    {NULL, 0, 0, 0, NULL, NULL, NULL},
+};
+
+/* ---- settings --------------------------------------------------------- */
+
+/* The installed schema; in a build tree, the one compiled next to it. */
+static GSettings *settings_new(void)
+{
+    GSettingsSchemaSource *src = g_settings_schema_source_get_default();
+    GSettingsSchema *schema = src ? g_settings_schema_source_lookup(src, DMK_APP_ID, TRUE) : NULL;
+#ifdef DMK_BUILD_SCHEMA_DIR
+    if (!schema && g_file_test(DMK_BUILD_SCHEMA_DIR "/gschemas.compiled", G_FILE_TEST_EXISTS)) {
+        GSettingsSchemaSource *build =
+            g_settings_schema_source_new_from_directory(DMK_BUILD_SCHEMA_DIR, src, FALSE, NULL);
+        schema = build ? g_settings_schema_source_lookup(build, DMK_APP_ID, TRUE) : NULL;
+        if (build)
+            g_settings_schema_source_unref(build);
+    }
+#endif
+    if (!schema)
+        return NULL;
+    GSettings *settings = g_settings_new_full(schema, NULL, NULL);
+    g_settings_schema_unref(schema);
+    return settings;
+}
+
+/* ---- the command line ---------------------------------------------------- */
+
+static int parse_seconds(GVariantDict *d, const char *key, double min, double *out, DmkError *err)
+{
+    char *v = NULL;
+    if (!g_variant_dict_lookup(d, key, "s", &v))
+        return DMK_OK;
+    char what[32];
+    g_snprintf(what, sizeof what, "--%s", key);
+    int rc = dmk_parse_seconds_range(what, v, min, DMK_SECONDS_MAX, out, err);
+    g_free(v);
+    return rc;
+}
+
+static int parse_numbers(DmkAppOptions *o, GVariantDict *d, DmkError *err)
+{
+    char *size = NULL;
+    int rc = DMK_OK;
+    if (g_variant_dict_lookup(d, "size", "s", &size))
+        rc = dmk_parse_size_range("--size", size, DMK_SIZE_MIN, DMK_SIZE_MAX, &o->size, err);
+    g_free(size);
+    if (rc == DMK_OK && g_variant_dict_lookup(d, "passes", "i", &o->passes) &&
+        (o->passes < 1 || o->passes > 9))
+        rc = dmk_error_set(err, DMK_E_INVAL, 0, "--passes %d is out of range: expected 1 to 9",
+                           o->passes);
+    if (rc == DMK_OK)
+        rc = parse_seconds(d, "measure", 0.1, &o->measure_s, err);
+    if (rc == DMK_OK)
+        rc = parse_seconds(d, "warmup", 0, &o->warmup_s, err);
+    if (rc == DMK_OK)
+        rc = parse_seconds(d, "interval", 0, &o->interval_s, err);
+    if (rc == DMK_OK && g_variant_dict_lookup(d, "stop-after", "d", &o->stop_after_s) &&
+        o->stop_after_s < 0)
+        rc = dmk_error_set(err, DMK_E_INVAL, 0, "--stop-after must not be negative");
+    if (rc == DMK_OK && g_variant_dict_lookup(d, "close-after", "d", &o->close_after_s) &&
+        o->close_after_s < 0)
+        rc = dmk_error_set(err, DMK_E_INVAL, 0, "--close-after must not be negative");
+    return rc;
+}
+
+static int check_choice(const char *opt, const char *v, const char *const *ok, const char *list,
+                        DmkError *err)
+{
+    if (!v || g_strv_contains(ok, v))
+        return DMK_OK;
+    return dmk_error_set(err, DMK_E_INVAL, 0, "%s '%s' is unknown: expected %s", opt, v, list);
+}
+
+static int parse_choices(DmkAppOptions *o, GVariantDict *d, DmkError *err)
+{
+    static const char *const modes[] = {"rw", "read", "write", NULL};
+    static const char *const units[] = {"mb-s", "gb-s", "mib-s", "iops", "us", NULL};
+    g_variant_dict_lookup(d, "profile", "s", &o->profile);
+    g_variant_dict_lookup(d, "mode", "s", &o->mode);
+    g_variant_dict_lookup(d, "unit", "s", &o->unit);
+    g_variant_dict_lookup(d, "backend", "s", &o->backend);
+    g_variant_dict_lookup(d, "comment", "s", &o->comment);
+    if (o->profile && !dmk_profile_find(o->profile))
+        return dmk_error_set(
+            err, DMK_E_INVAL, 0,
+            "--profile '%s' is unknown: expected default, peak, real, demo or nvme", o->profile);
+    if (o->backend && !dmk_backend_by_name(o->backend))
+        return dmk_error_set(err, DMK_E_INVAL, 0,
+                             "--backend '%s' is unknown: expected native or null", o->backend);
+    int rc = check_choice("--mode", o->mode, modes, "rw, read or write", err);
+    return rc != DMK_OK
+               ? rc
+               : check_choice("--unit", o->unit, units, "mb-s, gb-s, mib-s, iops or us", err);
+}
+
+static int parse_options(DmkAppOptions *o, GVariantDict *d, DmkError *err)
+{
+    g_variant_dict_lookup(d, "target", "^ay", &o->target);
+    g_variant_dict_lookup(d, "screenshot", "^ay", &o->screenshot);
+    g_variant_dict_lookup(d, "json", "^ay", &o->json);
+    o->mix = g_variant_dict_contains(d, "mix");
+    o->autorun = g_variant_dict_contains(d, "autorun");
+    o->quit_when_done = g_variant_dict_contains(d, "quit-when-done");
+    o->dump_tiles = g_variant_dict_contains(d, "dump-tiles");
+    o->dump_clipboard = g_variant_dict_contains(d, "dump-clipboard");
+    if (o->comment && !g_utf8_validate(o->comment, -1, NULL))
+        return dmk_error_set(err, DMK_E_INVAL, 0, "--comment is not valid UTF-8");
+    int rc = parse_numbers(o, d, err);
+    return rc != DMK_OK ? rc : parse_choices(o, d, err);
+}
+
+static gboolean any_option(GVariantDict *d)
+{
+    for (const GOptionEntry *e = option_entries; e->long_name; e++)
+        if (g_variant_dict_contains(d, e->long_name))
+            return TRUE;
+    return FALSE;
+}
+
+/* Settings from the command line are shown and used, never saved: the
+ * settings object stays in delay-apply mode for the whole session. */
+static void apply_to_settings(DmkApp *self)
+{
+    const DmkAppOptions *o = &self->opt;
+    GSettings *s = self->settings;
+    if (!(o->size || o->passes || o->profile || o->mode || o->unit || o->mix || o->target))
+        return;
+    g_settings_delay(s);
+    if (o->size)
+        g_settings_set_uint64(s, "test-size", o->size);
+    if (o->passes)
+        g_settings_set_int(s, "passes", o->passes);
+    if (o->profile) {
+        g_settings_set_string(s, "profile", o->profile);
+        g_settings_set_boolean(s, "mix", o->mix);
+    } else if (o->mix) {
+        g_settings_set_boolean(s, "mix", TRUE);
+    }
+    if (o->mode)
+        g_settings_set_string(s, "mode", o->mode);
+    if (o->unit)
+        g_settings_set_string(s, "unit", o->unit);
+}
+
+static int dmk_app_handle_local_options(GApplication *app, GVariantDict *d)
+{
+    DmkApp *self = DMK_APP(app);
+    DmkError err = {0};
+    if (g_variant_dict_contains(d, "version")) {
+        printf("drivemark %s\n", DMK_VERSION);
+        return 0;
+    }
+    if (parse_options(&self->opt, d, &err) != DMK_OK) {
+        g_printerr("drivemark: %s\nTry 'drivemark --help'.\n", err.msg);
+        return EXIT_USAGE;
+    }
+    self->settings = settings_new();
+    if (!self->settings) {
+        g_printerr("drivemark: the settings schema %s is not installed (run 'meson install', or "
+                   "point GSETTINGS_SCHEMA_DIR at a folder where it is compiled)\n",
+                   DMK_APP_ID);
+        return EXIT_FAILED;
+    }
+    apply_to_settings(self);
+    /* With options, this process does the work itself instead of passing
+     * an activation on to a running instance, which would drop them. */
+    if (any_option(d))
+        g_application_set_flags(app, g_application_get_flags(app) | G_APPLICATION_NON_UNIQUE);
+    return -1;
+}
+
+/* ---- scripted runs ---------------------------------------------------------- */
+
+static gboolean scripted(const DmkAppOptions *o)
+{
+    return o->screenshot || o->json || o->dump_tiles || o->dump_clipboard || o->quit_when_done;
+}
+
+static void write_outputs(DmkApp *self)
+{
+    const DmkAppOptions *o = &self->opt;
+    GError *error = NULL;
+    if (o->screenshot && !dmk_screenshot_save(GTK_WIDGET(self->window), o->screenshot, &error)) {
+        g_printerr("drivemark: %s\n", error->message);
+        g_clear_error(&error);
+        self->exit_status = self->exit_status ? self->exit_status : EXIT_FAILED;
+    }
+    if (o->json && dmk_window_get_result(self->window) &&
+        !dmk_window_save_result(self->window, o->json, &error)) {
+        g_printerr("drivemark: %s\n", error->message);
+        g_clear_error(&error);
+        self->exit_status = self->exit_status ? self->exit_status : EXIT_FAILED;
+    }
+    if (o->dump_tiles) {
+        char *dump = dmk_window_dump(self->window);
+        fputs(dump, stdout);
+        fflush(stdout);
+        g_free(dump);
+    }
+}
+
+static void quit_if_asked(DmkApp *self)
+{
+    if (self->opt.quit_when_done && self->window)
+        gtk_window_destroy(GTK_WINDOW(self->window));
+}
+
+static void on_clipboard_text(GObject *source, GAsyncResult *result, gpointer data)
+{
+    DmkApp *self = data;
+    GError *error = NULL;
+    char *text = gdk_clipboard_read_text_finish(GDK_CLIPBOARD(source), result, &error);
+    char **lines = g_strsplit(text ? text : "", "\n", -1);
+    for (char **l = lines; *l; l++)
+        printf("clipboard\t%s\n", *l);
+    fflush(stdout);
+    if (error)
+        g_printerr("drivemark: reading the clipboard back failed: %s\n", error->message);
+    g_clear_error(&error);
+    g_strfreev(lines);
+    g_free(text);
+    quit_if_asked(self);
+}
+
+/* What Ctrl+C puts on the clipboard, read back through GDK. */
+static void dump_clipboard(DmkApp *self)
+{
+    GtkWidget *w = GTK_WIDGET(self->window);
+    gtk_root_set_focus(GTK_ROOT(w), NULL); /* no text field may take the copy */
+    gtk_widget_activate_action(w, "win.copy", NULL);
+    gdk_clipboard_read_text_async(gtk_widget_get_clipboard(w), NULL, on_clipboard_text, self);
+}
+
+static gboolean finish_script(gpointer data)
+{
+    DmkApp *self = data;
+    if (!self->window)
+        return G_SOURCE_REMOVE;
+    write_outputs(self);
+    if (self->opt.dump_clipboard)
+        dump_clipboard(self); /* quits once the text is back */
+    else
+        quit_if_asked(self);
+    return G_SOURCE_REMOVE;
+}
+
+static void on_after_paint(GdkFrameClock *clock, gpointer data)
+{
+    g_signal_handlers_disconnect_by_func(clock, on_after_paint, data);
+    /* A little later still, so the frame is on screen, not just drawn. */
+    g_timeout_add(50, finish_script, data);
+}
+
+/* The screenshot must show the final tiles: wait for the next frame. */
+static void finish_after_frame(DmkApp *self)
+{
+    GtkWidget *w = GTK_WIDGET(self->window);
+    GdkFrameClock *clock = gtk_widget_get_frame_clock(w);
+    if (!clock) {
+        g_timeout_add(250, finish_script, self);
+        return;
+    }
+    g_signal_connect(clock, "after-paint", G_CALLBACK(on_after_paint), self);
+    gtk_widget_queue_draw(w);
+}
+
+static void on_run_finished(DmkWindow *win, int rc, gpointer data)
+{
+    DmkApp *self = data;
+    (void)win;
+    if (!scripted(&self->opt) || !self->opt.autorun)
+        return;
+    self->opt.autorun = FALSE; /* later runs are the user's */
+    self->exit_status = rc == DMK_OK ? 0 : rc == DMK_E_STOPPED ? EXIT_STOPPED : EXIT_FAILED;
+    finish_after_frame(self);
+}
+
+static gboolean press_stop(gpointer data)
+{
+    DmkApp *self = data;
+    if (self->window)
+        dmk_window_stop(self->window);
+    return G_SOURCE_REMOVE;
+}
+
+/* As if the user closed the window: the run stops, then the window goes. */
+static gboolean press_close(gpointer data)
+{
+    DmkApp *self = data;
+    if (self->window)
+        gtk_window_close(GTK_WINDOW(self->window));
+    return G_SOURCE_REMOVE;
+}
+
+static gboolean autorun(gpointer data)
+{
+    DmkApp *self = data;
+    if (!self->window)
+        return G_SOURCE_REMOVE;
+    dmk_window_run_all(self->window);
+    if (!dmk_window_is_running(self->window)) {
+        /* Refused before it began (the info bar says why). */
+        self->opt.autorun = FALSE;
+        self->exit_status = EXIT_FAILED;
+        if (scripted(&self->opt))
+            finish_after_frame(self);
+        return G_SOURCE_REMOVE;
+    }
+    if (self->opt.stop_after_s > 0)
+        g_timeout_add((guint)(self->opt.stop_after_s * 1000.0), press_stop, self);
+    if (self->opt.close_after_s > 0)
+        g_timeout_add((guint)(self->opt.close_after_s * 1000.0), press_close, self);
+    return G_SOURCE_REMOVE;
+}
+
+/* ---- application ---------------------------------------------------------- */
+
+static void dmk_app_activate(GApplication *app)
+{
+    DmkApp *self = DMK_APP(app);
+    const DmkAppOptions *o = &self->opt;
+    if (self->window) {
+        gtk_window_present(GTK_WINDOW(self->window));
+        return;
+    }
+    self->window = dmk_window_new(GTK_APPLICATION(app), self->settings);
+    g_object_add_weak_pointer(G_OBJECT(self->window), (gpointer *)&self->window);
+    DmkRunOverrides ov = {o->backend, o->measure_s, o->warmup_s, o->interval_s};
+    dmk_window_set_overrides(self->window, &ov);
+    if (o->target)
+        dmk_window_set_target(self->window, o->target);
+    if (o->comment)
+        dmk_window_set_comment(self->window, o->comment);
+    g_signal_connect(self->window, "run-finished", G_CALLBACK(on_run_finished), self);
+    gtk_window_present(GTK_WINDOW(self->window));
+    dmk_window_focus_run_button(self->window);
+    if (o->autorun)
+        g_idle_add(autorun, self);
+    else if (scripted(o))
+        finish_after_frame(self);
+}
+
+/* Closing the windows, not quitting the main loop: a window with a run
+ * stops it and waits for the worker before it goes. */
+static void act_quit(GSimpleAction *a, GVariant *p, gpointer app)
+{
+    (void)a;
+    (void)p;
+    GList *windows = g_list_copy(gtk_application_get_windows(GTK_APPLICATION(app)));
+    for (GList *l = windows; l; l = l->next)
+        gtk_window_close(GTK_WINDOW(l->data));
+    g_list_free(windows);
+}
+
+static void act_about(GSimpleAction *a, GVariant *p, gpointer app)
+{
+    (void)a;
+    (void)p;
+    static const char *const authors[] = {"The Drivemark developers", NULL};
+    gtk_show_about_dialog(gtk_application_get_active_window(GTK_APPLICATION(app)), "program-name",
+                          "Drivemark", "version", DMK_VERSION, "logo-icon-name", DMK_APP_ID,
+                          "comments",
+                          "Measures the read and write speed of drives the way CrystalDiskMark "
+                          "does.\nMB/s = 1,000,000 bytes per second.",
+                          "license-type", GTK_LICENSE_GPL_3_0, "authors", authors, "website",
+                          "https://github.com/drivemark/drivemark", NULL);
+}
+
+static void set_accels(GtkApplication *app)
+{
+    static const struct {
+        const char *action;
+        const char *accel;
+    } accels[] = {
+        {"win.run-all", "<Control>r"},       {"win.stop", "Escape"},
+        {"win.copy", "<Control>c"},          {"win.save", "<Control>s"},
+        {"win.choose-target", "<Control>o"}, {"win.run-test(0)", "<Control>1"},
+        {"win.run-test(1)", "<Control>2"},   {"win.run-test(2)", "<Control>3"},
+        {"win.run-test(3)", "<Control>4"},   {"window.close", "<Control>w"},
+        {"app.quit", "<Control>q"},          {"app.about", "F1"},
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(accels); i++) {
+        const char *list[] = {accels[i].accel, NULL};
+        gtk_application_set_accels_for_action(app, accels[i].action, list);
+    }
+}
+
+/* A broken rule would silently fall back to the theme: say so, loudly
+ * enough that the UI tests (G_DEBUG=fatal-warnings) notice. */
+static void on_css_error(GtkCssProvider *css, GtkCssSection *section, GError *error, gpointer data)
+{
+    (void)css;
+    (void)data;
+    char *where = gtk_css_section_to_string(section);
+    g_warning("style.css: %s: %s", where, error->message);
+    g_free(where);
+}
+
+static void load_css(void)
+{
+    GtkCssProvider *css = gtk_css_provider_new();
+    g_signal_connect(css, "parsing-error", G_CALLBACK(on_css_error), NULL);
+    gtk_css_provider_load_from_resource(css, "/io/github/drivemark/Drivemark/style.css");
+    gtk_style_context_add_provider_for_display(gdk_display_get_default(), GTK_STYLE_PROVIDER(css),
+                                               GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+    g_object_unref(css);
+}
+
+static void dmk_app_startup(GApplication *app)
+{
+    static const GActionEntry entries[] = {
+        {"quit", act_quit, NULL, NULL, NULL, {0}},
+        {"about", act_about, NULL, NULL, NULL, {0}},
+    };
+    G_APPLICATION_CLASS(dmk_app_parent_class)->startup(app);
+    g_action_map_add_action_entries(G_ACTION_MAP(app), entries, G_N_ELEMENTS(entries), app);
+    set_accels(GTK_APPLICATION(app));
+    gtk_window_set_default_icon_name(DMK_APP_ID);
+    load_css();
+}
+
+static void dmk_app_finalize(GObject *object)
+{
+    DmkApp *self = DMK_APP(object);
+    DmkAppOptions *o = &self->opt;
+    g_clear_object(&self->settings);
+    g_free(o->target);
+    g_free(o->profile);
+    g_free(o->mode);
+    g_free(o->unit);
+    g_free(o->backend);
+    g_free(o->comment);
+    g_free(o->screenshot);
+    g_free(o->json);
+    G_OBJECT_CLASS(dmk_app_parent_class)->finalize(object);
+}
+
+static void dmk_app_class_init(DmkAppClass *klass)
+{
+    GApplicationClass *ac = G_APPLICATION_CLASS(klass);
+    /* Before any window class is made: the template lives there. */
+    dmk_register_resource();
+    G_OBJECT_CLASS(klass)->finalize = dmk_app_finalize;
+    ac->handle_local_options = dmk_app_handle_local_options;
+    ac->startup = dmk_app_startup;
+    ac->activate = dmk_app_activate;
+}
+
+static void dmk_app_init(DmkApp *self)
+{
+    self->opt.measure_s = self->opt.warmup_s = self->opt.interval_s = -1;
+    g_application_add_main_option_entries(G_APPLICATION(self), option_entries);
+    g_application_set_option_context_summary(
+        G_APPLICATION(self), "Benchmarks the drive under a folder the way CrystalDiskMark does.");
+    g_application_set_option_context_description(
+        G_APPLICATION(self), "Settings given here apply to this session only; what is chosen in "
+                             "the window is remembered.\nSizes are binary (64MiB, 1GiB); seconds "
+                             "may end in s, m or h.\nExit status with --quit-when-done: 0 done, 1 "
+                             "failed, 2 bad option, 3 stopped.");
+}
+
+DmkApp *dmk_app_new(void)
+{
+    return g_object_new(DMK_TYPE_APP, "application-id", DMK_APP_ID, "flags",
+                        G_APPLICATION_DEFAULT_FLAGS, NULL);
+}
+
+int dmk_app_get_exit_status(DmkApp *self)
+{
+    return self->exit_status;
+}

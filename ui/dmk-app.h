@@ -1,0 +1,24 @@
+/* The GtkApplication: one window, the settings, app.quit and app.about,
+ * accelerators, the style sheet, and the command line for scripted use
+ * (--autorun, --screenshot, --json, --dump-tiles, --quit-when-done). */
+#ifndef DMK_APP_H
+#define DMK_APP_H
+
+#include <gtk/gtk.h>
+
+G_BEGIN_DECLS
+
+#define DMK_APP_ID "io.github.drivemark.Drivemark"
+
+#define DMK_TYPE_APP (dmk_app_get_type())
+G_DECLARE_FINAL_TYPE(DmkApp, dmk_app, DMK, APP, GtkApplication)
+
+DmkApp *dmk_app_new(void);
+
+/* What main() returns after g_application_run(): 0 done, 1 failed, 2 bad
+ * option, 3 stopped (for --quit-when-done; 0 in interactive use). */
+int dmk_app_get_exit_status(DmkApp *self);
+
+G_END_DECLS
+
+#endif

@@ -1,0 +1,200 @@
+#include "dmk-run-worker.h"
+
+#include <string.h>
+
+/* Progress reaches the window at most this often. */
+#define PROGRESS_PERIOD_US (G_USEC_PER_SEC / 10)
+
+/* References: the owner's, the thread's and one per message in flight, so
+ * a message delivered after the owner let go still finds valid memory. */
+struct DmkRunWorker {
+    DmkRunSpec spec;
+    DmkRunner *runner;
+    GThread *thread;
+    DmkRunWorkerCallbacks cb;
+    gint detached; /* atomic: the owner is gone, deliver nothing */
+    GMutex lock;   /* guards the progress slot below */
+    gboolean progress_pending;
+    gint64 progress_posted_us;
+    DmkProgress progress;
+    DmkTest progress_test;
+};
+
+typedef struct {
+    DmkRunWorker *w;
+    DmkTest test;
+    DmkPassResult score;
+    size_t index;
+} DmkTestMsg;
+
+typedef struct {
+    DmkRunWorker *w;
+    int rc;
+    DmkRunResult *res;
+    DmkError err;
+} DmkEndMsg;
+
+static void worker_clear(gpointer data)
+{
+    DmkRunWorker *w = data;
+    dmk_runner_free(w->runner);
+    g_mutex_clear(&w->lock);
+}
+
+static DmkRunWorker *worker_ref(DmkRunWorker *w)
+{
+    return g_atomic_rc_box_acquire(w);
+}
+
+void dmk_run_worker_unref(DmkRunWorker *w)
+{
+    if (w)
+        g_atomic_rc_box_release_full(w, worker_clear);
+}
+
+static gboolean is_detached(DmkRunWorker *w)
+{
+    return g_atomic_int_get(&w->detached) != 0;
+}
+
+/* ---- main thread: delivery --------------------------------------------- */
+
+static gboolean deliver_progress(gpointer data)
+{
+    DmkRunWorker *w = data;
+    DmkProgress p;
+    DmkTest test;
+    g_mutex_lock(&w->lock);
+    p = w->progress;
+    test = w->progress_test;
+    w->progress_pending = FALSE;
+    g_mutex_unlock(&w->lock);
+    p.test = p.test ? &test : NULL;
+    if (!is_detached(w) && w->cb.progress)
+        w->cb.progress(&p, w->cb.user_data);
+    return G_SOURCE_REMOVE;
+}
+
+static gboolean deliver_test(gpointer data)
+{
+    DmkTestMsg *m = data;
+    if (!is_detached(m->w) && m->w->cb.test_done)
+        m->w->cb.test_done(&m->test, &m->score, m->index, m->w->cb.user_data);
+    return G_SOURCE_REMOVE;
+}
+
+static void free_test_msg(gpointer data)
+{
+    DmkTestMsg *m = data;
+    dmk_run_worker_unref(m->w);
+    g_free(m);
+}
+
+static gboolean deliver_end(gpointer data)
+{
+    DmkEndMsg *m = data;
+    if (is_detached(m->w))
+        return G_SOURCE_REMOVE;
+    /* The thread posted this as its last act: joining is immediate. */
+    g_thread_join(m->w->thread);
+    m->w->thread = NULL;
+    DmkRunResult *res = m->res;
+    m->res = NULL;
+    if (m->w->cb.finished)
+        m->w->cb.finished(m->rc, res, &m->err, m->w->cb.user_data);
+    else
+        dmk_run_result_free(res);
+    return G_SOURCE_REMOVE;
+}
+
+static void free_end_msg(gpointer data)
+{
+    DmkEndMsg *m = data;
+    dmk_run_result_free(m->res);
+    dmk_run_worker_unref(m->w);
+    g_free(m);
+}
+
+/* ---- worker thread: posting -------------------------------------------- */
+
+static void post(GSourceFunc fn, gpointer data, GDestroyNotify free_fn)
+{
+    g_main_context_invoke_full(NULL, G_PRIORITY_DEFAULT, fn, data, free_fn);
+}
+
+static void on_progress(const DmkProgress *p, void *user_data)
+{
+    DmkRunWorker *w = user_data;
+    gint64 now = g_get_monotonic_time();
+    g_mutex_lock(&w->lock);
+    /* A new stage always goes through, so "Preparing" gives way at once. */
+    gboolean due =
+        p->stage != w->progress.stage || now - w->progress_posted_us >= PROGRESS_PERIOD_US;
+    w->progress = *p;
+    if (p->test)
+        w->progress_test = *p->test;
+    gboolean schedule = due && !w->progress_pending;
+    if (schedule) {
+        w->progress_pending = TRUE;
+        w->progress_posted_us = now;
+    }
+    g_mutex_unlock(&w->lock);
+    if (schedule)
+        post(deliver_progress, worker_ref(w), (GDestroyNotify)dmk_run_worker_unref);
+}
+
+static void on_test_done(const DmkTestResult *t, size_t index, void *user_data)
+{
+    DmkRunWorker *w = user_data;
+    DmkTestMsg *m = g_new0(DmkTestMsg, 1);
+    m->w = worker_ref(w);
+    m->test = t->test;
+    m->score = t->score;
+    m->index = index;
+    post(deliver_test, m, free_test_msg);
+}
+
+static gpointer worker_main(gpointer data)
+{
+    DmkRunWorker *w = data;
+    DmkRunCallbacks cb = {on_progress, on_test_done, w};
+    DmkEndMsg *m = g_new0(DmkEndMsg, 1);
+    m->rc = dmk_runner_run(w->runner, &cb, &m->res, &m->err);
+    m->w = w; /* the thread's reference passes to the message */
+    post(deliver_end, m, free_end_msg);
+    return NULL;
+}
+
+/* ---- owner API ---------------------------------------------------------- */
+
+DmkRunWorker *dmk_run_worker_start(const DmkRunSpec *spec, const DmkBackend *backend,
+                                   const DmkRunWorkerCallbacks *cb)
+{
+    DmkRunWorker *w = g_atomic_rc_box_new0(DmkRunWorker);
+    w->spec = *spec;
+    w->cb = *cb;
+    g_mutex_init(&w->lock);
+    w->progress.stage = DMK_STAGE_PREPARE;
+    /* The runner keeps a pointer to the spec: ours lives as long as it. */
+    w->runner = dmk_runner_new(&w->spec, backend);
+    w->thread = g_thread_new("dmk-run", worker_main, worker_ref(w));
+    return w;
+}
+
+void dmk_run_worker_stop(DmkRunWorker *w)
+{
+    if (w && w->runner)
+        dmk_runner_stop(w->runner);
+}
+
+void dmk_run_worker_cancel(DmkRunWorker *w)
+{
+    if (!w)
+        return;
+    g_atomic_int_set(&w->detached, 1);
+    dmk_runner_stop(w->runner);
+    if (w->thread)
+        g_thread_join(w->thread);
+    w->thread = NULL;
+    dmk_run_worker_unref(w);
+}

@@ -1,0 +1,44 @@
+/* The bridge between the engine, which blocks in dmk_runner_run(), and
+ * the GTK main loop, which must never block and is the only thread that
+ * may touch widgets. The run happens on a GThread; what it reports comes
+ * back to the main context as small copied structs: progress coalesced to
+ * the latest one and at most ~10 a second, each finished test, and the
+ * end of the run. All functions here are for the main thread. */
+#ifndef DMK_RUN_WORKER_H
+#define DMK_RUN_WORKER_H
+
+#include <glib.h>
+
+#include "dmk-result.h"
+#include "dmk-runner.h"
+
+typedef struct DmkRunWorker DmkRunWorker;
+
+typedef struct {
+    /* p->test points into a copy that lives until the callback returns. */
+    void (*progress)(const DmkProgress *p, gpointer user_data);
+    /* A test finished: its score, and its index in the spec. */
+    void (*test_done)(const DmkTest *test, const DmkPassResult *score, size_t index,
+                      gpointer user_data);
+    /* The run ended (rc as dmk_runner_run returns it) and the thread is
+     * joined; res (may be NULL) now belongs to the callee. */
+    void (*finished)(int rc, DmkRunResult *res, const DmkError *err, gpointer user_data);
+    gpointer user_data;
+} DmkRunWorkerCallbacks;
+
+/* Copies spec and starts the run on a new thread. */
+DmkRunWorker *dmk_run_worker_start(const DmkRunSpec *spec, const DmkBackend *backend,
+                                   const DmkRunWorkerCallbacks *cb);
+
+/* Asks the run to stop; `finished` follows within about a second. */
+void dmk_run_worker_stop(DmkRunWorker *w);
+
+/* For teardown: stops the run, waits for the thread and drops every
+ * callback not yet delivered (the owner is going away), then releases the
+ * owner's reference. */
+void dmk_run_worker_cancel(DmkRunWorker *w);
+
+/* Releases the owner's reference after `finished` was delivered. */
+void dmk_run_worker_unref(DmkRunWorker *w);
+
+#endif

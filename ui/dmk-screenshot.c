@@ -1,0 +1,42 @@
+#include "dmk-screenshot.h"
+
+/* The widget's render tree, scaled up by the scale factor so a 200 %
+ * screen gives a 200 % picture (a paintable is drawn in logical pixels). */
+static GskRenderNode *render_node(GtkWidget *widget, int width, int height, int scale)
+{
+    GdkPaintable *paintable = gtk_widget_paintable_new(widget);
+    GtkSnapshot *snapshot = gtk_snapshot_new();
+    if (scale != 1)
+        gtk_snapshot_scale(snapshot, (float)scale, (float)scale);
+    gdk_paintable_snapshot(paintable, snapshot, width, height);
+    g_object_unref(paintable);
+    return gtk_snapshot_free_to_node(snapshot);
+}
+
+gboolean dmk_screenshot_save(GtkWidget *widget, const char *path, GError **error)
+{
+    int width = gtk_widget_get_width(widget);
+    int height = gtk_widget_get_height(widget);
+    int scale = gtk_widget_get_scale_factor(widget);
+    GtkNative *native = gtk_widget_get_native(widget);
+    GskRenderer *renderer = native ? gtk_native_get_renderer(native) : NULL;
+    if (!renderer || width <= 0 || height <= 0) {
+        g_set_error(error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED,
+                    "the window is not shown yet, so there is nothing to take a screenshot of");
+        return FALSE;
+    }
+    GskRenderNode *node = render_node(widget, width, height, scale);
+    if (!node) {
+        g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED, "the window drew nothing");
+        return FALSE;
+    }
+    graphene_rect_t viewport =
+        GRAPHENE_RECT_INIT(0, 0, (float)(width * scale), (float)(height * scale));
+    GdkTexture *texture = gsk_renderer_render_texture(renderer, node, &viewport);
+    gsk_render_node_unref(node);
+    gboolean ok = gdk_texture_save_to_png(texture, path);
+    g_object_unref(texture);
+    if (!ok)
+        g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED, "writing the screenshot %s failed", path);
+    return ok;
+}

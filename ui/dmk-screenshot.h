@@ -1,0 +1,12 @@
+/* A PNG of a window as GTK itself renders it (no X server or compositor
+ * involved), at the widget's scale factor, so screenshots for tests and
+ * documentation look exactly like the screen. */
+#ifndef DMK_SCREENSHOT_H
+#define DMK_SCREENSHOT_H
+
+#include <gtk/gtk.h>
+
+/* The widget must be realized and laid out (call after a frame). */
+gboolean dmk_screenshot_save(GtkWidget *widget, const char *path, GError **error);
+
+#endif

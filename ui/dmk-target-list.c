@@ -1,0 +1,292 @@
+#include "dmk-target-list.h"
+
+#include <string.h>
+
+#define MAX_VOLUMES 64
+
+struct _DmkTargetItem {
+    GObject parent_instance;
+    DmkTargetKind kind;
+    char *name;       /* what the list shows first */
+    char *path;       /* where the test file goes */
+    DmkVolume volume; /* the file system under path */
+    gboolean has_volume;
+};
+
+G_DEFINE_FINAL_TYPE(DmkTargetItem, dmk_target_item, G_TYPE_OBJECT)
+
+static void dmk_target_item_finalize(GObject *object)
+{
+    DmkTargetItem *self = DMK_TARGET_ITEM(object);
+    g_free(self->name);
+    g_free(self->path);
+    G_OBJECT_CLASS(dmk_target_item_parent_class)->finalize(object);
+}
+
+static void dmk_target_item_class_init(DmkTargetItemClass *klass)
+{
+    G_OBJECT_CLASS(klass)->finalize = dmk_target_item_finalize;
+}
+
+static void dmk_target_item_init(DmkTargetItem *self)
+{
+    (void)self;
+}
+
+static DmkTargetItem *item_new(DmkTargetKind kind, const char *name, const char *path)
+{
+    DmkTargetItem *item = g_object_new(DMK_TYPE_TARGET_ITEM, NULL);
+    item->kind = kind;
+    item->name = g_strdup(name);
+    item->path = g_strdup(path);
+    return item;
+}
+
+DmkTargetKind dmk_target_item_get_kind(DmkTargetItem *item)
+{
+    return item->kind;
+}
+
+const char *dmk_target_item_get_path(DmkTargetItem *item)
+{
+    return item->path;
+}
+
+const char *dmk_target_item_get_reason(DmkTargetItem *item)
+{
+    return item->has_volume && item->kind == DMK_TARGET_VOLUME ? item->volume.reason : "";
+}
+
+gboolean dmk_target_item_is_selectable(DmkTargetItem *item)
+{
+    return item->kind != DMK_TARGET_VOLUME || item->volume.usable;
+}
+
+/* ---- filling the list ------------------------------------------------- */
+
+/* Whether path lies on the file system mounted at mount (or is it). */
+static gboolean path_is_under(const char *path, const char *mount)
+{
+    GFile *p = g_file_new_for_path(path);
+    GFile *m = g_file_new_for_path(mount);
+    gboolean under = g_file_equal(p, m) || g_file_has_prefix(p, m);
+    g_object_unref(p);
+    g_object_unref(m);
+    return under;
+}
+
+/* The volume holding path: the volume item with the longest mount point
+ * that contains it (mounts nest). */
+static void find_volume(GListStore *store, DmkTargetItem *folder)
+{
+    size_t best = 0;
+    guint n = g_list_model_get_n_items(G_LIST_MODEL(store));
+    for (guint i = 0; i < n; i++) {
+        DmkTargetItem *v = g_list_model_get_item(G_LIST_MODEL(store), i);
+        if (v->kind == DMK_TARGET_VOLUME && path_is_under(folder->path, v->path) &&
+            (!folder->has_volume || strlen(v->path) > best)) {
+            best = strlen(v->path);
+            folder->volume = v->volume;
+            folder->has_volume = TRUE;
+        }
+        g_object_unref(v);
+    }
+}
+
+static void add_volumes(GListStore *store)
+{
+    DmkVolume *vols = g_new0(DmkVolume, MAX_VOLUMES);
+    int n = dmk_os_list_volumes(vols, MAX_VOLUMES);
+    for (int i = 0; i < n; i++) {
+        char *name = vols[i].label[0] ? g_strdup_printf("%s (%s)", vols[i].path, vols[i].label)
+                                      : g_strdup(vols[i].path);
+        DmkTargetItem *item = item_new(DMK_TARGET_VOLUME, name, vols[i].path);
+        item->volume = vols[i];
+        item->has_volume = TRUE;
+        g_list_store_append(store, item);
+        g_object_unref(item);
+        g_free(name);
+    }
+    g_free(vols);
+}
+
+/* Inserts a folder item before "Choose folder…" (or at the end). */
+static guint insert_folder(GListStore *store, const char *name, const char *path)
+{
+    DmkTargetItem *item = item_new(DMK_TARGET_FOLDER, name, path);
+    find_volume(store, item);
+    guint n = g_list_model_get_n_items(G_LIST_MODEL(store));
+    DmkTargetItem *last = n ? g_list_model_get_item(G_LIST_MODEL(store), n - 1) : NULL;
+    guint pos = last && last->kind == DMK_TARGET_CHOOSE ? n - 1 : n;
+    g_clear_object(&last);
+    g_list_store_insert(store, pos, item);
+    g_object_unref(item);
+    return pos;
+}
+
+GListStore *dmk_target_list_new(void)
+{
+    GListStore *store = g_list_store_new(DMK_TYPE_TARGET_ITEM);
+    add_volumes(store);
+    /* The home folder first: on a desktop it is where a user may write. */
+    DmkTargetItem *home = item_new(DMK_TARGET_FOLDER, "Home folder", g_get_home_dir());
+    find_volume(store, home);
+    g_list_store_insert(store, 0, home);
+    g_object_unref(home);
+    DmkTargetItem *choose = item_new(DMK_TARGET_CHOOSE, "Choose folder\u2026", NULL);
+    g_list_store_append(store, choose);
+    g_object_unref(choose);
+    return store;
+}
+
+guint dmk_target_list_find_or_add(GListStore *store, const char *path)
+{
+    guint n = g_list_model_get_n_items(G_LIST_MODEL(store));
+    for (guint i = 0; i < n; i++) {
+        DmkTargetItem *item = g_list_model_get_item(G_LIST_MODEL(store), i);
+        gboolean same =
+            item->path && strcmp(item->path, path) == 0 && dmk_target_item_is_selectable(item);
+        g_object_unref(item);
+        if (same)
+            return i;
+    }
+    return insert_folder(store, path, path);
+}
+
+guint dmk_target_list_default(GListStore *store)
+{
+    guint n = g_list_model_get_n_items(G_LIST_MODEL(store));
+    for (guint i = 0; i < n; i++) {
+        DmkTargetItem *item = g_list_model_get_item(G_LIST_MODEL(store), i);
+        gboolean ok = item->kind != DMK_TARGET_CHOOSE && (!item->has_volume || item->volume.usable);
+        g_object_unref(item);
+        if (ok)
+            return i;
+    }
+    return 0;
+}
+
+/* ---- showing it ------------------------------------------------------- */
+
+/* "18/252GiB" as CrystalDiskMark writes a drive's use, or MiB when small. */
+static char *format_use(const DmkVolume *v)
+{
+    uint64_t used = v->size_bytes > v->free_bytes ? v->size_bytes - v->free_bytes : 0;
+    int pct = v->size_bytes ? (int)((double)used * 100.0 / (double)v->size_bytes + 0.5) : 0;
+    gboolean gib = v->size_bytes >= (1ULL << 30);
+    unsigned shift = gib ? 30 : 20;
+    return g_strdup_printf("%d%% (%llu/%llu%s)", pct, (unsigned long long)(used >> shift),
+                           (unsigned long long)(v->size_bytes >> shift), gib ? "GiB" : "MiB");
+}
+
+/* The second line in the list: what the file system is, or why not. */
+static char *format_detail(DmkTargetItem *item)
+{
+    if (item->kind == DMK_TARGET_CHOOSE)
+        return g_strdup("Benchmark the drive under any folder");
+    if (!item->has_volume)
+        return g_strdup(item->path);
+    const DmkVolume *v = &item->volume;
+    const char *dev = v->device[0] == '/' ? v->device : NULL;
+    char *fs = dev ? g_strdup_printf("%s on %s", v->fs_type, dev) : g_strdup(v->fs_type);
+    char *free_s = g_format_size_full(v->free_bytes, G_FORMAT_SIZE_IEC_UNITS);
+    char *size_s = g_format_size_full(v->size_bytes, G_FORMAT_SIZE_IEC_UNITS);
+    char *detail = item->kind == DMK_TARGET_FOLDER
+                       ? g_strdup_printf("%s \u2014 %s, %s free", item->path, fs, free_s)
+                   : !v->usable ? g_strdup_printf("%s \u2014 %s", fs, v->reason)
+                                : g_strdup_printf("%s \u2014 %s free of %s", fs, free_s, size_s);
+    g_free(fs);
+    g_free(free_s);
+    g_free(size_s);
+    return detail;
+}
+
+/* The first line in the list: a volume's mount point, a folder's name. */
+static char *format_title(DmkTargetItem *item)
+{
+    if (item->kind != DMK_TARGET_FOLDER || strcmp(item->name, item->path) != 0)
+        return g_strdup(item->name);
+    return g_path_get_basename(item->path);
+}
+
+/* The button's single line, short as CrystalDiskMark's "C: 19% (18/252GiB)":
+ * a volume's mount point, "Home", or a folder's own name. */
+static char *format_compact(DmkTargetItem *item)
+{
+    if (item->kind == DMK_TARGET_CHOOSE)
+        return g_strdup(item->name);
+    char *name = item->kind == DMK_TARGET_VOLUME       ? g_strdup(item->path)
+                 : strcmp(item->name, item->path) != 0 ? g_strdup("Home")
+                                                       : g_path_get_basename(item->path);
+    if (!item->has_volume)
+        return name;
+    char *use = format_use(&item->volume);
+    char *line = g_strdup_printf("%s  %s", name, use);
+    g_free(use);
+    g_free(name);
+    return line;
+}
+
+static void setup_row(GtkSignalListItemFactory *f, GtkListItem *li, gpointer compact)
+{
+    (void)f;
+    GtkWidget *box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0);
+    GtkWidget *title = gtk_label_new(NULL);
+    gtk_label_set_xalign(GTK_LABEL(title), 0);
+    /* The end of a path says more than its start; so does the space used. */
+    gtk_label_set_ellipsize(GTK_LABEL(title),
+                            compact ? PANGO_ELLIPSIZE_START : PANGO_ELLIPSIZE_MIDDLE);
+    gtk_box_append(GTK_BOX(box), title);
+    if (!compact) {
+        GtkWidget *detail = gtk_label_new(NULL);
+        gtk_label_set_xalign(GTK_LABEL(detail), 0);
+        gtk_widget_add_css_class(detail, "dim-label");
+        gtk_widget_add_css_class(detail, "caption");
+        gtk_box_append(GTK_BOX(box), detail);
+    } else {
+        /* Short when the window is narrow, whole when there is room. */
+        gtk_label_set_max_width_chars(GTK_LABEL(title), 28);
+        gtk_widget_set_hexpand(title, TRUE);
+    }
+    gtk_list_item_set_child(li, box);
+}
+
+static void bind_row(GtkSignalListItemFactory *f, GtkListItem *li, gpointer compact)
+{
+    (void)f;
+    DmkTargetItem *item = gtk_list_item_get_item(li);
+    GtkWidget *box = gtk_list_item_get_child(li);
+    GtkWidget *title = gtk_widget_get_first_child(box);
+    gboolean selectable = dmk_target_item_is_selectable(item);
+    char *text = compact ? format_compact(item) : format_title(item);
+    gtk_label_set_text(GTK_LABEL(title), text);
+    g_free(text);
+    if (!compact) {
+        char *detail = format_detail(item);
+        gtk_label_set_text(GTK_LABEL(gtk_widget_get_next_sibling(title)), detail);
+        g_free(detail);
+        /* Unusable rows stay in view, greyed, saying why. They stay
+         * activatable (for the theme's row padding); the window puts the
+         * selection back when one is picked. */
+        gtk_widget_set_sensitive(box, selectable);
+    }
+}
+
+static GtkListItemFactory *row_factory(gboolean compact)
+{
+    GtkListItemFactory *f = gtk_signal_list_item_factory_new();
+    g_signal_connect(f, "setup", G_CALLBACK(setup_row), GINT_TO_POINTER(compact));
+    g_signal_connect(f, "bind", G_CALLBACK(bind_row), GINT_TO_POINTER(compact));
+    return f;
+}
+
+void dmk_target_list_attach(GtkDropDown *dropdown, GListStore *store)
+{
+    GtkListItemFactory *button = row_factory(TRUE);
+    GtkListItemFactory *list = row_factory(FALSE);
+    gtk_drop_down_set_factory(dropdown, button);
+    gtk_drop_down_set_list_factory(dropdown, list);
+    gtk_drop_down_set_model(dropdown, G_LIST_MODEL(store));
+    g_object_unref(button);
+    g_object_unref(list);
+}

@@ -1,0 +1,46 @@
+/* The target drop-down's model: the home folder, every mounted file
+ * system the platform layer lists (unusable ones shown disabled with the
+ * reason), folders the user picked, and "Choose folder…" last. */
+#ifndef DMK_TARGET_LIST_H
+#define DMK_TARGET_LIST_H
+
+#include <gtk/gtk.h>
+
+#include "dmk-platform.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+    DMK_TARGET_VOLUME = 0, /* a mount point or drive root */
+    DMK_TARGET_FOLDER = 1, /* a folder: the home folder or one the user chose */
+    DMK_TARGET_CHOOSE = 2, /* "Choose folder…" */
+} DmkTargetKind;
+
+#define DMK_TYPE_TARGET_ITEM (dmk_target_item_get_type())
+G_DECLARE_FINAL_TYPE(DmkTargetItem, dmk_target_item, DMK, TARGET_ITEM, GObject)
+
+DmkTargetKind dmk_target_item_get_kind(DmkTargetItem *item);
+/* The folder the test file goes into; NULL for "Choose folder…". */
+const char *dmk_target_item_get_path(DmkTargetItem *item);
+/* Why a volume cannot be a target ("read-only"); "" when it can. */
+const char *dmk_target_item_get_reason(DmkTargetItem *item);
+/* Folders are always selectable: the engine has the last word on them. */
+gboolean dmk_target_item_is_selectable(DmkTargetItem *item);
+
+/* A new list store of DmkTargetItem, filled. */
+GListStore *dmk_target_list_new(void);
+
+/* The position of path in the list, adding it as a folder (before
+ * "Choose folder…") when it is not there yet. */
+guint dmk_target_list_find_or_add(GListStore *store, const char *path);
+
+/* The home folder when it can be used, else the first usable volume. */
+guint dmk_target_list_default(GListStore *store);
+
+/* Sets the drop-down's model and its factories: a compact line on the
+ * button, two lines (place; file system and space, or why not) in the list. */
+void dmk_target_list_attach(GtkDropDown *dropdown, GListStore *store);
+
+G_END_DECLS
+
+#endif

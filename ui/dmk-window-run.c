@@ -1,0 +1,373 @@
+/* The window's runs: settings become a spec, the spec runs on a worker
+ * thread, and what it reports lands in the status line and the tiles.
+ * Errors go to the info bar with the engine's own message; the tiles keep
+ * the last values that were measured. */
+#include "dmk-window-private.h"
+
+#include <errno.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "dmk-json.h"
+#include "dmk-text.h"
+#ifdef DMK_HAVE_CSV
+#include "dmk-csv.h"
+#endif
+
+/* ---- from settings to a spec --------------------------------------------- */
+
+static double seconds_setting(DmkWindow *self, const char *key, double override)
+{
+    return override >= 0 ? override : (double)g_settings_get_int(self->settings, key);
+}
+
+/* The profile's tests (or the one of `row`), in the chosen directions,
+ * then the same tests mixed when the profile has the Mix column. */
+static int add_tests(DmkWindow *self, int row, DmkRunSpec *spec, DmkError *err)
+{
+    const DmkProfile *p = dmk_window_profile(self);
+    DmkJob jobs[DMK_ROWS_MAX];
+    size_t n = 0;
+    for (size_t i = 0; i < p->n_tests && i < DMK_ROWS_MAX; i++) {
+        if (row >= 0 && (size_t)row != i)
+            continue;
+        int rc = dmk_job_parse_name(p->tests[i], &jobs[n++], err);
+        if (rc != DMK_OK)
+            return rc;
+    }
+    if (n == 0)
+        return dmk_error_set(err, DMK_E_INVAL, 0, "the profile has no test in row %d", row + 1);
+    int rc = dmk_run_spec_add_all(spec, jobs, n, dmk_window_run_mode(self), 100, err);
+    if (rc == DMK_OK && dmk_window_mix(self))
+        rc = dmk_run_spec_add_all(spec, jobs, n, DMK_RUN_MIX, DMK_MIX_READ_SHARE_DEFAULT, err);
+    g_strlcpy(spec->profile, row < 0 ? p->id : "custom", sizeof spec->profile);
+    return rc;
+}
+
+static void set_data_kind(DmkWindow *self, DmkRunSpec *spec)
+{
+    char *data = g_settings_get_string(self->settings, "data");
+    spec->data = strcmp(data, "zero") == 0 ? DMK_DATA_ZERO : DMK_DATA_RANDOM;
+    g_free(data);
+}
+
+static int build_spec(DmkWindow *self, int row, DmkRunSpec *spec, DmkError *err)
+{
+    const char *dir = dmk_window_target_path(self);
+    dmk_run_spec_init(spec);
+    if (!dir || !*dir)
+        return dmk_error_set(err, DMK_E_INVAL, 0, "choose a target folder first");
+    if (strlen(dir) >= sizeof spec->dir)
+        return dmk_error_set(err, DMK_E_INVAL, 0, "the target's path is too long: %s", dir);
+    g_strlcpy(spec->dir, dir, sizeof spec->dir);
+    spec->size = g_settings_get_uint64(self->settings, "test-size");
+    spec->passes = (uint32_t)g_settings_get_int(self->settings, "passes");
+    spec->measure_s = seconds_setting(self, "measure-time", self->overrides.measure_s);
+    /* CrystalDiskMark discards a warm-up as long as a pass. */
+    spec->warmup_s = self->overrides.warmup_s >= 0 ? self->overrides.warmup_s : spec->measure_s;
+    spec->interval_s = seconds_setting(self, "interval-time", self->overrides.interval_s);
+    set_data_kind(self, spec);
+    int rc = add_tests(self, row, spec, err);
+    return rc != DMK_OK ? rc : dmk_run_spec_validate(spec, dmk_os_max_inflight(), err);
+}
+
+/* ---- errors ----------------------------------------------------------------- */
+
+static const char *error_heading(int code)
+{
+    switch (code) {
+    case DMK_E_NOSPC:
+        return "Not enough free space";
+    case DMK_E_PERM:
+        return "The target cannot be written";
+    case DMK_E_NOTSUP:
+        return "This target cannot be benchmarked";
+    case DMK_E_NOENT:
+        return "The target does not exist";
+    case DMK_E_INVAL:
+        return "These settings cannot run";
+    case DMK_E_LIMIT:
+        return "A system limit was reached";
+    default:
+        return "The benchmark failed";
+    }
+}
+
+/* The engine writes messages to go after a program's name ("refusing
+ * /dev/shm: ..."); as a sentence on its own it starts with a capital. */
+static char *sentence(const char *message)
+{
+    gunichar first = g_utf8_get_char_validated(message, -1);
+    if (first == (gunichar)-1 || first == (gunichar)-2 || !g_unichar_islower(first))
+        return g_strdup(message);
+    char head[8] = {0};
+    g_unichar_to_utf8(g_unichar_toupper(first), head);
+    return g_strconcat(head, g_utf8_next_char(message), NULL);
+}
+
+void dmk_window_show_error(DmkWindow *self, int code, const char *message)
+{
+    char *text = sentence(message);
+    char *markup = g_markup_printf_escaped("<b>%s</b>\n%s", error_heading(code), text);
+    g_free(text);
+    gtk_label_set_markup(self->info_label, markup);
+    g_free(markup);
+    gtk_info_bar_set_message_type(self->info_bar, GTK_MESSAGE_ERROR);
+    gtk_widget_set_visible(GTK_WIDGET(self->info_bar), TRUE);
+    gtk_accessible_update_property(GTK_ACCESSIBLE(self->info_bar), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                   error_heading(code), -1);
+}
+
+void dmk_window_hide_error(DmkWindow *self)
+{
+    gtk_widget_set_visible(GTK_WIDGET(self->info_bar), FALSE);
+}
+
+/* ---- what the worker reports (main thread) ----------------------------- */
+
+static void set_running_tile(DmkWindow *self, DmkTile *tile)
+{
+    for (int r = 0; r < DMK_ROWS_MAX; r++)
+        for (int c = 0; c < DMK_COLS; c++)
+            dmk_tile_set_running(self->tiles[r][c], self->tiles[r][c] == tile);
+}
+
+static void on_progress(const DmkProgress *p, gpointer data)
+{
+    DmkWindow *self = data;
+    if (self->stop_asked_us)
+        return; /* "Stopping…" stays until the run has ended */
+    char *text = dmk_text_progress(p);
+    dmk_window_set_status(self, text);
+    g_free(text);
+    set_running_tile(self,
+                     p->stage == DMK_STAGE_PREPARE ? NULL : dmk_window_find_tile(self, p->test));
+}
+
+static void on_test_done(const DmkTest *test, const DmkPassResult *score, size_t index,
+                         gpointer data)
+{
+    DmkWindow *self = data;
+    (void)index;
+    DmkTile *tile = dmk_window_find_tile(self, test);
+    if (!tile)
+        return;
+    dmk_tile_set_stats(tile, &score->total);
+    dmk_tile_set_stale(tile, FALSE);
+    dmk_tile_set_running(tile, FALSE);
+}
+
+/* Marks the tiles this run will measure: they keep their old numbers,
+ * dimmed, until new ones arrive (or for good if the run fails). */
+static void mark_stale(DmkWindow *self, const DmkRunSpec *spec)
+{
+    for (size_t i = 0; i < spec->n_tests; i++) {
+        DmkTile *tile = dmk_window_find_tile(self, &spec->tests[i]);
+        if (tile && dmk_tile_has_value(tile))
+            dmk_tile_set_stale(tile, TRUE);
+    }
+}
+
+static void unmark_tiles(DmkWindow *self)
+{
+    for (int r = 0; r < DMK_ROWS_MAX; r++) {
+        for (int c = 0; c < DMK_COLS; c++) {
+            dmk_tile_set_stale(self->tiles[r][c], FALSE);
+            dmk_tile_set_running(self->tiles[r][c], FALSE);
+        }
+    }
+}
+
+static void keep_result(DmkWindow *self, DmkRunResult *res)
+{
+    if (!res || res->n_tests == 0) {
+        dmk_run_result_free(res);
+        return;
+    }
+    dmk_run_result_free(self->result);
+    self->result = res;
+}
+
+static void report_end(DmkWindow *self, int rc, const DmkError *err)
+{
+    char *took = dmk_text_clock((double)(g_get_monotonic_time() - self->run_started_us) / 1e6);
+    char *status = rc == DMK_OK          ? g_strdup_printf("Done in %s", took)
+                   : rc == DMK_E_STOPPED ? g_strdup_printf("Stopped after %s", took)
+                                         : g_strdup_printf("Failed after %s", took);
+    dmk_window_set_status(self, status);
+    if (rc != DMK_OK && rc != DMK_E_STOPPED)
+        dmk_window_show_error(self, rc, err->msg);
+    g_free(status);
+    g_free(took);
+}
+
+static void on_finished(int rc, DmkRunResult *res, const DmkError *err, gpointer data)
+{
+    DmkWindow *self = data;
+    dmk_run_worker_unref(self->worker);
+    self->worker = NULL;
+    if (self->stop_asked_us)
+        self->stop_took_us = g_get_monotonic_time() - self->stop_asked_us;
+    unmark_tiles(self);
+    keep_result(self, res);
+    report_end(self, rc, err);
+    dmk_window_set_running_ui(self, NULL);
+    dmk_window_emit_run_finished(self, rc);
+    if (self->closing)
+        gtk_window_destroy(GTK_WINDOW(self));
+}
+
+/* ---- starting and stopping --------------------------------------------- */
+
+static const DmkBackend *run_backend(DmkWindow *self)
+{
+    const DmkBackend *be = dmk_backend_by_name(self->backend);
+    return be ? be : dmk_backend_native();
+}
+
+static GtkWidget *row_button(DmkWindow *self, int row)
+{
+    return row < 0 ? GTK_WIDGET(self->all_button) : self->row_buttons[row];
+}
+
+void dmk_window_start_run(DmkWindow *self, int row)
+{
+    if (self->worker || row >= DMK_ROWS_MAX)
+        return;
+    DmkRunSpec *spec = g_new(DmkRunSpec, 1);
+    DmkError err = {0};
+    dmk_window_hide_error(self);
+    if (build_spec(self, row, spec, &err) != DMK_OK) {
+        dmk_window_show_error(self, err.code, err.msg);
+        g_free(spec);
+        return;
+    }
+    DmkRunWorkerCallbacks cb = {on_progress, on_test_done, on_finished, self};
+    self->run_started_us = g_get_monotonic_time();
+    self->stop_asked_us = self->stop_took_us = 0;
+    mark_stale(self, spec);
+    dmk_window_set_status(self, "Starting\u2026");
+    self->worker = dmk_run_worker_start(spec, run_backend(self), &cb);
+    g_free(spec);
+    dmk_window_set_running_ui(self, row_button(self, row));
+}
+
+void dmk_window_run_all(DmkWindow *self)
+{
+    dmk_window_start_run(self, -1);
+}
+
+void dmk_window_stop(DmkWindow *self)
+{
+    if (!self->worker || self->stop_asked_us)
+        return;
+    self->stop_asked_us = g_get_monotonic_time();
+    g_free(self->status_at_stop);
+    self->status_at_stop = g_strdup(gtk_label_get_text(self->status_label));
+    dmk_run_worker_stop(self->worker);
+    dmk_window_set_status(self, "Stopping\u2026");
+}
+
+/* Closing during a run stops it first; the window goes once the worker
+ * has ended, so the test file is gone and the thread joined before the
+ * application can exit. */
+gboolean dmk_window_on_close_request(GtkWindow *window)
+{
+    DmkWindow *self = DMK_WINDOW(window);
+    if (!self->worker)
+        return FALSE;
+    self->closing = TRUE;
+    dmk_window_stop(self);
+    return TRUE;
+}
+
+void dmk_window_run_dispose(DmkWindow *self)
+{
+    /* Normally the run ended before; this is the last resort (the app is
+     * torn down): stop, wait, and drop what the worker still had to say. */
+    dmk_run_worker_cancel(self->worker);
+    self->worker = NULL;
+}
+
+/* ---- results out ----------------------------------------------------------- */
+
+void dmk_window_apply_comment(DmkWindow *self)
+{
+    if (self->result)
+        g_strlcpy(self->result->comment, gtk_editable_get_text(GTK_EDITABLE(self->comment_entry)),
+                  sizeof self->result->comment);
+}
+
+const DmkRunResult *dmk_window_get_result(DmkWindow *self)
+{
+    dmk_window_apply_comment(self);
+    return self->result;
+}
+
+static int write_result(const DmkRunResult *r, FILE *f, const char *path, DmkError *err)
+{
+#ifdef DMK_HAVE_CSV
+    if (g_str_has_suffix(path, ".csv") || g_str_has_suffix(path, ".CSV"))
+        return dmk_csv_write(f, r, path, err);
+#endif
+    return dmk_json_write(f, r, path, err);
+}
+
+gboolean dmk_window_save_result(DmkWindow *self, const char *path, GError **error)
+{
+    const DmkRunResult *r = dmk_window_get_result(self);
+    if (!r) {
+        g_set_error(error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "there are no results to save yet");
+        return FALSE;
+    }
+    FILE *f = g_fopen(path, "wb");
+    if (!f) {
+        int e = errno;
+        g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(e),
+                    "opening %s for writing failed: %s", path, g_strerror(e));
+        return FALSE;
+    }
+    DmkError err = {0};
+    int rc = write_result(r, f, path, &err);
+    if (fclose(f) != 0 && rc == DMK_OK)
+        rc = dmk_error_os(&err, DMK_E_IO, errno, "closing %s failed", path);
+    if (rc != DMK_OK)
+        g_set_error_literal(error, G_IO_ERROR, G_IO_ERROR_FAILED, err.msg);
+    return rc == DMK_OK;
+}
+
+/* ---- what the window shows, for tests ----------------------------------- */
+
+static void dump_tiles(DmkWindow *self, GString *s)
+{
+    for (int r = 0; r < DMK_ROWS_MAX; r++) {
+        for (int c = 0; c < DMK_COLS; c++) {
+            DmkTile *t = self->tiles[r][c];
+            if (!gtk_widget_get_visible(GTK_WIDGET(t)))
+                continue;
+            g_string_append_printf(s, "tile\t%s\t%s\t%s\t%s\n", self->row_names[r],
+                                   dmk_mode_name((DmkMode)c), dmk_tile_get_text(t),
+                                   dmk_tile_has_value(t) ? "measured" : "empty");
+        }
+    }
+}
+
+char *dmk_window_dump(DmkWindow *self)
+{
+    GString *s = g_string_new(NULL);
+    dump_tiles(self, s);
+    g_string_append_printf(s, "status\t%s\n", gtk_label_get_text(self->status_label));
+    if (gtk_widget_get_visible(GTK_WIDGET(self->info_bar))) {
+        /* "Heading: message" on one line. */
+        char **parts = g_strsplit(gtk_label_get_text(self->info_label), "\n", 2);
+        g_string_append_printf(s, "error\t%s%s%s\n", parts[0], parts[1] ? ": " : "",
+                               parts[1] ? parts[1] : "");
+        g_strfreev(parts);
+    }
+    if (self->stop_took_us) {
+        g_string_append_printf(s, "stop-took-ms\t%" G_GINT64_FORMAT "\n",
+                               self->stop_took_us / 1000);
+        g_string_append_printf(s, "status-at-stop\t%s\n", self->status_at_stop);
+    }
+    return g_string_free(s, FALSE);
+}

@@ -1,0 +1,605 @@
+#include "dmk-window-private.h"
+
+#include <string.h>
+
+#include "dmk-target-list.h"
+#include "dmk-text.h"
+
+/* CrystalDiskMark's sizes, 16 MiB to 64 GiB. */
+static const guint64 cdm_sizes_mib[] = {16,   32,   64,   128,   256,   512,  1024,
+                                        2048, 4096, 8192, 16384, 32768, 65536};
+static const char *const mode_ids[] = {"rw", "read", "write"};
+static const char *const mode_labels[] = {"Read & Write", "Read", "Write"};
+
+enum { SIGNAL_RUN_FINISHED, N_SIGNALS };
+static guint signals[N_SIGNALS];
+
+G_DEFINE_FINAL_TYPE(DmkWindow, dmk_window, GTK_TYPE_APPLICATION_WINDOW)
+
+/* ---- reading the settings ------------------------------------------------ */
+
+const DmkProfile *dmk_window_profile(DmkWindow *self)
+{
+    char *id = g_settings_get_string(self->settings, "profile");
+    const DmkProfile *p = dmk_profile_find(id);
+    g_free(id);
+    return p ? p : dmk_profile_at(0);
+}
+
+gboolean dmk_window_mix(DmkWindow *self)
+{
+    return g_settings_get_boolean(self->settings, "mix");
+}
+
+static guint mode_index(DmkWindow *self)
+{
+    char *id = g_settings_get_string(self->settings, "mode");
+    guint i = 0;
+    while (i < G_N_ELEMENTS(mode_ids) && strcmp(id, mode_ids[i]) != 0)
+        i++;
+    g_free(id);
+    return i < G_N_ELEMENTS(mode_ids) ? i : 0;
+}
+
+DmkRunMode dmk_window_run_mode(DmkWindow *self)
+{
+    static const DmkRunMode modes[] = {DMK_RUN_READ_WRITE, DMK_RUN_READ, DMK_RUN_WRITE};
+    return modes[mode_index(self)];
+}
+
+static DmkUnit window_unit(DmkWindow *self)
+{
+    char *id = g_settings_get_string(self->settings, "unit");
+    DmkUnit u = dmk_unit_from_id(id);
+    g_free(id);
+    return u;
+}
+
+const char *dmk_window_target_path(DmkWindow *self)
+{
+    DmkTargetItem *item = gtk_drop_down_get_selected_item(self->target_dd);
+    return item ? dmk_target_item_get_path(item) : NULL;
+}
+
+/* ---- rows and tiles -------------------------------------------------- */
+
+static gboolean column_shown(DmkWindow *self, DmkMode mode)
+{
+    DmkRunMode rm = dmk_window_run_mode(self);
+    if (mode == DMK_MODE_MIX)
+        return dmk_window_mix(self);
+    if (mode == DMK_MODE_READ)
+        return rm != DMK_RUN_WRITE;
+    return rm != DMK_RUN_READ;
+}
+
+/* A tile's test, as the engine will name and run it. */
+static void tile_test(const DmkJob *job, DmkMode mode, DmkTest *t)
+{
+    DmkRunSpec *spec = g_new(DmkRunSpec, 1);
+    dmk_run_spec_init(spec);
+    dmk_run_spec_add(spec, job, mode, DMK_MIX_READ_SHARE_DEFAULT, NULL);
+    *t = spec->tests[0];
+    g_free(spec);
+}
+
+static void layout_row(DmkWindow *self, int row, const char *name)
+{
+    DmkJob job;
+    gboolean used = name && dmk_job_parse_name(name, &job, NULL) == DMK_OK;
+    gtk_widget_set_visible(self->row_buttons[row], used);
+    self->row_names[row][0] = '\0';
+    for (int c = 0; c < DMK_COLS; c++)
+        gtk_widget_set_visible(GTK_WIDGET(self->tiles[row][c]),
+                               used && column_shown(self, (DmkMode)c));
+    if (!used)
+        return;
+    dmk_job_format_name(&job, self->row_names[row], sizeof self->row_names[row]);
+    /* "SEQ1M Q8T1" on two lines, as CrystalDiskMark's buttons. */
+    char *label = g_strdelimit(g_strdup(self->row_names[row]), " ", '\n');
+    gtk_button_set_label(GTK_BUTTON(self->row_buttons[row]), label);
+    g_free(label);
+    char *a11y = g_strdup_printf("Run %s", self->row_names[row]);
+    gtk_accessible_update_property(GTK_ACCESSIBLE(self->row_buttons[row]),
+                                   GTK_ACCESSIBLE_PROPERTY_LABEL, a11y, -1);
+    g_free(a11y);
+    for (int c = 0; c < DMK_COLS; c++) {
+        DmkTest t;
+        tile_test(&job, (DmkMode)c, &t);
+        dmk_tile_set_test(self->tiles[row][c], &t);
+    }
+}
+
+static void update_headers(DmkWindow *self)
+{
+    static const char *const titles[DMK_COLS] = {"Read", "Write", "Mix"};
+    const char *unit = dmk_unit_label(window_unit(self));
+    for (int c = 0; c < DMK_COLS; c++) {
+        char *text = g_strdup_printf("%s [%s]", titles[c], unit);
+        gtk_label_set_text(self->headers[c], text);
+        gtk_widget_set_visible(GTK_WIDGET(self->headers[c]), column_shown(self, (DmkMode)c));
+        g_free(text);
+    }
+}
+
+/* Shows the profile's rows and the columns the mode asks for. A new
+ * profile keeps no tiles: its tests are others. */
+static void apply_layout(DmkWindow *self, gboolean clear)
+{
+    const DmkProfile *p = dmk_window_profile(self);
+    for (int r = 0; r < DMK_ROWS_MAX; r++) {
+        layout_row(self, r, (size_t)r < p->n_tests ? p->tests[r] : NULL);
+        for (int c = 0; c < DMK_COLS && clear; c++)
+            dmk_tile_set_stats(self->tiles[r][c], NULL);
+    }
+    update_headers(self);
+    dmk_window_update_actions(self);
+}
+
+static void apply_unit(DmkWindow *self)
+{
+    DmkUnit u = window_unit(self);
+    for (int r = 0; r < DMK_ROWS_MAX; r++)
+        for (int c = 0; c < DMK_COLS; c++)
+            dmk_tile_set_unit(self->tiles[r][c], u);
+    update_headers(self);
+}
+
+DmkTile *dmk_window_find_tile(DmkWindow *self, const DmkTest *test)
+{
+    if (!test || test->mode > DMK_MODE_MIX)
+        return NULL;
+    for (int r = 0; r < DMK_ROWS_MAX; r++)
+        if (self->row_names[r][0] && g_ascii_strcasecmp(self->row_names[r], test->name) == 0)
+            return self->tiles[r][test->mode];
+    return NULL;
+}
+
+static void on_run_button_clicked(GtkButton *button, DmkWindow *self)
+{
+    if (self->worker) {
+        dmk_window_stop(self);
+        return;
+    }
+    dmk_window_start_run(self, GPOINTER_TO_INT(g_object_get_data(G_OBJECT(button), "dmk-row")));
+}
+
+static void build_rows(DmkWindow *self)
+{
+    g_object_set_data(G_OBJECT(self->all_button), "dmk-row", GINT_TO_POINTER(-1));
+    for (int r = 0; r < DMK_ROWS_MAX; r++) {
+        GtkWidget *b = gtk_button_new_with_label("");
+        gtk_widget_add_css_class(b, "run-button");
+        gtk_label_set_justify(GTK_LABEL(gtk_button_get_child(GTK_BUTTON(b))), GTK_JUSTIFY_CENTER);
+        g_object_set_data(G_OBJECT(b), "dmk-row", GINT_TO_POINTER(r));
+        g_signal_connect(b, "clicked", G_CALLBACK(on_run_button_clicked), self);
+        char *tip = g_strdup_printf("Run this test (Ctrl+%d)", r + 1);
+        gtk_widget_set_tooltip_text(b, tip);
+        g_free(tip);
+        gtk_grid_attach(self->grid, b, 0, r + 2, 1, 1);
+        self->row_buttons[r] = b;
+        for (int c = 0; c < DMK_COLS; c++) {
+            self->tiles[r][c] = DMK_TILE(dmk_tile_new());
+            gtk_widget_set_hexpand(GTK_WIDGET(self->tiles[r][c]), TRUE);
+            gtk_grid_attach(self->grid, GTK_WIDGET(self->tiles[r][c]), c + 1, r + 2, 1, 1);
+        }
+    }
+}
+
+/* ---- running state ------------------------------------------------------ */
+
+static void reset_button(DmkWindow *self, int row)
+{
+    GtkWidget *b = row < 0 ? GTK_WIDGET(self->all_button) : self->row_buttons[row];
+    char *tip = row < 0 ? g_strdup("Run every test of the profile (Ctrl+R)")
+                        : g_strdup_printf("Run this test (Ctrl+%d)", row + 1);
+    gtk_widget_remove_css_class(b, "stop");
+    gtk_widget_set_sensitive(b, TRUE);
+    gtk_widget_set_tooltip_text(b, tip);
+    g_free(tip);
+}
+
+static void make_stop_button(GtkWidget *b)
+{
+    gtk_button_set_label(GTK_BUTTON(b), "Stop");
+    gtk_widget_add_css_class(b, "stop");
+    gtk_widget_set_tooltip_text(b, "Stop the run (Esc)");
+    gtk_accessible_update_property(GTK_ACCESSIBLE(b), GTK_ACCESSIBLE_PROPERTY_LABEL, "Stop the run",
+                                   -1);
+}
+
+static void restore_buttons(DmkWindow *self)
+{
+    for (int r = -1; r < DMK_ROWS_MAX; r++)
+        reset_button(self, r);
+    gtk_button_set_label(self->all_button, "_All");
+    gtk_accessible_update_property(GTK_ACCESSIBLE(self->all_button), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                   "Run all tests", -1);
+    apply_layout(self, FALSE); /* the test buttons' labels */
+}
+
+void dmk_window_set_running_ui(DmkWindow *self, GtkWidget *stop_button)
+{
+    gboolean running = stop_button != NULL;
+    self->stop_button = stop_button;
+    if (!running) {
+        restore_buttons(self);
+    } else {
+        gtk_widget_set_sensitive(GTK_WIDGET(self->all_button), FALSE);
+        for (int r = 0; r < DMK_ROWS_MAX; r++)
+            gtk_widget_set_sensitive(self->row_buttons[r], FALSE);
+        gtk_widget_set_sensitive(stop_button, TRUE);
+        make_stop_button(stop_button);
+    }
+    /* The settings describe the run under way: they wait for its end. */
+    gtk_widget_set_sensitive(self->settings_box, !running);
+    gtk_widget_set_sensitive(GTK_WIDGET(self->profile_dd), !running);
+    gtk_widget_set_sensitive(GTK_WIDGET(self->mode_dd), !running);
+    dmk_window_update_actions(self);
+}
+
+static void enable_action(DmkWindow *self, const char *name, gboolean enabled)
+{
+    GAction *a = g_action_map_lookup_action(G_ACTION_MAP(self), name);
+    if (G_IS_SIMPLE_ACTION(a))
+        g_simple_action_set_enabled(G_SIMPLE_ACTION(a), enabled);
+}
+
+void dmk_window_update_actions(DmkWindow *self)
+{
+    gboolean running = self->worker != NULL;
+    enable_action(self, "run-all", !running);
+    enable_action(self, "run-test", !running);
+    enable_action(self, "stop", running);
+    enable_action(self, "copy", self->result != NULL);
+    enable_action(self, "save", self->result != NULL);
+    enable_action(self, "choose-target", !running);
+}
+
+/* ---- settings <-> drop-downs ------------------------------------------ */
+
+static void set_strings(GtkDropDown *dd, const char *const *strings)
+{
+    GtkStringList *list = gtk_string_list_new(strings);
+    /* The expression first: it gives the drop-down its default factory. */
+    gtk_drop_down_set_expression(
+        dd, gtk_property_expression_new(GTK_TYPE_STRING_OBJECT, NULL, "string"));
+    gtk_drop_down_set_model(dd, G_LIST_MODEL(list));
+    g_object_unref(list);
+}
+
+static void fill_static_lists(DmkWindow *self)
+{
+    static const char *const passes[] = {"1", "2", "3", "4", "5", "6", "7", "8", "9", NULL};
+    const char *units[DMK_UNIT_COUNT + 1] = {NULL};
+    const char *modes[] = {mode_labels[0], mode_labels[1], mode_labels[2], NULL};
+    for (int i = 0; i < DMK_UNIT_COUNT; i++)
+        units[i] = dmk_unit_label((DmkUnit)i);
+    set_strings(self->passes_dd, passes);
+    set_strings(self->unit_dd, units);
+    set_strings(self->mode_dd, modes);
+    GtkStringList *profiles = gtk_string_list_new(NULL);
+    for (int mix = 0; mix < 2; mix++) {
+        for (size_t i = 0; i < dmk_profile_count(); i++) {
+            char *label = g_strdup_printf("%s%s", dmk_profile_at(i)->label, mix ? " + Mix" : "");
+            gtk_string_list_append(profiles, label);
+            g_free(label);
+        }
+    }
+    gtk_drop_down_set_expression(
+        self->profile_dd, gtk_property_expression_new(GTK_TYPE_STRING_OBJECT, NULL, "string"));
+    gtk_drop_down_set_model(self->profile_dd, G_LIST_MODEL(profiles));
+    g_object_unref(profiles);
+}
+
+/* "1GiB", "64MiB" as CrystalDiskMark writes sizes. */
+static void add_size(DmkWindow *self, GtkStringList *labels, guint64 v)
+{
+    char label[48];
+    if (v % (1ULL << 30) == 0)
+        g_snprintf(label, sizeof label, "%" G_GUINT64_FORMAT "GiB", v >> 30);
+    else if (v % (1ULL << 20) == 0)
+        g_snprintf(label, sizeof label, "%" G_GUINT64_FORMAT "MiB", v >> 20);
+    else
+        g_snprintf(label, sizeof label, "%" G_GUINT64_FORMAT " B", v);
+    gtk_string_list_append(labels, label);
+    self->sizes[self->n_sizes++] = v;
+}
+
+/* The size list is CrystalDiskMark's, plus the current size when the
+ * command line asked for one that is not in it. */
+static void sync_sizes(DmkWindow *self)
+{
+    guint64 current = g_settings_get_uint64(self->settings, "test-size");
+    GtkStringList *labels = gtk_string_list_new(NULL);
+    g_free(self->sizes);
+    self->sizes = g_new(guint64, G_N_ELEMENTS(cdm_sizes_mib) + 1);
+    self->n_sizes = 0;
+    gboolean listed = FALSE;
+    for (guint i = 0; i < G_N_ELEMENTS(cdm_sizes_mib); i++) {
+        guint64 v = cdm_sizes_mib[i] << 20;
+        if (!listed && current < v)
+            add_size(self, labels, current);
+        listed = listed || current <= v;
+        add_size(self, labels, v);
+    }
+    if (!listed)
+        add_size(self, labels, current);
+    gtk_drop_down_set_expression(
+        self->size_dd, gtk_property_expression_new(GTK_TYPE_STRING_OBJECT, NULL, "string"));
+    gtk_drop_down_set_model(self->size_dd, G_LIST_MODEL(labels));
+    g_object_unref(labels);
+    for (guint i = 0; i < self->n_sizes; i++)
+        if (self->sizes[i] == current)
+            gtk_drop_down_set_selected(self->size_dd, i);
+}
+
+/* The button shows a short name; the tooltip says where exactly. */
+static void update_target_tooltip(DmkWindow *self)
+{
+    const char *path = dmk_window_target_path(self);
+    char *tip = g_strdup_printf("The test file goes into %s\n(Ctrl+O chooses another folder)",
+                                path ? path : "?");
+    gtk_widget_set_tooltip_text(GTK_WIDGET(self->target_dd), tip);
+    g_free(tip);
+}
+
+static void sync_target(DmkWindow *self)
+{
+    char *path = g_settings_get_string(self->settings, "target");
+    guint pos = path[0] ? dmk_target_list_find_or_add(self->targets, path)
+                        : dmk_target_list_default(self->targets);
+    gtk_drop_down_set_selected(self->target_dd, pos);
+    self->target_selected = pos;
+    update_target_tooltip(self);
+    g_free(path);
+}
+
+static guint profile_index(DmkWindow *self)
+{
+    const DmkProfile *p = dmk_window_profile(self);
+    guint i = 0;
+    while (i < dmk_profile_count() && dmk_profile_at(i) != p)
+        i++;
+    return i + (dmk_window_mix(self) ? (guint)dmk_profile_count() : 0);
+}
+
+/* Copies the settings into the widgets; the drop-downs' handlers do not
+ * write back meanwhile. */
+static void sync_widgets(DmkWindow *self)
+{
+    self->syncing = TRUE;
+    gtk_drop_down_set_selected(self->passes_dd,
+                               (guint)g_settings_get_int(self->settings, "passes") - 1);
+    sync_sizes(self);
+    sync_target(self);
+    gtk_drop_down_set_selected(self->unit_dd, (guint)window_unit(self));
+    gtk_drop_down_set_selected(self->profile_dd, profile_index(self));
+    gtk_drop_down_set_selected(self->mode_dd, mode_index(self));
+    self->syncing = FALSE;
+    apply_layout(self, TRUE);
+    apply_unit(self);
+}
+
+static void on_passes(GtkDropDown *dd, GParamSpec *pspec, DmkWindow *self)
+{
+    (void)pspec;
+    if (!self->syncing)
+        g_settings_set_int(self->settings, "passes", (int)gtk_drop_down_get_selected(dd) + 1);
+}
+
+static void on_size(GtkDropDown *dd, GParamSpec *pspec, DmkWindow *self)
+{
+    (void)pspec;
+    guint i = gtk_drop_down_get_selected(dd);
+    if (!self->syncing && i < self->n_sizes)
+        g_settings_set_uint64(self->settings, "test-size", self->sizes[i]);
+}
+
+static void explain_unusable(DmkWindow *self, DmkTargetItem *item)
+{
+    char *text = g_strdup_printf("%s cannot be used: %s", dmk_target_item_get_path(item),
+                                 dmk_target_item_get_reason(item));
+    dmk_window_set_status(self, text);
+    g_free(text);
+}
+
+static void on_target(GtkDropDown *dd, GParamSpec *pspec, DmkWindow *self)
+{
+    (void)pspec;
+    DmkTargetItem *item = gtk_drop_down_get_selected_item(dd);
+    if (self->syncing || !item)
+        return;
+    gboolean choose = dmk_target_item_get_kind(item) == DMK_TARGET_CHOOSE;
+    if (choose || !dmk_target_item_is_selectable(item)) {
+        /* The list keeps showing the previous target. */
+        self->syncing = TRUE;
+        gtk_drop_down_set_selected(dd, self->target_selected);
+        self->syncing = FALSE;
+        if (choose)
+            dmk_window_choose_target(self);
+        else
+            explain_unusable(self, item);
+        return;
+    }
+    self->target_selected = gtk_drop_down_get_selected(dd);
+    update_target_tooltip(self);
+    /* GSettings strings are UTF-8; a path that is not stays for this session. */
+    if (g_utf8_validate(dmk_target_item_get_path(item), -1, NULL))
+        g_settings_set_string(self->settings, "target", dmk_target_item_get_path(item));
+}
+
+static void on_unit(GtkDropDown *dd, GParamSpec *pspec, DmkWindow *self)
+{
+    (void)pspec;
+    if (self->syncing)
+        return;
+    g_settings_set_string(self->settings, "unit",
+                          dmk_unit_id((DmkUnit)gtk_drop_down_get_selected(dd)));
+    apply_unit(self);
+}
+
+static void on_profile(GtkDropDown *dd, GParamSpec *pspec, DmkWindow *self)
+{
+    (void)pspec;
+    guint i = gtk_drop_down_get_selected(dd);
+    guint n = (guint)dmk_profile_count();
+    if (self->syncing || i >= 2 * n)
+        return;
+    g_settings_set_string(self->settings, "profile", dmk_profile_at(i % n)->id);
+    g_settings_set_boolean(self->settings, "mix", i >= n);
+    apply_layout(self, TRUE);
+}
+
+static void on_mode(GtkDropDown *dd, GParamSpec *pspec, DmkWindow *self)
+{
+    (void)pspec;
+    guint i = gtk_drop_down_get_selected(dd);
+    if (self->syncing || i >= G_N_ELEMENTS(mode_ids))
+        return;
+    g_settings_set_string(self->settings, "mode", mode_ids[i]);
+    apply_layout(self, FALSE);
+}
+
+static void connect_dropdowns(DmkWindow *self)
+{
+    g_signal_connect(self->passes_dd, "notify::selected", G_CALLBACK(on_passes), self);
+    g_signal_connect(self->size_dd, "notify::selected", G_CALLBACK(on_size), self);
+    g_signal_connect(self->target_dd, "notify::selected", G_CALLBACK(on_target), self);
+    g_signal_connect(self->unit_dd, "notify::selected", G_CALLBACK(on_unit), self);
+    g_signal_connect(self->profile_dd, "notify::selected", G_CALLBACK(on_profile), self);
+    g_signal_connect(self->mode_dd, "notify::selected", G_CALLBACK(on_mode), self);
+}
+
+/* ---- public ------------------------------------------------------------ */
+
+void dmk_window_set_status(DmkWindow *self, const char *text)
+{
+    gtk_label_set_text(self->status_label, text);
+}
+
+void dmk_window_set_target(DmkWindow *self, const char *path)
+{
+    guint pos = dmk_target_list_find_or_add(self->targets, path);
+    gtk_drop_down_set_selected(self->target_dd, pos);
+}
+
+void dmk_window_focus_run_button(DmkWindow *self)
+{
+    gtk_widget_grab_focus(GTK_WIDGET(self->all_button));
+}
+
+void dmk_window_set_comment(DmkWindow *self, const char *comment)
+{
+    gtk_editable_set_text(GTK_EDITABLE(self->comment_entry), comment ? comment : "");
+}
+
+void dmk_window_set_overrides(DmkWindow *self, const DmkRunOverrides *o)
+{
+    self->overrides = *o;
+    g_free(self->backend);
+    self->backend = g_strdup(o->backend ? o->backend : "native");
+    self->overrides.backend = self->backend;
+}
+
+gboolean dmk_window_is_running(DmkWindow *self)
+{
+    return self->worker != NULL;
+}
+
+DmkWindow *dmk_window_new(GtkApplication *app, GSettings *settings)
+{
+    /* show-menubar is a construct property: a template cannot set it. */
+    DmkWindow *self = g_object_new(DMK_TYPE_WINDOW, "application", app, "show-menubar", TRUE, NULL);
+    self->settings = g_object_ref(settings);
+    sync_widgets(self);
+    connect_dropdowns(self);
+    dmk_window_add_actions(self);
+    return self;
+}
+
+/* ---- GObject ------------------------------------------------------------ */
+
+static void dmk_window_dispose(GObject *object)
+{
+    DmkWindow *self = DMK_WINDOW(object);
+    dmk_window_run_dispose(self);
+    g_clear_object(&self->targets);
+    g_clear_object(&self->settings);
+    G_OBJECT_CLASS(dmk_window_parent_class)->dispose(object);
+}
+
+static void dmk_window_finalize(GObject *object)
+{
+    DmkWindow *self = DMK_WINDOW(object);
+    g_free(self->sizes);
+    g_free(self->backend);
+    g_free(self->status_at_stop);
+    dmk_run_result_free(self->result);
+    G_OBJECT_CLASS(dmk_window_parent_class)->finalize(object);
+}
+
+static void on_info_bar_response(GtkInfoBar *bar, int response, DmkWindow *self)
+{
+    (void)bar;
+    if (response == GTK_RESPONSE_CLOSE)
+        dmk_window_hide_error(self);
+}
+
+static void bind_children(GtkWidgetClass *wc)
+{
+    gtk_widget_class_bind_template_child(wc, DmkWindow, info_bar);
+    gtk_widget_class_bind_template_child(wc, DmkWindow, info_label);
+    gtk_widget_class_bind_template_child(wc, DmkWindow, grid);
+    gtk_widget_class_bind_template_child(wc, DmkWindow, all_button);
+    gtk_widget_class_bind_template_child(wc, DmkWindow, settings_box);
+    gtk_widget_class_bind_template_child(wc, DmkWindow, passes_dd);
+    gtk_widget_class_bind_template_child(wc, DmkWindow, size_dd);
+    gtk_widget_class_bind_template_child(wc, DmkWindow, target_dd);
+    gtk_widget_class_bind_template_child(wc, DmkWindow, unit_dd);
+    gtk_widget_class_bind_template_child(wc, DmkWindow, profile_dd);
+    gtk_widget_class_bind_template_child(wc, DmkWindow, mode_dd);
+    gtk_widget_class_bind_template_child_full(wc, "read_header", FALSE,
+                                              G_STRUCT_OFFSET(DmkWindow, headers[0]));
+    gtk_widget_class_bind_template_child_full(wc, "write_header", FALSE,
+                                              G_STRUCT_OFFSET(DmkWindow, headers[1]));
+    gtk_widget_class_bind_template_child_full(wc, "mix_header", FALSE,
+                                              G_STRUCT_OFFSET(DmkWindow, headers[2]));
+    gtk_widget_class_bind_template_child(wc, DmkWindow, bottom_box);
+    gtk_widget_class_bind_template_child(wc, DmkWindow, comment_entry);
+    gtk_widget_class_bind_template_child(wc, DmkWindow, status_label);
+}
+
+static void dmk_window_class_init(DmkWindowClass *klass)
+{
+    GObjectClass *oc = G_OBJECT_CLASS(klass);
+    GtkWidgetClass *wc = GTK_WIDGET_CLASS(klass);
+    oc->dispose = dmk_window_dispose;
+    oc->finalize = dmk_window_finalize;
+    GTK_WINDOW_CLASS(klass)->close_request = dmk_window_on_close_request;
+    gtk_widget_class_set_template_from_resource(wc,
+                                                "/io/github/drivemark/Drivemark/ui/dmk-window.ui");
+    bind_children(wc);
+    gtk_widget_class_bind_template_callback(wc, on_run_button_clicked);
+    gtk_widget_class_bind_template_callback(wc, on_info_bar_response);
+    signals[SIGNAL_RUN_FINISHED] =
+        g_signal_new("run-finished", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                     NULL, G_TYPE_NONE, 1, G_TYPE_INT);
+}
+
+static void dmk_window_init(DmkWindow *self)
+{
+    gtk_widget_init_template(GTK_WIDGET(self));
+    self->overrides = (DmkRunOverrides){"native", -1, -1, -1};
+    self->backend = g_strdup("native");
+    self->overrides.backend = self->backend;
+    build_rows(self);
+    fill_static_lists(self);
+    self->targets = dmk_target_list_new();
+    dmk_target_list_attach(self->target_dd, self->targets);
+}
+
+void dmk_window_emit_run_finished(DmkWindow *self, int rc)
+{
+    g_signal_emit(self, signals[SIGNAL_RUN_FINISHED], 0, rc);
+}

@@ -1,0 +1,56 @@
+/* Drivemark's one window: the settings row, the tile grid with its run
+ * buttons, the comment, the status line and an info bar for errors. It
+ * owns the run (a DmkRunWorker) and the last result. Signal
+ * "run-finished" (int rc, a DmkErrCode) fires after each run, when the
+ * tiles already show what it measured. */
+#ifndef DMK_WINDOW_H
+#define DMK_WINDOW_H
+
+#include <gtk/gtk.h>
+
+#include "dmk-result.h"
+
+G_BEGIN_DECLS
+
+#define DMK_TYPE_WINDOW (dmk_window_get_type())
+G_DECLARE_FINAL_TYPE(DmkWindow, dmk_window, DMK, WINDOW, GtkApplicationWindow)
+
+/* Run settings that only the command line sets, for this session. */
+typedef struct {
+    const char *backend; /* "native" (NULL too), "null", or a backend's name */
+    double measure_s;    /* < 0: from the settings */
+    double warmup_s;     /* < 0: the measure time, as CrystalDiskMark */
+    double interval_s;   /* < 0: from the settings */
+} DmkRunOverrides;
+
+/* settings: an io.github.drivemark.Drivemark GSettings (maybe delayed). */
+DmkWindow *dmk_window_new(GtkApplication *app, GSettings *settings);
+
+void dmk_window_set_overrides(DmkWindow *self, const DmkRunOverrides *o);
+/* Selects a target folder (added to the list when it is not in it). */
+void dmk_window_set_target(DmkWindow *self, const char *path);
+void dmk_window_set_comment(DmkWindow *self, const char *comment);
+
+/* Gives the All button the keyboard focus, as CrystalDiskMark does. */
+void dmk_window_focus_run_button(DmkWindow *self);
+
+/* The same as the All button and the Stop button. */
+void dmk_window_run_all(DmkWindow *self);
+void dmk_window_stop(DmkWindow *self);
+gboolean dmk_window_is_running(DmkWindow *self);
+
+/* The newest result with at least one test, comment applied; NULL before. */
+const DmkRunResult *dmk_window_get_result(DmkWindow *self);
+
+/* Writes the result as JSON (or CSV for a .csv name where built with
+ * libcsv); FALSE with error set on failure. */
+gboolean dmk_window_save_result(DmkWindow *self, const char *path, GError **error);
+
+/* What the window shows, one "key\tvalue" line each, for tests: every
+ * visible tile ("tile\tSEQ1M Q8T1\tread\t5410.65"), the status line, the
+ * info bar's text when shown, and after a stop how long it took. */
+char *dmk_window_dump(DmkWindow *self);
+
+G_END_DECLS
+
+#endif
