@@ -9,6 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 BUILD=${DMK_BUILD_DIR:-build}
+WIN_BUILD=${DMK_WIN_BUILD_DIR:-build-win}
 PACKAGES=(
     build-essential meson ninja-build pkg-config python3   # toolchain
     libaio-dev libcsv-dev                                   # engine and CSV
@@ -17,6 +18,7 @@ PACKAGES=(
     e2fsprogs mount util-linux                              # loop-device tests
     libgtk-4-dev libgtk-4-bin fonts-dejavu-core adwaita-icon-theme  # the desktop app
     xvfb dbus-daemon desktop-file-utils appstream           # its tests in a real window
+    gcc-mingw-w64-x86-64 wine wine64                        # Windows cross build, tests under Wine
 )
 
 log() { printf '==> %s\n' "$*" >&2; }
@@ -60,14 +62,19 @@ check_format() {
 }
 
 # A closing line that any CI reads: "N passed, N failed, N skipped".
+# Counts the native and the Windows (Wine) test runs together.
 summarize() {
-    python3 - "$BUILD/meson-logs/testlog.json" <<'PY'
-import json, sys
+    python3 - "$BUILD/meson-logs/testlog.json" "$WIN_BUILD/meson-logs/testlog.json" <<'PY'
+import json, os, sys
 counts = {"passed": 0, "failed": 0, "skipped": 0}
-for line in open(sys.argv[1], encoding="utf-8"):
-    r = json.loads(line)["result"]
-    key = "passed" if r == "OK" else "skipped" if r == "SKIP" else "failed"
-    counts[key] += 1
+for path in sys.argv[1:]:
+    if not os.path.exists(path):
+        counts["failed"] += 1  # a suite that never ran is a failure, not a pass
+        continue
+    for line in open(path, encoding="utf-8"):
+        r = json.loads(line)["result"]
+        key = "passed" if r == "OK" else "skipped" if r == "SKIP" else "failed"
+        counts[key] += 1
 print(f"{counts['passed']} passed, {counts['failed']} failed, {counts['skipped']} skipped")
 PY
 }
@@ -88,7 +95,12 @@ run_tests() {
     check_format
     make_test_locale
     local rc=0
+    rm -f "$BUILD/meson-logs/testlog.json" "$WIN_BUILD/meson-logs/testlog.json"
     meson test -C "$BUILD" --print-errorlogs --num-processes 2 || rc=$?
+    log "the Windows build (mingw-w64) and its tests under Wine"
+    # shellcheck source=platform/windows/run-wine-tests.sh
+    source platform/windows/run-wine-tests.sh
+    windows_tests . "$WIN_BUILD" --num-processes 2 || rc=$?
     summarize
     return "$rc"
 }

@@ -51,8 +51,7 @@ static int output_open(DmkOutput *o, const char *path, DmkError *err)
     }
     o->f = fopen(path, "wb");
     if (!o->f)
-        return dmk_error_os(err, dmk_error_from_errno(errno), errno,
-                            "opening %s for writing failed", path);
+        return dmk_error_errno(err, errno, "opening %s for writing failed", path);
     return DMK_OK;
 }
 
@@ -60,7 +59,7 @@ static int output_close(DmkOutput *o, DmkError *err)
 {
     int rc = DMK_OK;
     if (o->f && o->f != stdout && fclose(o->f) != 0)
-        rc = dmk_error_os(err, dmk_error_from_errno(errno), errno, "closing %s failed", o->path);
+        rc = dmk_error_errno(err, errno, "closing %s failed", o->path);
     o->f = NULL;
     return rc;
 }

@@ -192,6 +192,6 @@ int dmk_csv_write(FILE *f, const DmkRunResult *r, const char *path, DmkError *er
     for (size_t i = 0; i < r->n_tests; i++)
         write_test_rows(f, r, &r->tests[i]);
     if (fflush(f) != 0 || ferror(f))
-        return dmk_error_os(err, dmk_error_from_errno(errno), errno, "writing %s failed", path);
+        return dmk_error_errno(err, errno, "writing %s failed", path);
     return DMK_OK;
 }

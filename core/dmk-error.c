@@ -37,6 +37,20 @@ int dmk_error_os(DmkError *err, int code, int os_error, const char *fmt, ...)
     return code;
 }
 
+int dmk_error_errno(DmkError *err, int e, const char *fmt, ...)
+{
+    int code = dmk_error_from_errno(e);
+    if (err) {
+        va_list ap;
+        va_start(ap, fmt);
+        set_fields(err, code, e, fmt, ap);
+        va_end(ap);
+        size_t used = strlen(err->msg);
+        snprintf(err->msg + used, sizeof err->msg - used, ": %s", strerror(e));
+    }
+    return code;
+}
+
 int dmk_error_from_errno(int e)
 {
     switch (e) {

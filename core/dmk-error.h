@@ -22,6 +22,14 @@ typedef enum {
     DMK_E_TIMEOUT = -12, /* nothing completed within the watchdog time */
 } DmkErrCode;
 
+/* With mingw-w64 "printf" names the Windows CRT's format rules; the
+ * Windows build uses mingw's C99 printf (__USE_MINGW_ANSI_STDIO): gnu_printf. */
+#ifdef __MINGW32__
+#define DMK_PRINTF_FORMAT gnu_printf
+#else
+#define DMK_PRINTF_FORMAT printf
+#endif
+
 typedef struct DmkError {
     int code;      /* DmkErrCode */
     int os_error;  /* errno or Win32 error, 0 if none */
@@ -31,11 +39,17 @@ typedef struct DmkError {
 /* Fills err (if not NULL) and returns code, so callers can write
  * `return dmk_error_set(err, DMK_E_IO, errno, "...")`. */
 int dmk_error_set(DmkError *err, int code, int os_error, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
+    __attribute__((format(DMK_PRINTF_FORMAT, 4, 5)));
 
 /* Like dmk_error_set, appending ": <OS text>" for os_error. */
 int dmk_error_os(DmkError *err, int code, int os_error, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
+    __attribute__((format(DMK_PRINTF_FORMAT, 4, 5)));
+
+/* For failures of the C library (fopen, fwrite, fclose): errno is the C
+ * runtime's, not the OS's (on Windows they differ), so its text comes from
+ * strerror. Sets code from errno and appends ": <text>". */
+int dmk_error_errno(DmkError *err, int e, const char *fmt, ...)
+    __attribute__((format(DMK_PRINTF_FORMAT, 3, 4)));
 
 /* Maps an errno value to the nearest DmkErrCode. */
 int dmk_error_from_errno(int e);

@@ -163,6 +163,6 @@ int dmk_json_write(FILE *f, const DmkRunResult *r, const char *path, DmkError *e
     }
     fputs("]}\n", f);
     if (fflush(f) != 0 || ferror(f))
-        return dmk_error_os(err, dmk_error_from_errno(errno), errno, "writing %s failed", path);
+        return dmk_error_errno(err, errno, "writing %s failed", path);
     return DMK_OK;
 }
