@@ -427,7 +427,7 @@ static uint32_t max_block(const DmkRunSpec *s)
 
 static int prepare(DmkRunner *r, DmkRunResult *res, DmkError *err)
 {
-    DmkTargetParams params = {r->spec->dir, r->spec->size, r->spec->null_latency_ns};
+    DmkTargetParams params = {r->spec->dir, r->spec->size, r->spec->null_latency_ns, &r->stop};
     int rc = r->be->target_open(&params, &r->target, &r->info, err);
     if (rc != DMK_OK)
         return rc;

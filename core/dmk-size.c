@@ -75,12 +75,15 @@ int dmk_parse_size_range(const char *what, const char *s, uint64_t min, uint64_t
     uint64_t v;
     char a[32], b[32];
     DmkError inner;
-    if (dmk_parse_size(s, &v, &inner) != DMK_OK || v < min || v > max)
-        return dmk_error_set(err, DMK_E_INVAL, 0, "%s '%s' is invalid: expected %s to %s", what,
-                             s ? s : "", dmk_format_size(min, a, sizeof a),
-                             dmk_format_size(max, b, sizeof b));
-    *out = v;
-    return DMK_OK;
+    int rc = dmk_parse_size(s, &v, &inner);
+    if (rc == DMK_OK && v >= min && v <= max) {
+        *out = v;
+        return DMK_OK;
+    }
+    /* Say why (a unit, an overflow) as well as what is accepted. */
+    return dmk_error_set(err, DMK_E_INVAL, 0, "%s '%s' is invalid%s%s; expected %s to %s", what,
+                         s ? s : "", rc == DMK_OK ? "" : ": ", rc == DMK_OK ? "" : inner.msg,
+                         dmk_format_size(min, a, sizeof a), dmk_format_size(max, b, sizeof b));
 }
 
 int dmk_parse_uint_range(const char *what, const char *s, uint64_t min, uint64_t max, uint64_t *out,

@@ -106,6 +106,7 @@ typedef struct {
     const char *dir;          /* directory that receives the benchmark's own test file */
     uint64_t size;            /* test file size in bytes */
     uint64_t null_latency_ns; /* null backend only: each I/O's simulated latency */
+    const _Atomic int *stop;  /* may be NULL; when set, slow steps (allocation) give up */
 } DmkTargetParams;
 
 /* What the platform learned about a target. Strings are "" when unknown. */

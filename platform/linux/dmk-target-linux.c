@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -303,17 +304,32 @@ static void learn_alignment(int fd, dev_t dev, DmkTargetInfo *info)
     info->mem_align = mem ? mem : info->offset_align;
 }
 
-static int size_file(int fd, const char *dir, uint64_t size, DmkError *err)
+/* Space is reserved in chunks so that a stop during a large allocation is
+ * seen within a fraction of a second. */
+#define ALLOC_CHUNK (256ULL << 20)
+
+static bool stop_requested(const DmkTargetParams *p)
 {
-    /* Reserve the space now so a full disk fails here, not mid-test; the
-     * fill then writes every block, so no unwritten extent remains. */
-    int e = posix_fallocate(fd, 0, (off_t)size);
+    return p->stop && atomic_load(p->stop);
+}
+
+/* Reserves the space now so a full disk fails here, not mid-test; the
+ * fill then writes every block, so no unwritten extent remains. */
+static int size_file(int fd, const DmkTargetParams *p, DmkError *err)
+{
+    int e = 0;
+    for (uint64_t off = 0; off < p->size && e == 0; off += ALLOC_CHUNK) {
+        if (stop_requested(p))
+            return dmk_error_set(err, DMK_E_STOPPED, 0, "stopped by the user");
+        uint64_t len = p->size - off < ALLOC_CHUNK ? p->size - off : ALLOC_CHUNK;
+        e = posix_fallocate(fd, (off_t)off, (off_t)len);
+    }
     if (e == EOPNOTSUPP || e == EINVAL)
-        e = ftruncate(fd, (off_t)size) == 0 ? 0 : errno;
+        e = ftruncate(fd, (off_t)p->size) == 0 ? 0 : errno;
     if (e != 0)
         return dmk_error_os(err, dmk_error_from_errno(e), e,
                             "allocating %llu MiB for the test file in %s failed",
-                            (unsigned long long)(size >> 20), dir);
+                            (unsigned long long)(p->size >> 20), p->dir);
     return DMK_OK;
 }
 
@@ -342,7 +358,7 @@ int dmk_linux_target_open(const DmkTargetParams *p, DmkLinuxTarget **out, DmkTar
         return err->code;
     }
     learn_alignment(t->fd, st.st_dev, info);
-    rc = size_file(t->fd, p->dir, p->size, err);
+    rc = size_file(t->fd, p, err);
     if (rc != DMK_OK) {
         close(t->fd);
         free(t);
