@@ -208,6 +208,8 @@ static int fill_target(DmkRunner *r, DmkError *err)
     int rc = crew_init(r, &c, &t, &s, r->seed, err);
     if (rc == DMK_OK)
         rc = crew_run(r, &c, fill_stage, NULL, err);
+    if (rc == DMK_OK)
+        rc = r->be->target_sync(r->target, err);
     if (rc != DMK_OK && rc != DMK_E_STOPPED && c.n) {
         char msg[sizeof err->msg];
         snprintf(msg, sizeof msg, "%s", err->msg);
@@ -425,6 +427,14 @@ static uint32_t max_block(const DmkRunSpec *s)
     return m;
 }
 
+/* Writes point into the pool at multiples of this: at least a page, so a
+ * 4 KiB write pins one page and makes one segment, not two, even where
+ * direct I/O would accept 512-byte alignment. */
+static uint32_t pool_align(const DmkTargetInfo *info)
+{
+    return info->mem_align > 4096 ? info->mem_align : 4096;
+}
+
 static int prepare(DmkRunner *r, DmkRunResult *res, DmkError *err)
 {
     DmkTargetParams params = {r->spec->dir, r->spec->size, r->spec->null_latency_ns, &r->stop};
@@ -435,7 +445,7 @@ static int prepare(DmkRunner *r, DmkRunResult *res, DmkError *err)
     rc = check_alignment(r, err);
     if (rc == DMK_OK)
         rc = dmk_pool_init(&r->pool, r->spec->data, r->spec->size, max_block(r->spec),
-                           r->info.mem_align ? r->info.mem_align : 512, r->seed, err);
+                           pool_align(&r->info), r->seed, err);
     if (rc == DMK_OK) {
         DmkProgress p = {.stage = DMK_STAGE_PREPARE};
         emit(r, &p);

@@ -135,6 +135,9 @@ typedef struct DmkBackend {
                        DmkError *err);
     /* Closes the target; the test file is gone afterwards. */
     void (*target_close)(DmkTarget *t);
+    /* Makes what was written durable (fdatasync, FlushFileBuffers), so that
+     * a test after the fill does not measure the fill's write-back. */
+    int (*target_sync)(DmkTarget *t, DmkError *err);
 
     /* A queue of up to `depth` in-flight requests, used by one thread. */
     int (*queue_open)(DmkTarget *t, unsigned depth, DmkQueue **out, DmkError *err);

@@ -8,6 +8,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "dmk-platform.h"
 #include "dmk-target-linux.h"
@@ -40,6 +41,15 @@ static int aio_target_open(const DmkTargetParams *p, DmkTarget **out, DmkTargetI
 static void aio_target_close(DmkTarget *t)
 {
     dmk_linux_target_close((DmkLinuxTarget *)t);
+}
+
+static int aio_target_sync(DmkTarget *t, DmkError *err)
+{
+    int fd = ((DmkLinuxTarget *)t)->fd;
+    if (fdatasync(fd) != 0)
+        return dmk_error_os(err, dmk_error_from_errno(errno), errno,
+                            "flushing the test file to the drive (fdatasync) failed");
+    return DMK_OK;
 }
 
 static int setup_error(unsigned depth, int e, DmkError *err)
@@ -164,6 +174,7 @@ static const DmkBackend aio_backend = {
     .name = "libaio",
     .target_open = aio_target_open,
     .target_close = aio_target_close,
+    .target_sync = aio_target_sync,
     .queue_open = aio_queue_open,
     .queue_close = aio_queue_close,
     .submit = aio_submit,

@@ -43,6 +43,13 @@ static void null_target_close(DmkTarget *t)
     free(t);
 }
 
+static int null_target_sync(DmkTarget *t, DmkError *err)
+{
+    (void)t;
+    (void)err;
+    return DMK_OK;
+}
+
 static int null_queue_open(DmkTarget *t, unsigned depth, DmkQueue **out, DmkError *err)
 {
     DmkQueue *q = calloc(1, sizeof *q);
@@ -126,6 +133,7 @@ static const DmkBackend null_backend = {
     .name = "null",
     .target_open = null_target_open,
     .target_close = null_target_close,
+    .target_sync = null_target_sync,
     .queue_open = null_queue_open,
     .queue_close = null_queue_close,
     .submit = null_submit,

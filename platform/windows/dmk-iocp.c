@@ -90,6 +90,15 @@ static int iocp_target_open(const DmkTargetParams *p, DmkTarget **out, DmkTarget
     return dmk_win_target_open(p, (DmkWinTarget **)out, info, err);
 }
 
+static int iocp_target_sync(DmkTarget *t, DmkError *err)
+{
+    DmkWinTarget *wt = (DmkWinTarget *)t;
+    if (!FlushFileBuffers(wt->file))
+        return dmk_win_error(err, GetLastError(),
+                             "flushing the test file in %s to the drive failed", wt->dir);
+    return DMK_OK;
+}
+
 static void iocp_target_close(DmkTarget *t)
 {
     dmk_win_target_close((DmkWinTarget *)t);
@@ -296,6 +305,7 @@ static const DmkBackend iocp_backend = {
     .name = "iocp",
     .target_open = iocp_target_open,
     .target_close = iocp_target_close,
+    .target_sync = iocp_target_sync,
     .queue_open = iocp_queue_open,
     .queue_close = iocp_queue_close,
     .submit = iocp_submit,
