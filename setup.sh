@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Drivemark's one set-up script for Debian 12 (bookworm).
 #
-#   ./setup.sh run    install what is missing, build, run the benchmark on .
+#   ./setup.sh run    install what is missing, build, open the window
+#                     (no display: drivemark-cli run on .)
 #   ./setup.sh test   install what is missing, build, run every test
 #
 # Installing needs root (apt-get); as another user the script uses sudo.
@@ -110,6 +111,10 @@ run)
     install_deps
     build
     shift
+    if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
+        exec "$BUILD/app/drivemark" --target "${DMK_TARGET:-$PWD}" "$@"
+    fi
+    log "no display: running drivemark-cli instead of the window"
     exec "$BUILD/app/drivemark-cli" run --target "${DMK_TARGET:-.}" "$@"
     ;;
 test)
