@@ -8,10 +8,8 @@
 #include "dmk-result.h"
 #include "dmk-runner.h"
 
+/* The CrystalDiskMark-style table (core/dmk-report.h) on f. */
 void dmk_report_table(FILE *f, const DmkRunResult *r);
-
-/* One test's line: "  SEQ    1MiB (Q=  8, T= 1):   512.345 MB/s [  488.6 IOPS] < 16366.45 us>" */
-void dmk_report_test_line(FILE *f, const DmkTestResult *t);
 
 /* Redraws the progress line on stderr ("\r" + erase). */
 void dmk_report_progress(const DmkProgress *p);

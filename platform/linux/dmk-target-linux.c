@@ -18,6 +18,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "dmk-mountinfo.h"
 #include "dmk-platform.h"
 
 #define TMPFS_MAGIC_ 0x01021994
@@ -50,21 +51,6 @@ static uint64_t read_u64(const char *path)
     return read_line(path, line, sizeof line) ? strtoull(line, NULL, 10) : 0;
 }
 
-/* mountinfo escapes spaces and such as \040. */
-static void unescape_mount(char *s)
-{
-    char *out = s;
-    for (char *p = s; *p; p++) {
-        if (p[0] == '\\' && p[1] >= '0' && p[1] <= '3' && p[2] && p[3]) {
-            *out++ = (char)((p[1] - '0') * 64 + (p[2] - '0') * 8 + (p[3] - '0'));
-            p += 3;
-        } else {
-            *out++ = *p;
-        }
-    }
-    *out = '\0';
-}
-
 /* Fills fs_type, mount_point and device from the mountinfo line whose
  * device number is dev (the deepest mount wins for bind mounts). */
 static void describe_mount(dev_t dev, DmkTargetInfo *info)
@@ -74,23 +60,15 @@ static void describe_mount(dev_t dev, DmkTargetInfo *info)
         return;
     char line[4096];
     size_t best = 0;
+    DmkMountLine m;
     while (fgets(line, sizeof line, f)) {
-        unsigned maj, min;
-        char mnt[512], fstype[32], source[256];
-        char *sep = strstr(line, " - ");
-        if (!sep || sscanf(line, "%*u %*u %u:%u %*s %511s", &maj, &min, mnt) != 3)
+        if (!dmk_mountinfo_parse(line, &m) || makedev(m.major, m.minor) != dev)
             continue;
-        if (sscanf(sep + 3, "%31s %255s", fstype, source) != 2)
-            continue;
-        if (makedev(maj, min) != dev)
-            continue;
-        unescape_mount(mnt);
-        unescape_mount(source);
-        if (strlen(mnt) >= best) {
-            best = strlen(mnt);
-            snprintf(info->mount_point, sizeof info->mount_point, "%s", mnt);
-            snprintf(info->fs_type, sizeof info->fs_type, "%s", fstype);
-            snprintf(info->device, sizeof info->device, "%s", source);
+        if (strlen(m.mnt) >= best) {
+            best = strlen(m.mnt);
+            snprintf(info->mount_point, sizeof info->mount_point, "%s", m.mnt);
+            snprintf(info->fs_type, sizeof info->fs_type, "%s", m.fstype);
+            snprintf(info->device, sizeof info->device, "%s", m.source);
         }
     }
     fclose(f);

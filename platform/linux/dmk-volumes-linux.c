@@ -12,17 +12,11 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include "dmk-mountinfo.h"
 #include "dmk-platform.h"
 
 /* What the engine needs at the least: the smallest test file plus slack. */
 #define MIN_FREE_BYTES ((16ULL << 20) + (8ULL << 20))
-
-typedef struct {
-    char mnt[512];
-    char opts[256];
-    char fstype[32];
-    char source[256];
-} DmkMountLine;
 
 /* Kernel file systems that hold no user data, and squashfs, whose snap
  * images would flood the list with read-only entries. */
@@ -61,34 +55,6 @@ static bool is_system_ram_mount(const DmkMountLine *m)
     return false;
 }
 
-/* mountinfo escapes spaces and such as \040. */
-static void unescape_octal(char *s)
-{
-    char *out = s;
-    for (char *p = s; *p; p++) {
-        if (p[0] == '\\' && p[1] >= '0' && p[1] <= '3' && p[2] && p[3]) {
-            *out++ = (char)((p[1] - '0') * 64 + (p[2] - '0') * 8 + (p[3] - '0'));
-            p += 3;
-        } else {
-            *out++ = *p;
-        }
-    }
-    *out = '\0';
-}
-
-/* "36 35 98:0 /mnt1 /mnt2 rw,noatime master:1 - ext3 /dev/root rw,errors=continue" */
-static bool parse_line(const char *line, DmkMountLine *m)
-{
-    const char *sep = strstr(line, " - ");
-    if (!sep || sscanf(line, "%*u %*u %*u:%*u %*s %511s %255s", m->mnt, m->opts) != 2)
-        return false;
-    if (sscanf(sep + 3, "%31s %255s", m->fstype, m->source) != 2)
-        return false;
-    unescape_octal(m->mnt);
-    unescape_octal(m->source);
-    return true;
-}
-
 /* Whether the comma-separated mount options hold the word "ro". */
 static bool has_ro_option(const char *opts)
 {
@@ -115,7 +81,7 @@ static void find_label(const char *source, char *buf, size_t len)
             size_t n = strnlen(e->d_name, len - 1);
             memcpy(buf, e->d_name, n);
             buf[n] = '\0';
-            unescape_octal(buf); /* udev writes a space as \x20; octal is rare */
+            dmk_mountinfo_unescape(buf); /* udev writes a space as \x20; octal is rare */
             break;
         }
     }
@@ -186,7 +152,7 @@ int dmk_os_list_volumes(DmkVolume *out, size_t max)
     DmkMountLine m;
     DmkVolume v;
     while (fgets(line, sizeof line, f)) {
-        if (!parse_line(line, &m) || !describe(&m, &v))
+        if (!dmk_mountinfo_parse(line, &m) || !describe(&m, &v))
             continue;
         size_t i = slot_for(out, n, v.path);
         if (i == n && n == max)

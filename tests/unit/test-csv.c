@@ -1,5 +1,6 @@
 /* dmk-csv: the CSV result file, read back with libcsv's strict parser. */
 #include "dmk-test.h"
+#include "dmk-test-scratch.h"
 
 #include <csv.h>
 #include <locale.h>
@@ -87,50 +88,6 @@ static const char *cell(const Table *t, int row, const char *name)
     return t->field[row][f];
 }
 
-#define SCRATCH_NAME "test-csv.scratch"
-
-/* A scratch file opened "w+b" for a writer to fill: tmpfile(), or where
- * that fails (Windows' C runtime makes it in the drive's root) a named
- * file in $DMK_TEST_TMPDIR or the current directory, removed on close. */
-static char scratch_path[1100];
-
-static FILE *scratch_open(void)
-{
-    FILE *f = tmpfile();
-    if (f) {
-        scratch_path[0] = '\0';
-        return f;
-    }
-    const char *dir = getenv("DMK_TEST_TMPDIR");
-    snprintf(scratch_path, sizeof scratch_path, "%s%s%s", dir ? dir : "", dir ? "/" : "",
-             SCRATCH_NAME);
-    f = fopen(scratch_path, "w+b");
-    if (!f) {
-        snprintf(scratch_path, sizeof scratch_path, "%s", SCRATCH_NAME);
-        f = fopen(scratch_path, "w+b");
-    }
-    if (!f)
-        printf("# no scratch file: tmpfile() and fopen(\"%s\") failed\n", scratch_path);
-    return f;
-}
-
-static void scratch_close(FILE *f)
-{
-    fclose(f);
-    if (scratch_path[0])
-        remove(scratch_path);
-}
-
-static char *slurp(FILE *f)
-{
-    long n = ftell(f);
-    rewind(f);
-    char *s = malloc((size_t)n + 1);
-    size_t got = fread(s, 1, (size_t)n, f);
-    s[got] = '\0';
-    return s;
-}
-
 /* A hand-built result: one mixed test, two passes, two timeline samples. */
 static void build_result(DmkRunResult *r, DmkTestResult *t, DmkPassResult *passes,
                          DmkSample *samples, const char *comment)
@@ -205,13 +162,13 @@ static void build_result(DmkRunResult *r, DmkTestResult *t, DmkPassResult *passe
 
 static char *write_csv(const DmkRunResult *r)
 {
-    FILE *f = scratch_open();
+    FILE *f = dmk_scratch_open("test-csv.scratch");
     if (!f)
         return NULL;
     DmkError err = {0};
     DMK_CHECK_INT(dmk_csv_write(f, r, "result.csv", &err), DMK_OK);
-    char *s = slurp(f);
-    scratch_close(f);
+    char *s = dmk_scratch_slurp(f);
+    dmk_scratch_close(f);
     return s;
 }
 

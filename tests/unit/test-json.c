@@ -1,63 +1,19 @@
 /* dmk-json: string escaping and the result document. */
 #include "dmk-test.h"
+#include "dmk-test-scratch.h"
 
 #include <locale.h>
 
 #include "dmk-json.h"
 
-#define SCRATCH_NAME "test-json.scratch"
-
-/* A scratch file opened "w+b" for a writer to fill: tmpfile(), or where
- * that fails (Windows' C runtime makes it in the drive's root) a named
- * file in $DMK_TEST_TMPDIR or the current directory, removed on close. */
-static char scratch_path[1100];
-
-static FILE *scratch_open(void)
-{
-    FILE *f = tmpfile();
-    if (f) {
-        scratch_path[0] = '\0';
-        return f;
-    }
-    const char *dir = getenv("DMK_TEST_TMPDIR");
-    snprintf(scratch_path, sizeof scratch_path, "%s%s%s", dir ? dir : "", dir ? "/" : "",
-             SCRATCH_NAME);
-    f = fopen(scratch_path, "w+b");
-    if (!f) {
-        snprintf(scratch_path, sizeof scratch_path, "%s", SCRATCH_NAME);
-        f = fopen(scratch_path, "w+b");
-    }
-    if (!f)
-        printf("# no scratch file: tmpfile() and fopen(\"%s\") failed\n", scratch_path);
-    return f;
-}
-
-static void scratch_close(FILE *f)
-{
-    fclose(f);
-    if (scratch_path[0])
-        remove(scratch_path);
-}
-
-/* Everything written to a temporary file, as a NUL-terminated string. */
-static char *slurp(FILE *f)
-{
-    long n = ftell(f);
-    rewind(f);
-    char *s = malloc((size_t)n + 1);
-    size_t got = fread(s, 1, (size_t)n, f);
-    s[got] = '\0';
-    return s;
-}
-
 static char *json_string(const char *in)
 {
-    FILE *f = scratch_open();
+    FILE *f = dmk_scratch_open("test-json.scratch");
     if (!f)
         return NULL;
     dmk_json_string(f, in);
-    char *s = slurp(f);
-    scratch_close(f);
+    char *s = dmk_scratch_slurp(f);
+    dmk_scratch_close(f);
     return s;
 }
 
@@ -249,14 +205,14 @@ static void build_result(DmkRunResult *r, DmkTestResult *t, DmkPassResult *passe
 
 static char *write_json(const DmkRunResult *r)
 {
-    FILE *f = scratch_open();
+    FILE *f = dmk_scratch_open("test-json.scratch");
     if (!f)
         return NULL;
     DmkError err = {0};
     int rc = dmk_json_write(f, r, "result.json", &err);
     DMK_CHECK_INT(rc, DMK_OK);
-    char *s = slurp(f);
-    scratch_close(f);
+    char *s = dmk_scratch_slurp(f);
+    dmk_scratch_close(f);
     return s;
 }
 

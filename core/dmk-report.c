@@ -1,0 +1,140 @@
+#include "dmk-report.h"
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dmk-size.h"
+
+/* A growing string: the report is built in memory so that every front
+ * end (a terminal, a clipboard) gets the same bytes without a FILE*. */
+typedef struct {
+    char *s;
+    size_t len, cap;
+    bool failed;
+} DmkStr;
+
+__attribute__((format(DMK_PRINTF_FORMAT, 2, 3))) static void put(DmkStr *b, const char *fmt, ...)
+{
+    if (b->failed)
+        return;
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        int n = vsnprintf(b->s ? b->s + b->len : NULL, b->s ? b->cap - b->len : 0, fmt, ap);
+        va_end(ap);
+        if (n < 0) {
+            b->failed = true;
+            return;
+        }
+        if (b->s && b->len + (size_t)n < b->cap) {
+            b->len += (size_t)n;
+            return;
+        }
+        size_t cap = (b->cap ? b->cap * 2 : 1024) + (size_t)n;
+        char *s = realloc(b->s, cap);
+        if (!s) {
+            b->failed = true;
+            return;
+        }
+        b->s = s;
+        b->cap = cap;
+    }
+}
+
+const char *dmk_mode_title(DmkMode m)
+{
+    return m == DMK_MODE_READ ? "Read" : m == DMK_MODE_WRITE ? "Write" : "Mix";
+}
+
+char *dmk_block_label(uint32_t bs, char *buf, size_t len)
+{
+    if (bs % (1u << 20) == 0)
+        snprintf(buf, len, "%uMiB", bs >> 20);
+    else if (bs % 1024 == 0)
+        snprintf(buf, len, "%uKiB", bs >> 10);
+    else
+        snprintf(buf, len, "%uB", bs);
+    return buf;
+}
+
+static void put_test_line(DmkStr *b, const DmkTestResult *t)
+{
+    const DmkJob *j = &t->test.jobs[0];
+    const DmkStats *s = &t->score.total;
+    char bl[16], mb[32], io[32], lat[32];
+    put(b, "  %s %8s (Q=%3u, T=%2u): %9s MB/s [%9s IOPS] <%9s us>\n",
+        j->pattern == DMK_PATTERN_SEQ ? "SEQ" : "RND", dmk_block_label(j->block_size, bl, 16),
+        j->queue_depth, dmk_test_threads(&t->test), dmk_format_double(s->mb_s, 3, mb, 32),
+        dmk_format_double(s->iops, 1, io, 32), dmk_format_double(s->lat_mean_us, 2, lat, 32));
+    if (t->test.mode == DMK_MODE_MIX)
+        put(b, "      read %3u %%: %s MB/s, write %3u %%: %s MB/s\n", j->read_share,
+            dmk_format_double(t->score.read.mb_s, 3, mb, 32), 100 - j->read_share,
+            dmk_format_double(t->score.write.mb_s, 3, io, 32));
+}
+
+static void put_section(DmkStr *b, const DmkRunResult *r, DmkMode mode)
+{
+    bool any = false;
+    for (size_t i = 0; i < r->n_tests; i++) {
+        if (r->tests[i].test.mode != mode)
+            continue;
+        if (!any)
+            put(b, "\n[%s]\n", dmk_mode_title(mode));
+        any = true;
+        put_test_line(b, &r->tests[i]);
+    }
+}
+
+static void put_drive(DmkStr *b, const DmkRunResult *r)
+{
+    const DmkTargetInfo *t = &r->target;
+    char cap[32];
+    put(b, "  Drive: %s (%s, %s)\n", t->model[0] ? t->model : "unknown model",
+        t->device[0] ? t->device : "unknown device",
+        t->capacity_bytes ? dmk_format_size(t->capacity_bytes, cap, sizeof cap) : "size unknown");
+    put(b, "Backend: %s%s\n", r->backend,
+        strcmp(r->backend, "null") == 0 ? " (no disk I/O: engine overhead only)" : "");
+}
+
+static void put_context(DmkStr *b, const DmkRunResult *r)
+{
+    const DmkTargetInfo *t = &r->target;
+    char size[32], freeb[32], fsz[32], meas[32], warm[32], intv[32];
+    put(b, "\nProfile: %s\n", r->profile);
+    put(b, "   Test: %s (x%u) [%s: %s, %s free of %s]\n", dmk_format_size(r->size, size, 32),
+        r->passes, t->path, t->fs_type[0] ? t->fs_type : "?",
+        dmk_format_size(t->fs_free_bytes, freeb, 32), dmk_format_size(t->fs_size_bytes, fsz, 32));
+    put(b, "   Data: %s\n", r->data == DMK_DATA_ZERO ? "All 0x00" : "Random (incompressible)");
+    put(b, "   Time: Measure %s s / Warm-up %s s / Interval %s s\n",
+        dmk_format_double(r->measure_s, 1, meas, 32), dmk_format_double(r->warmup_s, 1, warm, 32),
+        dmk_format_double(r->interval_s, 1, intv, 32));
+    put(b, "   Date: %s\n", r->date);
+    put(b, "     OS: %s\n", r->os);
+    put_drive(b, r);
+    if (r->comment[0])
+        put(b, "Comment: %s\n", r->comment);
+    if (!r->complete)
+        put(b, "\n(incomplete: the run ended before its last test)\n");
+}
+
+char *dmk_report_text(const DmkRunResult *r)
+{
+    static const char rule[] =
+        "------------------------------------------------------------------------------\n";
+    DmkStr b = {0};
+    put(&b, "%sDrivemark %s\n%s", rule, r->version, rule);
+    put(&b, "* MB/s = 1,000,000 bytes/s [SATA/600 = 600,000,000 bytes/s]\n"
+            "* KB = 1000 bytes, KiB = 1024 bytes\n");
+    put_section(&b, r, DMK_MODE_READ);
+    put_section(&b, r, DMK_MODE_WRITE);
+    put_section(&b, r, DMK_MODE_MIX);
+    put_context(&b, r);
+    if (b.failed) {
+        free(b.s);
+        return NULL;
+    }
+    return b.s;
+}

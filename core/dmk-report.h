@@ -1,0 +1,20 @@
+/* CrystalDiskMark's text layout of a run: what drivemark-cli prints and
+ * what the window copies to the clipboard, from one implementation. */
+#ifndef DMK_REPORT_H
+#define DMK_REPORT_H
+
+#include <stddef.h>
+
+#include "dmk-result.h"
+
+/* The whole report (header, [Read], [Write], [Mix] sections, context,
+ * comment); malloc'd, free() it; NULL when out of memory. */
+char *dmk_report_text(const DmkRunResult *r);
+
+/* "Read", "Write", "Mix". */
+const char *dmk_mode_title(DmkMode m);
+
+/* A block size as CrystalDiskMark labels it: "1MiB", "4KiB", "512B". */
+char *dmk_block_label(uint32_t bs, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,32 @@
+#include "dmk-mountinfo.h"
+
+#include <stdio.h>
+#include <string.h>
+
+void dmk_mountinfo_unescape(char *s)
+{
+    char *out = s;
+    for (char *p = s; *p; p++) {
+        if (p[0] == '\\' && p[1] >= '0' && p[1] <= '3' && p[2] && p[3]) {
+            *out++ = (char)((p[1] - '0') * 64 + (p[2] - '0') * 8 + (p[3] - '0'));
+            p += 3;
+        } else {
+            *out++ = *p;
+        }
+    }
+    *out = '\0';
+}
+
+bool dmk_mountinfo_parse(const char *line, DmkMountLine *m)
+{
+    /* Optional fields sit between the options and " - ". */
+    const char *sep = strstr(line, " - ");
+    if (!sep ||
+        sscanf(line, "%*u %*u %u:%u %*s %511s %255s", &m->major, &m->minor, m->mnt, m->opts) != 4)
+        return false;
+    if (sscanf(sep + 3, "%31s %255s", m->fstype, m->source) != 2)
+        return false;
+    dmk_mountinfo_unescape(m->mnt);
+    dmk_mountinfo_unescape(m->source);
+    return true;
+}

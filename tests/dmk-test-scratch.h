@@ -1,0 +1,50 @@
+/* Scratch files for tests of writers (JSON, CSV): tmpfile(), or where that
+ * fails (Windows' C runtime makes it in the drive's root) a named file in
+ * $DMK_TEST_TMPDIR or the current directory, removed on close. */
+#ifndef DMK_TEST_SCRATCH_H
+#define DMK_TEST_SCRATCH_H
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static char dmk_scratch_path[1100];
+
+static inline FILE *dmk_scratch_open(const char *name)
+{
+    FILE *f = tmpfile();
+    if (f) {
+        dmk_scratch_path[0] = '\0';
+        return f;
+    }
+    const char *dir = getenv("DMK_TEST_TMPDIR");
+    snprintf(dmk_scratch_path, sizeof dmk_scratch_path, "%s%s%s", dir ? dir : "", dir ? "/" : "",
+             name);
+    f = fopen(dmk_scratch_path, "w+b");
+    if (!f) {
+        snprintf(dmk_scratch_path, sizeof dmk_scratch_path, "%s", name);
+        f = fopen(dmk_scratch_path, "w+b");
+    }
+    if (!f)
+        printf("# no scratch file: tmpfile() and fopen(\"%s\") failed\n", dmk_scratch_path);
+    return f;
+}
+
+static inline void dmk_scratch_close(FILE *f)
+{
+    fclose(f);
+    if (dmk_scratch_path[0])
+        remove(dmk_scratch_path);
+}
+
+/* Everything written to f so far, as a NUL-terminated string; free() it. */
+static inline char *dmk_scratch_slurp(FILE *f)
+{
+    long n = ftell(f);
+    rewind(f);
+    char *s = malloc((size_t)n + 1);
+    size_t got = fread(s, 1, (size_t)n, f);
+    s[got] = '\0';
+    return s;
+}
+
+#endif
