@@ -13,7 +13,7 @@ BUILD=${DMK_BUILD_DIR:-build}
 WIN_BUILD=${DMK_WIN_BUILD_DIR:-build-win}
 PACKAGES=(
     build-essential meson ninja-build pkg-config python3   # toolchain
-    libaio-dev libcsv-dev                                   # engine and CSV
+    libaio-dev libcsv-dev libcairo2-dev                     # engine, CSV, charts
     clang-format                                            # style check
     locales                                                 # a decimal-comma locale for tests
     e2fsprogs mount util-linux                              # loop-device tests

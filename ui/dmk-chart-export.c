@@ -1,0 +1,178 @@
+/* Export: the same render call on a Cairo image, SVG or PDF surface.
+ * Cairo writes through our stream callback rather than to a path, so a
+ * failure reports the C library's reason ("Permission denied"), not just
+ * Cairo's "error while writing to output stream". */
+#include "dmk-chart-private.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cairo-pdf.h>
+#include <cairo-svg.h>
+
+#include "dmk-version.h"
+
+typedef enum { FMT_NONE, FMT_PNG, FMT_SVG, FMT_PDF } ExportFormat;
+
+typedef struct {
+    FILE *f;
+    int error; /* errno of the first failed write */
+} Sink;
+
+static cairo_status_t sink_write(void *closure, const unsigned char *data, unsigned int length)
+{
+    Sink *s = closure;
+    if (s->error)
+        return CAIRO_STATUS_WRITE_ERROR;
+    errno = 0;
+    if (fwrite(data, 1, length, s->f) != length) {
+        s->error = errno ? errno : EIO;
+        return CAIRO_STATUS_WRITE_ERROR;
+    }
+    return CAIRO_STATUS_SUCCESS;
+}
+
+/* ASCII case-insensitive: the C locale's tolower could differ. */
+static bool ext_is(const char *ext, const char *want)
+{
+    for (; *ext && *want; ext++, want++) {
+        char a = *ext >= 'A' && *ext <= 'Z' ? (char)(*ext - 'A' + 'a') : *ext;
+        if (a != *want)
+            return false;
+    }
+    return *ext == '\0' && *want == '\0';
+}
+
+static ExportFormat format_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    const char *dot = strrchr(path, '.');
+    if (!dot || (slash && dot < slash))
+        return FMT_NONE;
+    if (ext_is(dot + 1, "png"))
+        return FMT_PNG;
+    if (ext_is(dot + 1, "svg"))
+        return FMT_SVG;
+    if (ext_is(dot + 1, "pdf"))
+        return FMT_PDF;
+    return FMT_NONE;
+}
+
+static int cairo_error(DmkError *err, const char *path, cairo_status_t st)
+{
+    int code = st == CAIRO_STATUS_NO_MEMORY ? DMK_E_NOMEM : DMK_E_IO;
+    return dmk_error_set(err, code, 0, "Cannot export the chart to \"%s\": %s", path,
+                         cairo_status_to_string(st));
+}
+
+static cairo_surface_t *vector_surface(ExportFormat fmt, Sink *sink, int width, int height,
+                                       const DmkChartModel *m)
+{
+    if (fmt == FMT_SVG) {
+        cairo_surface_t *s = cairo_svg_surface_create_for_stream(sink_write, sink, width, height);
+#if CAIRO_VERSION >= CAIRO_VERSION_ENCODE(1, 16, 0)
+        /* Pixels: a web page shows the chart at the size it was drawn. */
+        cairo_svg_surface_set_document_unit(s, CAIRO_SVG_UNIT_PX);
+#endif
+        return s;
+    }
+    cairo_surface_t *s = cairo_pdf_surface_create_for_stream(sink_write, sink, width, height);
+#if CAIRO_VERSION >= CAIRO_VERSION_ENCODE(1, 16, 0)
+    if (m->title[0])
+        cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_TITLE, m->title);
+    cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_CREATOR, "Drivemark " DMK_VERSION);
+#else
+    (void)m;
+#endif
+    return s;
+}
+
+static cairo_surface_t *create_surface(ExportFormat fmt, Sink *sink, const DmkChartModel *m,
+                                       int width, int height, double scale)
+{
+    if (fmt != FMT_PNG)
+        return vector_surface(fmt, sink, width, height, m);
+    cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)lround(width * scale),
+                                                    (int)lround(height * scale));
+    /* Device scale: a 2x PNG has the 1x layout with twice the pixels. */
+    cairo_surface_set_device_scale(s, scale, scale);
+    return s;
+}
+
+static cairo_status_t draw_into(cairo_surface_t *s, const DmkChartModel *m, int width, int height)
+{
+    cairo_t *cr = cairo_create(s);
+    dmk_chart_render(cr, width, height, m);
+    cairo_status_t st = cairo_status(cr);
+    cairo_destroy(cr);
+    return st;
+}
+
+static cairo_status_t write_surface(ExportFormat fmt, cairo_surface_t *s, Sink *sink)
+{
+    if (fmt == FMT_PNG)
+        return cairo_surface_write_to_png_stream(s, sink_write, sink);
+    cairo_surface_finish(s);
+    return cairo_surface_status(s);
+}
+
+static int check_args(const DmkChartModel *m, const char *path, int width, int height, double scale,
+                      DmkError *err)
+{
+    if (!path || !path[0])
+        return dmk_error_set(err, DMK_E_INVAL, 0, "No file name given for the chart");
+    if (!m)
+        return dmk_error_set(err, DMK_E_INVAL, 0, "No chart to export to \"%s\"", path);
+    if (width < 1 || height < 1 || width > 16384 || height > 16384)
+        return dmk_error_set(err, DMK_E_INVAL, 0,
+                             "Cannot export the chart to \"%s\": size %dx%d is not in 1..16384",
+                             path, width, height);
+    if (!(scale >= 0.25 && scale <= 8))
+        return dmk_error_set(err, DMK_E_INVAL, 0,
+                             "Cannot export the chart to \"%s\": scale must be 0.25..8", path);
+    if (format_of(path) == FMT_NONE)
+        return dmk_error_set(err, DMK_E_INVAL, 0,
+                             "Cannot export the chart to \"%s\": the name must end in .png, "
+                             ".svg or .pdf",
+                             path);
+    return DMK_OK;
+}
+
+static int export_to(const DmkChartModel *m, const char *path, ExportFormat fmt, Sink *sink,
+                     int width, int height, double scale, DmkError *err)
+{
+    cairo_surface_t *s = create_surface(fmt, sink, m, width, height, scale);
+    cairo_status_t st = cairo_surface_status(s);
+    if (st == CAIRO_STATUS_SUCCESS)
+        st = draw_into(s, m, width, height);
+    if (st == CAIRO_STATUS_SUCCESS)
+        st = write_surface(fmt, s, sink);
+    cairo_surface_destroy(s);
+    if (sink->error)
+        return dmk_error_errno(err, sink->error, "Cannot write the chart to \"%s\"", path);
+    if (st != CAIRO_STATUS_SUCCESS)
+        return cairo_error(err, path, st);
+    return DMK_OK;
+}
+
+int dmk_chart_export(const DmkChartModel *m, const char *path, int width, int height, double scale,
+                     DmkError *err)
+{
+    int rc = check_args(m, path, width, height, scale, err);
+    if (rc != DMK_OK)
+        return rc;
+    if (format_of(path) != FMT_PNG)
+        scale = 1;
+    Sink sink = {fopen(path, "wb"), 0};
+    if (!sink.f)
+        return dmk_error_errno(err, errno, "Cannot create \"%s\"", path);
+    rc = export_to(m, path, format_of(path), &sink, width, height, scale, err);
+    if (fclose(sink.f) != 0 && rc == DMK_OK)
+        rc = dmk_error_errno(err, errno, "Cannot write the chart to \"%s\"", path);
+    /* No half-written chart left behind to be mistaken for a good one. */
+    if (rc != DMK_OK)
+        remove(path);
+    return rc;
+}

@@ -1,0 +1,101 @@
+/* What the chart renderer's files share: layout, axes, text and style
+ * helpers. Not installed, not for callers: they use dmk-chart.h. */
+#ifndef DMK_CHART_PRIVATE_H
+#define DMK_CHART_PRIVATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "dmk-chart.h"
+
+#define DMK_CHART_MAX_TICKS 64
+/* M_PI is POSIX's XSI, not C11's. */
+#define DMK_CHART_PI 3.14159265358979323846
+
+typedef struct {
+    double x, y, w, h;
+} DmkRect;
+
+/* One axis in "axis units": the value itself on a linear axis, log2 of it
+ * on a log2 axis, so drawing code maps every axis the same way. */
+typedef struct {
+    DmkAxisScale scale;
+    DmkTickFormat format;
+    double lo, hi;
+    double ticks[DMK_CHART_MAX_TICKS];
+    size_t n_ticks;
+    double step;     /* linear: tick spacing; used to pick decimals */
+    int label_every; /* label every n-th tick when labels would collide */
+} DmkAxis;
+
+/* Everything one render call works with. Sizes are in the caller's user
+ * units (logical pixels on screen and in PNGs, points in PDF and SVG). */
+typedef struct {
+    cairo_t *cr;
+    const DmkChartModel *m;
+    double width, height;
+    double font; /* base text size, scaled with the chart's size */
+    double pad;  /* outer margin */
+    DmkRect plot;
+    DmkAxis x, y;
+    double tick_font; /* tick, category and value labels */
+    double x_band;    /* height of the labels under the plot */
+    bool cat_rotated; /* bars: category labels slanted, not wrapped */
+    bool no_markers;  /* lines: points too dense for markers */
+    double legend_y;  /* top of the legend block */
+    double legend_h;
+} DmkChartCtx;
+
+/* dmk-chart.c */
+bool dmk_chart_value_ok(double v);
+bool dmk_chart_x_ok(const DmkChartModel *m, double x);
+
+/* dmk-chart-text.c */
+typedef enum { DMK_TEXT_REGULAR, DMK_TEXT_BOLD } DmkTextWeight;
+void dmk_chart_font(cairo_t *cr, double size, DmkTextWeight weight);
+double dmk_chart_text_width(cairo_t *cr, const char *s);
+/* Draws s with its box anchored at (x, y): ha/va 0 = left/top, 0.5 =
+ * centre, 1 = right/bottom. The box's height is the font's ascent plus
+ * descent, so labels of one font line up whatever their letters. */
+void dmk_chart_text(cairo_t *cr, double x, double y, double ha, double va, const char *s);
+/* s, cut at a UTF-8 boundary and ended with an ellipsis to fit max_w. */
+void dmk_chart_ellipsize(cairo_t *cr, const char *s, double max_w, char *out, size_t len);
+double dmk_chart_line_height(cairo_t *cr);
+
+/* dmk-chart-format.c: locale-independent numbers, "1,000" separators */
+void dmk_chart_format_number(double v, int decimals, char *buf, size_t len);
+void dmk_chart_format_value(double v, char *buf, size_t len);
+void dmk_chart_format_tick(const DmkAxis *a, double t, char *buf, size_t len);
+
+/* dmk-chart-axes.c */
+void dmk_chart_axis_y(DmkAxis *a, double max);
+void dmk_chart_axis_x(DmkAxis *a, DmkAxisScale scale, DmkTickFormat format, double min, double max);
+double dmk_chart_axis_map(const DmkAxis *a, double v); /* value -> 0..1 */
+double dmk_chart_tick_value(const DmkAxis *a, double t);
+bool dmk_chart_tick_labelled(const DmkAxis *a, size_t i);
+void dmk_chart_axis_fit_labels(DmkChartCtx *c, DmkAxis *a, double length);
+double dmk_chart_y_labels_width(DmkChartCtx *c);
+void dmk_chart_draw_grid(DmkChartCtx *c, bool vertical);
+void dmk_chart_draw_axes(DmkChartCtx *c, bool x_labels);
+double dmk_chart_snap(cairo_t *cr, double v, double line_w);
+
+/* dmk-chart-style.c: colour, dash, marker and hatch per series, so series
+ * stay apart on colour screens, for colour-blind readers and in grey. */
+void dmk_chart_set_series_colour(cairo_t *cr, size_t i, double alpha);
+void dmk_chart_set_series_dash(cairo_t *cr, size_t i, double line_w);
+void dmk_chart_draw_marker(cairo_t *cr, size_t i, double x, double y, double r);
+void dmk_chart_draw_bar(cairo_t *cr, size_t i, DmkRect r, double unit);
+void dmk_chart_set_grey(cairo_t *cr, double level);
+
+/* dmk-chart-legend.c */
+double dmk_chart_legend_measure(DmkChartCtx *c, double max_w);
+void dmk_chart_legend_draw(DmkChartCtx *c);
+
+/* dmk-chart-lines.c / dmk-chart-bars.c */
+bool dmk_chart_lines_range(const DmkChartModel *m, double *xmin, double *xmax, double *ymax);
+void dmk_chart_lines_draw(DmkChartCtx *c);
+bool dmk_chart_bars_range(const DmkChartModel *m, double *ymax);
+double dmk_chart_bars_labels_height(DmkChartCtx *c, double plot_w);
+void dmk_chart_bars_draw(DmkChartCtx *c);
+
+#endif

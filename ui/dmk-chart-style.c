@@ -1,0 +1,212 @@
+/* How series look. Each of the first eight differs in three ways at once:
+ * colour (picked for colour-blind readers and spread in lightness, so
+ * they still differ as greys), marker shape (filled and hollow in turn)
+ * and dash pattern for lines, hatching for bars. A review printed in
+ * black and white must still say which line is which drive. */
+#include "dmk-chart-private.h"
+
+#include <math.h>
+
+static const double palette[DMK_CHART_DISTINCT_SERIES][3] = {
+    {0x1e / 255.0, 0x7b / 255.0, 0x34 / 255.0}, /* green, the app's colour */
+    {0xe0 / 255.0, 0x82 / 255.0, 0x14 / 255.0}, /* orange */
+    {0x2c / 255.0, 0x5f / 255.0, 0xa8 / 255.0}, /* blue */
+    {0xc0 / 255.0, 0x39 / 255.0, 0x2b / 255.0}, /* red */
+    {0x7b / 255.0, 0x4f / 255.0, 0xa0 / 255.0}, /* purple */
+    {0x17 / 255.0, 0xa2 / 255.0, 0xb8 / 255.0}, /* teal */
+    {0x8c / 255.0, 0x6a / 255.0, 0x2f / 255.0}, /* brown */
+    {0x33 / 255.0, 0x33 / 255.0, 0x33 / 255.0}, /* near black */
+};
+
+void dmk_chart_set_grey(cairo_t *cr, double level)
+{
+    cairo_set_source_rgb(cr, level, level, level);
+}
+
+void dmk_chart_set_series_colour(cairo_t *cr, size_t i, double alpha)
+{
+    const double *c = palette[i % DMK_CHART_DISTINCT_SERIES];
+    cairo_set_source_rgba(cr, c[0], c[1], c[2], alpha);
+}
+
+void dmk_chart_set_series_dash(cairo_t *cr, size_t i, double line_w)
+{
+    /* In line widths: solid, dash, dot, dash-dot, long dash,
+     * dash-dot-dot, long-short, fine dash. */
+    static const double dashes[DMK_CHART_DISTINCT_SERIES][6] = {
+        {0},
+        {4, 2},
+        {1, 1.5},
+        {5, 1.5, 1, 1.5},
+        {8, 2.5},
+        {5, 1.5, 1, 1.5, 1, 1.5},
+        {8, 2, 2.5, 2},
+        {2, 1.2},
+    };
+    static const int counts[DMK_CHART_DISTINCT_SERIES] = {0, 2, 2, 4, 2, 6, 4, 2};
+    size_t k = i % DMK_CHART_DISTINCT_SERIES;
+    double d[6];
+    for (int j = 0; j < counts[k]; j++)
+        d[j] = dashes[k][j] * line_w;
+    cairo_set_dash(cr, d, counts[k], 0);
+}
+
+static void polygon(cairo_t *cr, double x, double y, double r, int n, double start)
+{
+    for (int k = 0; k < n; k++) {
+        double a = start + 2 * DMK_CHART_PI * k / n;
+        if (k == 0)
+            cairo_move_to(cr, x + r * cos(a), y + r * sin(a));
+        else
+            cairo_line_to(cr, x + r * cos(a), y + r * sin(a));
+    }
+    cairo_close_path(cr);
+}
+
+static void star(cairo_t *cr, double x, double y, double r)
+{
+    for (int k = 0; k < 10; k++) {
+        double a = -DMK_CHART_PI / 2 + DMK_CHART_PI * k / 5;
+        double rr = (k % 2) ? r * 0.45 : r;
+        if (k == 0)
+            cairo_move_to(cr, x + rr * cos(a), y + rr * sin(a));
+        else
+            cairo_line_to(cr, x + rr * cos(a), y + rr * sin(a));
+    }
+    cairo_close_path(cr);
+}
+
+/* Crosses are strokes only: there is nothing to fill. */
+static void cross(cairo_t *cr, size_t i, double x, double y, double r, bool diagonal)
+{
+    double d = diagonal ? r * 0.8 : r * 1.05;
+    if (diagonal) {
+        cairo_move_to(cr, x - d, y - d);
+        cairo_line_to(cr, x + d, y + d);
+        cairo_move_to(cr, x - d, y + d);
+        cairo_line_to(cr, x + d, y - d);
+    } else {
+        cairo_move_to(cr, x - d, y);
+        cairo_line_to(cr, x + d, y);
+        cairo_move_to(cr, x, y - d);
+        cairo_line_to(cr, x, y + d);
+    }
+    cairo_set_line_cap(cr, CAIRO_LINE_CAP_SQUARE);
+    cairo_set_line_width(cr, r * 0.5);
+    dmk_chart_set_series_colour(cr, i, 1);
+    cairo_stroke(cr);
+}
+
+static void shape_path(cairo_t *cr, size_t k, double x, double y, double r)
+{
+    switch (k) {
+    case 0:
+        cairo_arc(cr, x, y, r, 0, 2 * DMK_CHART_PI);
+        break;
+    case 1:
+        cairo_rectangle(cr, x - r * 0.85, y - r * 0.85, r * 1.7, r * 1.7);
+        break;
+    case 2:
+        polygon(cr, x, y + r * 0.15, r * 1.2, 3, -DMK_CHART_PI / 2);
+        break;
+    case 3:
+        polygon(cr, x, y, r * 1.2, 4, 0);
+        break;
+    case 4:
+        polygon(cr, x, y - r * 0.15, r * 1.2, 3, DMK_CHART_PI / 2);
+        break;
+    default:
+        star(cr, x, y, r * 1.35);
+        break;
+    }
+}
+
+void dmk_chart_draw_marker(cairo_t *cr, size_t i, double x, double y, double r)
+{
+    size_t k = i % DMK_CHART_DISTINCT_SERIES;
+    cairo_save(cr);
+    cairo_set_dash(cr, NULL, 0, 0);
+    cairo_set_line_join(cr, CAIRO_LINE_JOIN_MITER);
+    if (k == 5 || k == 6) {
+        cross(cr, i, x, y, r, k == 5);
+        cairo_restore(cr);
+        return;
+    }
+    shape_path(cr, k, x, y, r);
+    bool hollow = k == 1 || k == 3;
+    if (hollow) {
+        cairo_set_source_rgb(cr, 1, 1, 1);
+        cairo_fill_preserve(cr);
+        dmk_chart_set_series_colour(cr, i, 1);
+        cairo_set_line_width(cr, r * 0.45);
+    } else {
+        dmk_chart_set_series_colour(cr, i, 1);
+        cairo_fill_preserve(cr);
+        /* A white rim keeps overlapping markers apart. */
+        cairo_set_source_rgb(cr, 1, 1, 1);
+        cairo_set_line_width(cr, r * 0.25);
+    }
+    cairo_stroke(cr);
+    cairo_restore(cr);
+}
+
+/* Hatching lines across r at angle a (radians), spaced gap apart. */
+static void hatch(cairo_t *cr, DmkRect r, double a, double gap)
+{
+    double cx = r.x + r.w / 2, cy = r.y + r.h / 2;
+    double reach = hypot(r.w, r.h) / 2 + gap;
+    double dx = cos(a), dy = sin(a);
+    for (double o = -reach; o <= reach; o += gap) {
+        double px = cx - dy * o, py = cy + dx * o;
+        cairo_move_to(cr, px - dx * reach, py - dy * reach);
+        cairo_line_to(cr, px + dx * reach, py + dy * reach);
+    }
+}
+
+static void bar_pattern(cairo_t *cr, size_t k, DmkRect r, double unit)
+{
+    double gap = unit * 0.5;
+    switch (k) {
+    case 1:
+        hatch(cr, r, -DMK_CHART_PI / 4, gap);
+        break;
+    case 2:
+        hatch(cr, r, 0, gap * 0.8);
+        break;
+    case 3:
+        hatch(cr, r, DMK_CHART_PI / 4, gap);
+        break;
+    case 4:
+        hatch(cr, r, DMK_CHART_PI / 4, gap * 1.2);
+        hatch(cr, r, -DMK_CHART_PI / 4, gap * 1.2);
+        break;
+    case 5:
+        hatch(cr, r, DMK_CHART_PI / 2, gap * 0.8);
+        break;
+    case 6:
+        hatch(cr, r, 0, gap);
+        hatch(cr, r, DMK_CHART_PI / 2, gap);
+        break;
+    case 7:
+        hatch(cr, r, -DMK_CHART_PI / 6, gap * 0.6);
+        break;
+    default:
+        return;
+    }
+}
+
+void dmk_chart_draw_bar(cairo_t *cr, size_t i, DmkRect r, double unit)
+{
+    size_t k = i % DMK_CHART_DISTINCT_SERIES;
+    cairo_save(cr);
+    cairo_rectangle(cr, r.x, r.y, r.w, r.h);
+    dmk_chart_set_series_colour(cr, i, 1);
+    cairo_fill_preserve(cr);
+    cairo_clip(cr);
+    cairo_set_dash(cr, NULL, 0, 0);
+    bar_pattern(cr, k, r, unit);
+    cairo_set_source_rgba(cr, 1, 1, 1, 0.55);
+    cairo_set_line_width(cr, unit * 0.12);
+    cairo_stroke(cr);
+    cairo_restore(cr);
+}

@@ -1,0 +1,202 @@
+/* The chart renderer's entry point: lays the chart out (titles, legend,
+ * axes, plot) from the size it is given, so one model looks the same on
+ * screen, in a 1x or 2x PNG, in SVG and in PDF. */
+#include "dmk-chart-private.h"
+
+#include <math.h>
+#include <string.h>
+
+void dmk_chart_model_init(DmkChartModel *m)
+{
+    memset(m, 0, sizeof *m);
+    m->kind = DMK_CHART_LINES;
+    m->x_scale = DMK_AXIS_LINEAR;
+    m->x_ticks = DMK_TICKS_NUMBER;
+}
+
+bool dmk_chart_value_ok(double v)
+{
+    return isfinite(v) && v >= 0;
+}
+
+bool dmk_chart_x_ok(const DmkChartModel *m, double x)
+{
+    if (!isfinite(x))
+        return false;
+    return m->x_scale != DMK_AXIS_LOG2 || x > 0;
+}
+
+const char *dmk_chart_metric_title(const char *metric)
+{
+    static const struct {
+        const char *name, *title;
+    } titles[] = {
+        {"mb_s", "MB/s (10^6 B/s)"},
+        {"mib_s", "MiB/s (2^20 B/s)"},
+        {"iops", "IOPS"},
+        {"lat_mean_us", "Mean latency (us)"},
+        {"lat_min_us", "Minimum latency (us)"},
+        {"lat_max_us", "Maximum latency (us)"},
+        {"lat_stddev_us", "Latency standard deviation (us)"},
+        {"lat_p50_us", "Median latency (us)"},
+        {"lat_p90_us", "90th percentile latency (us)"},
+        {"lat_p99_us", "99th percentile latency (us)"},
+        {"lat_p999_us", "99.9th percentile latency (us)"},
+        {"lat_p9999_us", "99.99th percentile latency (us)"},
+    };
+    if (!metric)
+        return "";
+    for (size_t i = 0; i < sizeof titles / sizeof titles[0]; i++)
+        if (strcmp(metric, titles[i].name) == 0)
+            return titles[i].title;
+    return metric;
+}
+
+/* Text and margins grow with the chart, within limits: 800x500 is the
+ * design size; a small widget stays legible and a wall-sized one does
+ * not shout. */
+static void set_scale(DmkChartCtx *c)
+{
+    double u = fmin(c->width / 800, c->height / 500);
+    u = fmax(0.75, fmin(1.6, u));
+    c->font = 13 * u;
+    c->tick_font = 11.5 * u;
+    c->pad = 14 * u;
+}
+
+/* Title and subtitle; returns the y below them. */
+static double draw_header(DmkChartCtx *c)
+{
+    cairo_t *cr = c->cr;
+    double y = c->pad * 0.9, max_w = c->width - 2 * c->pad;
+    char buf[512];
+    if (c->m && c->m->title[0]) {
+        dmk_chart_font(cr, c->font * 1.4, DMK_TEXT_BOLD);
+        dmk_chart_set_grey(cr, 0.1);
+        dmk_chart_ellipsize(cr, c->m->title, max_w, buf, sizeof buf);
+        dmk_chart_text(cr, c->width / 2, y, 0.5, 0, buf);
+        y += dmk_chart_line_height(cr) + c->font * 0.15;
+    }
+    if (c->m && c->m->subtitle[0]) {
+        dmk_chart_font(cr, c->font * 0.95, DMK_TEXT_REGULAR);
+        dmk_chart_set_grey(cr, 0.4);
+        dmk_chart_ellipsize(cr, c->m->subtitle, max_w, buf, sizeof buf);
+        dmk_chart_text(cr, c->width / 2, y, 0.5, 0, buf);
+        y += dmk_chart_line_height(cr);
+    }
+    return y;
+}
+
+static void draw_no_data(DmkChartCtx *c, double top)
+{
+    dmk_chart_font(c->cr, c->font * 1.3, DMK_TEXT_REGULAR);
+    dmk_chart_set_grey(c->cr, 0.5);
+    dmk_chart_text(c->cr, c->width / 2, (top + c->height) / 2, 0.5, 0.5, "No data");
+}
+
+/* The data's extent; false when nothing is drawable. */
+static bool data_range(DmkChartCtx *c, double *xmin, double *xmax, double *ymax)
+{
+    const DmkChartModel *m = c->m;
+    if (!m || !m->series || m->n_series == 0)
+        return false;
+    if (m->kind == DMK_CHART_BARS)
+        return m->n_categories > 0 && dmk_chart_bars_range(m, ymax);
+    return dmk_chart_lines_range(m, xmin, xmax, ymax);
+}
+
+static double x_band_height(DmkChartCtx *c, double plot_w)
+{
+    if (c->m->kind == DMK_CHART_BARS)
+        return dmk_chart_bars_labels_height(c, plot_w);
+    dmk_chart_font(c->cr, c->tick_font, DMK_TEXT_REGULAR);
+    return dmk_chart_line_height(c->cr) + c->tick_font * 1.1;
+}
+
+/* Room right of the plot for half of the last x label. */
+static double right_margin(DmkChartCtx *c)
+{
+    if (c->m->kind == DMK_CHART_BARS || c->x.n_ticks == 0)
+        return c->pad;
+    char buf[64];
+    dmk_chart_font(c->cr, c->tick_font, DMK_TEXT_REGULAR);
+    dmk_chart_format_tick(&c->x, c->x.ticks[c->x.n_ticks - 1], buf, sizeof buf);
+    return c->pad + dmk_chart_text_width(c->cr, buf) / 2;
+}
+
+static double left_margin(DmkChartCtx *c)
+{
+    double w = c->pad + dmk_chart_y_labels_width(c) + c->tick_font * 0.6;
+    if (c->m->y_title[0]) {
+        dmk_chart_font(c->cr, c->font, DMK_TEXT_BOLD);
+        w += dmk_chart_line_height(c->cr) + c->font * 0.5;
+    }
+    return w;
+}
+
+/* Places legend and plot below `top`. False when the chart is too small
+ * to hold a plot. */
+static bool layout(DmkChartCtx *c, double top)
+{
+    c->legend_y = top + c->font * 0.5;
+    c->legend_h = dmk_chart_legend_measure(c, c->width - 2 * c->pad);
+    c->plot.y = c->legend_y + c->legend_h + c->font * 0.9;
+    c->plot.x = left_margin(c);
+    c->plot.w = c->width - c->plot.x - right_margin(c);
+    c->x_band = x_band_height(c, c->plot.w);
+    double bottom = c->pad + c->x_band;
+    if (c->m->x_title[0]) {
+        dmk_chart_font(c->cr, c->font, DMK_TEXT_BOLD);
+        bottom += dmk_chart_line_height(c->cr);
+    }
+    c->plot.h = c->height - bottom - c->plot.y;
+    return c->plot.w >= c->font * 3 && c->plot.h >= c->font * 3;
+}
+
+static void draw_chart(DmkChartCtx *c, double top)
+{
+    const DmkChartModel *m = c->m;
+    double xmin = 0, xmax = 0, ymax = 0;
+    if (!data_range(c, &xmin, &xmax, &ymax)) {
+        draw_no_data(c, top);
+        return;
+    }
+    bool lines = m->kind == DMK_CHART_LINES;
+    /* Headroom above the highest value: bars carry a label there. */
+    dmk_chart_axis_y(&c->y, ymax * (lines ? 1.04 : 1.1));
+    if (lines)
+        dmk_chart_axis_x(&c->x, m->x_scale, m->x_ticks, xmin, xmax);
+    if (!layout(c, top))
+        return;
+    if (lines)
+        dmk_chart_axis_fit_labels(c, &c->x, c->plot.w);
+    dmk_chart_draw_grid(c, lines);
+    if (lines)
+        dmk_chart_lines_draw(c);
+    else
+        dmk_chart_bars_draw(c);
+    dmk_chart_draw_axes(c, lines);
+    dmk_chart_legend_draw(c);
+}
+
+void dmk_chart_render(cairo_t *cr, double width, double height, const DmkChartModel *m)
+{
+    if (!cr || cairo_status(cr) != CAIRO_STATUS_SUCCESS || !(width > 0) || !(height > 0))
+        return;
+    cairo_save(cr);
+    cairo_rectangle(cr, 0, 0, width, height);
+    cairo_clip(cr);
+    cairo_set_source_rgb(cr, 1, 1, 1);
+    cairo_paint(cr);
+    /* Unhinted metrics: text measures the same on every surface, so the
+     * layout of an export matches the screen. */
+    cairo_font_options_t *fo = cairo_font_options_create();
+    cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_OFF);
+    cairo_set_font_options(cr, fo);
+    cairo_font_options_destroy(fo);
+    DmkChartCtx c = {.cr = cr, .m = m, .width = width, .height = height};
+    set_scale(&c);
+    double top = draw_header(&c);
+    draw_chart(&c, top);
+    cairo_restore(cr);
+}

@@ -1,0 +1,87 @@
+/* Charts for reviews: one Cairo renderer that knows nothing of GTK (nor
+ * GLib, nor Pango), so the GUI's GtkDrawingArea and the headless
+ * `drivemark-cli chart` draw the same pixels, and what a reviewer exports
+ * is what they saw on screen.
+ *
+ * The model is plain C data that the caller owns; the renderer only reads
+ * it during the call. Values that are NaN, infinite or negative are
+ * skipped (a failed or missing measurement), never drawn as zero. */
+#ifndef DMK_CHART_H
+#define DMK_CHART_H
+
+#include <stddef.h>
+
+#include <cairo.h>
+
+#include "dmk-error.h"
+
+/* Series beyond this count still draw, but their colour, marker and dash
+ * repeat, so they can no longer be told apart in grey-scale print. */
+#define DMK_CHART_DISTINCT_SERIES 8
+
+typedef enum {
+    DMK_CHART_LINES, /* y vs x, a line per series (QD sweep, block-size sweep) */
+    DMK_CHART_BARS,  /* grouped bars: a group per category, a bar per series */
+} DmkChartKind;
+
+typedef enum {
+    DMK_AXIS_LINEAR,
+    DMK_AXIS_LOG2, /* ticks at the powers of two the data covers */
+} DmkAxisScale;
+
+typedef enum {
+    DMK_TICKS_NUMBER, /* 1, 2, 4 ... 256; 1,000; 2.5 */
+    DMK_TICKS_BYTES,  /* 512 B, 4 KiB, 1 MiB, 64 MiB (binary units) */
+} DmkTickFormat;
+
+typedef struct {
+    double x, y;
+} DmkChartPoint;
+
+/* A drive, or a saved result. */
+typedef struct {
+    char name[128];              /* legend text; ellipsized when too long */
+    size_t n;                    /* LINES: number of points; BARS: should equal n_categories */
+    const DmkChartPoint *points; /* LINES: (x, y); BARS: points[j].y is category j, x ignored */
+} DmkChartSeries;
+
+typedef struct {
+    DmkChartKind kind;
+    char title[256];       /* "Random 4 KiB read, IOPS vs queue depth" */
+    char subtitle[256];    /* "" for none: date, profile, file size ... */
+    char x_title[128];     /* "Queue depth (T1)", "Block size"; "" for none */
+    char y_title[128];     /* with its unit: see dmk_chart_metric_title */
+    DmkAxisScale x_scale;  /* LINES only */
+    DmkTickFormat x_ticks; /* LINES only */
+    size_t n_categories;   /* BARS: group labels, e.g. "SEQ1M Q8T1 Read" */
+    const char *const *categories;
+    size_t n_series;
+    const DmkChartSeries *series;
+} DmkChartModel;
+
+/* Zeroes *m: LINES, linear x, number ticks, no series. */
+void dmk_chart_model_init(DmkChartModel *m);
+
+/* Draws the whole chart (white background included) into the rectangle
+ * (0, 0, width, height) of cr's user space; the caller picks the surface
+ * and any device scale. Saves and restores cr's state. An empty model, or
+ * one with no usable value, draws a centred "No data". */
+void dmk_chart_render(cairo_t *cr, double width, double height, const DmkChartModel *m);
+
+/* Renders to a file chosen by its extension, case-insensitive: ".png"
+ * (width x height logical pixels times scale, e.g. 2 for a 2x image with
+ * the 1x layout), ".svg" (width x height px) or ".pdf" (width x height
+ * points); scale is ignored for SVG and PDF. Returns DMK_OK, or a negative
+ * DmkErrCode with err's message naming the path and the reason (the C
+ * library's for open and write failures, Cairo's status text otherwise);
+ * a file that failed half-way is removed. */
+int dmk_chart_export(const DmkChartModel *m, const char *path, int width, int height, double scale,
+                     DmkError *err);
+
+/* Axis title with its unit for a DmkStats field name: "mb_s" -> "MB/s
+ * (10^6 B/s)", "iops" -> "IOPS", "lat_mean_us" -> "Mean latency (us)",
+ * "lat_p99_us" -> "99th percentile latency (us)" ... Unknown names come
+ * back as they are; NULL gives "". Never NULL. */
+const char *dmk_chart_metric_title(const char *metric);
+
+#endif
