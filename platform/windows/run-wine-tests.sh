@@ -10,6 +10,38 @@
 # Wine gets a prefix of its own inside the build dir, made once; no
 # window, no Mono/Gecko installer, no debug chatter.
 
+# A full disk and a read-only one for the Windows backend's error tests:
+# small ext4 images loop-mounted under the build dir (root only; without
+# them those two tests skip and say why).
+dmk_fault_mounts() {
+    local dir="$1/fault-fs"
+    DMK_FAULT_MOUNTS=()
+    [ "$(id -u)" -eq 0 ] && command -v mkfs.ext4 >/dev/null || return 0
+    mkdir -p "$dir/small" "$dir/ro"
+    local name opts
+    for name in small ro; do
+        # a run killed before its clean-up leaves its mount behind
+        mountpoint -q "$dir/$name" && umount "$dir/$name" 2>/dev/null
+        opts=loop
+        [ "$name" = ro ] && opts=loop,ro
+        truncate -s 48M "$dir/$name.img" && mkfs.ext4 -q -F "$dir/$name.img" &&
+            mount -o "$opts" "$dir/$name.img" "$dir/$name" 2>/dev/null || continue
+        DMK_FAULT_MOUNTS+=("$dir/$name")
+    done
+    mountpoint -q "$dir/small" && export DMK_TEST_SMALL_DIR="$dir/small"
+    mountpoint -q "$dir/ro" && export DMK_TEST_RO_DIR="$dir/ro"
+    return 0
+}
+
+dmk_fault_unmount() {
+    local m
+    for m in "${DMK_FAULT_MOUNTS[@]}"; do
+        umount "$m" 2>/dev/null
+    done
+    unset DMK_TEST_SMALL_DIR DMK_TEST_RO_DIR
+    DMK_FAULT_MOUNTS=()
+}
+
 windows_tests() {
     local src=${1:?usage: windows_tests SOURCE_DIR BUILD_DIR} build=${2:?usage: windows_tests SOURCE_DIR BUILD_DIR}
     shift 2
@@ -34,7 +66,9 @@ windows_tests() {
         env "${wine_env[@]}" wineserver -w # wait until wineboot has really finished
     fi
     local rc=0
+    dmk_fault_mounts "$build"
     env "${wine_env[@]}" meson test -C "$build" --print-errorlogs "$@" || rc=$?
+    dmk_fault_unmount
     env "${wine_env[@]}" wineserver -k 2>/dev/null # no server left running after the tests
     return "$rc"
 }
