@@ -1,5 +1,6 @@
 #include "dmk-cli.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -63,6 +64,7 @@ static int opt_mode(DmkCliArgs *a, const char *v, DmkError *err)
     for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
         if (strcmp(v, modes[i].name) == 0) {
             a->run_mode = modes[i].mode;
+            a->mode_set = true;
             return DMK_OK;
         }
     }
@@ -165,6 +167,192 @@ static int opt_csv(DmkCliArgs *a, const char *v, DmkError *err)
 #endif
 }
 
+/* ---- options of sweep --------------------------------------------------- */
+
+static int opt_pattern(DmkCliArgs *a, const char *v, DmkError *err)
+{
+    if (strcmp(v, "seq") == 0)
+        a->pattern = DMK_PATTERN_SEQ;
+    else if (strcmp(v, "rnd") == 0)
+        a->pattern = DMK_PATTERN_RND;
+    else
+        return dmk_error_set(err, DMK_E_INVAL, 0,
+                             "--pattern '%s' is unknown: expected seq (sequential) or rnd "
+                             "(random)",
+                             v);
+    a->pattern_set = true;
+    return DMK_OK;
+}
+
+/* A block size: 512 B to 64 MiB, a power of two (direct I/O needs it). */
+static int parse_block(const char *what, const char *v, uint32_t *out, DmkError *err)
+{
+    uint64_t bs;
+    int rc = dmk_parse_size_range(what, v, DMK_BS_MIN, DMK_BS_MAX, &bs, err);
+    if (rc != DMK_OK)
+        return rc;
+    if (bs & (bs - 1))
+        return dmk_error_set(err, DMK_E_INVAL, 0,
+                             "%s '%s' is not a power of two; expected 512 B, 1 KiB, 2 KiB ... "
+                             "64 MiB",
+                             what, v);
+    *out = (uint32_t)bs;
+    return DMK_OK;
+}
+
+static int opt_bs(DmkCliArgs *a, const char *v, DmkError *err)
+{
+    a->bs_set = true;
+    return parse_block("--bs", v, &a->bs, err);
+}
+
+static int opt_threads(DmkCliArgs *a, const char *v, DmkError *err)
+{
+    uint64_t n;
+    int rc = dmk_parse_uint_range("--threads", v, 1, DMK_THREADS_MAX, &n, err);
+    a->threads = (uint32_t)n;
+    a->threads_set = true;
+    return rc;
+}
+
+/* "1,2,4,8" or "512,4K,64K": each item parsed alone, so the message names
+ * the option, the whole list and the bad item. */
+static int parse_list(const char *opt, const char *v, bool sizes, uint32_t *out, size_t *n,
+                      DmkError *err)
+{
+    char item[64], inner_msg[sizeof err->msg];
+    DmkError inner = {0};
+    *n = 0;
+    for (const char *p = v;; p++) {
+        size_t len = strcspn(p, ",");
+        if (*n >= DMK_SWEEP_MAX_POINTS)
+            return dmk_error_set(err, DMK_E_INVAL, 0, "%s '%s' has more than %d items", opt, v,
+                                 DMK_SWEEP_MAX_POINTS);
+        snprintf(item, sizeof item, "%.*s", (int)(len < sizeof item ? len : sizeof item - 1), p);
+        uint64_t qd = 0;
+        int rc = sizes
+                     ? parse_block("block size", item, &out[*n], &inner)
+                     : dmk_parse_uint_range("queue depth", item, 1, DMK_SWEEP_QD_MAX, &qd, &inner);
+        if (rc == DMK_OK && !sizes)
+            out[*n] = (uint32_t)qd;
+        if (rc != DMK_OK) {
+            snprintf(inner_msg, sizeof inner_msg, "%s", inner.msg);
+            return dmk_error_set(err, DMK_E_INVAL, 0, "%s '%s': %s", opt, v, inner_msg);
+        }
+        for (size_t k = 0; k < *n; k++)
+            if (out[k] == out[*n])
+                return dmk_error_set(err, DMK_E_INVAL, 0, "%s '%s' lists %s twice", opt, v, item);
+        (*n)++;
+        p += len;
+        if (!*p)
+            return DMK_OK;
+    }
+}
+
+static int opt_qd(DmkCliArgs *a, const char *v, DmkError *err)
+{
+    return parse_list("--qd", v, false, a->qd_list, &a->n_qd, err);
+}
+
+static int opt_bs_list(DmkCliArgs *a, const char *v, DmkError *err)
+{
+    return parse_list("--bs-list", v, true, a->bs_list, &a->n_bs, err);
+}
+
+/* ---- options of show and chart ------------------------------------------ */
+
+static const char *const metrics[] = {"mb_s", "iops", "lat_mean_us", "lat_p99_us"};
+
+const DmkStatField *dmk_cli_metric_field(const char *metric)
+{
+    for (size_t i = 0; i < dmk_stat_field_count; i++)
+        if (strcmp(dmk_stat_fields[i].name, metric) == 0)
+            return &dmk_stat_fields[i];
+    return &dmk_stat_fields[0];
+}
+
+static int opt_metric(DmkCliArgs *a, const char *v, DmkError *err)
+{
+    for (size_t i = 0; i < sizeof metrics / sizeof metrics[0]; i++) {
+        if (strcmp(v, metrics[i]) == 0) {
+            a->metric = metrics[i];
+            a->metric_set = true;
+            return DMK_OK;
+        }
+    }
+    return dmk_error_set(err, DMK_E_INVAL, 0,
+                         "--metric '%s' is unknown: expected mb_s, iops, lat_mean_us or "
+                         "lat_p99_us",
+                         v);
+}
+
+static bool ends_with_nocase(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    if (n <= k)
+        return false;
+    for (size_t i = 0; i < k; i++)
+        if (tolower((unsigned char)s[n - k + i]) != suffix[i])
+            return false;
+    return true;
+}
+
+static int opt_out(DmkCliArgs *a, const char *v, DmkError *err)
+{
+    if (!ends_with_nocase(v, ".png") && !ends_with_nocase(v, ".svg") &&
+        !ends_with_nocase(v, ".pdf"))
+        return dmk_error_set(err, DMK_E_INVAL, 0,
+                             "--out '%s' has no known format: expected a file name ending in "
+                             ".png, .svg or .pdf",
+                             v);
+    a->chart_out = v;
+    return DMK_OK;
+}
+
+static int opt_kind(DmkCliArgs *a, const char *v, DmkError *err)
+{
+    if (strcmp(v, "qd") == 0)
+        a->chart_kind = DMK_CLI_CHART_QD;
+    else if (strcmp(v, "bs") == 0)
+        a->chart_kind = DMK_CLI_CHART_BS;
+    else if (strcmp(v, "tiles") == 0)
+        a->chart_kind = DMK_CLI_CHART_TILES;
+    else
+        return dmk_error_set(err, DMK_E_INVAL, 0,
+                             "--kind '%s' is unknown: expected qd (a line per drive vs queue "
+                             "depth), bs (vs block size) or tiles (bars per test)",
+                             v);
+    return DMK_OK;
+}
+
+static int opt_dimension(const char *what, const char *v, int max, int *out, DmkError *err)
+{
+    uint64_t n;
+    int rc = dmk_parse_uint_range(what, v, 100, (uint64_t)max, &n, err);
+    *out = (int)n;
+    return rc;
+}
+
+static int opt_width(DmkCliArgs *a, const char *v, DmkError *err)
+{
+    return opt_dimension("--width", v, 10000, &a->width, err);
+}
+
+static int opt_height(DmkCliArgs *a, const char *v, DmkError *err)
+{
+    return opt_dimension("--height", v, 10000, &a->height, err);
+}
+
+static int opt_scale(DmkCliArgs *a, const char *v, DmkError *err)
+{
+    uint64_t n;
+    int rc = dmk_parse_uint_range("--scale", v, 1, 2, &n, err);
+    a->scale = (int)n;
+    return rc;
+}
+
+/* ---- options of every command -------------------------------------------- */
+
 static int opt_quiet(DmkCliArgs *a, const char *v, DmkError *err)
 {
     (void)v;
@@ -191,34 +379,62 @@ static int opt_version(DmkCliArgs *a, const char *v, DmkError *err)
 
 /* ---- the table ---------------------------------------------------------- */
 
-#define RUN DMK_CMD_RUN
-#define ANY 0u /* accepted everywhere */
+#define RUN      DMK_CMD_RUN
+#define SWEEP    DMK_CMD_SWEEP
+#define MEASURES (DMK_CMD_RUN | DMK_CMD_SWEEP)
+#define SHOW     DMK_CMD_SHOW
+#define CHART    DMK_CMD_CHART
+#define READERS  (DMK_CMD_SHOW | DMK_CMD_CHART)
+#define ANY      0u /* accepted everywhere */
 
+/* Grouped by the commands that take them: the help prints a heading
+ * wherever that changes. */
 static const DmkOption options[] = {
-    {"--target", "DIR", RUN, opt_target, "directory for the test file (default: .)"},
+    {"--target", "DIR", MEASURES, opt_target, "directory for the test file (default: .)"},
+    {"--mode", "MODE", MEASURES, opt_mode,
+     "rw (each test read, then write), read, write, or (run only) mix"},
+    {"--size", "SIZE", MEASURES, opt_size, "test file size, 16MiB-64GiB (default: 1GiB)"},
+    {"--passes", "N", MEASURES, opt_passes,
+     "passes per test, 1-100; the best one counts (default: 5)"},
+    {"--measure", "SECONDS", MEASURES, opt_measure, "length of each pass (default: 5)"},
+    {"--warmup", "SECONDS", MEASURES, opt_warmup,
+     "discarded warm-up before each test, 0 for none (default: the measure time)"},
+    {"--interval", "SECONDS", MEASURES, opt_interval, "idle time between tests (default: 5)"},
+    {"--timeline", "SECONDS", MEASURES, opt_timeline,
+     "record throughput every SECONDS (0.01-3600) into the results"},
+    {"--data", "KIND", MEASURES, opt_data, "random (incompressible, default) or zero"},
+    {"--backend", "NAME", MEASURES, opt_backend,
+     "the I/O backend: native (default) or null (no disk I/O: measures the engine itself)"},
+    {"--null-latency", "US", MEASURES, opt_null_latency,
+     "null backend only: each I/O completes after US microseconds"},
+    {"--json", "FILE", MEASURES, opt_json, "write results as JSON to FILE (- for stdout)"},
+    {"--csv", "FILE", MEASURES, opt_csv, "write results as CSV to FILE (- for stdout)"},
+    {"--quiet", NULL, MEASURES, opt_quiet, "no progress line"},
     {"--profile", "NAME", RUN, opt_profile, "default, peak, real, demo or nvme (default: default)"},
     {"--test", "NAME", RUN, opt_test,
      "a test by CrystalDiskMark's name, e.g. \"RND4K Q32T1\" (repeatable; replaces the "
      "profile's tests)"},
-    {"--mode", "MODE", RUN, opt_mode, "rw (each test read, then write), read, write or mix"},
     {"--read-share", "N", RUN, opt_read_share,
      "percent of I/Os that read in mix mode, 0-100 (default: 70)"},
-    {"--size", "SIZE", RUN, opt_size, "test file size, 16MiB-64GiB (default: 1GiB)"},
-    {"--passes", "N", RUN, opt_passes, "passes per test, 1-100; the best one counts (default: 5)"},
-    {"--measure", "SECONDS", RUN, opt_measure, "length of each pass (default: 5)"},
-    {"--warmup", "SECONDS", RUN, opt_warmup,
-     "discarded warm-up before each test, 0 for none (default: the measure time)"},
-    {"--interval", "SECONDS", RUN, opt_interval, "idle time between tests (default: 5)"},
-    {"--timeline", "SECONDS", RUN, opt_timeline,
-     "record throughput every SECONDS (0.01-3600) into the results"},
-    {"--data", "KIND", RUN, opt_data, "random (incompressible, default) or zero"},
-    {"--backend", "NAME", RUN, opt_backend,
-     "the I/O backend: native (default) or null (no disk I/O: measures the engine itself)"},
-    {"--null-latency", "US", RUN, opt_null_latency,
-     "null backend only: each I/O completes after US microseconds"},
-    {"--json", "FILE", RUN, opt_json, "write results as JSON to FILE (- for stdout)"},
-    {"--csv", "FILE", RUN, opt_csv, "write results as CSV to FILE (- for stdout)"},
-    {"--quiet", NULL, RUN, opt_quiet, "no progress line"},
+    {"--pattern", "P", SWEEP, opt_pattern, "rnd (random, default) or seq (sequential)"},
+    {"--bs", "SIZE", SWEEP, opt_bs,
+     "qd: the block size, 512-64M (default: 4K random, 128K sequential)"},
+    {"--qd", "LIST", SWEEP, opt_qd,
+     "qd: queue depths 1-256, e.g. 1,2,4,8 (default: 1,2,4,8,16,32 random, 1..16 "
+     "sequential); bs: one queue depth (default: 4)"},
+    {"--bs-list", "LIST", SWEEP, opt_bs_list,
+     "bs: block sizes, powers of two, e.g. 512,4K,64K,1M (default: 512..256K random, "
+     "512..64M sequential)"},
+    {"--threads", "N", SWEEP, opt_threads, "threads, each with its own queue, 1-64 (default: 1)"},
+    {"--metric", "NAME", READERS, opt_metric,
+     "the number shown: mb_s (default), iops, lat_mean_us or lat_p99_us"},
+    {"--out", "FILE", CHART, opt_out, "the chart file: .png, .svg or .pdf (required)"},
+    {"--kind", "KIND", CHART, opt_kind,
+     "qd (vs queue depth), bs (vs block size) or tiles (bars per test); default: the "
+     "first file's sweep, else tiles"},
+    {"--width", "W", CHART, opt_width, "width in pixels (PNG) or points, 100-10000 (default: 800)"},
+    {"--height", "H", CHART, opt_height, "height, 100-10000 (default: 500)"},
+    {"--scale", "N", CHART, opt_scale, "PNG pixels per unit: 1, or 2 for a 2x image (default: 1)"},
     {"--help", NULL, ANY, opt_help, "show this help"},
     {"--version", NULL, ANY, opt_version, "show the version"},
 };
@@ -231,39 +447,128 @@ static const DmkOption *find_option(const char *name, size_t len)
     return NULL;
 }
 
+/* "Options of run and sweep:" for a DmkCommand mask. */
+static void print_heading(FILE *f, unsigned commands)
+{
+    static const struct {
+        unsigned bit;
+        const char *name;
+    } names[] = {{DMK_CMD_RUN, "run"},
+                 {DMK_CMD_SWEEP, "sweep"},
+                 {DMK_CMD_SHOW, "show"},
+                 {DMK_CMD_CHART, "chart"}};
+    if (commands == ANY) {
+        fputs("\nOptions of every command:\n", f);
+        return;
+    }
+    fputs("\nOptions of ", f);
+    int n = 0;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (commands & names[i].bit)
+            fprintf(f, "%s%s", n++ ? " and " : "", names[i].name);
+    fputs(":\n", f);
+}
+
 void dmk_cli_usage(FILE *f)
 {
     fprintf(f, "Usage: drivemark-cli run [OPTION]...\n"
+               "       drivemark-cli sweep qd|bs [OPTION]...\n"
+               "       drivemark-cli show [--metric NAME] FILE.csv...\n"
+               "       drivemark-cli chart --out FILE.png|svg|pdf [OPTION]... FILE.csv...\n"
                "       drivemark-cli --help | --version\n\n"
-               "Benchmarks the drive under a directory the way CrystalDiskMark does, with its\n"
-               "own test file that nothing leaves behind. MB/s = 1,000,000 bytes/s.\n\n"
-               "Options of run:\n");
+               "run benchmarks the drive under a directory the way CrystalDiskMark does, with\n"
+               "its own test file that nothing leaves behind. MB/s = 1,000,000 bytes/s.\n"
+               "sweep measures one workload at a series of queue depths (qd) or block sizes\n"
+               "(bs), as reviews chart them: all reads, then all writes.\n"
+               "show prints saved results (--csv files); several side by side, with the\n"
+               "difference to the first in %%. chart draws them as a PNG, SVG or PDF file.\n");
+    unsigned group = ~0u;
     for (size_t i = 0; i < sizeof options / sizeof options[0]; i++) {
         char left[40];
+        if (options[i].commands != group)
+            print_heading(f, group = options[i].commands);
         snprintf(left, sizeof left, "%s%s%s", options[i].name, options[i].value ? " " : "",
                  options[i].value ? options[i].value : "");
         fprintf(f, "  %-22s %s\n", left, options[i].help);
     }
     fprintf(f, "\nSizes are binary: K, M, G, T or KiB, MiB, GiB, TiB. Seconds may end in s, m "
                "or h.\n"
-               "Exit status: 0 done, 1 failed or target refused, 2 usage error,\n"
-               "130 interrupted (SIGINT), 143 terminated (SIGTERM).\n");
+               "Exit status: 0 done, 1 failed, target refused or a bad result file,\n"
+               "2 usage error, 130 interrupted (SIGINT), 143 terminated (SIGTERM).\n");
 }
 
 /* ---- parsing ------------------------------------------------------------ */
 
 static int parse_command(const char *word, DmkCliArgs *a, DmkError *err)
 {
-    if (strcmp(word, "run") == 0)
-        a->cmd = DMK_CMD_RUN;
-    else if (strcmp(word, "help") == 0)
-        a->cmd = DMK_CMD_HELP;
-    else if (strcmp(word, "version") == 0)
-        a->cmd = DMK_CMD_VERSION;
-    else
-        return dmk_error_set(err, DMK_E_INVAL, 0,
-                             "unknown command '%s': expected run, help or version", word);
-    return DMK_OK;
+    static const struct {
+        const char *name;
+        DmkCommand cmd;
+        bool built;
+    } commands[] = {
+        {"run", DMK_CMD_RUN, true},     {"sweep", DMK_CMD_SWEEP, true},
+#ifdef DMK_HAVE_CSV
+        {"show", DMK_CMD_SHOW, true},
+#else
+        {"show", DMK_CMD_SHOW, false},
+#endif
+#ifdef DMK_HAVE_CHART
+        {"chart", DMK_CMD_CHART, true},
+#else
+        {"chart", DMK_CMD_CHART, false},
+#endif
+        {"help", DMK_CMD_HELP, true},   {"version", DMK_CMD_VERSION, true},
+    };
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        if (strcmp(word, commands[i].name) != 0)
+            continue;
+        if (!commands[i].built)
+            return dmk_error_set(err, DMK_E_INVAL, 0,
+                                 "this build has no '%s' command (it was built without libcsv "
+                                 "or Cairo)",
+                                 word);
+        a->cmd = commands[i].cmd;
+        return DMK_OK;
+    }
+    return dmk_error_set(err, DMK_E_INVAL, 0,
+                         "unknown command '%s': expected run, sweep, show, chart, help or "
+                         "version",
+                         word);
+}
+
+/* A word after the command: sweep's kind, or a result file. */
+static int parse_positional(const char *word, DmkCliArgs *a, DmkError *err)
+{
+    if (a->cmd == DMK_CMD_SWEEP && !a->sweep_kind_set) {
+        if (strcmp(word, "qd") == 0)
+            a->sweep_kind = DMK_SWEEP_QD;
+        else if (strcmp(word, "bs") == 0)
+            a->sweep_kind = DMK_SWEEP_BS;
+        else
+            return dmk_error_set(err, DMK_E_INVAL, 0,
+                                 "unknown sweep '%s': expected qd (queue depths) or bs (block "
+                                 "sizes)",
+                                 word);
+        a->sweep_kind_set = true;
+        return DMK_OK;
+    }
+    if (a->cmd == DMK_CMD_SHOW || a->cmd == DMK_CMD_CHART) {
+        if (a->n_files >= DMK_CLI_MAX_FILES)
+            return dmk_error_set(err, DMK_E_INVAL, 0, "too many result files (at most %d)",
+                                 DMK_CLI_MAX_FILES);
+        a->files[a->n_files++] = word;
+        return DMK_OK;
+    }
+    return dmk_error_set(err, DMK_E_INVAL, 0, "unexpected argument '%s'", word);
+}
+
+static const char *command_name(DmkCommand cmd)
+{
+    return cmd == DMK_CMD_RUN     ? "run"
+           : cmd == DMK_CMD_SWEEP ? "sweep"
+           : cmd == DMK_CMD_SHOW  ? "show"
+           : cmd == DMK_CMD_CHART ? "chart"
+                                  : "this command";
 }
 
 /* One "--name value" or "--name=value" at argv[*i]; advances *i. */
@@ -275,9 +580,12 @@ static int parse_option(int argc, char **argv, int *i, DmkCommand cmd, DmkCliArg
     const DmkOption *o = find_option(arg, len);
     if (!o)
         return dmk_error_set(err, DMK_E_INVAL, 0, "unknown option '%.*s'", (int)len, arg);
-    if (o->commands && !(o->commands & (unsigned)cmd))
+    if (o->commands && cmd == DMK_CMD_NONE)
         return dmk_error_set(err, DMK_E_INVAL, 0, "option '%s' belongs after a command (e.g. run)",
                              o->name);
+    if (o->commands && !(o->commands & (unsigned)cmd))
+        return dmk_error_set(err, DMK_E_INVAL, 0, "option '%s' is not an option of %s", o->name,
+                             command_name(cmd));
     const char *value = NULL;
     if (o->value) {
         if (eq)
@@ -293,11 +601,9 @@ static int parse_option(int argc, char **argv, int *i, DmkCommand cmd, DmkCliArg
     return o->fn(a, value, err);
 }
 
-static int build_spec(DmkCliArgs *a, DmkError *err)
+static int build_run(DmkCliArgs *a, DmkError *err)
 {
     DmkRunSpec *s = a->spec;
-    if (!a->warmup_set)
-        s->warmup_s = s->measure_s; /* CrystalDiskMark: one discarded pass */
     uint32_t share = a->read_share_set ? a->read_share : DMK_MIX_READ_SHARE_DEFAULT;
     if (a->read_share_set && a->run_mode != DMK_RUN_MIX)
         return dmk_error_set(err, DMK_E_INVAL, 0, "--read-share needs --mode mix");
@@ -318,11 +624,91 @@ static int build_spec(DmkCliArgs *a, DmkError *err)
     return DMK_OK;
 }
 
-int dmk_cli_parse(int argc, char **argv, DmkCliArgs *a, DmkError *err)
+/* Which options fit which sweep: a QD sweep varies --qd at one --bs, a
+ * block-size sweep varies --bs-list at one --qd. */
+static int check_sweep_options(const DmkCliArgs *a, DmkError *err)
+{
+    if (!a->sweep_kind_set)
+        return dmk_error_set(err, DMK_E_INVAL, 0,
+                             "sweep needs a kind: qd (queue depths) or bs (block sizes)");
+    if (a->mode_set && a->run_mode == DMK_RUN_MIX)
+        return dmk_error_set(err, DMK_E_INVAL, 0,
+                             "--mode 'mix' does not apply to a sweep: expected rw, read or write");
+    if (a->sweep_kind == DMK_SWEEP_QD && a->n_bs)
+        return dmk_error_set(err, DMK_E_INVAL, 0,
+                             "--bs-list belongs to sweep bs; sweep qd takes one --bs SIZE");
+    if (a->sweep_kind == DMK_SWEEP_BS && a->bs_set)
+        return dmk_error_set(err, DMK_E_INVAL, 0,
+                             "--bs belongs to sweep qd; sweep bs takes --bs-list LIST");
+    if (a->sweep_kind == DMK_SWEEP_BS && a->n_qd > 1)
+        return dmk_error_set(err, DMK_E_INVAL, 0,
+                             "sweep bs runs at one queue depth: --qd N with N from 1 to %d",
+                             DMK_SWEEP_QD_MAX);
+    return DMK_OK;
+}
+
+static int build_sweep(DmkCliArgs *a, DmkError *err)
+{
+    DmkSweep sw;
+    int rc = check_sweep_options(a, err);
+    if (rc != DMK_OK)
+        return rc;
+    dmk_sweep_init(&sw, a->sweep_kind, a->pattern_set ? a->pattern : DMK_PATTERN_RND);
+    if (a->mode_set)
+        sw.mode = a->run_mode;
+    if (a->threads_set)
+        sw.threads = a->threads;
+    if (a->bs_set)
+        sw.block_size = a->bs;
+    const uint32_t *list = a->sweep_kind == DMK_SWEEP_QD ? a->qd_list : a->bs_list;
+    size_t n = a->sweep_kind == DMK_SWEEP_QD ? a->n_qd : a->n_bs;
+    if (n) {
+        memcpy(sw.points, list, n * sizeof list[0]);
+        sw.n_points = n;
+    }
+    if (a->sweep_kind == DMK_SWEEP_BS && a->n_qd == 1)
+        sw.queue_depth = a->qd_list[0];
+    return dmk_sweep_add(a->spec, &sw, err);
+}
+
+/* Builds and checks what a measuring command (run, sweep) will run. */
+static int build_spec(DmkCliArgs *a, DmkError *err)
+{
+    if (!a->warmup_set)
+        a->spec->warmup_s = a->spec->measure_s; /* CrystalDiskMark: one discarded pass */
+    int rc = a->cmd == DMK_CMD_SWEEP ? build_sweep(a, err) : build_run(a, err);
+    if (rc != DMK_OK)
+        return rc;
+    /* A spec the engine would refuse is the user's to fix: a usage error. */
+    return dmk_run_spec_validate(a->spec, dmk_os_max_inflight(), err);
+}
+
+/* show and chart read files; chart also needs somewhere to draw. */
+static int check_readers(const DmkCliArgs *a, DmkError *err)
+{
+    const char *name = command_name(a->cmd);
+    if (a->n_files == 0)
+        return dmk_error_set(err, DMK_E_INVAL, 0, "%s needs at least one result file (FILE.csv)",
+                             name);
+    if (a->cmd == DMK_CMD_CHART && !a->chart_out)
+        return dmk_error_set(err, DMK_E_INVAL, 0, "chart needs --out FILE.png, .svg or .pdf");
+    return DMK_OK;
+}
+
+static void init_args(DmkCliArgs *a)
 {
     memset(a, 0, sizeof *a);
     a->profile = "default";
     a->backend = "native";
+    a->metric = "mb_s";
+    a->width = 800;
+    a->height = 500;
+    a->scale = 1;
+}
+
+int dmk_cli_parse(int argc, char **argv, DmkCliArgs *a, DmkError *err)
+{
+    init_args(a);
     a->spec = malloc(sizeof *a->spec);
     if (!a->spec)
         return dmk_error_set(err, DMK_E_NOMEM, 0, "out of memory");
@@ -335,7 +721,9 @@ int dmk_cli_parse(int argc, char **argv, DmkCliArgs *a, DmkError *err)
         else if (cmd == DMK_CMD_NONE && argv[i][0] != '-') {
             rc = parse_command(argv[i], a, err);
             cmd = a->cmd;
-        } else
+        } else if (argv[i][0] != '-')
+            rc = parse_positional(argv[i], a, err);
+        else
             rc = dmk_error_set(err, DMK_E_INVAL, 0, "unexpected argument '%s'", argv[i]);
         if (rc != DMK_OK)
             return DMK_E_INVAL;
@@ -344,12 +732,9 @@ int dmk_cli_parse(int argc, char **argv, DmkCliArgs *a, DmkError *err)
     }
     if (a->cmd == DMK_CMD_NONE)
         return dmk_error_set(err, DMK_E_INVAL, 0, "no command given (try: drivemark-cli run)");
-    if (build_spec(a, err) != DMK_OK)
-        return DMK_E_INVAL;
-    /* A spec the engine would refuse is the user's to fix: a usage error. */
-    if (dmk_run_spec_validate(a->spec, dmk_os_max_inflight(), err) != DMK_OK)
-        return DMK_E_INVAL;
-    return DMK_OK;
+    int rc = a->cmd == DMK_CMD_SHOW || a->cmd == DMK_CMD_CHART ? check_readers(a, err)
+                                                               : build_spec(a, err);
+    return rc == DMK_OK ? DMK_OK : DMK_E_INVAL;
 }
 
 void dmk_cli_args_free(DmkCliArgs *a)

@@ -7,14 +7,30 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "dmk-result.h"
 #include "dmk-spec.h"
+#include "dmk-sweep.h"
 
 typedef enum {
     DMK_CMD_NONE = 0,
     DMK_CMD_RUN = 1 << 0,
     DMK_CMD_HELP = 1 << 1,
     DMK_CMD_VERSION = 1 << 2,
+    DMK_CMD_SWEEP = 1 << 3,
+    DMK_CMD_SHOW = 1 << 4,
+    DMK_CMD_CHART = 1 << 5,
 } DmkCommand;
+
+/* Result files that show and chart compare at once. */
+#define DMK_CLI_MAX_FILES 16
+
+/* What a chart shows (--kind); DMK_CLI_CHART_FROM_FILE follows the first file's sweep. */
+typedef enum {
+    DMK_CLI_CHART_FROM_FILE = 0,
+    DMK_CLI_CHART_QD,
+    DMK_CLI_CHART_BS,
+    DMK_CLI_CHART_TILES,
+} DmkChartChoice;
 
 typedef struct {
     DmkCommand cmd;
@@ -29,12 +45,30 @@ typedef struct {
     size_t n_tests;
     DmkRunMode run_mode;
     uint32_t read_share;
-    bool read_share_set, warmup_set;
+    bool read_share_set, warmup_set, mode_set;
+    /* sweep: the kind, then what the options change of its defaults */
+    bool sweep_kind_set, pattern_set, bs_set, threads_set;
+    DmkSweepKind sweep_kind;
+    DmkPattern pattern;
+    uint32_t bs, threads;
+    size_t n_qd, n_bs;
+    uint32_t qd_list[DMK_SWEEP_MAX_POINTS];
+    uint32_t bs_list[DMK_SWEEP_MAX_POINTS];
+    /* show and chart */
+    const char *files[DMK_CLI_MAX_FILES];
+    size_t n_files;
+    const char *metric; /* a DmkStats field: mb_s, iops, lat_mean_us, lat_p99_us */
+    bool metric_set;
+    const char *chart_out;
+    DmkChartChoice chart_kind;
+    int width, height, scale;
 } DmkCliArgs;
 
 /* Parses argv (argv[0] is the program). DMK_OK, or DMK_E_INVAL with a
  * message naming the bad argument and what it accepts. */
 int dmk_cli_parse(int argc, char **argv, DmkCliArgs *a, DmkError *err);
+/* The statistics field --metric names (one of the four it accepts). */
+const DmkStatField *dmk_cli_metric_field(const char *metric);
 void dmk_cli_args_free(DmkCliArgs *a);
 
 void dmk_cli_usage(FILE *f);

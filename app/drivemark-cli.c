@@ -10,7 +10,11 @@
 #include "dmk-runner.h"
 #include "dmk-version.h"
 #ifdef DMK_HAVE_CSV
+#include "dmk-cli-show.h"
 #include "dmk-csv.h"
+#endif
+#ifdef DMK_HAVE_CHART
+#include "dmk-cli-chart.h"
 #endif
 
 #define EXIT_USAGE 2
@@ -149,8 +153,16 @@ int main(int argc, char **argv)
         dmk_cli_usage(stdout);
     else if (args.cmd == DMK_CMD_VERSION)
         printf("drivemark-cli %s\n", DMK_VERSION);
+#ifdef DMK_HAVE_CSV
+    else if (args.cmd == DMK_CMD_SHOW)
+        status = dmk_cli_show(&args, stdout);
+#endif
+#ifdef DMK_HAVE_CHART
+    else if (args.cmd == DMK_CMD_CHART)
+        status = dmk_cli_chart(&args);
+#endif
     else
-        status = cmd_run(&args);
+        status = cmd_run(&args); /* run and sweep: a spec to measure */
     dmk_cli_args_free(&args);
     return status;
 }

@@ -5,24 +5,97 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "dmk-csv-private.h"
 #include "dmk-size.h"
 
-/* Columns before the statistics: the run's context, then the record. */
-static const char *const head_cols[] = {
-    "schema",     "version",      "record",         "date",          "target",   "file_system",
-    "device",     "device_model", "capacity_bytes", "fs_free_bytes", "os",       "backend",
-    "profile",    "test_size",    "passes",         "measure_s",     "warmup_s", "interval_s",
-    "data",       "comment",      "complete",       "test",          "mode",     "pattern",
-    "block_size", "queue_depth",  "threads",        "read_share",    "pass",     "t_s",
+/* ---- the columns (shared with the reader) -------------------------------- */
+
+#define COL_TEXT(n)           \
+    {                         \
+        n, DMK_CSV_TEXT, 0, 1 \
+    }
+#define COL_UINT(n)           \
+    {                         \
+        n, DMK_CSV_UINT, 0, 1 \
+    }
+#define COL_REAL(n, d)        \
+    {                         \
+        n, DMK_CSV_REAL, d, 1 \
+    }
+
+static const DmkCsvColumn head_cols[DMK_COL_N_HEAD] = {
+    [DMK_COL_SCHEMA] = COL_UINT("schema"),
+    [DMK_COL_VERSION] = COL_TEXT("version"),
+    [DMK_COL_RECORD] = COL_TEXT("record"),
+    [DMK_COL_DATE] = COL_TEXT("date"),
+    [DMK_COL_TARGET] = COL_TEXT("target"),
+    [DMK_COL_FILE_SYSTEM] = COL_TEXT("file_system"),
+    [DMK_COL_DEVICE] = COL_TEXT("device"),
+    [DMK_COL_DEVICE_MODEL] = COL_TEXT("device_model"),
+    [DMK_COL_CAPACITY] = COL_UINT("capacity_bytes"),
+    [DMK_COL_FS_FREE] = COL_UINT("fs_free_bytes"),
+    [DMK_COL_OS] = COL_TEXT("os"),
+    [DMK_COL_BACKEND] = COL_TEXT("backend"),
+    [DMK_COL_PROFILE] = COL_TEXT("profile"),
+    [DMK_COL_SWEEP] = {"sweep", DMK_CSV_TEXT, 0, 2},
+    [DMK_COL_TEST_SIZE] = COL_UINT("test_size"),
+    [DMK_COL_PASSES] = COL_UINT("passes"),
+    [DMK_COL_MEASURE] = COL_REAL("measure_s", 3),
+    [DMK_COL_WARMUP] = COL_REAL("warmup_s", 3),
+    [DMK_COL_INTERVAL] = COL_REAL("interval_s", 3),
+    [DMK_COL_DATA] = COL_TEXT("data"),
+    [DMK_COL_COMMENT] = COL_TEXT("comment"),
+    [DMK_COL_COMPLETE] = COL_UINT("complete"),
+    [DMK_COL_TEST] = COL_TEXT("test"),
+    [DMK_COL_MODE] = COL_TEXT("mode"),
+    [DMK_COL_PATTERN] = COL_TEXT("pattern"),
+    [DMK_COL_BLOCK_SIZE] = COL_UINT("block_size"),
+    [DMK_COL_QUEUE_DEPTH] = COL_UINT("queue_depth"),
+    [DMK_COL_THREADS] = COL_UINT("threads"),
+    [DMK_COL_READ_SHARE] = COL_UINT("read_share"),
+    [DMK_COL_PASS] = COL_UINT("pass"),
+    [DMK_COL_T_S] = COL_REAL("t_s", 3),
 };
-/* After the statistics: the score's spread, then per direction. */
-static const char *const tail_cols[] = {
-    "mb_s_median", "mb_s_min",          "mb_s_max",         "read_mb_s",
-    "read_iops",   "read_lat_mean_us",  "read_lat_p99_us",  "write_mb_s",
-    "write_iops",  "write_lat_mean_us", "write_lat_p99_us",
+
+static const DmkCsvColumn tail_cols[DMK_COL_N_TAIL] = {
+    [DMK_COL_MB_S_MEDIAN] = COL_REAL("mb_s_median", 3),
+    [DMK_COL_MB_S_MIN] = COL_REAL("mb_s_min", 3),
+    [DMK_COL_MB_S_MAX] = COL_REAL("mb_s_max", 3),
+    [DMK_COL_READ_MB_S] = COL_REAL("read_mb_s", 3),
+    [DMK_COL_READ_IOPS] = COL_REAL("read_iops", 2),
+    [DMK_COL_READ_LAT_MEAN] = COL_REAL("read_lat_mean_us", 3),
+    [DMK_COL_READ_LAT_P99] = COL_REAL("read_lat_p99_us", 3),
+    [DMK_COL_WRITE_MB_S] = COL_REAL("write_mb_s", 3),
+    [DMK_COL_WRITE_IOPS] = COL_REAL("write_iops", 2),
+    [DMK_COL_WRITE_LAT_MEAN] = COL_REAL("write_lat_mean_us", 3),
+    [DMK_COL_WRITE_LAT_P99] = COL_REAL("write_lat_p99_us", 3),
 };
-#define N_HEAD (sizeof head_cols / sizeof head_cols[0])
-#define N_TAIL (sizeof tail_cols / sizeof tail_cols[0])
+
+#undef COL_TEXT
+#undef COL_UINT
+#undef COL_REAL
+
+size_t dmk_csv_column_count(void)
+{
+    return DMK_COL_N_HEAD + dmk_stat_field_count + DMK_COL_N_TAIL;
+}
+
+DmkCsvColumn dmk_csv_column(size_t i)
+{
+    if (i < DMK_COL_N_HEAD)
+        return head_cols[i];
+    i -= DMK_COL_N_HEAD;
+    if (i < dmk_stat_field_count)
+        return (DmkCsvColumn){dmk_stat_fields[i].name, DMK_CSV_REAL, dmk_stat_fields[i].decimals,
+                              1};
+    return tail_cols[i - dmk_stat_field_count];
+}
+
+bool dmk_csv_sample_field(const DmkStatField *f)
+{
+    return f->offset == offsetof(DmkStats, mb_s) || f->offset == offsetof(DmkStats, iops) ||
+           f->offset == offsetof(DmkStats, lat_mean_us);
+}
 
 void dmk_csv_neutralise(const char *in, char *out, size_t len)
 {
@@ -30,167 +103,173 @@ void dmk_csv_neutralise(const char *in, char *out, size_t len)
     snprintf(out, len, "%s%s", risky ? "'" : "", in);
 }
 
+/* ---- a row: cells set by column index, written in the table's order ------ */
+
+typedef struct {
+    bool set;
+    const char *text; /* DMK_CSV_TEXT */
+    unsigned long long u;
+    double d;
+} Cell;
+
 typedef struct {
     FILE *f;
-    int col;
+    Cell cells[DMK_CSV_MAX_COLUMNS];
 } Row;
 
-static void cell_sep(Row *r)
+static void put_text(Row *r, size_t col, const char *s)
 {
-    if (r->col++)
-        fputc(',', r->f);
+    r->cells[col] = (Cell){.set = true, .text = s};
 }
 
-static void cell_text(Row *r, const char *s)
+static void put_u64(Row *r, size_t col, unsigned long long v)
 {
-    char safe[1100];
-    dmk_csv_neutralise(s, safe, sizeof safe);
-    cell_sep(r);
-    csv_fwrite(r->f, safe, strlen(safe));
+    r->cells[col] = (Cell){.set = true, .u = v};
 }
 
-static void cell_u64(Row *r, unsigned long long v)
+static void put_num(Row *r, size_t col, double v)
 {
-    cell_sep(r);
-    fprintf(r->f, "%llu", v);
+    r->cells[col] = (Cell){.set = true, .d = v};
 }
 
-static void cell_num(Row *r, double v, int decimals)
+static void write_cell(FILE *f, const DmkCsvColumn *c, const Cell *v)
 {
-    char b[64];
-    cell_sep(r);
-    fputs(dmk_format_double(v, decimals, b, sizeof b), r->f);
+    char b[1100];
+    if (!v->set)
+        return; /* an empty cell: not measured for this kind of row */
+    if (c->kind == DMK_CSV_TEXT) {
+        dmk_csv_neutralise(v->text, b, sizeof b);
+        csv_fwrite(f, b, strlen(b));
+    } else if (c->kind == DMK_CSV_UINT) {
+        fprintf(f, "%llu", v->u);
+    } else {
+        fputs(dmk_format_double(v->d, c->decimals, b, sizeof b), f);
+    }
 }
 
-static void cell_empty(Row *r, int n)
-{
-    for (int i = 0; i < n; i++)
-        cell_sep(r);
-}
-
+/* Writes the row's cells (all columns of the current schema) and clears it. */
 static void end_row(Row *r)
 {
+    size_t n = dmk_csv_column_count();
+    for (size_t i = 0; i < n; i++) {
+        DmkCsvColumn c = dmk_csv_column(i);
+        if (i)
+            fputc(',', r->f);
+        write_cell(r->f, &c, &r->cells[i]);
+    }
     fputs("\r\n", r->f);
-    r->col = 0;
+    memset(r->cells, 0, sizeof r->cells);
 }
 
 static void write_header(FILE *f)
 {
-    Row r = {f, 0};
-    for (size_t i = 0; i < N_HEAD; i++) {
-        cell_sep(&r);
-        fputs(head_cols[i], f);
+    size_t n = dmk_csv_column_count();
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            fputc(',', f);
+        fputs(dmk_csv_column(i).name, f);
     }
-    for (size_t i = 0; i < dmk_stat_field_count; i++) {
-        cell_sep(&r);
-        fputs(dmk_stat_fields[i].name, f);
-    }
-    for (size_t i = 0; i < N_TAIL; i++) {
-        cell_sep(&r);
-        fputs(tail_cols[i], f);
-    }
-    end_row(&r);
+    fputs("\r\n", f);
 }
 
-/* schema .. comment, complete, and the test's identity. */
-static void write_context(Row *r, const DmkRunResult *res, const char *record,
-                          const DmkTestResult *t)
+/* ---- the records --------------------------------------------------------- */
+
+/* schema .. complete, the record, and the test's identity. */
+static void put_context(Row *r, const DmkRunResult *res, const char *record, const DmkTestResult *t)
 {
     const DmkTargetInfo *ti = &res->target;
     const DmkJob *j = &t->test.jobs[0];
-    cell_u64(r, DMK_CSV_SCHEMA);
-    cell_text(r, res->version);
-    cell_text(r, record);
-    cell_text(r, res->date);
-    cell_text(r, ti->path);
-    cell_text(r, ti->fs_type);
-    cell_text(r, ti->device);
-    cell_text(r, ti->model);
-    cell_u64(r, ti->capacity_bytes);
-    cell_u64(r, ti->fs_free_bytes);
-    cell_text(r, res->os);
-    cell_text(r, res->backend);
-    cell_text(r, res->profile);
-    cell_u64(r, res->size);
-    cell_u64(r, res->passes);
-    cell_num(r, res->measure_s, 3);
-    cell_num(r, res->warmup_s, 3);
-    cell_num(r, res->interval_s, 3);
-    cell_text(r, dmk_data_name(res->data));
-    cell_text(r, res->comment);
-    cell_u64(r, res->complete ? 1 : 0);
-    cell_text(r, t->test.name);
-    cell_text(r, dmk_mode_name(t->test.mode));
-    cell_text(r, dmk_pattern_name(j->pattern));
-    cell_u64(r, j->block_size);
-    cell_u64(r, j->queue_depth);
-    cell_u64(r, dmk_test_threads(&t->test));
-    cell_u64(r, j->read_share);
+    put_u64(r, DMK_COL_SCHEMA, DMK_CSV_SCHEMA_VERSION);
+    put_text(r, DMK_COL_VERSION, res->version);
+    put_text(r, DMK_COL_RECORD, record);
+    put_text(r, DMK_COL_DATE, res->date);
+    put_text(r, DMK_COL_TARGET, ti->path);
+    put_text(r, DMK_COL_FILE_SYSTEM, ti->fs_type);
+    put_text(r, DMK_COL_DEVICE, ti->device);
+    put_text(r, DMK_COL_DEVICE_MODEL, ti->model);
+    put_u64(r, DMK_COL_CAPACITY, ti->capacity_bytes);
+    put_u64(r, DMK_COL_FS_FREE, ti->fs_free_bytes);
+    put_text(r, DMK_COL_OS, res->os);
+    put_text(r, DMK_COL_BACKEND, res->backend);
+    put_text(r, DMK_COL_PROFILE, res->profile);
+    put_text(r, DMK_COL_SWEEP, res->sweep);
+    put_u64(r, DMK_COL_TEST_SIZE, res->size);
+    put_u64(r, DMK_COL_PASSES, res->passes);
+    put_num(r, DMK_COL_MEASURE, res->measure_s);
+    put_num(r, DMK_COL_WARMUP, res->warmup_s);
+    put_num(r, DMK_COL_INTERVAL, res->interval_s);
+    put_text(r, DMK_COL_DATA, dmk_data_name(res->data));
+    put_text(r, DMK_COL_COMMENT, res->comment);
+    put_u64(r, DMK_COL_COMPLETE, res->complete ? 1 : 0);
+    put_text(r, DMK_COL_TEST, t->test.name);
+    put_text(r, DMK_COL_MODE, dmk_mode_name(t->test.mode));
+    put_text(r, DMK_COL_PATTERN, dmk_pattern_name(j->pattern));
+    put_u64(r, DMK_COL_BLOCK_SIZE, j->block_size);
+    put_u64(r, DMK_COL_QUEUE_DEPTH, j->queue_depth);
+    put_u64(r, DMK_COL_THREADS, dmk_test_threads(&t->test));
+    put_u64(r, DMK_COL_READ_SHARE, j->read_share);
 }
 
-static void write_stats(Row *r, const DmkStats *s)
+static void put_stats(Row *r, const DmkStats *s)
 {
     for (size_t i = 0; i < dmk_stat_field_count; i++)
-        cell_num(r, dmk_stat_get(s, &dmk_stat_fields[i]), dmk_stat_fields[i].decimals);
+        put_num(r, dmk_csv_col_stat(i), dmk_stat_get(s, &dmk_stat_fields[i]));
 }
 
-static void write_directions(Row *r, const DmkPassResult *p)
+static void put_directions(Row *r, const DmkPassResult *p)
 {
     const DmkStats *d[2] = {&p->read, &p->write};
     for (int i = 0; i < 2; i++) {
-        cell_num(r, d[i]->mb_s, 3);
-        cell_num(r, d[i]->iops, 2);
-        cell_num(r, d[i]->lat_mean_us, 3);
-        cell_num(r, d[i]->lat_p99_us, 3);
+        size_t c = dmk_csv_col_direction(i);
+        put_num(r, c, d[i]->mb_s);
+        put_num(r, c + 1, d[i]->iops);
+        put_num(r, c + 2, d[i]->lat_mean_us);
+        put_num(r, c + 3, d[i]->lat_p99_us);
     }
 }
 
-static void write_test_rows(FILE *f, const DmkRunResult *res, const DmkTestResult *t)
+static void write_sample(Row *r, const DmkRunResult *res, const DmkTestResult *t,
+                         const DmkSample *s)
 {
-    Row r = {f, 0};
-    write_context(&r, res, "test", t);
-    cell_u64(&r, t->best_pass + 1);
-    cell_empty(&r, 1);
-    write_stats(&r, &t->score.total);
-    cell_num(&r, t->mb_s_median, 3);
-    cell_num(&r, t->mb_s_min, 3);
-    cell_num(&r, t->mb_s_max, 3);
-    write_directions(&r, &t->score);
-    end_row(&r);
+    DmkStats st = {.mb_s = s->mb_s, .iops = s->iops, .lat_mean_us = s->lat_mean_us};
+    put_context(r, res, "sample", t);
+    put_num(r, DMK_COL_T_S, s->t_s);
+    /* A sample has throughput and mean latency only; the rest stays empty. */
+    for (size_t k = 0; k < dmk_stat_field_count; k++)
+        if (dmk_csv_sample_field(&dmk_stat_fields[k]))
+            put_num(r, dmk_csv_col_stat(k), dmk_stat_get(&st, &dmk_stat_fields[k]));
+    end_row(r);
+}
+
+static void write_test_rows(Row *r, const DmkRunResult *res, const DmkTestResult *t)
+{
+    put_context(r, res, "test", t);
+    put_u64(r, DMK_COL_PASS, t->best_pass + 1);
+    put_stats(r, &t->score.total);
+    put_num(r, dmk_csv_col_tail(DMK_COL_MB_S_MEDIAN), t->mb_s_median);
+    put_num(r, dmk_csv_col_tail(DMK_COL_MB_S_MIN), t->mb_s_min);
+    put_num(r, dmk_csv_col_tail(DMK_COL_MB_S_MAX), t->mb_s_max);
+    put_directions(r, &t->score);
+    end_row(r);
     for (uint32_t p = 0; p < t->n_passes; p++) {
-        write_context(&r, res, "pass", t);
-        cell_u64(&r, p + 1);
-        cell_empty(&r, 1);
-        write_stats(&r, &t->passes[p].total);
-        cell_empty(&r, 3);
-        write_directions(&r, &t->passes[p]);
-        end_row(&r);
+        put_context(r, res, "pass", t);
+        put_u64(r, DMK_COL_PASS, p + 1);
+        put_stats(r, &t->passes[p].total);
+        put_directions(r, &t->passes[p]);
+        end_row(r);
     }
-    for (size_t i = 0; i < t->n_samples; i++) {
-        const DmkSample *s = &t->samples[i];
-        DmkStats st = {.mb_s = s->mb_s, .iops = s->iops, .lat_mean_us = s->lat_mean_us};
-        write_context(&r, res, "sample", t);
-        cell_empty(&r, 1);
-        cell_num(&r, s->t_s, 3);
-        /* A sample has throughput and mean latency only; the rest stays empty. */
-        for (size_t k = 0; k < dmk_stat_field_count; k++) {
-            const DmkStatField *fd = &dmk_stat_fields[k];
-            if (fd->offset == offsetof(DmkStats, mb_s) || fd->offset == offsetof(DmkStats, iops) ||
-                fd->offset == offsetof(DmkStats, lat_mean_us))
-                cell_num(&r, dmk_stat_get(&st, fd), fd->decimals);
-            else
-                cell_empty(&r, 1);
-        }
-        cell_empty(&r, (int)N_TAIL);
-        end_row(&r);
-    }
+    for (size_t i = 0; i < t->n_samples; i++)
+        write_sample(r, res, t, &t->samples[i]);
 }
 
 int dmk_csv_write(FILE *f, const DmkRunResult *r, const char *path, DmkError *err)
 {
+    Row row;
+    memset(&row, 0, sizeof row);
+    row.f = f;
     write_header(f);
     for (size_t i = 0; i < r->n_tests; i++)
-        write_test_rows(f, r, &r->tests[i]);
+        write_test_rows(&row, r, &r->tests[i]);
     if (fflush(f) != 0 || ferror(f))
         return dmk_error_errno(err, errno, "writing %s failed", path);
     return DMK_OK;

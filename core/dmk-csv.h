@@ -9,7 +9,9 @@
 
 #include "dmk-result.h"
 
-#define DMK_CSV_SCHEMA 1
+/* The format's version, in the first column of every row. 2 added the
+ * `sweep` column; the reader still takes 1. */
+#define DMK_CSV_SCHEMA_VERSION 2
 
 int dmk_csv_write(FILE *f, const DmkRunResult *r, const char *path, DmkError *err);
 

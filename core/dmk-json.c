@@ -135,6 +135,7 @@ static void write_context(FILE *f, const DmkRunResult *r)
     kv_str(f, "os", r->os, ",");
     kv_str(f, "backend", r->backend, ",");
     kv_str(f, "profile", r->profile, ",");
+    kv_str(f, "sweep", r->sweep, ",");
     kv_str(f, "comment", r->comment, ",");
     kv_str(f, "target", ti->path, ",");
     kv_str(f, "file_system", ti->fs_type, ",");

@@ -103,7 +103,10 @@ static void put_context(DmkStr *b, const DmkRunResult *r)
 {
     const DmkTargetInfo *t = &r->target;
     char size[32], freeb[32], fsz[32], meas[32], warm[32], intv[32];
-    put(b, "\nProfile: %s\n", r->profile);
+    put(b, "\nProfile: %s%s\n", r->profile,
+        strcmp(r->sweep, "qd") == 0   ? " (queue-depth sweep)"
+        : strcmp(r->sweep, "bs") == 0 ? " (block-size sweep)"
+                                      : "");
     put(b, "   Test: %s (x%u) [%s: %s, %s free of %s]\n", dmk_format_size(r->size, size, 32),
         r->passes, t->path, t->fs_type[0] ? t->fs_type : "?",
         dmk_format_size(t->fs_free_bytes, freeb, 32), dmk_format_size(t->fs_size_bytes, fsz, 32));

@@ -51,6 +51,7 @@ typedef struct {
     char os[128];
     char backend[16];
     char profile[32];
+    char sweep[8]; /* "qd" or "bs" when the run was a sweep, else "" */
     char comment[512];
     DmkTargetInfo target;
     uint64_t size;

@@ -391,6 +391,7 @@ static DmkRunResult *result_new(const DmkRunner *r)
     dmk_os_describe(res->os, sizeof res->os);
     snprintf(res->backend, sizeof res->backend, "%s", r->be->name);
     snprintf(res->profile, sizeof res->profile, "%s", s->profile);
+    snprintf(res->sweep, sizeof res->sweep, "%s", s->sweep);
     snprintf(res->target.path, sizeof res->target.path, "%s", s->dir);
     res->size = s->size;
     res->passes = s->passes;

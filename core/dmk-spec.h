@@ -68,6 +68,7 @@ typedef struct {
     double watchdog_s; /* a queue with nothing completing this long fails */
     DmkDataKind data;
     char profile[32];         /* "default", "peak", ... or "custom" */
+    char sweep[8];            /* "qd", "bs" for a sweep (dmk-sweep.h), else "" */
     uint64_t null_latency_ns; /* null backend only */
     size_t n_tests;
     DmkTest tests[DMK_MAX_TESTS];

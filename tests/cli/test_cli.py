@@ -65,7 +65,8 @@ def usage_error(args, *needles):
 def test_help_and_version():
     r = run(["--help"])
     check(r.returncode == 0, "--help exit")
-    for opt in ["--target", "--profile", "--test", "--size", "--json", "--csv", "MB/s"]:
+    for opt in ["--target", "--profile", "--test", "--size", "--json", "--csv", "MB/s", "sweep qd|bs",
+                "--qd", "--bs-list", "show", "chart", "--metric", "--out"]:
         check(opt in r.stdout, f"--help lacks {opt}")
     r = run(["--version"])
     check(r.returncode == 0 and r.stdout.strip() == f"drivemark-cli {VERSION}",
@@ -135,7 +136,7 @@ def test_run_json_and_csv_agree():
         tests = [r for r in rows if r["record"] == "test"]
         check(len(tests) == 2, f"csv test rows {len(tests)}")
         for row, x in zip(tests, res):
-            check(row["schema"] == "1" and row["test"] == x["test"] and row["mode"] == x["mode"],
+            check(row["schema"] == "2" and row["test"] == x["test"] and row["mode"] == x["mode"],
                   "csv identity")
             for k in ["mb_s", "mb_s_median", "iops", "lat_mean_us", "lat_p99_us"]:
                 check(float(row[k]) == x[k], f"csv {k} {row[k]} != json {x[k]}")
@@ -292,6 +293,203 @@ def test_null_backend():
     doc = json.loads(r.stdout)
     check(doc["backend"] == "null" and doc["results"][0]["iops"] > 100000,
           f"null backend iops {doc['results'][0]['iops']}")
+
+
+# ---- sweeps, show and chart -------------------------------------------------
+
+# A sweep on the null backend: no disk, a fraction of a second per point.
+NULL_QUICK = ["--backend", "null", "--size", "64MiB", "--passes", "1", "--measure", "0.2",
+              "--warmup", "0", "--interval", "0", "--quiet"]
+
+
+def sweep(args):
+    r = run(["sweep"] + args + NULL_QUICK + ["--json", "-"])
+    check(r.returncode == 0, f"sweep {args}: exit {r.returncode}: {r.stderr}")
+    check("[Read]" in r.stderr or "[Write]" in r.stderr, "the table goes to stderr")
+    return json.loads(r.stdout)
+
+
+def test_sweep_qd():
+    doc = sweep(["qd", "--qd", "1,2,4"])
+    check(doc["sweep"] == "qd" and doc["profile"] == "custom", f"context {doc['sweep']}")
+    res = doc["results"]
+    for mode, part in (("read", res[:3]), ("write", res[3:])):
+        check([x["mode"] for x in part] == [mode] * 3, f"{mode}: {[x['mode'] for x in part]}")
+        check([x["queue_depth"] for x in part] == [1, 2, 4], f"{mode} QDs")
+        check([x["test"] for x in part] == ["RND4K Q1T1", "RND4K Q2T1", "RND4K Q4T1"], "names")
+        check(all(x["block_size"] == 4096 and x["pattern"] == "rnd" for x in part), "4K random")
+    check(len(res) == 6, f"{len(res)} results")
+    doc = sweep(["qd", "--pattern", "seq", "--qd", "2,8", "--mode", "write", "--threads", "2"])
+    check([(x["test"], x["mode"], x["block_size"]) for x in doc["results"]] ==
+          [("SEQ128K Q2T2", "write", 131072), ("SEQ128K Q8T2", "write", 131072)],
+          f"seq write sweep {doc['results']}")
+
+
+def test_sweep_bs():
+    doc = sweep(["bs", "--bs-list", "512,4K,64K", "--mode", "read"])
+    res = doc["results"]
+    check(doc["sweep"] == "bs", "sweep bs")
+    check([x["block_size"] for x in res] == [512, 4096, 65536], f"block sizes {res}")
+    check(all(x["queue_depth"] == 4 and x["mode"] == "read" for x in res), "QD4 reads")
+    check([x["test"] for x in res] == ["RND512 Q4T1", "RND4K Q4T1", "RND64K Q4T1"], "names")
+    doc = sweep(["bs", "--pattern", "seq", "--bs-list", "1M,64M", "--qd", "2"])
+    check([(x["test"], x["mode"]) for x in doc["results"]] ==
+          [("SEQ1M Q2T1", "read"), ("SEQ64M Q2T1", "read"), ("SEQ1M Q2T1", "write"),
+           ("SEQ64M Q2T1", "write")], f"ATTO-style {doc['results']}")
+
+
+def test_sweep_csv():
+    with Dir() as d:
+        c = os.path.join(d, "s.csv")
+        r = run(["sweep", "qd", "--qd", "1,2", "--mode", "read", "--csv", c] + NULL_QUICK)
+        check(r.returncode == 0 and "[Read]" in r.stdout, r.stderr)
+        rows = parse_csv(open(c, encoding="utf-8", newline="").read())
+        check(all(x["schema"] == "2" and x["sweep"] == "qd" for x in rows), "schema 2, sweep qd")
+        check([x["queue_depth"] for x in rows if x["record"] == "test"] == ["1", "2"], "QDs")
+
+
+def test_sweep_usage_errors():
+    usage_error(["sweep", "qd", "--qd", "0"], "--qd '0'", "1 to 256")
+    usage_error(["sweep", "qd", "--qd", "1,x"], "--qd '1,x'", "'x'", "1 to 256")
+    usage_error(["sweep", "qd", "--qd", "512"], "--qd '512'", "1 to 256")
+    usage_error(["sweep", "qd", "--qd", "1,,2"], "--qd '1,,2'")
+    usage_error(["sweep", "qd", "--qd", "4,2,4"], "lists 4 twice")
+    usage_error(["sweep", "bs", "--bs-list", "3K"], "--bs-list '3K'", "power of two", "64 MiB")
+    usage_error(["sweep", "bs", "--bs-list", "128M"], "--bs-list '128M'", "512 B to 64 MiB")
+    usage_error(["sweep", "qd", "--bs", "256"], "--bs '256'", "512 B to 64 MiB")
+    usage_error(["sweep", "bs", "--qd", "1,2"], "one queue depth")
+    usage_error(["sweep", "qd", "--bs-list", "4K"], "--bs-list belongs to sweep bs")
+    usage_error(["sweep", "qd", "--mode", "mix"], "--mode 'mix'")
+    usage_error(["sweep", "qd", "--threads", "65"], "--threads '65'", "1 to 64")
+    usage_error(["sweep", "qd", "--pattern", "zigzag"], "--pattern 'zigzag'")
+    usage_error(["sweep"], "sweep needs a kind")
+    usage_error(["sweep", "latency"], "unknown sweep 'latency'")
+    usage_error(["run", "--qd", "1"], "'--qd' is not an option of run")
+    usage_error(["show"], "show needs at least one result file")
+    usage_error(["show", "--metric", "speed", "a.csv"], "--metric 'speed'", "lat_p99_us")
+
+
+def save_run(d, name, profile, latency):
+    """A run on the null backend saved as CSV; returns the path and its test rows."""
+    path = os.path.join(d, name)
+    r = run(["run", "--profile", profile, "--null-latency", str(latency), "--csv", path]
+            + NULL_QUICK)
+    check(r.returncode == 0, r.stderr)
+    rows = parse_csv(open(path, encoding="utf-8", newline="").read())
+    return path, [x for x in rows if x["record"] == "test"]
+
+
+def show_rows(text):
+    """The comparison table's rows: {(test, mode): [cells after the mode]}."""
+    out, started = {}, False
+    for line in text.splitlines():
+        if line.startswith("Test "):
+            started = True
+            continue
+        parts = line.split()
+        if started and len(parts) >= 4:
+            out[(" ".join(parts[:2]), parts[2].lower())] = parts[3:]
+    return out
+
+
+def test_show():
+    with Dir() as d:
+        a, rows_a = save_run(d, "a.csv", "real", 20)
+        b, rows_b = save_run(d, "b.csv", "default", 40)
+        r = run(["show", a])
+        check(r.returncode == 0 and r.stderr == "", f"show: {r.returncode} {r.stderr}")
+        check("[Read]" in r.stdout and "[Write]" in r.stdout, r.stdout)
+        for x in rows_a:
+            check(f" {x['mb_s']} MB/s" in r.stdout, f"{x['mb_s']} not in {r.stdout}")
+        r = run(["show", a, b])
+        check(r.returncode == 0, r.stderr)
+        check("diff %" in r.stdout and a in r.stdout and b in r.stdout, r.stdout)
+        table = show_rows(r.stdout)
+        by_b = {(x["test"], x["mode"]): x for x in rows_b}
+        for x in rows_a:
+            cells = table[(x["test"], x["mode"])]
+            y = by_b[(x["test"], x["mode"])]
+            check(cells[0] == x["mb_s"] and cells[1] == y["mb_s"], f"{cells} vs {x['mb_s']}")
+            diff = (float(y["mb_s"]) - float(x["mb_s"])) / float(x["mb_s"]) * 100
+            check(abs(float(cells[2]) - diff) <= 0.051, f"diff {cells[2]} vs {diff:.2f}")
+        # a test only the second file has: no value, no difference
+        check(table[("SEQ1M Q8T1", "read")][0] == "-", "missing value shown as -")
+        r = run(["show", "--metric", "iops", a, b])
+        table = show_rows(r.stdout)
+        check(r.returncode == 0 and "IOPS" in r.stdout, r.stdout)
+        for x in rows_a:
+            check(table[(x["test"], x["mode"])][0] == x["iops"], f"iops of {x['test']}")
+
+
+def test_show_bad_file():
+    with Dir() as d:
+        good, _ = save_run(d, "good.csv", "demo", 0)
+        lines = open(good, encoding="utf-8", newline="").read().split("\r\n")
+        cells = lines[2].split(",")
+        header = lines[0].split(",")
+        col = header.index("mb_s")
+        cells[col] = "abc"
+        lines[2] = ",".join(cells)
+        bad = os.path.join(d, "bad.csv")
+        open(bad, "w", encoding="utf-8", newline="").write("\r\n".join(lines))
+        r = run(["show", good, bad])
+        check(r.returncode == 1 and r.stdout == "", f"exit {r.returncode}: {r.stdout}")
+        want = f"{bad}: line 3, column {col + 1} (mb_s): 'abc' is not a number"
+        check(want in r.stderr, f"stderr {r.stderr!r} lacks {want!r}")
+        r = run(["show", os.path.join(d, "missing.csv")])
+        check(r.returncode == 1 and "No such file" in r.stderr, r.stderr)
+
+
+def chart_built():
+    r = run(["chart", "--out", "x.png", "none.csv"])
+    if r.returncode == 2 and "no 'chart' command" in r.stderr:
+        raise Skip("built without Cairo or libcsv")
+
+
+def test_chart():
+    chart_built()
+    with Dir() as d:
+        files = []
+        for i, lat in enumerate((10, 30)):
+            path = os.path.join(d, f"q{i}.csv")
+            r = run(["sweep", "qd", "--qd", "1,2,4", "--null-latency", str(lat), "--csv", path]
+                    + NULL_QUICK)
+            check(r.returncode == 0, r.stderr)
+            files.append(path)
+        signatures = {"png": b"\x89PNG\r\n\x1a\n", "svg": b"<svg", "pdf": b"%PDF-"}
+        for ext, sig in signatures.items():
+            out = os.path.join(d, f"chart.{ext}")
+            r = run(["chart", "--out", out] + files)
+            check(r.returncode == 0, f"chart {ext}: {r.returncode} {r.stderr}")
+            data = open(out, "rb").read()
+            check(data.startswith(sig) if ext != "svg" else sig in data[:400],
+                  f"{ext}: {data[:40]!r}")
+        out = os.path.join(d, "tiles.png")
+        r = run(["chart", "--out", out, "--kind", "tiles", "--metric", "iops", "--width", "640",
+                 "--height", "400", "--scale", "2"] + files)
+        check(r.returncode == 0, r.stderr)
+        data = open(out, "rb").read()
+        check(data[:8] == signatures["png"], "tiles PNG")
+        w, h = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+        check((w, h) == (1280, 800), f"2x PNG is {w}x{h}")
+        r = run(["chart", "--out", os.path.join(d, "bs.svg"), "--kind", "bs", files[0]])
+        check(r.returncode == 0, r.stderr)
+
+
+def test_chart_errors():
+    chart_built()
+    usage_error(["chart", "--out", "x.gif", "a.csv"], "--out 'x.gif'", ".png, .svg or .pdf")
+    usage_error(["chart", "--out", "chart", "a.csv"], "--out 'chart'")
+    usage_error(["chart", "a.csv"], "chart needs --out")
+    usage_error(["chart", "--out", "x.png"], "chart needs at least one result file")
+    usage_error(["chart", "--out", "x.png", "--kind", "pie", "a.csv"], "--kind 'pie'")
+    usage_error(["chart", "--out", "x.png", "--scale", "3", "a.csv"], "--scale '3'", "1 to 2")
+    usage_error(["chart", "--out", "x.png", "--width", "10", "a.csv"], "--width '10'")
+    with Dir() as d:
+        out = os.path.join(d, "x.png")
+        r = run(["chart", "--out", out, os.path.join(d, "missing.csv")])
+        check(r.returncode == 1 and "missing.csv" in r.stderr, r.stderr)
+        check(not os.path.exists(out), "a chart of nothing was written")
 
 
 # ---- TAP runner ------------------------------------------------------------

@@ -233,7 +233,7 @@ static void test_rows(void)
     DMK_CHECK_INT(parse(s, &tb), 0);
     DMK_CHECK_INT(tb.n_rows, 6);
     int header = tb.n_fields[0];
-    DMK_CHECK_INT(header, 30 + 11 + 11);
+    DMK_CHECK_INT(header, 31 + 11 + 11);
     for (int row = 1; row < tb.n_rows; row++) {
         if (tb.n_fields[row] != header)
             printf("# row %d has %d fields, the header %d\n", row, tb.n_fields[row], header);
@@ -250,7 +250,8 @@ static void test_rows(void)
         if (row == 0)
             continue;
         /* the context on every row */
-        DMK_CHECK_STR(cell(&tb, row, "schema"), "1");
+        DMK_CHECK_STR(cell(&tb, row, "schema"), "2");
+        DMK_CHECK_STR(cell(&tb, row, "sweep"), "");
         DMK_CHECK_STR(cell(&tb, row, "version"), "0.1.0");
         DMK_CHECK_STR(cell(&tb, row, "date"), "2026-11-30T06:35:13Z");
         DMK_CHECK_STR(cell(&tb, row, "target"), "/mnt/data, with a comma");

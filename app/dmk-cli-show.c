@@ -1,0 +1,176 @@
+#include "dmk-cli-show.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "dmk-cli-report.h"
+#include "dmk-csv-read.h"
+#include "dmk-report.h"
+#include "dmk-size.h"
+
+int dmk_cli_load_all(const DmkCliArgs *a, DmkRunResult **out)
+{
+    for (size_t i = 0; i < a->n_files; i++) {
+        DmkError err = {0};
+        int rc = dmk_csv_load(a->files[i], &out[i], &err);
+        if (rc != DMK_OK) {
+            fprintf(stderr, "drivemark-cli: %s\n", err.msg);
+            dmk_cli_free_all(out, i);
+            return rc;
+        }
+    }
+    return DMK_OK;
+}
+
+void dmk_cli_free_all(DmkRunResult **r, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        dmk_run_result_free(r[i]);
+        r[i] = NULL;
+    }
+}
+
+void dmk_cli_result_label(const DmkRunResult *r, char *buf, size_t len)
+{
+    const char *who = r->target.model[0] ? r->target.model : r->target.path;
+    /* "2026-11-30T06:45:46Z" -> "2026-11-30 06:45": enough to tell runs apart */
+    char when[32];
+    snprintf(when, sizeof when, "%.16s", r->date);
+    if (strlen(when) > 10 && when[10] == 'T')
+        when[10] = ' ';
+    snprintf(buf, len, "%s%s%s", who, when[0] ? ", " : "", when);
+}
+
+/* ---- the comparison table ------------------------------------------------ */
+
+typedef struct {
+    const char *name;
+    DmkMode mode;
+} RowKey;
+
+static const DmkTestResult *find_test(const DmkRunResult *r, const RowKey *k)
+{
+    for (size_t i = 0; i < r->n_tests; i++)
+        if (r->tests[i].test.mode == k->mode && strcmp(r->tests[i].test.name, k->name) == 0)
+            return &r->tests[i];
+    return NULL;
+}
+
+/* Every test and direction of any file, in the order they first appear. */
+static size_t collect_rows(DmkRunResult *const *res, size_t n, RowKey *rows, size_t max)
+{
+    size_t n_rows = 0;
+    for (size_t f = 0; f < n; f++) {
+        for (size_t i = 0; i < res[f]->n_tests && n_rows < max; i++) {
+            RowKey k = {res[f]->tests[i].test.name, res[f]->tests[i].test.mode};
+            bool seen = false;
+            for (size_t r = 0; r < n_rows && !seen; r++)
+                seen = rows[r].mode == k.mode && strcmp(rows[r].name, k.name) == 0;
+            if (!seen)
+                rows[n_rows++] = k;
+        }
+    }
+    return n_rows;
+}
+
+static const char *metric_label(const char *metric)
+{
+    if (strcmp(metric, "iops") == 0)
+        return "IOPS";
+    if (strcmp(metric, "lat_mean_us") == 0)
+        return "mean latency in us";
+    if (strcmp(metric, "lat_p99_us") == 0)
+        return "99th percentile latency in us";
+    return "MB/s (10^6 bytes/s)";
+}
+
+static void print_files(FILE *f, const DmkCliArgs *a, DmkRunResult *const *res)
+{
+    fprintf(f, "Drivemark results: %s of each test's best pass\n\n", metric_label(a->metric));
+    for (size_t i = 0; i < a->n_files; i++) {
+        char label[300];
+        const DmkTargetInfo *t = &res[i]->target;
+        dmk_cli_result_label(res[i], label, sizeof label);
+        fprintf(f, "  [%zu] %s\n      %s (%s%s%s)%s\n", i + 1, a->files[i], label, t->path,
+                t->fs_type[0] ? ", " : "", t->fs_type, res[i]->complete ? "" : " - incomplete run");
+    }
+}
+
+static void print_header(FILE *f, size_t name_w, size_t n_files)
+{
+    fprintf(f, "\n%-*s %-5s", (int)name_w, "Test", "Mode");
+    for (size_t i = 0; i < n_files; i++) {
+        char h[16];
+        snprintf(h, sizeof h, "[%zu]", i + 1);
+        fprintf(f, " %14s", h);
+    }
+    for (size_t i = 1; i < n_files; i++) {
+        char h[24];
+        snprintf(h, sizeof h, "[%zu] diff %%", i + 1);
+        fprintf(f, " %12s", h);
+    }
+    fputc('\n', f);
+}
+
+/* One row: each file's value, then each later file's difference in %. */
+static void print_row(FILE *f, const RowKey *k, size_t name_w, DmkRunResult *const *res, size_t n,
+                      const DmkStatField *fd)
+{
+    char b[64];
+    double first = 0.0;
+    bool have_first = false;
+    fprintf(f, "%-*s %-5s", (int)name_w, k->name, dmk_mode_title(k->mode));
+    for (size_t i = 0; i < n; i++) {
+        const DmkTestResult *t = find_test(res[i], k);
+        fprintf(f, " %14s",
+                t ? dmk_format_double(dmk_stat_get(&t->score.total, fd), fd->decimals, b, sizeof b)
+                  : "-");
+        if (i == 0 && t) {
+            first = dmk_stat_get(&t->score.total, fd);
+            have_first = true;
+        }
+    }
+    for (size_t i = 1; i < n; i++) {
+        const DmkTestResult *t = find_test(res[i], k);
+        if (!t || !have_first || first == 0.0) {
+            fprintf(f, " %12s", "-");
+            continue;
+        }
+        double d = (dmk_stat_get(&t->score.total, fd) - first) / first * 100.0;
+        dmk_format_double(d, 1, b + 1, sizeof b - 1);
+        b[0] = '+';
+        fprintf(f, " %12s", d >= 0 ? b : b + 1);
+    }
+    fputc('\n', f);
+}
+
+static void print_compare(FILE *f, const DmkCliArgs *a, DmkRunResult *const *res)
+{
+    RowKey *rows = malloc(DMK_CLI_MAX_FILES * DMK_MAX_TESTS * sizeof *rows);
+    if (!rows)
+        return;
+    size_t n_rows = collect_rows(res, a->n_files, rows, DMK_CLI_MAX_FILES * DMK_MAX_TESTS);
+    size_t name_w = 4;
+    for (size_t r = 0; r < n_rows; r++)
+        if (strlen(rows[r].name) > name_w)
+            name_w = strlen(rows[r].name);
+    print_files(f, a, res);
+    print_header(f, name_w, a->n_files);
+    for (size_t r = 0; r < n_rows; r++)
+        print_row(f, &rows[r], name_w, res, a->n_files, dmk_cli_metric_field(a->metric));
+    free(rows);
+}
+
+int dmk_cli_show(const DmkCliArgs *a, FILE *f)
+{
+    DmkRunResult *res[DMK_CLI_MAX_FILES] = {0};
+    if (dmk_cli_load_all(a, res) != DMK_OK)
+        return 1;
+    if (a->n_files == 1 && !a->metric_set)
+        dmk_report_table(f, res[0]);
+    else
+        print_compare(f, a, res);
+    fflush(f);
+    dmk_cli_free_all(res, a->n_files);
+    return ferror(f) ? 1 : 0;
+}

@@ -1,0 +1,113 @@
+/* The columns of the CSV result file, shared by the writer (dmk-csv.c)
+ * and the reader (dmk-csv-read.c) so the two can never disagree: both
+ * address a cell by its index here, and the file's order is this order.
+ * Indices: the context and identity columns (DmkCsvHead), then one
+ * column per dmk_stat_fields entry, then DmkCsvTail. */
+#ifndef DMK_CSV_PRIVATE_H
+#define DMK_CSV_PRIVATE_H
+
+#include <stddef.h>
+
+#include "dmk-result.h"
+
+typedef enum {
+    DMK_CSV_TEXT, /* quoted, neutralised (dmk_csv_neutralise) */
+    DMK_CSV_UINT, /* bare decimal integer */
+    DMK_CSV_REAL, /* bare decimal with a fixed number of decimals */
+} DmkCsvKind;
+
+typedef struct {
+    const char *name;
+    DmkCsvKind kind;
+    int decimals; /* DMK_CSV_REAL only */
+    int since;    /* the first schema version that has the column */
+} DmkCsvColumn;
+
+/* The run's context (the same on every row), then the test's identity,
+ * then the pass number and the sample time. */
+typedef enum {
+    DMK_COL_SCHEMA,
+    DMK_COL_VERSION,
+    DMK_COL_RECORD,
+    DMK_COL_DATE,
+    DMK_COL_TARGET,
+    DMK_COL_FILE_SYSTEM,
+    DMK_COL_DEVICE,
+    DMK_COL_DEVICE_MODEL,
+    DMK_COL_CAPACITY,
+    DMK_COL_FS_FREE,
+    DMK_COL_OS,
+    DMK_COL_BACKEND,
+    DMK_COL_PROFILE,
+    DMK_COL_SWEEP,
+    DMK_COL_TEST_SIZE,
+    DMK_COL_PASSES,
+    DMK_COL_MEASURE,
+    DMK_COL_WARMUP,
+    DMK_COL_INTERVAL,
+    DMK_COL_DATA,
+    DMK_COL_COMMENT,
+    DMK_COL_COMPLETE,
+    DMK_COL_TEST,
+    DMK_COL_MODE,
+    DMK_COL_PATTERN,
+    DMK_COL_BLOCK_SIZE,
+    DMK_COL_QUEUE_DEPTH,
+    DMK_COL_THREADS,
+    DMK_COL_READ_SHARE,
+    DMK_COL_PASS,
+    DMK_COL_T_S,
+    DMK_COL_N_HEAD
+} DmkCsvHead;
+
+/* After the statistics: the score's spread, then per direction. */
+typedef enum {
+    DMK_COL_MB_S_MEDIAN,
+    DMK_COL_MB_S_MIN,
+    DMK_COL_MB_S_MAX,
+    DMK_COL_READ_MB_S,
+    DMK_COL_READ_IOPS,
+    DMK_COL_READ_LAT_MEAN,
+    DMK_COL_READ_LAT_P99,
+    DMK_COL_WRITE_MB_S,
+    DMK_COL_WRITE_IOPS,
+    DMK_COL_WRITE_LAT_MEAN,
+    DMK_COL_WRITE_LAT_P99,
+    DMK_COL_N_TAIL
+} DmkCsvTail;
+
+/* Room for every column of every schema, with a margin. */
+#define DMK_CSV_MAX_COLUMNS 64
+
+/* Context columns are DMK_COL_SCHEMA .. DMK_COL_COMPLETE; identity
+ * columns DMK_COL_TEST .. DMK_COL_READ_SHARE. */
+#define DMK_COL_LAST_CONTEXT   DMK_COL_COMPLETE
+#define DMK_COL_FIRST_IDENTITY DMK_COL_TEST
+#define DMK_COL_LAST_IDENTITY  DMK_COL_READ_SHARE
+
+/* All columns, in file order. */
+size_t dmk_csv_column_count(void);
+/* Column i (< dmk_csv_column_count()). */
+DmkCsvColumn dmk_csv_column(size_t i);
+
+/* Index of the statistics column of dmk_stat_fields[k], of a tail column. */
+static inline size_t dmk_csv_col_stat(size_t k)
+{
+    return DMK_COL_N_HEAD + k;
+}
+
+static inline size_t dmk_csv_col_tail(DmkCsvTail t)
+{
+    return DMK_COL_N_HEAD + dmk_stat_field_count + (size_t)t;
+}
+
+/* The tail columns of one direction (read or write) start here. */
+static inline size_t dmk_csv_col_direction(int write)
+{
+    return dmk_csv_col_tail(write ? DMK_COL_WRITE_MB_S : DMK_COL_READ_MB_S);
+}
+
+/* True for the DmkStats fields a timeline sample has. */
+bool dmk_csv_sample_field(const DmkStatField *f);
+
+#endif

@@ -1,0 +1,499 @@
+/* dmk-csv-read: result files load back whole (save, open, save gives the
+ * same bytes), fast, and bad files are refused with a message that names
+ * the file, the line and the column. argv[1] is tests/data. */
+#include "dmk-test.h"
+#include "dmk-test-scratch.h"
+
+#include <dirent.h>
+#include <locale.h>
+#include <sys/stat.h>
+
+#include "dmk-csv-private.h"
+#include "dmk-csv-read.h"
+#include "dmk-csv.h"
+#include "dmk-runner.h"
+
+static const char *data_dir = "tests/data";
+
+/* ---- helpers ------------------------------------------------------------- */
+
+static char *write_csv(const DmkRunResult *r, size_t *len)
+{
+    FILE *f = dmk_scratch_open("test-csv-read.scratch");
+    if (!f)
+        return NULL;
+    DmkError err = {0};
+    DMK_CHECK_INT(dmk_csv_write(f, r, "result.csv", &err), DMK_OK);
+    *len = (size_t)ftell(f);
+    char *s = dmk_scratch_slurp(f);
+    dmk_scratch_close(f);
+    return s;
+}
+
+static DmkRunResult *load_text(const char *text, size_t len, DmkError *err)
+{
+    DmkRunResult *r = NULL;
+    memset(err, 0, sizeof *err);
+    int rc = dmk_csv_load_mem("r.csv", text, len, &r, err);
+    if (rc != DMK_OK)
+        printf("# load: %s\n", err->msg);
+    DMK_CHECK((rc == DMK_OK) == (r != NULL));
+    return r;
+}
+
+/* Writes r, loads it, writes that again: the same bytes; returns the
+ * loaded result (NULL on failure). */
+static DmkRunResult *round_trip(const DmkRunResult *r)
+{
+    size_t len = 0, len2 = 0;
+    char *a = write_csv(r, &len);
+    if (!a)
+        return NULL;
+    DmkError err;
+    DmkRunResult *back = load_text(a, len, &err);
+    char *b = back ? write_csv(back, &len2) : NULL;
+    DMK_CHECK(b != NULL);
+    if (b) {
+        DMK_CHECK_INT(len2, len);
+        DMK_CHECK(len == len2 && memcmp(a, b, len) == 0);
+    }
+    free(a);
+    free(b);
+    return back;
+}
+
+static char *path_in(const char *dir, const char *name, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s/%s", dir, name);
+    return buf;
+}
+
+/* $DMK_TEST_TMPDIR (made if need be: this test may run first), or ".". */
+static const char *tmp_dir(void)
+{
+    const char *d = getenv("DMK_TEST_TMPDIR");
+    if (!d || !*d)
+        return ".";
+#ifdef _WIN32
+    mkdir(d);
+#else
+    mkdir(d, 0755);
+#endif
+    return d;
+}
+
+/* ---- a hand-built result ------------------------------------------------- */
+
+static void set_stats(DmkStats *s, double mb_s, double scale)
+{
+    memset(s, 0, sizeof *s);
+    s->mb_s = mb_s;
+    s->iops = mb_s * 1e6 / 4096;
+    s->lat_mean_us = 318.125 * scale;
+    s->lat_min_us = 12.5;
+    s->lat_max_us = 2345.678;
+    s->lat_stddev_us = 45.25;
+    s->lat_p50_us = 300;
+    s->lat_p90_us = 400.5;
+    s->lat_p99_us = 612.5 * scale;
+    s->lat_p999_us = 900;
+    s->lat_p9999_us = 1500.875;
+}
+
+static void add_test(DmkRunResult *r, const char *name, DmkMode mode, uint32_t share,
+                     size_t n_samples)
+{
+    DmkTestResult *t = &r->tests[r->n_tests++];
+    memset(t, 0, sizeof *t);
+    dmk_job_parse_name(name, &t->test.jobs[0], NULL);
+    snprintf(t->test.name, sizeof t->test.name, "%s", name);
+    t->test.mode = mode;
+    t->test.n_jobs = 1;
+    t->test.jobs[0].read_share = share;
+    t->n_passes = 3;
+    t->passes = calloc(3, sizeof *t->passes);
+    for (uint32_t p = 0; p < 3; p++) {
+        set_stats(&t->passes[p].total, 400.125 + p * (p == 1 ? 10 : 1), 1.0 + p);
+        if (mode != DMK_MODE_WRITE)
+            set_stats(&t->passes[p].read, 280.5 + p, 1.0);
+        if (mode != DMK_MODE_READ)
+            set_stats(&t->passes[p].write, 120.25 + p, 2.0);
+    }
+    dmk_test_result_summarize(t);
+    t->n_samples = n_samples;
+    t->samples = calloc(n_samples ? n_samples : 1, sizeof *t->samples);
+    for (size_t i = 0; i < n_samples; i++)
+        t->samples[i] = (DmkSample){.t_s = (double)(i + 1) / 10.0,
+                                    .mb_s = 400.0 + (double)(i % 97) / 8.0,
+                                    .iops = 97656.25 + (double)(i % 13),
+                                    .lat_mean_us = 327.5 + (double)(i % 7) / 4.0};
+}
+
+static DmkRunResult *build_result(const char *comment, size_t n_samples)
+{
+    DmkRunResult *r = calloc(1, sizeof *r);
+    r->tests = calloc(4, sizeof *r->tests);
+    snprintf(r->version, sizeof r->version, "0.1.0");
+    snprintf(r->date, sizeof r->date, "2026-11-30T06:35:13Z");
+    snprintf(r->os, sizeof r->os, "Linux 6.1.0 x86_64");
+    snprintf(r->backend, sizeof r->backend, "libaio");
+    snprintf(r->profile, sizeof r->profile, "custom");
+    snprintf(r->sweep, sizeof r->sweep, "qd");
+    snprintf(r->comment, sizeof r->comment, "%s", comment);
+    snprintf(r->target.path, sizeof r->target.path, "/mnt/data, \"quoted\"");
+    snprintf(r->target.fs_type, sizeof r->target.fs_type, "ext4");
+    snprintf(r->target.device, sizeof r->target.device, "/dev/nvme0n1p2");
+    snprintf(r->target.model, sizeof r->target.model, "-Samsung SSD 970 EVO Plus 1TB \xe2\x84\xa2");
+    r->target.capacity_bytes = 1000204886016ULL;
+    r->target.fs_free_bytes = 18446744073709551615ULL; /* the largest a cell holds */
+    r->size = 1ULL << 30;
+    r->passes = 3;
+    r->measure_s = 5;
+    r->warmup_s = 2.5;
+    r->interval_s = 0;
+    r->data = DMK_DATA_ZERO;
+    r->complete = false;
+    add_test(r, "RND4K Q32T1", DMK_MODE_MIX, 70, 3);
+    add_test(r, "SEQ1M Q8T1", DMK_MODE_READ, 100, 0);
+    add_test(r, "SEQ1M Q8T1", DMK_MODE_WRITE, 0, n_samples);
+    return r;
+}
+
+static void check_same_stats(const DmkStats *a, const DmkStats *b)
+{
+    for (size_t k = 0; k < dmk_stat_field_count; k++)
+        DMK_CHECK_NEAR(dmk_stat_get(a, &dmk_stat_fields[k]), dmk_stat_get(b, &dmk_stat_fields[k]),
+                       0.0051);
+}
+
+static void check_same_test(const DmkTestResult *a, const DmkTestResult *b)
+{
+    DMK_CHECK_STR(a->test.name, b->test.name);
+    DMK_CHECK_INT(a->test.mode, b->test.mode);
+    DMK_CHECK_INT(a->test.n_jobs, 1);
+    DMK_CHECK(memcmp(&a->test.jobs[0], &b->test.jobs[0], sizeof(DmkJob)) == 0);
+    DMK_CHECK_INT(a->n_passes, b->n_passes);
+    DMK_CHECK_INT(a->best_pass, b->best_pass);
+    DMK_CHECK_NEAR(a->mb_s_median, b->mb_s_median, 0.0005);
+    DMK_CHECK_NEAR(a->mb_s_min, b->mb_s_min, 0.0005);
+    DMK_CHECK_NEAR(a->mb_s_max, b->mb_s_max, 0.0005);
+    check_same_stats(&a->score.total, &b->score.total);
+    DMK_CHECK_NEAR(a->score.write.lat_p99_us, b->score.write.lat_p99_us, 0.0005);
+    for (uint32_t p = 0; p < a->n_passes && p < b->n_passes; p++) {
+        check_same_stats(&a->passes[p].total, &b->passes[p].total);
+        DMK_CHECK_NEAR(a->passes[p].read.mb_s, b->passes[p].read.mb_s, 0.0005);
+        DMK_CHECK_NEAR(a->passes[p].write.iops, b->passes[p].write.iops, 0.005);
+    }
+    DMK_CHECK_INT(a->n_samples, b->n_samples);
+    for (size_t i = 0; i < a->n_samples && i < b->n_samples; i++) {
+        DMK_CHECK_NEAR(a->samples[i].t_s, b->samples[i].t_s, 0.0005);
+        DMK_CHECK_NEAR(a->samples[i].mb_s, b->samples[i].mb_s, 0.0005);
+        DMK_CHECK_NEAR(a->samples[i].iops, b->samples[i].iops, 0.005);
+        DMK_CHECK_NEAR(a->samples[i].lat_mean_us, b->samples[i].lat_mean_us, 0.0005);
+    }
+}
+
+static void check_same(const DmkRunResult *a, const DmkRunResult *b)
+{
+    DMK_CHECK_STR(a->version, b->version);
+    DMK_CHECK_STR(a->date, b->date);
+    DMK_CHECK_STR(a->os, b->os);
+    DMK_CHECK_STR(a->backend, b->backend);
+    DMK_CHECK_STR(a->profile, b->profile);
+    DMK_CHECK_STR(a->sweep, b->sweep);
+    DMK_CHECK_STR(a->comment, b->comment);
+    DMK_CHECK_STR(a->target.path, b->target.path);
+    DMK_CHECK_STR(a->target.fs_type, b->target.fs_type);
+    DMK_CHECK_STR(a->target.device, b->target.device);
+    DMK_CHECK_STR(a->target.model, b->target.model);
+    DMK_CHECK(a->target.capacity_bytes == b->target.capacity_bytes);
+    DMK_CHECK(a->target.fs_free_bytes == b->target.fs_free_bytes);
+    DMK_CHECK(a->size == b->size);
+    DMK_CHECK_INT(a->passes, b->passes);
+    DMK_CHECK(a->measure_s == b->measure_s && a->warmup_s == b->warmup_s);
+    DMK_CHECK(a->interval_s == b->interval_s);
+    DMK_CHECK_INT(a->data, b->data);
+    DMK_CHECK_INT(a->complete, b->complete);
+    DMK_CHECK_INT(a->n_tests, b->n_tests);
+    for (size_t i = 0; i < a->n_tests && i < b->n_tests; i++)
+        check_same_test(&a->tests[i], &b->tests[i]);
+}
+
+/* ---- tests --------------------------------------------------------------- */
+
+/* The writer's header is the table the reader checks against. */
+static void test_column_table(void)
+{
+    size_t n = dmk_csv_column_count();
+    DMK_CHECK(n <= DMK_CSV_MAX_COLUMNS);
+    DMK_CHECK_INT(n, DMK_COL_N_HEAD + dmk_stat_field_count + DMK_COL_N_TAIL);
+    DMK_CHECK_STR(dmk_csv_column(DMK_COL_SWEEP).name, "sweep");
+    DMK_CHECK_INT(dmk_csv_column(DMK_COL_SWEEP).since, 2);
+    DMK_CHECK_STR(dmk_csv_column(dmk_csv_col_stat(0)).name, "mb_s");
+    DMK_CHECK_STR(dmk_csv_column(dmk_csv_col_tail(DMK_COL_WRITE_LAT_P99)).name, "write_lat_p99_us");
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; k < i; k++)
+            DMK_CHECK(strcmp(dmk_csv_column(i).name, dmk_csv_column(k).name) != 0);
+}
+
+static void test_round_trip(void)
+{
+    static const char *comments[] = {"=1+2", "say \"hi\", then\r\nleave; caf\xc3\xa9",
+                                     "'=x",  "\tstarts with a tab",
+                                     "",     "@home",
+                                     "+1",   "-"};
+    for (size_t i = 0; i < sizeof comments / sizeof comments[0]; i++) {
+        DmkRunResult *r = build_result(comments[i], 5);
+        DmkRunResult *back = round_trip(r);
+        if (back) {
+            /* "'=x" is read as "=x": the writer neutralises it back to "'=x" */
+            if (strcmp(comments[i], "'=x") == 0)
+                snprintf(r->comment, sizeof r->comment, "=x");
+            check_same(r, back);
+        }
+        dmk_run_result_free(back);
+        dmk_run_result_free(r);
+    }
+}
+
+/* A whole run on the null backend, timeline included. */
+static void test_round_trip_of_a_run(void)
+{
+    DmkRunSpec *spec = malloc(sizeof *spec);
+    dmk_run_spec_init(spec);
+    spec->size = 64ULL << 20;
+    spec->passes = 2;
+    spec->measure_s = 0.2;
+    spec->warmup_s = 0;
+    spec->interval_s = 0;
+    spec->timeline_s = 0.05;
+    DmkJob j[2];
+    DmkError err = {0};
+    dmk_job_parse_name("SEQ1M Q8T1", &j[0], NULL);
+    dmk_job_parse_name("RND4K Q32T1", &j[1], NULL);
+    DMK_CHECK_INT(dmk_run_spec_add_all(spec, j, 2, DMK_RUN_READ_WRITE, 0, &err), DMK_OK);
+    dmk_run_spec_add(spec, &j[1], DMK_MODE_MIX, 70, &err);
+    DmkRunner *runner = dmk_runner_new(spec, dmk_backend_null());
+    DmkRunResult *res = NULL;
+    DMK_CHECK_INT(dmk_runner_run(runner, NULL, &res, &err), DMK_OK);
+    dmk_runner_free(runner);
+    free(spec);
+    if (!res)
+        return;
+    DMK_CHECK(res->tests[0].n_samples >= 4);
+    DmkRunResult *back = round_trip(res);
+    if (back)
+        check_same(res, back);
+    dmk_run_result_free(back);
+    dmk_run_result_free(res);
+}
+
+/* A 2-hour run sampled every 100 ms: 72,000 rows load in well under a second. */
+static void test_long_timeline(void)
+{
+    char path[1100];
+    path_in(tmp_dir(), "test-csv-read-72000.csv", path, sizeof path);
+    DmkRunResult *r = build_result("long", 72000);
+    FILE *f = fopen(path, "wb");
+    DMK_CHECK(f != NULL);
+    if (!f) {
+        dmk_run_result_free(r);
+        return;
+    }
+    DmkError err = {0};
+    DMK_CHECK_INT(dmk_csv_write(f, r, path, &err), DMK_OK);
+    long size = ftell(f);
+    fclose(f);
+    DmkRunResult *back = NULL;
+    uint64_t t0 = dmk_clock_ns();
+    int rc = dmk_csv_load(path, &back, &err);
+    double took = (double)(dmk_clock_ns() - t0) / 1e9;
+    printf("# %ld bytes, %zu samples loaded in %.3f s\n", size, back ? back->tests[2].n_samples : 0,
+           took);
+    if (rc != DMK_OK)
+        printf("# %s\n", err.msg);
+    DMK_CHECK_INT(rc, DMK_OK);
+    DMK_CHECK(took < 1.0);
+    if (back) {
+        check_same(r, back);
+        size_t len = 0;
+        char *again = write_csv(back, &len);
+        FILE *orig = fopen(path, "rb");
+        char *text = orig ? malloc((size_t)size) : NULL;
+        DMK_CHECK(text && fread(text, 1, (size_t)size, orig) == (size_t)size);
+        DMK_CHECK(again && len == (size_t)size && memcmp(again, text, len) == 0);
+        free(text);
+        free(again);
+        if (orig)
+            fclose(orig);
+    }
+    remove(path);
+    dmk_run_result_free(back);
+    dmk_run_result_free(r);
+}
+
+/* Files of the first schema (no sweep column) still load. */
+static void test_schema_1(void)
+{
+    char path[1100];
+    DmkRunResult *r = NULL;
+    DmkError err = {0};
+    int rc = dmk_csv_load(path_in(data_dir, "schema1.csv", path, sizeof path), &r, &err);
+    if (rc != DMK_OK)
+        printf("# %s\n", err.msg);
+    DMK_CHECK_INT(rc, DMK_OK);
+    if (!r)
+        return;
+    DMK_CHECK_STR(r->sweep, "");
+    DMK_CHECK_STR(r->target.path, "/mnt/review-ssd");
+    DMK_CHECK_STR(r->profile, "custom");
+    DMK_CHECK_INT(r->passes, 2);
+    DMK_CHECK_INT(r->n_tests, 4);
+    static const char *names[] = {"SEQ1M Q8T1", "SEQ1M Q8T1", "RND4K Q1T1", "RND4K Q1T1"};
+    for (size_t i = 0; i < 4 && i < r->n_tests; i++) {
+        DMK_CHECK_STR(r->tests[i].test.name, names[i]);
+        DMK_CHECK_INT(r->tests[i].test.mode, i % 2 ? DMK_MODE_WRITE : DMK_MODE_READ);
+        DMK_CHECK_INT(r->tests[i].n_passes, 2);
+        DMK_CHECK(r->tests[i].n_samples >= 2);
+        DMK_CHECK(r->tests[i].score.total.mb_s > 0);
+    }
+    DMK_CHECK_INT(r->tests[0].test.jobs[0].block_size, 1 << 20);
+    DMK_CHECK_INT(r->tests[0].test.jobs[0].queue_depth, 8);
+    DMK_CHECK_NEAR(r->tests[0].score.total.mb_s, 40149849.211, 0.0005);
+    /* saved again it is a schema 2 file with the same content */
+    DmkRunResult *again = round_trip(r);
+    if (again)
+        check_same(r, again);
+    dmk_run_result_free(again);
+    dmk_run_result_free(r);
+}
+
+static bool load_bad(const char *name, const char *expected)
+{
+    char path[1100];
+    DmkRunResult *r = NULL;
+    DmkError err = {0};
+    path_in(data_dir, "bad-csv", path, sizeof path);
+    size_t used = strlen(path);
+    snprintf(path + used, sizeof path - used, "/%s", name);
+    int rc = dmk_csv_load(path, &r, &err);
+    bool accepted = strcmp(expected, "(accepted)") == 0;
+    bool ok = accepted ? rc == DMK_OK && r && r->n_tests == 1 && r->tests[0].n_passes == 2
+                       : rc != DMK_OK && !r && strstr(err.msg, expected) &&
+                             strncmp(err.msg, path, strlen(path)) == 0;
+    if (!ok)
+        printf("# %s: rc %d, message \"%s\", expected \"%s\"\n", name, rc, err.msg, expected);
+    else if (!accepted)
+        printf("# %s\n", err.msg);
+    dmk_run_result_free(r);
+    return ok;
+}
+
+/* tests/data/bad-csv: each file with the message it must give (EXPECTED). */
+static void test_bad_files(void)
+{
+    char path[1100], line[600];
+    path_in(data_dir, "bad-csv/EXPECTED", path, sizeof path);
+    FILE *f = fopen(path, "r");
+    DMK_CHECK(f != NULL);
+    if (!f)
+        return;
+    int n = 0;
+    char listed[8192] = "";
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\r\n")] = '\0';
+        char *tab = strchr(line, '\t');
+        if (line[0] == '#' || !tab)
+            continue;
+        *tab = '\0';
+        DMK_CHECK(load_bad(line, tab + 1));
+        size_t u = strlen(listed);
+        snprintf(listed + u, sizeof listed - u, "/%s/", line);
+        n++;
+    }
+    fclose(f);
+    DMK_CHECK(n >= 40);
+    /* no file in the folder goes untested */
+    DIR *d = opendir(path_in(data_dir, "bad-csv", path, sizeof path));
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        char key[300];
+        snprintf(key, sizeof key, "/%s/", e->d_name);
+        size_t len = strlen(e->d_name);
+        if (len > 4 && strcmp(e->d_name + len - 4, ".csv") == 0 && !strstr(listed, key)) {
+            printf("# %s is not in EXPECTED\n", e->d_name);
+            DMK_CHECK(0);
+        }
+    }
+    if (d)
+        closedir(d);
+}
+
+/* Over the 64 MiB cap: refused before anything is read (a sparse file). */
+static void test_too_large(void)
+{
+    char path[1100];
+    path_in(tmp_dir(), "test-csv-read-huge.csv", path, sizeof path);
+    FILE *f = fopen(path, "wb");
+    DMK_CHECK(f != NULL);
+    if (!f)
+        return;
+    DMK_CHECK(fseek(f, (long)DMK_CSV_READ_MAX_BYTES, SEEK_SET) == 0);
+    fputc('\n', f);
+    fclose(f);
+    DmkRunResult *r = NULL;
+    DmkError err = {0};
+    DMK_CHECK(dmk_csv_load(path, &r, &err) != DMK_OK);
+    DMK_CHECK(r == NULL);
+    DMK_CHECK(strstr(err.msg, "larger than 64 MiB") != NULL);
+    DMK_CHECK(strncmp(err.msg, path, strlen(path)) == 0);
+    printf("# %s\n", err.msg);
+    remove(path);
+}
+
+static void test_missing_file(void)
+{
+    DmkRunResult *r = (DmkRunResult *)&r; /* must become NULL */
+    DmkError err = {0};
+    DMK_CHECK(dmk_csv_load("no-such-dir/r.csv", &r, &err) != DMK_OK);
+    DMK_CHECK(r == NULL);
+    DMK_CHECK(strstr(err.msg, "no-such-dir/r.csv") != NULL);
+    DMK_CHECK(strstr(err.msg, "No such file") != NULL);
+}
+
+/* The GUI runs in the user's locale: "412.345" is still 412.345 there. */
+static void test_locale(void)
+{
+    static const char *names[] = {"de_DE.UTF-8", "de_DE.utf8", "de_DE", "fr_FR.UTF-8"};
+    const char *got = NULL;
+    for (size_t i = 0; i < sizeof names / sizeof names[0] && !got; i++)
+        got = setlocale(LC_NUMERIC, names[i]);
+    if (!got)
+        DMK_SKIP("no locale with a decimal comma is installed");
+    DmkRunResult *r = build_result("locale", 2);
+    DmkRunResult *back = round_trip(r);
+    setlocale(LC_NUMERIC, "C");
+    if (back) {
+        check_same(r, back);
+        DMK_CHECK_NEAR(back->tests[1].score.total.mb_s, 410.125, 1e-9);
+        DMK_CHECK_NEAR(back->warmup_s, 2.5, 1e-12);
+    }
+    dmk_run_result_free(back);
+    dmk_run_result_free(r);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1)
+        data_dir = argv[1];
+    DMK_TEST(test_column_table);
+    DMK_TEST(test_round_trip);
+    DMK_TEST(test_round_trip_of_a_run);
+    DMK_TEST(test_long_timeline);
+    DMK_TEST(test_schema_1);
+    DMK_TEST(test_bad_files);
+    DMK_TEST(test_too_large);
+    DMK_TEST(test_missing_file);
+    DMK_TEST(test_locale);
+    return dmk_test_done();
+}
