@@ -17,7 +17,9 @@
 /* The command line, checked in handle-local-options. */
 typedef struct {
     char *target, *profile, *mode, *unit, *backend, *comment;
-    char *screenshot, *json;
+    char *screenshot, *json, *export_chart, *sweep;
+    char **open, **drop, **activate;
+    gboolean compare;
     guint64 size;
     int passes;
     gboolean mix, autorun, quit_when_done, dump_tiles, dump_clipboard;
@@ -47,7 +49,14 @@ static const GOptionEntry option_entries[] = {
     {"unit", 0, 0, G_OPTION_ARG_STRING, NULL, "mb-s, gb-s, mib-s, iops or us", "UNIT"},
     {"backend", 0, 0, G_OPTION_ARG_STRING, NULL, "native, or null (no disk I/O)", "NAME"},
     {"comment", 0, 0, G_OPTION_ARG_STRING, NULL, "Comment for the results", "TEXT"},
-    {"autorun", 0, 0, G_OPTION_ARG_NONE, NULL, "Run all tests at once", NULL},
+    {"autorun", 0, 0, G_OPTION_ARG_NONE, NULL, "Run all tests (or the --sweep) at once", NULL},
+    {"sweep", 0, 0, G_OPTION_ARG_STRING, NULL,
+     "Show the sweep tab for qd (queue depths) or bs (block sizes)", "KIND"},
+    {"open", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, NULL, "Open a result file (CSV); repeatable",
+     "FILE"},
+    {"compare", 0, 0, G_OPTION_ARG_NONE, NULL, "Compare every opened result", NULL},
+    {"export-chart", 0, 0, G_OPTION_ARG_FILENAME, NULL,
+     "Save the chart shown as PNG, SVG or PDF when done (NAME@2x.png: twice the pixels)", "FILE"},
     {"screenshot", 0, 0, G_OPTION_ARG_FILENAME, NULL, "Save a PNG of the window when done", "FILE"},
     {"json", 0, 0, G_OPTION_ARG_FILENAME, NULL, "Save the results as JSON when done", "FILE"},
     {"dump-tiles", 0, 0, G_OPTION_ARG_NONE, NULL, "Print the tiles, status and error when done",
@@ -55,6 +64,10 @@ static const GOptionEntry option_entries[] = {
     {"quit-when-done", 0, 0, G_OPTION_ARG_NONE, NULL, "Quit after the run (and screenshot)", NULL},
     {"dump-clipboard", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, NULL,
      "Copy the results when done and print what the clipboard holds (tests)", NULL},
+    {"drop", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_FILENAME_ARRAY, NULL,
+     "Drop a file on the window, as a file manager would (tests)", "FILE"},
+    {"activate", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING_ARRAY, NULL,
+     "Trigger the window's action NAME (as win.NAME) once it is shown (tests)", "NAME"},
     {"stop-after", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_DOUBLE, NULL,
      "Press Stop SECONDS after the run started (tests)", "SECONDS"},
     {"close-after", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_DOUBLE, NULL,
@@ -138,6 +151,11 @@ static int parse_choices(DmkAppOptions *o, GVariantDict *d, DmkError *err)
 {
     static const char *const modes[] = {"rw", "read", "write", NULL};
     static const char *const units[] = {"mb-s", "gb-s", "mib-s", "iops", "us", NULL};
+    static const char *const sweeps[] = {"qd", "bs", NULL};
+    g_variant_dict_lookup(d, "sweep", "s", &o->sweep);
+    int rc = check_choice("--sweep", o->sweep, sweeps, "qd or bs", err);
+    if (rc != DMK_OK)
+        return rc;
     g_variant_dict_lookup(d, "profile", "s", &o->profile);
     g_variant_dict_lookup(d, "mode", "s", &o->mode);
     g_variant_dict_lookup(d, "unit", "s", &o->unit);
@@ -150,7 +168,7 @@ static int parse_choices(DmkAppOptions *o, GVariantDict *d, DmkError *err)
     if (o->backend && !dmk_backend_by_name(o->backend))
         return dmk_error_set(err, DMK_E_INVAL, 0,
                              "--backend '%s' is unknown: expected native or null", o->backend);
-    int rc = check_choice("--mode", o->mode, modes, "rw, read or write", err);
+    rc = check_choice("--mode", o->mode, modes, "rw, read or write", err);
     return rc != DMK_OK
                ? rc
                : check_choice("--unit", o->unit, units, "mb-s, gb-s, mib-s, iops or us", err);
@@ -161,6 +179,11 @@ static int parse_options(DmkAppOptions *o, GVariantDict *d, DmkError *err)
     g_variant_dict_lookup(d, "target", "^ay", &o->target);
     g_variant_dict_lookup(d, "screenshot", "^ay", &o->screenshot);
     g_variant_dict_lookup(d, "json", "^ay", &o->json);
+    g_variant_dict_lookup(d, "export-chart", "^ay", &o->export_chart);
+    g_variant_dict_lookup(d, "open", "^aay", &o->open);
+    g_variant_dict_lookup(d, "drop", "^aay", &o->drop);
+    g_variant_dict_lookup(d, "activate", "^as", &o->activate);
+    o->compare = g_variant_dict_contains(d, "compare");
     o->mix = g_variant_dict_contains(d, "mix");
     o->autorun = g_variant_dict_contains(d, "autorun");
     o->quit_when_done = g_variant_dict_contains(d, "quit-when-done");
@@ -236,13 +259,32 @@ static int dmk_app_handle_local_options(GApplication *app, GVariantDict *d)
 
 static gboolean scripted(const DmkAppOptions *o)
 {
-    return o->screenshot || o->json || o->dump_tiles || o->dump_clipboard || o->quit_when_done;
+    return o->screenshot || o->json || o->dump_tiles || o->dump_clipboard || o->quit_when_done ||
+           o->export_chart;
+}
+
+static void fail_with(DmkApp *self, GError **error)
+{
+    g_printerr("drivemark: %s\n", (*error)->message);
+    g_clear_error(error);
+    self->exit_status = self->exit_status ? self->exit_status : EXIT_FAILED;
+}
+
+/* "chart@2x.png" is a 2x image, as the web and macOS name them. */
+static void export_chart(DmkApp *self, const char *path)
+{
+    GError *error = NULL;
+    double scale = g_str_has_suffix(path, "@2x.png") || g_str_has_suffix(path, "@2x.PNG") ? 2 : 1;
+    if (!dmk_window_export_chart(self->window, path, scale, &error))
+        fail_with(self, &error);
 }
 
 static void write_outputs(DmkApp *self)
 {
     const DmkAppOptions *o = &self->opt;
     GError *error = NULL;
+    if (o->export_chart)
+        export_chart(self, o->export_chart);
     if (o->screenshot && !dmk_screenshot_save(GTK_WIDGET(self->window), o->screenshot, &error)) {
         g_printerr("drivemark: %s\n", error->message);
         g_clear_error(&error);
@@ -360,7 +402,10 @@ static gboolean autorun(gpointer data)
     DmkApp *self = data;
     if (!self->window)
         return G_SOURCE_REMOVE;
-    dmk_window_run_all(self->window);
+    if (self->opt.sweep)
+        dmk_window_run_sweep(self->window);
+    else
+        dmk_window_run_all(self->window);
     if (!dmk_window_is_running(self->window)) {
         /* Refused before it began (the info bar says why). */
         self->opt.autorun = FALSE;
@@ -373,6 +418,52 @@ static gboolean autorun(gpointer data)
         g_timeout_add((guint)(self->opt.stop_after_s * 1000.0), press_stop, self);
     if (self->opt.close_after_s > 0)
         g_timeout_add((guint)(self->opt.close_after_s * 1000.0), press_close, self);
+    return G_SOURCE_REMOVE;
+}
+
+/* As a file manager's drop would: a GdkFileList through the drop handler. */
+static void drop_files(DmkApp *self, char **paths)
+{
+    GSList *files = NULL;
+    for (char **p = paths; *p; p++)
+        files = g_slist_append(files, g_file_new_for_path(*p));
+    GdkFileList *list = gdk_file_list_new_from_list(files);
+    GValue value = G_VALUE_INIT;
+    g_value_init(&value, GDK_TYPE_FILE_LIST);
+    g_value_take_boxed(&value, list);
+    if (!dmk_window_drop(self->window, &value))
+        self->exit_status = EXIT_FAILED;
+    g_value_unset(&value);
+    g_slist_free_full(files, g_object_unref);
+}
+
+/* Results from the command line, before the window is shown, so it opens
+ * at the size the charts want. A file that fails makes a scripted run
+ * fail (the info bar says why). */
+static void open_results(DmkApp *self)
+{
+    const DmkAppOptions *o = &self->opt;
+    if (o->open && dmk_window_open_paths(self->window, (const char *const *)o->open) > 0)
+        self->exit_status = EXIT_FAILED;
+    if (o->drop)
+        drop_files(self, o->drop);
+    if (o->compare)
+        dmk_window_show_compare(self->window);
+    if (o->sweep)
+        dmk_window_show_sweep(self->window,
+                              strcmp(o->sweep, "bs") == 0 ? DMK_SWEEP_BS : DMK_SWEEP_QD);
+}
+
+/* As the menu would: opens the dialogs, for a smoke test of them. */
+static gboolean activate_actions(gpointer data)
+{
+    DmkApp *self = data;
+    for (char **a = self->opt.activate; self->window && a && *a; a++) {
+        char *name = g_strconcat("win.", *a, NULL);
+        if (!gtk_widget_activate_action(GTK_WIDGET(self->window), name, NULL))
+            g_printerr("drivemark: --activate %s: no such action, or it is disabled\n", *a);
+        g_free(name);
+    }
     return G_SOURCE_REMOVE;
 }
 
@@ -395,8 +486,11 @@ static void dmk_app_activate(GApplication *app)
     if (o->comment)
         dmk_window_set_comment(self->window, o->comment);
     g_signal_connect(self->window, "run-finished", G_CALLBACK(on_run_finished), self);
+    open_results(self);
     gtk_window_present(GTK_WINDOW(self->window));
     dmk_window_focus_run_button(self->window);
+    if (o->activate)
+        g_idle_add(activate_actions, self);
     if (o->autorun)
         g_idle_add(autorun, self);
     else if (scripted(o))
@@ -435,12 +529,20 @@ static void set_accels(GtkApplication *app)
         const char *action;
         const char *accel;
     } accels[] = {
-        {"win.run-all", "<Control>r"},       {"win.stop", "Escape"},
-        {"win.copy", "<Control>c"},          {"win.save", "<Control>s"},
-        {"win.choose-target", "<Control>o"}, {"win.run-test(0)", "<Control>1"},
-        {"win.run-test(1)", "<Control>2"},   {"win.run-test(2)", "<Control>3"},
-        {"win.run-test(3)", "<Control>4"},   {"window.close", "<Control>w"},
-        {"app.quit", "<Control>q"},          {"app.about", "F1"},
+        {"win.run-all", "<Control>r"},
+        {"win.stop", "Escape"},
+        {"win.copy", "<Control>c"},
+        {"win.save", "<Control>s"},
+        {"win.open", "<Control>o"},
+        {"win.export-chart", "<Control>e"},
+        {"win.choose-target", "<Control><Shift>o"},
+        {"win.run-test(0)", "<Control>1"},
+        {"win.run-test(1)", "<Control>2"},
+        {"win.run-test(2)", "<Control>3"},
+        {"win.run-test(3)", "<Control>4"},
+        {"win.close-tab", "<Control>w"},
+        {"app.quit", "<Control>q"},
+        {"app.about", "F1"},
     };
     for (size_t i = 0; i < G_N_ELEMENTS(accels); i++) {
         const char *list[] = {accels[i].accel, NULL};
@@ -495,6 +597,11 @@ static void dmk_app_finalize(GObject *object)
     g_free(o->comment);
     g_free(o->screenshot);
     g_free(o->json);
+    g_free(o->export_chart);
+    g_free(o->sweep);
+    g_strfreev(o->open);
+    g_strfreev(o->drop);
+    g_strfreev(o->activate);
     G_OBJECT_CLASS(dmk_app_parent_class)->finalize(object);
 }
 
@@ -516,10 +623,12 @@ static void dmk_app_init(DmkApp *self)
     g_application_set_option_context_summary(
         G_APPLICATION(self), "Benchmarks the drive under a folder the way CrystalDiskMark does.");
     g_application_set_option_context_description(
-        G_APPLICATION(self), "Settings given here apply to this session only; what is chosen in "
-                             "the window is remembered.\nSizes are binary (64MiB, 1GiB); seconds "
-                             "may end in s, m or h.\nExit status with --quit-when-done: 0 done, 1 "
-                             "failed, 2 bad option, 3 stopped.");
+        G_APPLICATION(self),
+        "Settings given here apply to this session only; what is chosen in "
+        "the window is remembered. --open, --compare and --export-chart "
+        "make a chart from saved results without a click.\nSizes are binary (64MiB, 1GiB); seconds "
+        "may end in s, m or h.\nExit status with --quit-when-done: 0 done, 1 "
+        "failed, 2 bad option, 3 stopped.");
 }
 
 DmkApp *dmk_app_new(void)

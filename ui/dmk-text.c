@@ -71,3 +71,136 @@ char *dmk_text_progress(const DmkProgress *p)
     g_free(left);
     return line;
 }
+
+/* ---- a saved result's context ------------------------------------------ */
+
+/* The run's start in local time; NULL when the date cannot be read. */
+static GDateTime *result_time(const DmkRunResult *r)
+{
+    GDateTime *utc = r->date[0] ? g_date_time_new_from_iso8601(r->date, NULL) : NULL;
+    if (!utc)
+        return NULL;
+    GDateTime *local = g_date_time_to_local(utc);
+    g_date_time_unref(utc);
+    return local;
+}
+
+char *dmk_text_result_title(const DmkRunResult *r)
+{
+    const char *what = strcmp(r->sweep, "qd") == 0   ? "QD sweep"
+                       : strcmp(r->sweep, "bs") == 0 ? "Block-size sweep"
+                                                     : "Run";
+    GDateTime *t = result_time(r);
+    char *when = t ? g_date_time_format(t, "%H:%M") : NULL;
+    char *title = when ? g_strdup_printf("%s %s", what, when) : g_strdup(what);
+    g_free(when);
+    if (t)
+        g_date_time_unref(t);
+    return title;
+}
+
+char *dmk_text_result_label(const DmkRunResult *r)
+{
+    const char *who = r->target.model[0] ? r->target.model : r->target.path;
+    /* "2026-11-30T06:45:46Z" -> "2026-11-30 06:45", as the CLI's legends */
+    char when[32];
+    g_snprintf(when, sizeof when, "%.16s", r->date);
+    if (strlen(when) > 10 && when[10] == 'T')
+        when[10] = ' ';
+    return g_strdup_printf("%s%s%s", who, when[0] ? ", " : "", when);
+}
+
+char *dmk_text_capacity(uint64_t bytes)
+{
+    double v = (double)bytes;
+    if (v >= 1e12)
+        return g_strdup_printf("%.2f TB", v / 1e12);
+    if (v >= 1e9)
+        return g_strdup_printf("%.1f GB", v / 1e9);
+    return g_strdup_printf("%.0f MB", v / 1e6);
+}
+
+char *dmk_text_context_drive(const DmkRunResult *r)
+{
+    return g_strdup(r->target.model[0] ? r->target.model : "Unknown drive");
+}
+
+/* Parts joined by " · ", empty ones left out. */
+static void add_part(GString *s, const char *part)
+{
+    if (!part || !*part)
+        return;
+    if (s->len)
+        g_string_append(s, " \u00b7 ");
+    g_string_append(s, part);
+}
+
+static char *free_space(const DmkTargetInfo *t)
+{
+    if (!t->fs_free_bytes)
+        return g_strdup("");
+    char *free_b = dmk_text_capacity(t->fs_free_bytes);
+    char *size_b = t->fs_size_bytes ? dmk_text_capacity(t->fs_size_bytes) : NULL;
+    char *text = size_b ? g_strdup_printf("%s free of %s", free_b, size_b)
+                        : g_strdup_printf("%s free", free_b);
+    g_free(free_b);
+    g_free(size_b);
+    return text;
+}
+
+char *dmk_text_context_where(const DmkRunResult *r)
+{
+    const DmkTargetInfo *t = &r->target;
+    GString *s = g_string_new(NULL);
+    char *cap = t->capacity_bytes ? dmk_text_capacity(t->capacity_bytes) : NULL;
+    char *drive = g_strdup_printf("%s%s%s", cap ? cap : "", cap && t->device[0] ? " " : "",
+                                  t->device[0] ? t->device : "");
+    add_part(s, drive);
+    char *fs = t->fs_type[0] ? g_strdup_printf("%s (%s)", t->path, t->fs_type) : g_strdup(t->path);
+    char *space = free_space(t);
+    char *where = space[0] ? g_strdup_printf("%s, %s", fs, space) : g_strdup(fs);
+    add_part(s, where);
+    add_part(s, r->os);
+    g_free(cap);
+    g_free(drive);
+    g_free(fs);
+    g_free(space);
+    g_free(where);
+    return g_string_free(s, FALSE);
+}
+
+static char *what_ran(const DmkRunResult *r)
+{
+    if (strcmp(r->sweep, "qd") == 0)
+        return g_strdup("Queue-depth sweep");
+    if (strcmp(r->sweep, "bs") == 0)
+        return g_strdup("Block-size sweep");
+    if (!r->profile[0])
+        return g_strdup("");
+    return g_strdup_printf("%c%s profile", g_ascii_toupper(r->profile[0]), r->profile + 1);
+}
+
+char *dmk_text_context_how(const DmkRunResult *r)
+{
+    char size[32], meas[32];
+    GString *s = g_string_new(NULL);
+    char *what = what_ran(r);
+    char *file = g_strdup_printf("%s test file", dmk_format_size(r->size, size, sizeof size));
+    char *passes = g_strdup_printf("best of %u \u00d7 %s s", r->passes,
+                                   dmk_format_double(r->measure_s, 1, meas, sizeof meas));
+    char *data = g_strdup_printf("%s data", dmk_data_name(r->data));
+    GDateTime *t = result_time(r);
+    char *when = t ? g_date_time_format(t, "%Y-%m-%d %H:%M") : g_strdup(r->date);
+    char *version =
+        g_strdup_printf("Drivemark %s%s%s", r->version, r->backend[0] ? ", " : "", r->backend);
+    char *parts[] = {what, file, passes, data, when, version};
+    for (size_t i = 0; i < G_N_ELEMENTS(parts); i++) {
+        add_part(s, parts[i]);
+        g_free(parts[i]);
+    }
+    if (!r->complete)
+        add_part(s, "incomplete (stopped or failed)");
+    if (t)
+        g_date_time_unref(t);
+    return g_string_free(s, FALSE);
+}

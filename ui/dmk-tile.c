@@ -114,6 +114,12 @@ void dmk_tile_set_test(DmkTile *self, const DmkTest *test)
     refresh(self);
 }
 
+const DmkTest *dmk_tile_get_test(DmkTile *self)
+{
+    g_return_val_if_fail(DMK_IS_TILE(self), NULL);
+    return self->has_test ? &self->test : NULL;
+}
+
 void dmk_tile_set_stats(DmkTile *self, const DmkStats *stats)
 {
     g_return_if_fail(DMK_IS_TILE(self));

@@ -20,6 +20,9 @@ GtkWidget *dmk_tile_new(void);
 /* What the tile measures, for its tooltip and accessible name. */
 void dmk_tile_set_test(DmkTile *self, const DmkTest *test);
 
+/* The test set last; NULL before. */
+const DmkTest *dmk_tile_get_test(DmkTile *self);
+
 /* Shows a score (copied); NULL clears the tile to "0.00". */
 void dmk_tile_set_stats(DmkTile *self, const DmkStats *stats);
 void dmk_tile_set_unit(DmkTile *self, DmkUnit unit);

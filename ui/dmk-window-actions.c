@@ -1,7 +1,11 @@
 /* The window's actions (win.*): what the menu, the accelerators and the
- * buttons trigger, plus the dialogs they open. */
+ * buttons trigger, plus the dialogs they open (GtkFileChooserNative:
+ * GTK 4.8 has no GtkFileDialog). */
 #include "dmk-window-private.h"
 
+#include <string.h>
+
+#include "dmk-plot.h"
 #include "dmk-target-list.h"
 #include "dmk-text.h"
 
@@ -57,29 +61,7 @@ static void act_copy(GSimpleAction *a, GVariant *p, gpointer data)
     dmk_window_set_status(self, "Results copied to the clipboard");
 }
 
-/* ---- save ------------------------------------------------------------------ */
-
-static void on_save_response(GtkNativeDialog *dialog, int response, gpointer data)
-{
-    DmkWindow *self = data;
-    GFile *file = response == GTK_RESPONSE_ACCEPT
-                      ? gtk_file_chooser_get_file(GTK_FILE_CHOOSER(dialog))
-                      : NULL;
-    char *path = file ? g_file_get_path(file) : NULL;
-    GError *error = NULL;
-    if (path && !dmk_window_save_result(self, path, &error)) {
-        dmk_window_show_error(self, DMK_E_IO, error->message);
-        g_error_free(error);
-    } else if (path) {
-        char *status = g_strdup_printf("Results saved to %s", path);
-        dmk_window_set_status(self, status);
-        g_free(status);
-    }
-    g_free(path);
-    g_clear_object(&file);
-    g_object_unref(dialog);
-    g_object_unref(self);
-}
+/* ---- file dialogs ----------------------------------------------------------- */
 
 static void add_filter(GtkFileChooser *chooser, const char *name, const char *pattern)
 {
@@ -90,25 +72,298 @@ static void add_filter(GtkFileChooser *chooser, const char *name, const char *pa
     g_object_unref(f);
 }
 
+/* A modal native dialog whose response goes to `cb` with the window (a
+ * reference is held until then). */
+static GtkFileChooser *file_dialog(DmkWindow *self, const char *title, GtkFileChooserAction action,
+                                   const char *accept, GCallback cb)
+{
+    GtkFileChooserNative *d =
+        gtk_file_chooser_native_new(title, GTK_WINDOW(self), action, accept, "_Cancel");
+    gtk_native_dialog_set_modal(GTK_NATIVE_DIALOG(d), TRUE);
+    g_signal_connect(d, "response", cb, g_object_ref(self));
+    return GTK_FILE_CHOOSER(d);
+}
+
+static void show_dialog(GtkFileChooser *d)
+{
+    gtk_native_dialog_show(GTK_NATIVE_DIALOG(d));
+}
+
+/* The chosen file's path, or NULL when cancelled (or not a local file). */
+static char *response_path(GtkNativeDialog *dialog, int response)
+{
+    if (response != GTK_RESPONSE_ACCEPT)
+        return NULL;
+    GFile *file = gtk_file_chooser_get_file(GTK_FILE_CHOOSER(dialog));
+    char *path = file ? g_file_get_path(file) : NULL;
+    g_clear_object(&file);
+    return path;
+}
+
+static void set_status_path(DmkWindow *self, const char *what, const char *path)
+{
+    char *name = g_filename_display_name(path);
+    char *status = g_strdup_printf("%s %s", what, name);
+    dmk_window_set_status(self, status);
+    g_free(status);
+    g_free(name);
+}
+
+/* ---- save / export CSV ------------------------------------------------------- */
+
+static void on_save_response(GtkNativeDialog *dialog, int response, gpointer data)
+{
+    DmkWindow *self = data;
+    char *path = response_path(dialog, response);
+    GError *error = NULL;
+    if (path && !dmk_window_save_result(self, path, &error)) {
+        dmk_window_show_problem(self, "The results could not be saved", error->message);
+        g_error_free(error);
+    } else if (path) {
+        set_status_path(self, "Results saved to", path);
+    }
+    g_free(path);
+    g_object_unref(dialog);
+    g_object_unref(self);
+}
+
+/* "drivemark-20261130-0745.csv" for a run not saved yet; its own name
+ * (in its folder) for one that was. */
+static void suggest_name(GtkFileChooser *d, DmkSaved *saved)
+{
+    const char *path = saved ? dmk_saved_get_path(saved) : NULL;
+    if (path && g_str_has_suffix(path, ".csv")) {
+        GFile *file = g_file_new_for_path(path);
+        gtk_file_chooser_set_file(d, file, NULL);
+        g_object_unref(file);
+        return;
+    }
+    GDateTime *now = g_date_time_new_now_local();
+    char *name = g_date_time_format(now, "drivemark-%Y%m%d-%H%M%S.csv");
+    gtk_file_chooser_set_current_name(d, name);
+    g_free(name);
+    g_date_time_unref(now);
+}
+
 static void act_save(GSimpleAction *a, GVariant *p, gpointer data)
 {
     DmkWindow *self = data;
     (void)a;
     (void)p;
-    GtkFileChooserNative *d = gtk_file_chooser_native_new(
-        "Save Results", GTK_WINDOW(self), GTK_FILE_CHOOSER_ACTION_SAVE, "_Save", "_Cancel");
-    GDateTime *now = g_date_time_new_now_local();
-    char *name = g_date_time_format(now, "drivemark-%Y%m%d-%H%M%S.json");
-    gtk_file_chooser_set_current_name(GTK_FILE_CHOOSER(d), name);
-    add_filter(GTK_FILE_CHOOSER(d), "JSON results (*.json)", "*.json");
-#ifdef DMK_HAVE_CSV
-    add_filter(GTK_FILE_CHOOSER(d), "CSV results (*.csv)", "*.csv");
-#endif
-    g_free(name);
-    g_date_time_unref(now);
-    gtk_native_dialog_set_modal(GTK_NATIVE_DIALOG(d), TRUE);
-    g_signal_connect(d, "response", G_CALLBACK(on_save_response), g_object_ref(self));
-    gtk_native_dialog_show(GTK_NATIVE_DIALOG(d));
+    if (!dmk_window_current_saved(self))
+        return;
+    GtkFileChooser *d = file_dialog(self, "Save Results", GTK_FILE_CHOOSER_ACTION_SAVE, "_Save",
+                                    G_CALLBACK(on_save_response));
+    add_filter(d, "CSV results (*.csv)", "*.csv");
+    add_filter(d, "JSON results (*.json)", "*.json");
+    suggest_name(d, dmk_window_current_saved(self));
+    show_dialog(d);
+}
+
+/* ---- open ------------------------------------------------------------------- */
+
+static void on_open_response(GtkNativeDialog *dialog, int response, gpointer data)
+{
+    DmkWindow *self = data;
+    GListModel *list = response == GTK_RESPONSE_ACCEPT
+                           ? gtk_file_chooser_get_files(GTK_FILE_CHOOSER(dialog))
+                           : NULL;
+    guint n = list ? g_list_model_get_n_items(list) : 0;
+    GFile **files = g_new0(GFile *, n + 1);
+    for (guint i = 0; i < n; i++)
+        files[i] = g_list_model_get_item(list, i);
+    if (n > 0)
+        dmk_window_open_files(self, files, n);
+    for (guint i = 0; i < n; i++)
+        g_object_unref(files[i]);
+    g_free(files);
+    g_clear_object(&list);
+    g_object_unref(dialog);
+    g_object_unref(self);
+}
+
+static void act_open(GSimpleAction *a, GVariant *p, gpointer data)
+{
+    DmkWindow *self = data;
+    (void)a;
+    (void)p;
+    GtkFileChooser *d = file_dialog(self, "Open Results", GTK_FILE_CHOOSER_ACTION_OPEN, "_Open",
+                                    G_CALLBACK(on_open_response));
+    gtk_file_chooser_set_select_multiple(d, TRUE);
+    add_filter(d, "Drivemark results (*.csv)", "*.csv");
+    add_filter(d, "All files", "*");
+    show_dialog(d);
+}
+
+int dmk_window_open_paths(DmkWindow *self, const char *const *paths)
+{
+    guint n = paths ? g_strv_length((char **)paths) : 0;
+    GFile **files = g_new0(GFile *, n + 1);
+    for (guint i = 0; i < n; i++)
+        files[i] = g_file_new_for_path(paths[i]);
+    int failed = n > 0 ? dmk_window_open_files(self, files, n) : 0;
+    for (guint i = 0; i < n; i++)
+        g_object_unref(files[i]);
+    g_free(files);
+    return failed;
+}
+
+/* A file that is gone leaves the list; one that is bad stays (the info
+ * bar says why, and it may be fixed). */
+static void act_open_recent(GSimpleAction *a, GVariant *p, gpointer data)
+{
+    DmkWindow *self = data;
+    (void)a;
+    const char *path = g_variant_get_string(p, NULL);
+    const char *paths[] = {path, NULL};
+    if (dmk_window_open_paths(self, paths) > 0 && !g_file_test(path, G_FILE_TEST_EXISTS))
+        dmk_window_forget_recent(self, path);
+}
+
+static void act_clear_recent(GSimpleAction *a, GVariant *p, gpointer self)
+{
+    (void)a;
+    (void)p;
+    dmk_window_forget_recent(self, NULL);
+}
+
+/* ---- export chart ------------------------------------------------------------- */
+
+static gboolean known_chart_type(const char *path)
+{
+    static const char *const exts[] = {".png", ".svg", ".pdf"};
+    char *lower = g_ascii_strdown(path, -1);
+    gboolean known = FALSE;
+    for (size_t i = 0; i < G_N_ELEMENTS(exts) && !known; i++)
+        known = g_str_has_suffix(lower, exts[i]);
+    g_free(lower);
+    return known;
+}
+
+static gboolean export_plot(DmkWindow *self, GtkWidget *chart, const char *path, double scale,
+                            GError **error)
+{
+    const DmkPlot *plot = chart ? dmk_plot_area_get_plot(chart) : NULL;
+    (void)self;
+    if (!plot) {
+        g_set_error(error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                    "there is no chart to export on this tab: open or compare results first");
+        return FALSE;
+    }
+    return dmk_plot_export(plot, path, scale, error);
+}
+
+gboolean dmk_window_export_chart(DmkWindow *self, const char *path, double scale, GError **error)
+{
+    return export_plot(self, dmk_window_current_chart(self), path, scale, error);
+}
+
+static void on_export_chart_response(GtkNativeDialog *dialog, int response, gpointer data)
+{
+    DmkWindow *self = data;
+    GtkWidget *chart = g_object_get_data(G_OBJECT(dialog), "dmk-chart");
+    char *path = response_path(dialog, response);
+    if (path && !known_chart_type(path)) {
+        char *png = g_strconcat(path, ".png", NULL); /* a name without a type: PNG */
+        g_free(path);
+        path = png;
+    }
+    const char *scale = gtk_file_chooser_get_choice(GTK_FILE_CHOOSER(dialog), "scale");
+    GError *error = NULL;
+    if (path && !export_plot(self, chart, path, scale && strcmp(scale, "2") == 0 ? 2 : 1, &error)) {
+        dmk_window_show_problem(self, "The chart could not be exported", error->message);
+        g_error_free(error);
+    } else if (path) {
+        set_status_path(self, "Chart exported to", path);
+    }
+    g_free(path);
+    g_object_unref(dialog);
+    g_object_unref(self);
+}
+
+static void act_export_chart(GSimpleAction *a, GVariant *p, gpointer data)
+{
+    DmkWindow *self = data;
+    (void)a;
+    (void)p;
+    GtkWidget *chart = dmk_window_current_chart(self);
+    if (!chart)
+        return;
+    GtkFileChooser *d = file_dialog(self, "Export Chart", GTK_FILE_CHOOSER_ACTION_SAVE, "_Export",
+                                    G_CALLBACK(on_export_chart_response));
+    /* The chart of the tab the user was on, even if a sweep ends meanwhile. */
+    g_object_set_data_full(G_OBJECT(d), "dmk-chart", g_object_ref(chart), g_object_unref);
+    add_filter(d, "PNG image (*.png)", "*.png");
+    add_filter(d, "SVG drawing (*.svg)", "*.svg");
+    add_filter(d, "PDF document (*.pdf)", "*.pdf");
+    static const char *const ids[] = {"1", "2", NULL};
+    static const char *const labels[] = {
+        "1\u00d7 (800 \u00d7 500 px)", "2\u00d7 (1600 \u00d7 1000 px, for HiDPI and print)", NULL};
+    gtk_file_chooser_add_choice(d, "scale", "PNG size", (const char **)ids, (const char **)labels);
+    gtk_file_chooser_set_choice(d, "scale", "1");
+    gtk_file_chooser_set_current_name(d, "drivemark-chart.png");
+    show_dialog(d);
+}
+
+/* ---- tabs --------------------------------------------------------------------- */
+
+void dmk_window_show_compare(DmkWindow *self)
+{
+    dmk_compare_view_pick_all(self->compare_view);
+    if (!gtk_widget_get_visible(GTK_WIDGET(self->compare_view)))
+        return;
+    int n = gtk_notebook_page_num(self->notebook, GTK_WIDGET(self->compare_view));
+    gtk_notebook_set_current_page(self->notebook, n);
+}
+
+void dmk_window_show_sweep(DmkWindow *self, DmkSweepKind kind)
+{
+    dmk_sweep_page_set_kind(self->sweep_page, kind);
+    int n = gtk_notebook_page_num(self->notebook, GTK_WIDGET(self->sweep_page));
+    gtk_notebook_set_current_page(self->notebook, n);
+}
+
+void dmk_window_run_sweep(DmkWindow *self)
+{
+    int n = gtk_notebook_page_num(self->notebook, GTK_WIDGET(self->sweep_page));
+    gtk_notebook_set_current_page(self->notebook, n);
+    dmk_window_start_sweep(self);
+}
+
+static void act_show_compare(GSimpleAction *a, GVariant *p, gpointer self)
+{
+    (void)a;
+    (void)p;
+    DmkWindow *w = self;
+    int n = gtk_notebook_page_num(w->notebook, GTK_WIDGET(w->compare_view));
+    if (gtk_widget_get_visible(GTK_WIDGET(w->compare_view)))
+        gtk_notebook_set_current_page(w->notebook, n);
+}
+
+static void act_show_sweep(GSimpleAction *a, GVariant *p, gpointer self)
+{
+    (void)a;
+    (void)p;
+    DmkWindow *w = self;
+    gtk_notebook_set_current_page(w->notebook,
+                                  gtk_notebook_page_num(w->notebook, GTK_WIDGET(w->sweep_page)));
+}
+
+static void act_run_sweep(GSimpleAction *a, GVariant *p, gpointer self)
+{
+    (void)a;
+    (void)p;
+    dmk_window_run_sweep(self);
+}
+
+/* Ctrl+W closes a result tab, as in a browser; elsewhere the window. */
+static void act_close_tab(GSimpleAction *a, GVariant *p, gpointer data)
+{
+    DmkWindow *self = data;
+    (void)a;
+    (void)p;
+    if (!dmk_window_close_current_tab(self))
+        gtk_window_close(GTK_WINDOW(self));
 }
 
 /* ---- choose a folder ---------------------------------------------------- */
@@ -172,6 +427,15 @@ void dmk_window_add_actions(DmkWindow *self)
         {"stop", act_stop, NULL, NULL, NULL, {0}},
         {"copy", act_copy, NULL, NULL, NULL, {0}},
         {"save", act_save, NULL, NULL, NULL, {0}},
+        {"export-csv", act_save, NULL, NULL, NULL, {0}},
+        {"export-chart", act_export_chart, NULL, NULL, NULL, {0}},
+        {"open", act_open, NULL, NULL, NULL, {0}},
+        {"open-recent", act_open_recent, "s", NULL, NULL, {0}},
+        {"clear-recent", act_clear_recent, NULL, NULL, NULL, {0}},
+        {"show-compare", act_show_compare, NULL, NULL, NULL, {0}},
+        {"show-sweep", act_show_sweep, NULL, NULL, NULL, {0}},
+        {"run-sweep", act_run_sweep, NULL, NULL, NULL, {0}},
+        {"close-tab", act_close_tab, NULL, NULL, NULL, {0}},
         {"choose-target", act_choose_target, NULL, NULL, NULL, {0}},
     };
     g_action_map_add_action_entries(G_ACTION_MAP(self), entries, G_N_ELEMENTS(entries), self);

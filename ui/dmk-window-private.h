@@ -1,10 +1,15 @@
 /* The window's parts, shared by dmk-window.c (layout and settings),
- * dmk-window-run.c (runs, progress, errors) and dmk-window-actions.c. */
+ * dmk-window-run.c (runs and sweeps, progress, errors),
+ * dmk-window-tabs.c (result tabs, compare, opening files, recent files)
+ * and dmk-window-actions.c (actions and their dialogs). */
 #ifndef DMK_WINDOW_PRIVATE_H
 #define DMK_WINDOW_PRIVATE_H
 
+#include "dmk-compare-view.h"
 #include "dmk-presets.h"
 #include "dmk-run-worker.h"
+#include "dmk-saved.h"
+#include "dmk-sweep-page.h"
 #include "dmk-tile.h"
 #include "dmk-units.h"
 #include "dmk-window.h"
@@ -18,6 +23,8 @@ struct _DmkWindow {
     /* from the template */
     GtkInfoBar *info_bar;
     GtkLabel *info_label;
+    GtkNotebook *notebook;
+    GtkWidget *benchmark_page;
     GtkGrid *grid;
     GtkButton *all_button;
     GtkWidget *settings_box;
@@ -42,14 +49,23 @@ struct _DmkWindow {
     DmkRunOverrides overrides;
     char *backend;
 
+    /* built in code: the other fixed tabs */
+    DmkSweepPage *sweep_page;
+    DmkCompareView *compare_view; /* shown while there is a result tab */
+
     DmkRunWorker *worker;
+    gboolean sweeping;      /* the worker runs the sweep tab's sweep */
     GtkWidget *stop_button; /* the run button that shows "Stop" */
     gint64 run_started_us;
     gint64 stop_asked_us; /* 0 when no stop was asked */
     gint64 stop_took_us;
     char *status_at_stop;
-    gboolean closing; /* close the window once the run has ended */
-    DmkRunResult *result;
+    gboolean closing;   /* close the window once the run has ended */
+    DmkSaved *last_run; /* the newest run of the Benchmark tab, for copy and save */
+    gboolean grown;     /* made roomy for charts once already */
+
+    GSettings *recent; /* not delayed: the recent files outlive --options */
+    GMenu *recent_menu;
 };
 
 /* dmk-window.c */
@@ -60,18 +76,46 @@ DmkTile *dmk_window_find_tile(DmkWindow *self, const DmkTest *test);
 const char *dmk_window_target_path(DmkWindow *self);
 void dmk_window_set_status(DmkWindow *self, const char *text);
 void dmk_window_update_actions(DmkWindow *self);
-/* Turns `stop_button` into the Stop button and locks the settings; NULL
- * puts every run button back. */
-void dmk_window_set_running_ui(DmkWindow *self, GtkWidget *stop_button);
+/* Locks the run buttons and settings while running, `stop_button` (may
+ * be NULL) becoming the Stop button; not running puts them back. */
+void dmk_window_set_running_ui(DmkWindow *self, gboolean running, GtkWidget *stop_button);
+DmkUnit dmk_window_unit(DmkWindow *self);
 void dmk_window_emit_run_finished(DmkWindow *self, int rc);
 
 /* dmk-window-run.c */
 void dmk_window_start_run(DmkWindow *self, int row);
+void dmk_window_start_sweep(DmkWindow *self);
 void dmk_window_show_error(DmkWindow *self, int code, const char *message);
+/* The info bar with a heading of the caller's (markup-escaped here). */
+void dmk_window_show_problem(DmkWindow *self, const char *heading, const char *message);
 void dmk_window_hide_error(DmkWindow *self);
 void dmk_window_run_dispose(DmkWindow *self);
 void dmk_window_apply_comment(DmkWindow *self);
 gboolean dmk_window_on_close_request(GtkWindow *window);
+
+/* dmk-window-tabs.c */
+void dmk_window_build_tabs(DmkWindow *self);
+void dmk_window_load_recent(DmkWindow *self);
+/* A tab for saved (referenced), picked in the compare tab; shown at once
+ * when `show`. */
+void dmk_window_add_result(DmkWindow *self, DmkSaved *saved, gboolean show);
+/* The result of the tab shown: a result tab's, or on the Benchmark tab
+ * the last run's; NULL on the sweep and compare tabs. */
+DmkSaved *dmk_window_current_saved(DmkWindow *self);
+/* The chart of the tab shown, NULL on the Benchmark tab. */
+GtkWidget *dmk_window_current_chart(DmkWindow *self);
+/* FALSE when the tab shown is not a result's. */
+gboolean dmk_window_close_current_tab(DmkWindow *self);
+/* After a save: tab titles, the compare tab and the recent list follow. */
+void dmk_window_saved_renamed(DmkWindow *self, DmkSaved *saved);
+void dmk_window_add_recent(DmkWindow *self, const char *path);
+/* Takes path off the recent list; NULL clears it. */
+void dmk_window_forget_recent(DmkWindow *self, const char *path);
+void dmk_window_set_units(DmkWindow *self, DmkUnit unit);
+void dmk_window_dump_tabs(DmkWindow *self, GString *s);
+/* Opens the files (a tab each) and reports those that fail in the info
+ * bar; returns how many failed. */
+int dmk_window_open_files(DmkWindow *self, GFile *const *files, size_t n);
 
 /* dmk-window-actions.c */
 void dmk_window_add_actions(DmkWindow *self);

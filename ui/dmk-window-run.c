@@ -1,18 +1,13 @@
-/* The window's runs: settings become a spec, the spec runs on a worker
- * thread, and what it reports lands in the status line and the tiles.
- * Errors go to the info bar with the engine's own message; the tiles keep
- * the last values that were measured. */
+/* The window's runs and sweeps: settings (and the sweep tab's choices)
+ * become a spec, the spec runs on a worker thread, and what it reports
+ * lands in the status line and the tiles, or the sweep tab's chart. What
+ * finished is kept as a tab. Errors go to the info bar with the engine's
+ * own message; the tiles keep the last values that were measured. */
 #include "dmk-window-private.h"
 
-#include <errno.h>
-#include <glib/gstdio.h>
 #include <string.h>
 
-#include "dmk-json.h"
 #include "dmk-text.h"
-#ifdef DMK_HAVE_CSV
-#include "dmk-csv.h"
-#endif
 
 /* ---- from settings to a spec --------------------------------------------- */
 
@@ -51,7 +46,9 @@ static void set_data_kind(DmkWindow *self, DmkRunSpec *spec)
     g_free(data);
 }
 
-static int build_spec(DmkWindow *self, int row, DmkRunSpec *spec, DmkError *err)
+/* What a run and a sweep share: the Benchmark tab's target, size, passes
+ * and times; the tests are the caller's. */
+static int base_spec(DmkWindow *self, DmkRunSpec *spec, DmkError *err)
 {
     const char *dir = dmk_window_target_path(self);
     dmk_run_spec_init(spec);
@@ -67,7 +64,22 @@ static int build_spec(DmkWindow *self, int row, DmkRunSpec *spec, DmkError *err)
     spec->warmup_s = self->overrides.warmup_s >= 0 ? self->overrides.warmup_s : spec->measure_s;
     spec->interval_s = seconds_setting(self, "interval-time", self->overrides.interval_s);
     set_data_kind(self, spec);
-    int rc = add_tests(self, row, spec, err);
+    return DMK_OK;
+}
+
+static int build_spec(DmkWindow *self, int row, DmkRunSpec *spec, DmkError *err)
+{
+    int rc = base_spec(self, spec, err);
+    if (rc == DMK_OK)
+        rc = add_tests(self, row, spec, err);
+    return rc != DMK_OK ? rc : dmk_run_spec_validate(spec, dmk_os_max_inflight(), err);
+}
+
+static int build_sweep_spec(DmkWindow *self, const DmkSweep *sw, DmkRunSpec *spec, DmkError *err)
+{
+    int rc = base_spec(self, spec, err);
+    if (rc == DMK_OK)
+        rc = dmk_sweep_add(spec, sw, err);
     return rc != DMK_OK ? rc : dmk_run_spec_validate(spec, dmk_os_max_inflight(), err);
 }
 
@@ -105,17 +117,24 @@ static char *sentence(const char *message)
     return g_strconcat(head, g_utf8_next_char(message), NULL);
 }
 
-void dmk_window_show_error(DmkWindow *self, int code, const char *message)
+void dmk_window_show_problem(DmkWindow *self, const char *heading, const char *message)
 {
     char *text = sentence(message);
-    char *markup = g_markup_printf_escaped("<b>%s</b>\n%s", error_heading(code), text);
+    char *valid = g_utf8_make_valid(text, -1);
+    char *markup = g_markup_printf_escaped("<b>%s</b>\n%s", heading, valid);
     g_free(text);
+    g_free(valid);
     gtk_label_set_markup(self->info_label, markup);
     g_free(markup);
     gtk_info_bar_set_message_type(self->info_bar, GTK_MESSAGE_ERROR);
     gtk_widget_set_visible(GTK_WIDGET(self->info_bar), TRUE);
     gtk_accessible_update_property(GTK_ACCESSIBLE(self->info_bar), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                   error_heading(code), -1);
+                                   heading, -1);
+}
+
+void dmk_window_show_error(DmkWindow *self, int code, const char *message)
+{
+    dmk_window_show_problem(self, error_heading(code), message);
 }
 
 void dmk_window_hide_error(DmkWindow *self)
@@ -140,8 +159,12 @@ static void on_progress(const DmkProgress *p, gpointer data)
     char *text = dmk_text_progress(p);
     dmk_window_set_status(self, text);
     g_free(text);
-    set_running_tile(self,
-                     p->stage == DMK_STAGE_PREPARE ? NULL : dmk_window_find_tile(self, p->test));
+    /* A sweep's points may share a tile's name ("RND4K Q1T1"): not its tile. */
+    if (self->sweeping)
+        dmk_sweep_page_progress(self->sweep_page, p);
+    else
+        set_running_tile(self, p->stage == DMK_STAGE_PREPARE ? NULL
+                                                             : dmk_window_find_tile(self, p->test));
 }
 
 static void on_test_done(const DmkTest *test, const DmkPassResult *score, size_t index,
@@ -149,6 +172,10 @@ static void on_test_done(const DmkTest *test, const DmkPassResult *score, size_t
 {
     DmkWindow *self = data;
     (void)index;
+    if (self->sweeping) {
+        dmk_sweep_page_point(self->sweep_page, test, score);
+        return;
+    }
     DmkTile *tile = dmk_window_find_tile(self, test);
     if (!tile)
         return;
@@ -178,14 +205,23 @@ static void unmark_tiles(DmkWindow *self)
     }
 }
 
+/* Every run and sweep that measured something is kept as a tab; a sweep's
+ * is shown at once, a run's waits behind the Benchmark tab's tiles. */
 static void keep_result(DmkWindow *self, DmkRunResult *res)
 {
     if (!res || res->n_tests == 0) {
         dmk_run_result_free(res);
         return;
     }
-    dmk_run_result_free(self->result);
-    self->result = res;
+    g_strlcpy(res->comment, gtk_editable_get_text(GTK_EDITABLE(self->comment_entry)),
+              sizeof res->comment);
+    DmkSaved *saved = dmk_saved_new(res, NULL);
+    if (!self->sweeping) {
+        g_clear_pointer(&self->last_run, dmk_saved_unref);
+        self->last_run = dmk_saved_ref(saved);
+    }
+    dmk_window_add_result(self, saved, self->sweeping);
+    dmk_saved_unref(saved);
 }
 
 static void report_end(DmkWindow *self, int rc, const DmkError *err)
@@ -195,6 +231,8 @@ static void report_end(DmkWindow *self, int rc, const DmkError *err)
                    : rc == DMK_E_STOPPED ? g_strdup_printf("Stopped after %s", took)
                                          : g_strdup_printf("Failed after %s", took);
     dmk_window_set_status(self, status);
+    if (self->sweeping)
+        dmk_sweep_page_end(self->sweep_page, status);
     if (rc != DMK_OK && rc != DMK_E_STOPPED)
         dmk_window_show_error(self, rc, err->msg);
     g_free(status);
@@ -211,7 +249,8 @@ static void on_finished(int rc, DmkRunResult *res, const DmkError *err, gpointer
     unmark_tiles(self);
     keep_result(self, res);
     report_end(self, rc, err);
-    dmk_window_set_running_ui(self, NULL);
+    self->sweeping = FALSE;
+    dmk_window_set_running_ui(self, FALSE, NULL);
     dmk_window_emit_run_finished(self, rc);
     if (self->closing)
         gtk_window_destroy(GTK_WINDOW(self));
@@ -230,6 +269,16 @@ static GtkWidget *row_button(DmkWindow *self, int row)
     return row < 0 ? GTK_WIDGET(self->all_button) : self->row_buttons[row];
 }
 
+static void launch(DmkWindow *self, const DmkRunSpec *spec, GtkWidget *stop_button)
+{
+    DmkRunWorkerCallbacks cb = {on_progress, on_test_done, on_finished, self};
+    self->run_started_us = g_get_monotonic_time();
+    self->stop_asked_us = self->stop_took_us = 0;
+    dmk_window_set_status(self, "Starting\u2026");
+    self->worker = dmk_run_worker_start(spec, run_backend(self), &cb);
+    dmk_window_set_running_ui(self, TRUE, stop_button);
+}
+
 void dmk_window_start_run(DmkWindow *self, int row)
 {
     if (self->worker || row >= DMK_ROWS_MAX)
@@ -242,14 +291,29 @@ void dmk_window_start_run(DmkWindow *self, int row)
         g_free(spec);
         return;
     }
-    DmkRunWorkerCallbacks cb = {on_progress, on_test_done, on_finished, self};
-    self->run_started_us = g_get_monotonic_time();
-    self->stop_asked_us = self->stop_took_us = 0;
     mark_stale(self, spec);
-    dmk_window_set_status(self, "Starting\u2026");
-    self->worker = dmk_run_worker_start(spec, run_backend(self), &cb);
+    launch(self, spec, row_button(self, row));
     g_free(spec);
-    dmk_window_set_running_ui(self, row_button(self, row));
+}
+
+void dmk_window_start_sweep(DmkWindow *self)
+{
+    if (self->worker)
+        return;
+    DmkRunSpec *spec = g_new(DmkRunSpec, 1);
+    DmkSweep sw;
+    DmkError err = {0};
+    dmk_window_hide_error(self);
+    dmk_sweep_page_get_sweep(self->sweep_page, &sw);
+    if (build_sweep_spec(self, &sw, spec, &err) != DMK_OK) {
+        dmk_window_show_error(self, err.code, err.msg);
+        g_free(spec);
+        return;
+    }
+    self->sweeping = TRUE;
+    dmk_sweep_page_begin(self->sweep_page, spec);
+    launch(self, spec, NULL);
+    g_free(spec);
 }
 
 void dmk_window_run_all(DmkWindow *self)
@@ -291,49 +355,38 @@ void dmk_window_run_dispose(DmkWindow *self)
 
 /* ---- results out ----------------------------------------------------------- */
 
+/* Copy and save take the comment as it is now, as CrystalDiskMark does. */
 void dmk_window_apply_comment(DmkWindow *self)
 {
-    if (self->result)
-        g_strlcpy(self->result->comment, gtk_editable_get_text(GTK_EDITABLE(self->comment_entry)),
-                  sizeof self->result->comment);
+    if (self->last_run)
+        dmk_saved_set_comment(self->last_run,
+                              gtk_editable_get_text(GTK_EDITABLE(self->comment_entry)));
 }
 
 const DmkRunResult *dmk_window_get_result(DmkWindow *self)
 {
     dmk_window_apply_comment(self);
-    return self->result;
-}
-
-static int write_result(const DmkRunResult *r, FILE *f, const char *path, DmkError *err)
-{
-#ifdef DMK_HAVE_CSV
-    if (g_str_has_suffix(path, ".csv") || g_str_has_suffix(path, ".CSV"))
-        return dmk_csv_write(f, r, path, err);
-#endif
-    return dmk_json_write(f, r, path, err);
+    DmkSaved *s = dmk_window_current_saved(self);
+    s = s ? s : self->last_run;
+    return s ? dmk_saved_get_result(s) : NULL;
 }
 
 gboolean dmk_window_save_result(DmkWindow *self, const char *path, GError **error)
 {
-    const DmkRunResult *r = dmk_window_get_result(self);
-    if (!r) {
+    dmk_window_apply_comment(self);
+    DmkSaved *s = dmk_window_current_saved(self);
+    s = s ? s : self->last_run;
+    if (!s) {
         g_set_error(error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "there are no results to save yet");
         return FALSE;
     }
-    FILE *f = g_fopen(path, "wb");
-    if (!f) {
-        int e = errno;
-        g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(e),
-                    "opening %s for writing failed: %s", path, g_strerror(e));
+    if (!dmk_saved_write(s, path, error))
         return FALSE;
+    if (dmk_saved_get_path(s) && strcmp(dmk_saved_get_path(s), path) == 0) {
+        dmk_window_saved_renamed(self, s);
+        dmk_window_add_recent(self, path);
     }
-    DmkError err = {0};
-    int rc = write_result(r, f, path, &err);
-    if (fclose(f) != 0 && rc == DMK_OK)
-        rc = dmk_error_os(&err, DMK_E_IO, errno, "closing %s failed", path);
-    if (rc != DMK_OK)
-        g_set_error_literal(error, G_IO_ERROR, G_IO_ERROR_FAILED, err.msg);
-    return rc == DMK_OK;
+    return TRUE;
 }
 
 /* ---- what the window shows, for tests ----------------------------------- */
@@ -358,10 +411,12 @@ char *dmk_window_dump(DmkWindow *self)
     dump_tiles(self, s);
     g_string_append_printf(s, "status\t%s\n", gtk_label_get_text(self->status_label));
     if (gtk_widget_get_visible(GTK_WIDGET(self->info_bar))) {
-        /* "Heading: message" on one line. */
-        char **parts = g_strsplit(gtk_label_get_text(self->info_label), "\n", 2);
-        g_string_append_printf(s, "error\t%s%s%s\n", parts[0], parts[1] ? ": " : "",
-                               parts[1] ? parts[1] : "");
+        /* "Heading: message; message" on one line. */
+        char **parts = g_strsplit(gtk_label_get_text(self->info_label), "\n", -1);
+        char *rest = parts[0] && parts[1] ? g_strjoinv("; ", parts + 1) : NULL;
+        g_string_append_printf(s, "error\t%s%s%s\n", parts[0] ? parts[0] : "", rest ? ": " : "",
+                               rest ? rest : "");
+        g_free(rest);
         g_strfreev(parts);
     }
     if (self->stop_took_us) {
@@ -369,5 +424,6 @@ char *dmk_window_dump(DmkWindow *self)
                                self->stop_took_us / 1000);
         g_string_append_printf(s, "status-at-stop\t%s\n", self->status_at_stop);
     }
+    dmk_window_dump_tabs(self, s);
     return g_string_free(s, FALSE);
 }

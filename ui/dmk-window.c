@@ -47,7 +47,7 @@ DmkRunMode dmk_window_run_mode(DmkWindow *self)
     return modes[mode_index(self)];
 }
 
-static DmkUnit window_unit(DmkWindow *self)
+DmkUnit dmk_window_unit(DmkWindow *self)
 {
     char *id = g_settings_get_string(self->settings, "unit");
     DmkUnit u = dmk_unit_from_id(id);
@@ -113,7 +113,7 @@ static void layout_row(DmkWindow *self, int row, const char *name)
 static void update_headers(DmkWindow *self)
 {
     static const char *const titles[DMK_COLS] = {"Read", "Write", "Mix"};
-    const char *unit = dmk_unit_label(window_unit(self));
+    const char *unit = dmk_unit_label(dmk_window_unit(self));
     for (int c = 0; c < DMK_COLS; c++) {
         char *text = g_strdup_printf("%s [%s]", titles[c], unit);
         gtk_label_set_text(self->headers[c], text);
@@ -138,11 +138,12 @@ static void apply_layout(DmkWindow *self, gboolean clear)
 
 static void apply_unit(DmkWindow *self)
 {
-    DmkUnit u = window_unit(self);
+    DmkUnit u = dmk_window_unit(self);
     for (int r = 0; r < DMK_ROWS_MAX; r++)
         for (int c = 0; c < DMK_COLS; c++)
             dmk_tile_set_unit(self->tiles[r][c], u);
     update_headers(self);
+    dmk_window_set_units(self, u);
 }
 
 DmkTile *dmk_window_find_tile(DmkWindow *self, const DmkTest *test)
@@ -218,9 +219,8 @@ static void restore_buttons(DmkWindow *self)
     apply_layout(self, FALSE); /* the test buttons' labels */
 }
 
-void dmk_window_set_running_ui(DmkWindow *self, GtkWidget *stop_button)
+void dmk_window_set_running_ui(DmkWindow *self, gboolean running, GtkWidget *stop_button)
 {
-    gboolean running = stop_button != NULL;
     self->stop_button = stop_button;
     if (!running) {
         restore_buttons(self);
@@ -228,9 +228,12 @@ void dmk_window_set_running_ui(DmkWindow *self, GtkWidget *stop_button)
         gtk_widget_set_sensitive(GTK_WIDGET(self->all_button), FALSE);
         for (int r = 0; r < DMK_ROWS_MAX; r++)
             gtk_widget_set_sensitive(self->row_buttons[r], FALSE);
+    }
+    if (running && stop_button) {
         gtk_widget_set_sensitive(stop_button, TRUE);
         make_stop_button(stop_button);
     }
+    dmk_sweep_page_set_running(self->sweep_page, running, self->sweeping);
     /* The settings describe the run under way: they wait for its end. */
     gtk_widget_set_sensitive(self->settings_box, !running);
     gtk_widget_set_sensitive(GTK_WIDGET(self->profile_dd), !running);
@@ -248,11 +251,15 @@ static void enable_action(DmkWindow *self, const char *name, gboolean enabled)
 void dmk_window_update_actions(DmkWindow *self)
 {
     gboolean running = self->worker != NULL;
+    gboolean result = dmk_window_current_saved(self) != NULL;
     enable_action(self, "run-all", !running);
     enable_action(self, "run-test", !running);
+    enable_action(self, "run-sweep", !running);
     enable_action(self, "stop", running);
-    enable_action(self, "copy", self->result != NULL);
-    enable_action(self, "save", self->result != NULL);
+    enable_action(self, "copy", result);
+    enable_action(self, "save", result);
+    enable_action(self, "export-csv", result);
+    enable_action(self, "export-chart", dmk_window_current_chart(self) != NULL);
     enable_action(self, "choose-target", !running);
 }
 
@@ -338,7 +345,7 @@ static void sync_sizes(DmkWindow *self)
 static void update_target_tooltip(DmkWindow *self)
 {
     const char *path = dmk_window_target_path(self);
-    char *tip = g_strdup_printf("The test file goes into %s\n(Ctrl+O chooses another folder)",
+    char *tip = g_strdup_printf("The test file goes into %s\n(Ctrl+Shift+O chooses another folder)",
                                 path ? path : "?");
     gtk_widget_set_tooltip_text(GTK_WIDGET(self->target_dd), tip);
     g_free(tip);
@@ -373,7 +380,7 @@ static void sync_widgets(DmkWindow *self)
                                (guint)g_settings_get_int(self->settings, "passes") - 1);
     sync_sizes(self);
     sync_target(self);
-    gtk_drop_down_set_selected(self->unit_dd, (guint)window_unit(self));
+    gtk_drop_down_set_selected(self->unit_dd, (guint)dmk_window_unit(self));
     gtk_drop_down_set_selected(self->profile_dd, profile_index(self));
     gtk_drop_down_set_selected(self->mode_dd, mode_index(self));
     self->syncing = FALSE;
@@ -486,7 +493,12 @@ void dmk_window_set_target(DmkWindow *self, const char *path)
 
 void dmk_window_focus_run_button(DmkWindow *self)
 {
-    gtk_widget_grab_focus(GTK_WIDGET(self->all_button));
+    /* Not on another tab: the focus would go to the first widget that
+     * takes it there, a selectable label, and select all its text. */
+    if (gtk_notebook_get_current_page(self->notebook) == 0)
+        gtk_widget_grab_focus(GTK_WIDGET(self->all_button));
+    else
+        gtk_widget_grab_focus(GTK_WIDGET(self->notebook));
 }
 
 void dmk_window_set_comment(DmkWindow *self, const char *comment)
@@ -515,6 +527,7 @@ DmkWindow *dmk_window_new(GtkApplication *app, GSettings *settings)
     sync_widgets(self);
     connect_dropdowns(self);
     dmk_window_add_actions(self);
+    dmk_window_load_recent(self);
     return self;
 }
 
@@ -523,9 +536,15 @@ DmkWindow *dmk_window_new(GtkApplication *app, GSettings *settings)
 static void dmk_window_dispose(GObject *object)
 {
     DmkWindow *self = DMK_WINDOW(object);
+    /* Tearing the tabs down switches pages: nothing here may react. */
+    if (self->notebook)
+        g_signal_handlers_disconnect_by_data(self->notebook, self);
     dmk_window_run_dispose(self);
     g_clear_object(&self->targets);
     g_clear_object(&self->settings);
+    g_clear_object(&self->recent);
+    g_clear_object(&self->recent_menu);
+    g_clear_pointer(&self->last_run, dmk_saved_unref);
     G_OBJECT_CLASS(dmk_window_parent_class)->dispose(object);
 }
 
@@ -535,7 +554,6 @@ static void dmk_window_finalize(GObject *object)
     g_free(self->sizes);
     g_free(self->backend);
     g_free(self->status_at_stop);
-    dmk_run_result_free(self->result);
     G_OBJECT_CLASS(dmk_window_parent_class)->finalize(object);
 }
 
@@ -550,6 +568,8 @@ static void bind_children(GtkWidgetClass *wc)
 {
     gtk_widget_class_bind_template_child(wc, DmkWindow, info_bar);
     gtk_widget_class_bind_template_child(wc, DmkWindow, info_label);
+    gtk_widget_class_bind_template_child(wc, DmkWindow, notebook);
+    gtk_widget_class_bind_template_child(wc, DmkWindow, benchmark_page);
     gtk_widget_class_bind_template_child(wc, DmkWindow, grid);
     gtk_widget_class_bind_template_child(wc, DmkWindow, all_button);
     gtk_widget_class_bind_template_child(wc, DmkWindow, settings_box);
@@ -594,6 +614,7 @@ static void dmk_window_init(DmkWindow *self)
     self->backend = g_strdup("native");
     self->overrides.backend = self->backend;
     build_rows(self);
+    dmk_window_build_tabs(self);
     fill_static_lists(self);
     self->targets = dmk_target_list_new();
     dmk_target_list_attach(self->target_dd, self->targets);

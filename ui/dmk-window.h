@@ -9,6 +9,7 @@
 #include <gtk/gtk.h>
 
 #include "dmk-result.h"
+#include "dmk-sweep.h"
 
 G_BEGIN_DECLS
 
@@ -39,16 +40,40 @@ void dmk_window_run_all(DmkWindow *self);
 void dmk_window_stop(DmkWindow *self);
 gboolean dmk_window_is_running(DmkWindow *self);
 
-/* The newest result with at least one test, comment applied; NULL before. */
+/* The result of the tab shown, or the newest run of the Benchmark tab
+ * (comment applied); NULL before there is one. */
 const DmkRunResult *dmk_window_get_result(DmkWindow *self);
 
-/* Writes the result as JSON (or CSV for a .csv name where built with
- * libcsv); FALSE with error set on failure. */
+/* Writes that result as CSV (JSON for a .json name); FALSE with error set
+ * on failure. */
 gboolean dmk_window_save_result(DmkWindow *self, const char *path, GError **error);
+
+/* Opens result files (CSV), a tab each, and shows the last; each that
+ * fails is reported in the info bar with the reader's message (file,
+ * line, column) and opens nothing. Returns how many failed. */
+int dmk_window_open_paths(DmkWindow *self, const char *const *paths);
+
+/* What dropping on the window does, for a GdkFileList or a GFile: opens
+ * the files. TRUE when there were files. Tests call it directly. */
+gboolean dmk_window_drop(DmkWindow *self, const GValue *value);
+
+/* Picks every result in the compare tab and shows it. */
+void dmk_window_show_compare(DmkWindow *self);
+
+/* Shows the sweep tab set to `kind`; run_sweep starts it (as its Start
+ * button), and the finished sweep opens as a tab. */
+void dmk_window_show_sweep(DmkWindow *self, DmkSweepKind kind);
+void dmk_window_run_sweep(DmkWindow *self);
+
+/* Exports the chart of the tab shown (a result, compare or the sweep) as
+ * PNG (scale 1 or 2), SVG or PDF by path's extension. */
+gboolean dmk_window_export_chart(DmkWindow *self, const char *path, double scale, GError **error);
 
 /* What the window shows, one "key\tvalue" line each, for tests: every
  * visible tile ("tile\tSEQ1M Q8T1\tread\t5410.65"), the status line, the
- * info bar's text when shown, and after a stop how long it took. */
+ * info bar's text when shown, after a stop how long it took, the tab
+ * shown ("page\tCompare"), each result tab and its tiles, the compare
+ * tab's picks and table, and the recent files. */
 char *dmk_window_dump(DmkWindow *self);
 
 G_END_DECLS

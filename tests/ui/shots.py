@@ -1,39 +1,91 @@
 #!/usr/bin/env python3
-"""Screenshots of the window for review and documentation: a short real run
-of the default profile, then light, dark and 200 % pictures, written to
-OUTDIR (ninja -C build ui-shots puts them in build/ui-shots)."""
+"""Screenshots of the window for review and documentation, written to
+OUTDIR (ninja -C build ui-shots puts them in build/ui-shots): a short real
+run of the default profile (light.png, dark.png, scale2.png); two saved
+runs in the compare tab (compare*.png) and one in its own tab (tab*.png),
+with the compare chart exported (compare-chart.png, @2x, .svg, .pdf); and
+a real queue-depth sweep's tab (sweep*.png)."""
 
 import os
+import subprocess
 import sys
 import tempfile
 
 import test_gui as t
 
-RUN = ["--profile", "default", "--size", "64MiB", "--passes", "1", "--measure", "1",
-       "--warmup", "0", "--interval", "0", "--comment", "Drivemark screenshot", "--autorun",
-       "--quit-when-done"]
+QUICK = ["--size", "64MiB", "--passes", "1", "--measure", "1", "--warmup", "0",
+         "--interval", "0"]
+RUN = ["--profile", "default"] + QUICK + ["--comment", "Drivemark screenshot", "--autorun",
+                                          "--quit-when-done"]
 
 VARIANTS = {
-    "light": {},
-    "dark": {"GTK_THEME": "Adwaita:dark"},
-    "scale2": {"GDK_SCALE": "2"},
+    "": {},
+    "-dark": {"GTK_THEME": "Adwaita:dark"},
+    "-scale2": {"GDK_SCALE": "2"},
 }
+SCREEN_2X = "2560x2048x24"  # the 1x screen, doubled, so windows are not clamped
+
+
+def shoot(path, args, env):
+    if env.get("GDK_SCALE") == "2":
+        os.environ["DMK_XVFB_SCREEN"] = SCREEN_2X
+    try:
+        rc, _, err, _ = t.run_app(args + ["--screenshot", path, "--quit-when-done"], env=env)
+    finally:
+        os.environ.pop("DMK_XVFB_SCREEN", None)
+    if rc != 0:
+        raise RuntimeError(f"{path}: exit {rc}\n{err}")
+    w, h = t.check_screenshot(path)
+    print(f"{path}: {w}x{h}")
+
+
+def cli_run(target, csv, extra):
+    cmd = [t.CLI] + extra + ["--target", target] + QUICK + ["--csv", csv, "--quiet"]
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, timeout=300)
+    return csv
+
+
+def benchmark_shots(outdir):
+    names = {"": "light", "-dark": "dark", "-scale2": "scale2"}
+    for suffix, env in VARIANTS.items():
+        with tempfile.TemporaryDirectory(prefix="shots-", dir=t.TMP_BASE) as d:
+            target = os.path.join(d, "Benchmark")
+            os.mkdir(target)
+            shoot(os.path.join(outdir, names[suffix] + ".png"), ["--target", target] + RUN, env)
+
+
+def result_shots(outdir, d):
+    target = os.path.join(d, "target")
+    os.mkdir(target)
+    a = cli_run(target, os.path.join(d, "nvme-random.csv"), ["run", "--profile", "default"])
+    b = cli_run(target, os.path.join(d, "nvme-zeros.csv"),
+                ["run", "--profile", "default", "--data", "zero"])
+    s = cli_run(target, os.path.join(d, "qd-sweep.csv"), ["sweep", "qd"])
+    for suffix, env in VARIANTS.items():
+        shoot(os.path.join(outdir, f"compare{suffix}.png"),
+              ["--open", a, "--open", b, "--compare"], env)
+        shoot(os.path.join(outdir, f"tab{suffix}.png"), ["--open", a], env)
+        shoot(os.path.join(outdir, f"sweep{suffix}.png"), ["--open", s], env)
+    for name in ("compare-chart.png", "compare-chart@2x.png", "compare-chart.svg",
+                 "compare-chart.pdf"):
+        path = os.path.join(outdir, name)
+        rc, _, err, _ = t.run_app(["--open", a, "--open", b, "--compare", "--export-chart", path,
+                                   "--quit-when-done"])
+        if rc != 0:
+            raise RuntimeError(f"{name}: exit {rc}\n{err}")
+        print(path)
 
 
 def main(outdir):
     os.makedirs(outdir, exist_ok=True)
     os.makedirs(t.TMP_BASE, exist_ok=True)
-    for name, env in VARIANTS.items():
-        path = os.path.join(outdir, name + ".png")
+    try:
+        benchmark_shots(outdir)
         with tempfile.TemporaryDirectory(prefix="shots-", dir=t.TMP_BASE) as d:
-            target = os.path.join(d, "Benchmark")
-            os.mkdir(target)
-            rc, _, err, _ = t.run_app(["--target", target, "--screenshot", path] + RUN, env=env)
-        if rc != 0:
-            sys.stderr.write(f"{name}: exit {rc}\n{err}")
-            return 1
-        w, h = t.check_screenshot(path)
-        print(f"{path}: {w}x{h}")
+            result_shots(outdir, d)
+    except (RuntimeError, subprocess.CalledProcessError) as e:
+        sys.stderr.write(f"{e}\n")
+        return 1
     return 0
 
 

@@ -2,9 +2,14 @@
 """The real drivemark window under Xvfb: a short run fills the tiles with
 the engine's numbers, the screenshot is a real picture, Stop ends a run
 within a second (also while the test file is being filled), closing the
-window stops the run, and errors appear in the info bar. No test file may
-remain anywhere. Prints TAP."""
+window stops the run, and errors appear in the info bar. Saved results
+(made by drivemark-cli) open as tabs, from the command line or dropped on
+the window; the compare tab overlays them with the right differences and
+exports its chart as PNG, SVG and PDF; a bad file opens nothing and says
+where it is bad; a sweep runs and opens as a tab; recent files are kept.
+No test file may remain anywhere. Prints TAP."""
 
+import csv
 import json
 import os
 import shutil
@@ -17,6 +22,7 @@ import traceback
 import zlib
 
 APP = os.environ.get("DMK_DRIVEMARK") or sys.argv[1]
+CLI = os.environ.get("DMK_DRIVEMARK_CLI") or os.path.join(os.path.dirname(APP), "drivemark-cli")
 TMP_BASE = os.environ.get("DMK_TEST_TMPDIR", ".")
 
 # Small and short: the whole suite must stay quick.
@@ -43,8 +49,10 @@ class Xvfb:
         if not shutil.which("Xvfb"):
             raise Skip("Xvfb is not installed")
         r, w = os.pipe()
+        # A 200 % screenshot needs a screen twice as big (shots.py).
+        screen = os.environ.get("DMK_XVFB_SCREEN", "1280x1024x24")
         self.proc = subprocess.Popen(
-            ["Xvfb", "-displayfd", str(w), "-screen", "0", "1280x1024x24", "-nolisten", "tcp"],
+            ["Xvfb", "-displayfd", str(w), "-screen", "0", screen, "-nolisten", "tcp"],
             pass_fds=[w], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         os.close(w)
         with os.fdopen(r) as f:
@@ -173,6 +181,21 @@ def check_screenshot(path):
     return width, height
 
 
+def check_chart_png(path, width, height):
+    """An exported chart: a valid PNG of that size with a chart on it, not
+    a blank page (bars or lines and text cover part of the white)."""
+    w, h = check_screenshot(path)
+    check((w, h) == (width, height), f"chart is {w}x{h}, expected {width}x{height}")
+    _, _, rows, bpp = png_pixels(path)
+    samples = ink = 0
+    for row in rows[::3]:
+        for x in range(0, w * bpp, bpp * 3):
+            samples += 1
+            ink += min(row[x:x + 3]) < 200
+    check(ink > samples * 0.03, f"chart is almost blank: {ink} of {samples} samples drawn")
+    return ink / samples
+
+
 # ---- what the tiles must say ------------------------------------------------
 
 def cdm_decimals(v):
@@ -204,6 +227,64 @@ def tiles(lines):
     return {(f[1], f[2]): (f[3], f[4]) for f in lines if f[0] == "tile"}
 
 
+def rows(lines, key):
+    return [f[1:] for f in lines if f[0] == key]
+
+
+# ---- saved results ------------------------------------------------------------
+
+def make_result(target, path, extra=()):
+    """A real run of the demo profile (libaio on the build dir's file
+    system), saved as CSV by drivemark-cli."""
+    cmd = [CLI, "run", "--target", target, "--profile", "demo", "--size", "64MiB",
+           "--passes", "1", "--measure", "0.3", "--warmup", "0", "--interval", "0",
+           "--csv", path, "--quiet"] + list(extra)
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+    check(p.returncode == 0, f"drivemark-cli failed ({p.returncode}): {p.stderr}")
+    return path
+
+
+def csv_scores(path):
+    """{(test, mode): mb_s} of a result file's test records."""
+    with open(path, newline="") as f:
+        return {(r["test"], r["mode"]): float(r["mb_s"])
+                for r in csv.DictReader(f) if r["record"] == "test"}
+
+
+class Results:
+    """Two saved results of real runs, A and B, in a fresh folder."""
+
+    def __enter__(self):
+        self.dir = tempfile.mkdtemp(prefix="results-", dir=TMP_BASE)
+        target = os.path.join(self.dir, "target")
+        os.mkdir(target)
+        self.a = make_result(target, os.path.join(self.dir, "A.csv"))
+        self.b = make_result(target, os.path.join(self.dir, "B.csv"), ["--data", "zero"])
+        check_empty(target)
+        return self
+
+    def path(self, name):
+        return os.path.join(self.dir, name)
+
+    def __exit__(self, *exc):
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def check_compare_rows(lines, a, b):
+    """The compare tab's table: A's and B's numbers as the tiles write
+    them, and B's difference to A in %."""
+    sa, sb = csv_scores(a), csv_scores(b)
+    table = {(r[0], r[1]): r[2:] for r in rows(lines, "compare-row")}
+    check(set(table) == set(sa), f"compare rows {sorted(table)} vs tests {sorted(sa)}")
+    for key, (va, vb, diff) in table.items():
+        check_tile(key[0], key[1], va, sa[key])
+        check_tile(key[0], key[1], vb, sb[key])
+        want = (sb[key] - sa[key]) / sa[key] * 100
+        check(diff.endswith(" %") and abs(float(diff[:-2]) - want) <= 0.051,
+              f"{key}: difference {diff!r}, expected {want:+.1f} %")
+    return len(table)
+
+
 # ---- the tests --------------------------------------------------------------
 
 def test_run_fills_tiles():
@@ -226,6 +307,11 @@ def test_run_fills_tiles():
             check_tile(name, mode, measured[(name, mode)][0], mb_s)
         check(field(lines, "status").startswith("Done"), f"status: {field(lines, 'status')}")
         check(field(lines, "error") is None, f"error shown: {field(lines, 'error')}")
+        # The finished run is kept as a tab, behind the Benchmark tab.
+        check(field(lines, "page") == "Benchmark", f"page shown: {field(lines, 'page')}")
+        tabs = rows(lines, "tab")
+        check(len(tabs) == 1 and tabs[0][1].startswith("Run ") and tabs[0][2] == "demo" and
+              tabs[0][3] == str(len(expected)), f"tabs after the run: {tabs}")
         w, h = check_screenshot(shot)
         check_empty(d)
         return f"{len(expected)} tiles match the JSON; screenshot {w}x{h}"
@@ -341,9 +427,162 @@ def test_settings_read_options_not_saved():
         return "saved profile, mode and unit shown; options not saved"
 
 
+def test_compare_two_results():
+    with Results() as r, tempfile.TemporaryDirectory(prefix="out-", dir=TMP_BASE) as out:
+        chart, shot = os.path.join(out, "chart.png"), os.path.join(out, "shot.png")
+        rc, lines, err, _ = run_app(["--open", r.a, "--open", r.b, "--compare",
+                                     "--export-chart", chart, "--screenshot", shot,
+                                     "--dump-tiles", "--quit-when-done"])
+        check(rc == 0, f"exit {rc}; stderr: {err}")
+        check(field(lines, "error") is None, f"error shown: {field(lines, 'error')}")
+        check(field(lines, "page") == "Compare", f"page shown: {field(lines, 'page')}")
+        tabs = rows(lines, "tab")
+        check([t[1] for t in tabs] == ["A.csv", "B.csv"], f"tabs: {tabs}")
+        picked = rows(lines, "compare")
+        check(picked == [["1", "A.csv"], ["2", "B.csv"]], f"compare picks: {picked}")
+        # Each tab's tiles show its own file's numbers.
+        for n, path in (("1", r.a), ("2", r.b)):
+            shown = {(t[1], t[2]): t[3] for t in rows(lines, "tab-tile") if t[0] == n}
+            scores = csv_scores(path)
+            check(set(shown) == set(scores), f"tab {n} tiles {sorted(shown)}")
+            for (name, mode), mb_s in scores.items():
+                check_tile(name, mode, shown[(name, mode)], mb_s)
+        n_rows = check_compare_rows(lines, r.a, r.b)
+        ink = check_chart_png(chart, 800, 500)
+        w, h = check_screenshot(shot)
+        # The window made room for the charts.
+        check(w >= 900 and h >= 550, f"compare window is only {w}x{h}")
+        return f"{n_rows} rows compared; chart 800x500 ({ink:.0%} drawn); window {w}x{h}"
+
+
+def test_export_formats():
+    """A tab's chart as SVG, PDF and a 2x PNG (NAME@2x.png), and its result
+    saved back as CSV: byte for byte what was opened."""
+    with Results() as r:
+        outputs = {"svg": (b"<?xml", b"<svg"), "pdf": (b"%PDF-", b"%%EOF")}
+        for ext, (head, mark) in outputs.items():
+            path = r.path(f"chart.{ext}")
+            rc, _, err, _ = run_app(["--open", r.a, "--export-chart", path, "--quit-when-done"])
+            check(rc == 0, f"{ext}: exit {rc}; stderr: {err}")
+            data = open(path, "rb").read()
+            check(data.startswith(head) and mark in data and len(data) > 2000,
+                  f"{ext}: not a chart ({len(data)} bytes): {data[:40]!r}")
+        png2x, saved = r.path("chart@2x.png"), r.path("saved.csv")
+        rc, _, err, _ = run_app(["--open", r.b, "--export-chart", png2x, "--json", saved,
+                                 "--quit-when-done"])
+        check(rc == 0, f"exit {rc}; stderr: {err}")
+        check_chart_png(png2x, 1600, 1000)
+        check(open(saved, "rb").read() == open(r.b, "rb").read(),
+              "saving an opened result did not write the same bytes")
+        return "SVG, PDF and 1600x1000 PNG exported; CSV saved back unchanged"
+
+
+def test_bad_file_opens_nothing():
+    with Results() as r:
+        bad = r.path("bad.csv")
+        text = open(r.a, newline="").read().split("\r\n")
+        cells = text[1].split(",")
+        cells[31] = "abc"  # mb_s of the first record
+        text[1] = ",".join(cells)
+        open(bad, "w", newline="").write("\r\n".join(text))
+        alien = r.path("alien.csv")
+        open(alien, "w").write("name,size\nfoo,1\n")
+        rc, lines, err, _ = run_app(["--open", bad, "--dump-tiles", "--quit-when-done"])
+        check(rc == 1, f"exit {rc}, expected 1; stderr: {err}")
+        msg = field(lines, "error")
+        check(msg and "bad.csv" in msg and "line 2, column 32" in msg and "abc" in msg,
+              f"info bar does not say where the file is bad: {msg!r}")
+        check(rows(lines, "tab") == [], f"a tab was opened: {rows(lines, 'tab')}")
+        check(field(lines, "page") == "Benchmark", f"page shown: {field(lines, 'page')}")
+        # One good, one bad: the good one opens, the bad one is reported.
+        rc, lines, err, _ = run_app(["--open", alien, "--open", r.b, "--dump-tiles",
+                                     "--quit-when-done"])
+        check(rc == 1, f"exit {rc}, expected 1; stderr: {err}")
+        msg2 = field(lines, "error")
+        check(msg2 and "alien.csv" in msg2 and "line 1" in msg2, f"info bar: {msg2!r}")
+        check([t[1] for t in rows(lines, "tab")] == ["B.csv"], f"tabs: {rows(lines, 'tab')}")
+        return msg
+
+
+def test_drop_opens_tab():
+    """The window's drop handler, given a GdkFileList as a file manager's
+    drag brings it: a tab per file, and a bad file only its error."""
+    with Results() as r:
+        bad = r.path("empty.csv")
+        open(bad, "w").close()
+        rc, lines, err, _ = run_app(["--drop", r.a, "--drop", bad, "--dump-tiles",
+                                     "--quit-when-done"])
+        check(rc == 0, f"exit {rc}; stderr: {err}")
+        check([t[1] for t in rows(lines, "tab")] == ["A.csv"], f"tabs: {rows(lines, 'tab')}")
+        check(field(lines, "page") == "A.csv", f"page shown: {field(lines, 'page')}")
+        msg = field(lines, "error")
+        check(msg and "empty.csv" in msg, f"info bar: {msg!r}")
+        check(field(lines, "recent") == os.path.abspath(r.a), f"recent: {rows(lines, 'recent')}")
+        return f"dropped A.csv opened; {msg}"
+
+
+def test_sweep_opens_tab():
+    with Dir() as d, tempfile.TemporaryDirectory(prefix="out-", dir=TMP_BASE) as out:
+        shot = os.path.join(out, "sweep.png")
+        rc, lines, err, _ = run_app(["--target", d, "--sweep", "qd", "--backend", "null",
+                                     "--size", "64MiB", "--passes", "1", "--measure", "0.2",
+                                     "--warmup", "0", "--interval", "0", "--autorun",
+                                     "--screenshot", shot, "--dump-tiles", "--quit-when-done"])
+        check(rc == 0, f"exit {rc}; stderr: {err}")
+        tabs = rows(lines, "tab")
+        # Random 4 KiB at QD 1, 2, 4, 8, 16, 32, read then write.
+        check(len(tabs) == 1 and tabs[0][2] == "qd" and tabs[0][3] == "12" and
+              tabs[0][4] == "complete", f"tabs: {tabs}")
+        check(field(lines, "page") == tabs[0][1], f"page shown: {field(lines, 'page')}")
+        names = [t[1] for t in rows(lines, "tab-tile") if t[2] == "read"]
+        check(names == [f"RND4K Q{q}T1" for q in (1, 2, 4, 8, 16, 32)], f"points: {names}")
+        # The Benchmark tab's tiles are not the sweep's, though names match.
+        check(all(v[1] == "empty" for v in tiles(lines).values()), "sweep filled the tiles")
+        check_screenshot(shot)
+        check_empty(d)
+        return f"{tabs[0][1]}: 12 points"
+
+
+def test_recent_results_kept():
+    with Results() as r, tempfile.TemporaryDirectory(prefix="cfg-", dir=TMP_BASE) as cfg:
+        folder = os.path.join(cfg, "glib-2.0", "settings")
+        os.makedirs(folder)
+        keyfile = os.path.join(folder, "keyfile")
+        open(keyfile, "w").write(f"[io/github/drivemark/Drivemark]\nrecent-results=['{r.a}']\n")
+        env = {"GSETTINGS_BACKEND": "keyfile", "XDG_CONFIG_HOME": cfg}
+        rc, lines, err, _ = run_app(["--dump-tiles", "--quit-when-done"], env=env)
+        check(rc == 0, f"exit {rc}; stderr: {err}")
+        check([f[0] for f in rows(lines, "recent")] == [r.a], f"recent: {rows(lines, 'recent')}")
+        # Opened (with options that are not saved): first in the list, kept.
+        rc, lines, err, _ = run_app(["--profile", "demo", "--open", r.b, "--dump-tiles",
+                                     "--quit-when-done"], env=env)
+        check(rc == 0, f"exit {rc}; stderr: {err}")
+        after = open(keyfile).read()
+        check(f"recent-results=['{r.b}', '{r.a}']" in after, f"recent files not saved:\n{after}")
+        check("profile" not in after, f"command-line options were saved:\n{after}")
+        return "recent list shown, updated and saved"
+
+
+def test_dialogs_open():
+    """Open, Save, Export CSV and Export Chart (with its PNG size choice)
+    build their file dialogs without a GTK warning (fatal here)."""
+    with Results() as r:
+        actions = ["open", "save", "export-csv", "export-chart", "choose-target"]
+        args = ["--open", r.a]
+        for a in actions:
+            args += ["--activate", a]
+        rc, lines, err, _ = run_app(args + ["--dump-tiles", "--quit-when-done"])
+        check(rc == 0, f"exit {rc}; stderr: {err}")
+        mine = [line for line in err.splitlines() if line.startswith("drivemark:")]
+        check(not mine, f"an action was refused: {mine}")
+        return f"{len(actions)} dialogs opened"
+
+
 TESTS = [test_run_fills_tiles, test_stop_while_measuring, test_stop_while_filling,
          test_close_during_run, test_error_ram_backed, test_error_missing_folder,
-         test_settings_read_options_not_saved, test_bad_option]
+         test_settings_read_options_not_saved, test_bad_option, test_compare_two_results,
+         test_export_formats, test_bad_file_opens_nothing, test_drop_opens_tab,
+         test_sweep_opens_tab, test_recent_results_kept, test_dialogs_open]
 
 
 def main():

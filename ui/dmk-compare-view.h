@@ -1,0 +1,38 @@
+/* The compare tab: pick kept results with check buttons, and the chart
+ * overlays them (a bar or a line per result) above a table of the
+ * numbers with each one's difference in % to the first picked. The
+ * metric (MB/s, IOPS, mean or 99th percentile latency) is chosen here.
+ * Its "Export Chart…" button triggers the window's win.export-chart. */
+#ifndef DMK_COMPARE_VIEW_H
+#define DMK_COMPARE_VIEW_H
+
+#include <gtk/gtk.h>
+
+#include "dmk-saved.h"
+
+G_BEGIN_DECLS
+
+#define DMK_TYPE_COMPARE_VIEW (dmk_compare_view_get_type())
+G_DECLARE_FINAL_TYPE(DmkCompareView, dmk_compare_view, DMK, COMPARE_VIEW, GtkBox)
+
+GtkWidget *dmk_compare_view_new(void);
+
+/* A result to offer (picked at once when `picked`); keeps a reference. */
+void dmk_compare_view_add(DmkCompareView *self, DmkSaved *saved, gboolean picked);
+void dmk_compare_view_remove(DmkCompareView *self, DmkSaved *saved);
+/* Picks every result, in the order they were added. */
+void dmk_compare_view_pick_all(DmkCompareView *self);
+/* Titles change when a result is saved under a new name. */
+void dmk_compare_view_refresh(DmkCompareView *self);
+guint dmk_compare_view_count(DmkCompareView *self);
+
+/* The chart's drawing area (see dmk-plot.h). */
+GtkWidget *dmk_compare_view_get_chart(DmkCompareView *self);
+
+/* For tests: "compare\t<rank>\t<title>" per picked result, then
+ * "compare-row\t<test>\t<mode>\t<value>...\t<diff %>..." per table row. */
+void dmk_compare_view_dump(DmkCompareView *self, GString *out);
+
+G_END_DECLS
+
+#endif

@@ -1,0 +1,40 @@
+/* The window's charts: kept results turned into the model the Cairo
+ * renderer (dmk-chart.h) draws, and the GtkDrawingArea that shows one.
+ * Every result a sweep of one kind: a line per direction and result vs
+ * queue depth or block size. Otherwise grouped bars: one result's tests
+ * with a bar per direction, or several results' tests with a bar per
+ * result. Titles and legend names follow `drivemark-cli chart`, so the
+ * window exports what the CLI draws. */
+#ifndef DMK_PLOT_H
+#define DMK_PLOT_H
+
+#include <gtk/gtk.h>
+
+#include "dmk-chart.h"
+#include "dmk-result.h"
+
+/* The export size in logical pixels (points in SVG and PDF): the
+ * renderer's design size, as drivemark-cli chart's default. */
+#define DMK_PLOT_EXPORT_WIDTH  800
+#define DMK_PLOT_EXPORT_HEIGHT 500
+
+typedef struct DmkPlot DmkPlot;
+
+/* metric: a DmkStats field ("mb_s", "iops", "lat_mean_us", "lat_p99_us").
+ * names: the legend's name of each result, or NULL for the CLI's (drive
+ * and date). The results are only read during the call; n may be 0 ("No
+ * data"). */
+DmkPlot *dmk_plot_new(const DmkRunResult *const *res, const char *const *names, size_t n,
+                      const char *metric);
+const DmkChartModel *dmk_plot_get_model(const DmkPlot *p);
+void dmk_plot_free(DmkPlot *p);
+
+/* PNG (scale 1 or 2), SVG or PDF by path's extension. */
+gboolean dmk_plot_export(const DmkPlot *p, const char *path, double scale, GError **error);
+
+/* A drawing area showing a plot (none: "No data"); it takes the plot. */
+GtkWidget *dmk_plot_area_new(void);
+void dmk_plot_area_set_plot(GtkWidget *area, DmkPlot *plot);
+const DmkPlot *dmk_plot_area_get_plot(GtkWidget *area);
+
+#endif

@@ -1,0 +1,131 @@
+#include "dmk-saved.h"
+
+#include <errno.h>
+#include <gio/gio.h>
+#include <glib/gstdio.h>
+
+#include "dmk-json.h"
+#include "dmk-text.h"
+#ifdef DMK_HAVE_CSV
+#include "dmk-csv-read.h"
+#include "dmk-csv.h"
+#endif
+
+struct DmkSaved {
+    DmkRunResult *result;
+    char *path;
+    char *title;
+};
+
+static void set_path(DmkSaved *s, const char *path)
+{
+    g_free(s->path);
+    g_free(s->title);
+    s->path = g_strdup(path);
+    s->title = path ? g_filename_display_basename(path) : dmk_text_result_title(s->result);
+}
+
+DmkSaved *dmk_saved_new(DmkRunResult *result, const char *path)
+{
+    DmkSaved *s = g_rc_box_new0(DmkSaved);
+    s->result = result;
+    set_path(s, path);
+    return s;
+}
+
+DmkSaved *dmk_saved_ref(DmkSaved *s)
+{
+    return g_rc_box_acquire(s);
+}
+
+static void saved_clear(gpointer data)
+{
+    DmkSaved *s = data;
+    dmk_run_result_free(s->result);
+    g_free(s->path);
+    g_free(s->title);
+}
+
+void dmk_saved_unref(DmkSaved *s)
+{
+    if (s)
+        g_rc_box_release_full(s, saved_clear);
+}
+
+const DmkRunResult *dmk_saved_get_result(const DmkSaved *s)
+{
+    return s->result;
+}
+
+const char *dmk_saved_get_path(const DmkSaved *s)
+{
+    return s->path;
+}
+
+const char *dmk_saved_get_title(const DmkSaved *s)
+{
+    return s->title;
+}
+
+void dmk_saved_set_comment(DmkSaved *s, const char *comment)
+{
+    g_strlcpy(s->result->comment, comment ? comment : "", sizeof s->result->comment);
+}
+
+static gboolean is_json(const char *path)
+{
+#ifdef DMK_HAVE_CSV
+    return g_str_has_suffix(path, ".json") || g_str_has_suffix(path, ".JSON");
+#else
+    (void)path;
+    return TRUE;
+#endif
+}
+
+static int write_file(const DmkRunResult *r, FILE *f, const char *path, DmkError *err)
+{
+#ifdef DMK_HAVE_CSV
+    if (!is_json(path))
+        return dmk_csv_write(f, r, path, err);
+#endif
+    return dmk_json_write(f, r, path, err);
+}
+
+gboolean dmk_saved_write(DmkSaved *s, const char *path, GError **error)
+{
+    FILE *f = g_fopen(path, "wb");
+    if (!f) {
+        int e = errno;
+        g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(e),
+                    "opening %s for writing failed: %s", path, g_strerror(e));
+        return FALSE;
+    }
+    DmkError err = {0};
+    int rc = write_file(s->result, f, path, &err);
+    if (fclose(f) != 0 && rc == DMK_OK)
+        rc = dmk_error_errno(&err, errno, "closing %s failed", path);
+    if (rc != DMK_OK) {
+        g_set_error_literal(error, G_IO_ERROR, G_IO_ERROR_FAILED, err.msg);
+        return FALSE;
+    }
+    if (!is_json(path))
+        set_path(s, path); /* JSON is an export: only CSV opens again */
+    return TRUE;
+}
+
+DmkSaved *dmk_saved_load(const char *path, GError **error)
+{
+#ifdef DMK_HAVE_CSV
+    DmkRunResult *r = NULL;
+    DmkError err = {0};
+    if (dmk_csv_load(path, &r, &err) != DMK_OK) {
+        g_set_error_literal(error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, err.msg);
+        return NULL;
+    }
+    return dmk_saved_new(r, path);
+#else
+    g_set_error(error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                "%s: this build cannot read result files (built without libcsv)", path);
+    return NULL;
+#endif
+}

@@ -1,0 +1,36 @@
+/* A result the window keeps: a finished run or sweep, or a file that was
+ * opened. The tab that shows it, the compare view and the window share it
+ * (reference counted, main thread only). The result is not changed once
+ * kept but for its comment, which the Benchmark tab's entry still edits
+ * until the run is copied or saved, as in CrystalDiskMark. */
+#ifndef DMK_SAVED_H
+#define DMK_SAVED_H
+
+#include <glib.h>
+
+#include "dmk-result.h"
+
+typedef struct DmkSaved DmkSaved;
+
+/* Takes result. path: the file it came from, NULL for a run not saved yet. */
+DmkSaved *dmk_saved_new(DmkRunResult *result, const char *path);
+DmkSaved *dmk_saved_ref(DmkSaved *s);
+void dmk_saved_unref(DmkSaved *s);
+
+const DmkRunResult *dmk_saved_get_result(const DmkSaved *s);
+/* The file it was loaded from or last saved to; NULL when never saved. */
+const char *dmk_saved_get_path(const DmkSaved *s);
+/* The tab's title: the file's name, else "Run 14:05" or "QD sweep 14:05". */
+const char *dmk_saved_get_title(const DmkSaved *s);
+
+void dmk_saved_set_comment(DmkSaved *s, const char *comment);
+
+/* Writes the result as CSV (JSON for a name ending in .json); after a CSV
+ * the result is known by that file, which can be opened again. */
+gboolean dmk_saved_write(DmkSaved *s, const char *path, GError **error);
+
+/* Loads a result file (CSV); NULL with error set to the reader's message,
+ * which names the file, line and column. */
+DmkSaved *dmk_saved_load(const char *path, GError **error);
+
+#endif

@@ -1,0 +1,480 @@
+/* The window's tabs: Benchmark (the template's board), Sweep, Compare
+ * (while there are results) and a closable tab per kept result, and the
+ * ways results get there: finished runs and sweeps, the Open dialog, the
+ * command line, drag and drop, and the recent files. */
+#include "dmk-window-private.h"
+
+#include <string.h>
+
+#include "dmk-result-view.h"
+#include "dmk-size.h"
+#include "dmk-text.h"
+
+#define RECENT_KEY "recent-results"
+#define RECENT_MAX 10
+#define TITLE_KEY  "dmk-tab-title" /* a result tab's title label */
+
+/* Charts want room: the first tab that shows one makes the window at
+ * least this big (the Benchmark tab alone keeps CrystalDiskMark's size). */
+#define ROOMY_WIDTH  1000
+#define ROOMY_HEIGHT 620
+
+/* ---- the fixed tabs ---------------------------------------------------- */
+
+static void set_page_margins(GtkWidget *page)
+{
+    gtk_widget_set_margin_start(page, 10);
+    gtk_widget_set_margin_end(page, 10);
+    gtk_widget_set_margin_top(page, 8);
+    gtk_widget_set_margin_bottom(page, 6);
+}
+
+static GtkWidget *current_page(DmkWindow *self)
+{
+    int n = gtk_notebook_get_current_page(self->notebook);
+    return n < 0 ? NULL : gtk_notebook_get_nth_page(self->notebook, n);
+}
+
+static void make_roomy(DmkWindow *self)
+{
+    if (self->grown)
+        return;
+    self->grown = TRUE;
+    int w = gtk_widget_get_width(GTK_WIDGET(self));
+    int h = gtk_widget_get_height(GTK_WIDGET(self));
+    gtk_window_set_default_size(GTK_WINDOW(self), MAX(w, ROOMY_WIDTH), MAX(h, ROOMY_HEIGHT));
+}
+
+static double measure_seconds(DmkWindow *self)
+{
+    return self->overrides.measure_s >= 0 ? self->overrides.measure_s
+                                          : g_settings_get_int(self->settings, "measure-time");
+}
+
+/* The sweep runs with the Benchmark tab's settings: say which. */
+static void update_sweep_note(DmkWindow *self)
+{
+    char size[32], meas[32];
+    const char *dir = dmk_window_target_path(self);
+    char *where = dir ? g_filename_display_name(dir) : g_strdup("?");
+    int passes = g_settings_get_int(self->settings, "passes");
+    char *note = g_strdup_printf(
+        "%s test file in %s; each point the best of %d \u00d7 %s s (Benchmark tab settings)",
+        dmk_format_size(g_settings_get_uint64(self->settings, "test-size"), size, sizeof size),
+        where, passes, dmk_format_double(measure_seconds(self), 1, meas, sizeof meas));
+    dmk_sweep_page_set_note(self->sweep_page, note);
+    g_free(note);
+    g_free(where);
+}
+
+static void on_page(GtkNotebook *nb, GParamSpec *pspec, DmkWindow *self)
+{
+    (void)nb;
+    (void)pspec;
+    GtkWidget *page = current_page(self);
+    if (page && page != self->benchmark_page)
+        make_roomy(self);
+    if (page == GTK_WIDGET(self->sweep_page))
+        update_sweep_note(self);
+    dmk_window_update_actions(self);
+}
+
+static void on_sweep_run(DmkSweepPage *page, DmkWindow *self)
+{
+    (void)page;
+    if (!self->worker)
+        dmk_window_start_sweep(self);
+    else if (self->sweeping)
+        dmk_window_stop(self);
+}
+
+static void append_fixed(DmkWindow *self, GtkWidget *page, const char *title)
+{
+    set_page_margins(page);
+    gtk_notebook_append_page(self->notebook, page, gtk_label_new(title));
+    g_object_set_data_full(G_OBJECT(page), TITLE_KEY, g_strdup(title), g_free);
+}
+
+/* ---- result tabs ------------------------------------------------------------ */
+
+static void sync_compare(DmkWindow *self)
+{
+    gtk_widget_set_visible(GTK_WIDGET(self->compare_view),
+                           dmk_compare_view_count(self->compare_view) > 0);
+}
+
+static void close_tab(DmkWindow *self, GtkWidget *page)
+{
+    int n = gtk_notebook_page_num(self->notebook, page);
+    if (n < 0 || !DMK_IS_RESULT_VIEW(page))
+        return;
+    dmk_compare_view_remove(self->compare_view, dmk_result_view_get_saved(DMK_RESULT_VIEW(page)));
+    gtk_notebook_remove_page(self->notebook, n);
+    sync_compare(self);
+    dmk_window_update_actions(self);
+}
+
+gboolean dmk_window_close_current_tab(DmkWindow *self)
+{
+    GtkWidget *page = current_page(self);
+    if (!page || !DMK_IS_RESULT_VIEW(page))
+        return FALSE;
+    close_tab(self, page);
+    return TRUE;
+}
+
+static void on_close_clicked(GtkButton *b, DmkWindow *self)
+{
+    close_tab(self, g_object_get_data(G_OBJECT(b), "dmk-page"));
+}
+
+static void set_tab_title(GtkWidget *label, DmkSaved *saved)
+{
+    const char *path = dmk_saved_get_path(saved);
+    char *where = path ? g_filename_display_name(path) : g_strdup("Not saved yet");
+    char *who = dmk_text_result_label(dmk_saved_get_result(saved));
+    char *tip = g_strdup_printf("%s\n%s", who, where);
+    char *valid = g_utf8_make_valid(tip, -1);
+    gtk_label_set_text(GTK_LABEL(label), dmk_saved_get_title(saved));
+    /* A scrolling tab bar gives tabs their least width: let that be the
+     * whole title, up to 24 characters. */
+    gtk_label_set_width_chars(GTK_LABEL(label),
+                              (int)MIN(g_utf8_strlen(dmk_saved_get_title(saved), -1), 24));
+    gtk_widget_set_tooltip_text(label, valid);
+    g_free(where);
+    g_free(who);
+    g_free(tip);
+    g_free(valid);
+}
+
+static GtkWidget *tab_label(DmkWindow *self, GtkWidget *page, DmkSaved *saved)
+{
+    GtkWidget *box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 2);
+    GtkWidget *label = gtk_label_new("");
+    gtk_label_set_ellipsize(GTK_LABEL(label), PANGO_ELLIPSIZE_MIDDLE);
+    gtk_label_set_max_width_chars(GTK_LABEL(label), 24);
+    set_tab_title(label, saved);
+    g_object_set_data(G_OBJECT(page), TITLE_KEY, label);
+    GtkWidget *close = gtk_button_new_from_icon_name("window-close-symbolic");
+    gtk_button_set_has_frame(GTK_BUTTON(close), FALSE);
+    gtk_widget_add_css_class(close, "tab-close");
+    gtk_widget_set_tooltip_text(close, "Close this result");
+    gtk_accessible_update_property(GTK_ACCESSIBLE(close), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                   "Close this result", -1);
+    g_object_set_data(G_OBJECT(close), "dmk-page", page);
+    g_signal_connect(close, "clicked", G_CALLBACK(on_close_clicked), self);
+    gtk_box_append(GTK_BOX(box), label);
+    gtk_box_append(GTK_BOX(box), close);
+    return box;
+}
+
+void dmk_window_add_result(DmkWindow *self, DmkSaved *saved, gboolean show)
+{
+    GtkWidget *view = dmk_result_view_new(saved, dmk_window_unit(self));
+    set_page_margins(view);
+    int n = gtk_notebook_append_page(self->notebook, view, tab_label(self, view, saved));
+    gtk_notebook_set_tab_reorderable(self->notebook, view, TRUE);
+    dmk_compare_view_add(self->compare_view, saved, TRUE);
+    sync_compare(self);
+    if (show)
+        gtk_notebook_set_current_page(self->notebook, n);
+    dmk_window_update_actions(self);
+}
+
+static GtkWidget *find_tab(DmkWindow *self, DmkSaved *saved, const char *path)
+{
+    for (int i = 0; i < gtk_notebook_get_n_pages(self->notebook); i++) {
+        GtkWidget *page = gtk_notebook_get_nth_page(self->notebook, i);
+        if (!DMK_IS_RESULT_VIEW(page))
+            continue;
+        DmkSaved *s = dmk_result_view_get_saved(DMK_RESULT_VIEW(page));
+        const char *p = dmk_saved_get_path(s);
+        if (s == saved || (path && p && strcmp(p, path) == 0))
+            return page;
+    }
+    return NULL;
+}
+
+void dmk_window_saved_renamed(DmkWindow *self, DmkSaved *saved)
+{
+    GtkWidget *page = find_tab(self, saved, NULL);
+    if (page)
+        set_tab_title(g_object_get_data(G_OBJECT(page), TITLE_KEY), saved);
+    dmk_compare_view_refresh(self->compare_view);
+}
+
+DmkSaved *dmk_window_current_saved(DmkWindow *self)
+{
+    GtkWidget *page = current_page(self);
+    if (page && DMK_IS_RESULT_VIEW(page))
+        return dmk_result_view_get_saved(DMK_RESULT_VIEW(page));
+    return page == self->benchmark_page ? self->last_run : NULL;
+}
+
+GtkWidget *dmk_window_current_chart(DmkWindow *self)
+{
+    GtkWidget *page = current_page(self);
+    if (page && DMK_IS_RESULT_VIEW(page))
+        return dmk_result_view_get_chart(DMK_RESULT_VIEW(page));
+    if (page && page == GTK_WIDGET(self->compare_view))
+        return dmk_compare_view_get_chart(self->compare_view);
+    if (page && page == GTK_WIDGET(self->sweep_page))
+        return dmk_sweep_page_get_chart(self->sweep_page);
+    return NULL;
+}
+
+void dmk_window_set_units(DmkWindow *self, DmkUnit unit)
+{
+    for (int i = 0; self->notebook && i < gtk_notebook_get_n_pages(self->notebook); i++) {
+        GtkWidget *page = gtk_notebook_get_nth_page(self->notebook, i);
+        if (DMK_IS_RESULT_VIEW(page))
+            dmk_result_view_set_unit(DMK_RESULT_VIEW(page), unit);
+    }
+}
+
+/* ---- opening files ---------------------------------------------------------- */
+
+/* One file: a tab (the one it already has, if open), or its error. */
+static GtkWidget *open_one(DmkWindow *self, GFile *file, GString *errors)
+{
+    char *path = g_file_get_path(file);
+    GError *error = NULL;
+    GtkWidget *page = path ? find_tab(self, NULL, path) : NULL;
+    DmkSaved *saved = page || !path ? NULL : dmk_saved_load(path, &error);
+    if (!path) {
+        char *uri = g_file_get_uri(file);
+        g_string_append_printf(errors, "%s%s is not a local file", errors->len ? "\n" : "", uri);
+        g_free(uri);
+    } else if (!page && !saved) {
+        g_string_append_printf(errors, "%s%s", errors->len ? "\n" : "", error->message);
+        g_error_free(error);
+    } else if (saved) {
+        dmk_window_add_result(self, saved, FALSE);
+        page = find_tab(self, saved, NULL);
+        dmk_saved_unref(saved);
+    }
+    if (page)
+        dmk_window_add_recent(self, path);
+    g_free(path);
+    return page;
+}
+
+static void report_open(DmkWindow *self, size_t opened, int failed, const char *errors)
+{
+    if (failed > 0) {
+        char *heading = failed == 1
+                            ? g_strdup("The result file could not be opened")
+                            : g_strdup_printf("%d result files could not be opened", failed);
+        dmk_window_show_problem(self, heading, errors);
+        g_free(heading);
+    } else if (opened > 0) {
+        dmk_window_hide_error(self);
+    }
+    if (opened > 0) {
+        char *status = g_strdup_printf("Opened %zu result file%s", opened, opened == 1 ? "" : "s");
+        dmk_window_set_status(self, status);
+        g_free(status);
+    }
+}
+
+int dmk_window_open_files(DmkWindow *self, GFile *const *files, size_t n)
+{
+    GString *errors = g_string_new(NULL);
+    GtkWidget *last = NULL;
+    size_t opened = 0;
+    int failed = 0;
+    for (size_t i = 0; i < n; i++) {
+        GtkWidget *page = open_one(self, files[i], errors);
+        failed += page == NULL;
+        opened += page != NULL;
+        last = page ? page : last;
+    }
+    if (last)
+        gtk_notebook_set_current_page(self->notebook, gtk_notebook_page_num(self->notebook, last));
+    report_open(self, opened, failed, errors->str);
+    g_string_free(errors, TRUE);
+    return failed;
+}
+
+/* A GdkFileList (a file manager's drag) or a single GFile. */
+gboolean dmk_window_drop(DmkWindow *self, const GValue *value)
+{
+    GSList *list = NULL;
+    if (G_VALUE_HOLDS(value, GDK_TYPE_FILE_LIST) && g_value_get_boxed(value))
+        list = g_slist_copy(gdk_file_list_get_files(g_value_get_boxed(value)));
+    else if (G_VALUE_HOLDS(value, G_TYPE_FILE) && g_value_get_object(value))
+        list = g_slist_prepend(NULL, g_value_get_object(value));
+    guint n = g_slist_length(list);
+    GFile **files = g_new0(GFile *, n + 1);
+    guint i = 0;
+    for (GSList *l = list; l; l = l->next)
+        files[i++] = l->data;
+    if (n > 0)
+        dmk_window_open_files(self, files, n);
+    g_free(files);
+    g_slist_free(list);
+    return n > 0;
+}
+
+static gboolean on_drop(GtkDropTarget *target, const GValue *value, double x, double y,
+                        gpointer self)
+{
+    (void)target;
+    (void)x;
+    (void)y;
+    return dmk_window_drop(self, value);
+}
+
+static void add_drop_target(DmkWindow *self)
+{
+    GtkDropTarget *t = gtk_drop_target_new(G_TYPE_INVALID, GDK_ACTION_COPY);
+    GType types[] = {GDK_TYPE_FILE_LIST, G_TYPE_FILE};
+    gtk_drop_target_set_gtypes(t, types, G_N_ELEMENTS(types));
+    g_signal_connect(t, "drop", G_CALLBACK(on_drop), self);
+    gtk_widget_add_controller(GTK_WIDGET(self), GTK_EVENT_CONTROLLER(t));
+}
+
+void dmk_window_build_tabs(DmkWindow *self)
+{
+    g_object_set_data_full(G_OBJECT(self->benchmark_page), TITLE_KEY, g_strdup("Benchmark"),
+                           g_free);
+    self->sweep_page = DMK_SWEEP_PAGE(dmk_sweep_page_new());
+    append_fixed(self, GTK_WIDGET(self->sweep_page), "Sweep");
+    g_signal_connect(self->sweep_page, "run", G_CALLBACK(on_sweep_run), self);
+    self->compare_view = DMK_COMPARE_VIEW(dmk_compare_view_new());
+    append_fixed(self, GTK_WIDGET(self->compare_view), "Compare");
+    gtk_widget_set_visible(GTK_WIDGET(self->compare_view), FALSE);
+    g_signal_connect(self->notebook, "notify::page", G_CALLBACK(on_page), self);
+    add_drop_target(self);
+}
+
+/* ---- recent files ------------------------------------------------------------ */
+
+/* "A.csv — /data/results": the folder tells files of one name apart.
+ * Underscores are not mnemonics here. */
+static char *menu_label(const char *path)
+{
+    char *name = g_filename_display_basename(path);
+    char *dir = g_path_get_dirname(path);
+    char *dir_name = g_filename_display_name(dir);
+    char *text = g_strdup_printf("%s \u2014 %s", name, dir_name);
+    char **parts = g_strsplit(text, "_", -1);
+    char *label = g_strjoinv("__", parts);
+    g_strfreev(parts);
+    g_free(text);
+    g_free(dir_name);
+    g_free(dir);
+    g_free(name);
+    return label;
+}
+
+static void rebuild_recent_menu(DmkWindow *self)
+{
+    if (!self->recent_menu)
+        return;
+    g_menu_remove_all(self->recent_menu);
+    char **paths = g_settings_get_strv(self->recent, RECENT_KEY);
+    for (int i = 0; paths[i] && i < RECENT_MAX; i++) {
+        char *label = menu_label(paths[i]);
+        GMenuItem *item = g_menu_item_new(label, NULL);
+        g_menu_item_set_action_and_target_value(item, "win.open-recent",
+                                                g_variant_new_string(paths[i]));
+        g_menu_append_item(self->recent_menu, item);
+        g_object_unref(item);
+        g_free(label);
+    }
+    if (!paths[0])
+        g_menu_append(self->recent_menu, "No recent results", "win.no-recent");
+    g_strfreev(paths);
+}
+
+static void on_recent_changed(GSettings *s, const char *key, DmkWindow *self)
+{
+    (void)s;
+    (void)key;
+    rebuild_recent_menu(self);
+}
+
+void dmk_window_load_recent(DmkWindow *self)
+{
+    GSettingsSchema *schema = NULL;
+    g_object_get(self->settings, "settings-schema", &schema, NULL);
+    self->recent = g_settings_new_full(schema, NULL, NULL);
+    g_settings_schema_unref(schema);
+    g_signal_connect(self->recent, "changed::" RECENT_KEY, G_CALLBACK(on_recent_changed), self);
+    GtkApplication *app = gtk_window_get_application(GTK_WINDOW(self));
+    GMenu *menu = app ? gtk_application_get_menu_by_id(app, "recent-menu") : NULL;
+    self->recent_menu = menu ? g_object_ref(menu) : NULL;
+    rebuild_recent_menu(self);
+}
+
+/* Newest first, each once; GSettings holds UTF-8 only, so a path that is
+ * not stays out of the list. */
+void dmk_window_add_recent(DmkWindow *self, const char *path)
+{
+    GFile *file = g_file_new_for_path(path);
+    char *abs = g_file_get_path(file);
+    g_object_unref(file);
+    if (!self->recent || !abs || !g_utf8_validate(abs, -1, NULL)) {
+        g_free(abs);
+        return;
+    }
+    char **old = g_settings_get_strv(self->recent, RECENT_KEY);
+    GPtrArray *list = g_ptr_array_new();
+    g_ptr_array_add(list, abs);
+    for (int i = 0; old[i] && list->len < RECENT_MAX; i++)
+        if (strcmp(old[i], abs) != 0)
+            g_ptr_array_add(list, old[i]);
+    g_ptr_array_add(list, NULL);
+    g_settings_set_strv(self->recent, RECENT_KEY, (const char *const *)list->pdata);
+    g_ptr_array_unref(list);
+    g_strfreev(old);
+    g_free(abs);
+}
+
+void dmk_window_forget_recent(DmkWindow *self, const char *path)
+{
+    char **old = g_settings_get_strv(self->recent, RECENT_KEY);
+    GPtrArray *list = g_ptr_array_new();
+    for (int i = 0; old[i]; i++)
+        if (!path || strcmp(old[i], path) != 0)
+            g_ptr_array_add(list, old[i]);
+    g_ptr_array_add(list, NULL);
+    g_settings_set_strv(self->recent, RECENT_KEY, (const char *const *)list->pdata);
+    g_ptr_array_unref(list);
+    g_strfreev(old);
+}
+
+/* ---- for tests ------------------------------------------------------------------ */
+
+static const char *page_title(DmkWindow *self, GtkWidget *page)
+{
+    (void)self;
+    gpointer data = g_object_get_data(G_OBJECT(page), TITLE_KEY);
+    if (DMK_IS_RESULT_VIEW(page))
+        return dmk_saved_get_title(dmk_result_view_get_saved(DMK_RESULT_VIEW(page)));
+    return data ? data : "";
+}
+
+void dmk_window_dump_tabs(DmkWindow *self, GString *s)
+{
+    GtkWidget *current = current_page(self);
+    g_string_append_printf(s, "page\t%s\n", current ? page_title(self, current) : "");
+    for (int i = 0, tab = 0; i < gtk_notebook_get_n_pages(self->notebook); i++) {
+        GtkWidget *page = gtk_notebook_get_nth_page(self->notebook, i);
+        if (!DMK_IS_RESULT_VIEW(page))
+            continue;
+        const DmkRunResult *r =
+            dmk_saved_get_result(dmk_result_view_get_saved(DMK_RESULT_VIEW(page)));
+        g_string_append_printf(s, "tab\t%d\t%s\t%s\t%zu\t%s\n", ++tab, page_title(self, page),
+                               r->sweep[0] ? r->sweep : r->profile, r->n_tests,
+                               r->complete ? "complete" : "incomplete");
+        dmk_result_view_dump(DMK_RESULT_VIEW(page), tab, s);
+    }
+    if (gtk_widget_get_visible(GTK_WIDGET(self->compare_view)))
+        dmk_compare_view_dump(self->compare_view, s);
+    char **paths = self->recent ? g_settings_get_strv(self->recent, RECENT_KEY) : NULL;
+    for (int i = 0; paths && paths[i]; i++)
+        g_string_append_printf(s, "recent\t%s\n", paths[i]);
+    g_strfreev(paths);
+}
