@@ -3,7 +3,7 @@
  * Every result a sweep of one kind: a line per direction and result vs
  * queue depth or block size. Otherwise grouped bars: one result's tests
  * with a bar per direction, or several results' tests with a bar per
- * result. Titles and legend names follow `drivemark-cli chart`, so the
+ * result. Built by dmk-chart-build.c, as `drivemark-cli chart` is, so the
  * window exports what the CLI draws. */
 #ifndef DMK_PLOT_H
 #define DMK_PLOT_H
