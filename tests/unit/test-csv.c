@@ -1,5 +1,6 @@
 /* dmk-csv: the CSV result file, read back with libcsv's strict parser. */
 #include "dmk-test.h"
+#include "dmk-test-result.h"
 #include "dmk-test-scratch.h"
 
 #include <csv.h>
@@ -88,78 +89,6 @@ static const char *cell(const Table *t, int row, const char *name)
     return t->field[row][f];
 }
 
-/* A hand-built result: one mixed test, two passes, two timeline samples. */
-static void build_result(DmkRunResult *r, DmkTestResult *t, DmkPassResult *passes,
-                         DmkSample *samples, const char *comment)
-{
-    memset(r, 0, sizeof *r);
-    memset(t, 0, sizeof *t);
-    memset(passes, 0, 2 * sizeof *passes);
-    snprintf(r->version, sizeof r->version, "0.1.0");
-    snprintf(r->date, sizeof r->date, "2026-11-30T06:35:13Z");
-    snprintf(r->os, sizeof r->os, "Linux 6.1.0 x86_64");
-    snprintf(r->backend, sizeof r->backend, "null");
-    snprintf(r->profile, sizeof r->profile, "default");
-    snprintf(r->comment, sizeof r->comment, "%s", comment);
-    snprintf(r->target.path, sizeof r->target.path, "/mnt/data, with a comma");
-    snprintf(r->target.fs_type, sizeof r->target.fs_type, "ext4");
-    snprintf(r->target.model, sizeof r->target.model, "Samsung SSD 970 EVO Plus 1TB");
-    r->target.capacity_bytes = 1000204886016ULL;
-    r->target.fs_free_bytes = 123456789ULL;
-    r->size = 1ULL << 30;
-    r->passes = 2;
-    r->measure_s = 5;
-    r->warmup_s = 2.5;
-    r->interval_s = 0;
-    r->data = DMK_DATA_ZERO;
-    r->complete = true;
-    r->n_tests = 1;
-    r->tests = t;
-
-    DmkJob j;
-    dmk_job_parse_name("RND4K Q32T1", &j, NULL);
-    snprintf(t->test.name, sizeof t->test.name, "RND4K Q32T1");
-    t->test.mode = DMK_MODE_MIX;
-    t->test.n_jobs = 1;
-    t->test.jobs[0] = j;
-    t->test.jobs[0].read_share = 70;
-    t->n_passes = 2;
-    t->passes = passes;
-    passes[0].total = (DmkStats){.ios = 100000,
-                                 .bytes = 409600000,
-                                 .seconds = 5,
-                                 .mb_s = 81.92,
-                                 .iops = 20000,
-                                 .lat_mean_us = 1599.5,
-                                 .lat_p99_us = 3000.25};
-    passes[0].read = (DmkStats){.mb_s = 57.344, .iops = 14000, .lat_p99_us = 3100};
-    passes[0].write = (DmkStats){.mb_s = 24.576, .iops = 6000, .lat_p99_us = 2900};
-    passes[1].total = (DmkStats){.ios = 200000,
-                                 .bytes = 819200000,
-                                 .seconds = 5,
-                                 .mb_s = 163.84,
-                                 .iops = 40000,
-                                 .lat_mean_us = 799.75,
-                                 .lat_p99_us = 1234.5678};
-    passes[1].read = (DmkStats){.ios = 140000,
-                                .bytes = 573440000,
-                                .mb_s = 114.688,
-                                .iops = 28000,
-                                .lat_mean_us = 800.5,
-                                .lat_p99_us = 1300};
-    passes[1].write = (DmkStats){.ios = 60000,
-                                 .bytes = 245760000,
-                                 .mb_s = 49.152,
-                                 .iops = 12000,
-                                 .lat_mean_us = 797.25,
-                                 .lat_p99_us = 1100};
-    dmk_test_result_summarize(t);
-    samples[0] = (DmkSample){.t_s = 0.5, .mb_s = 100.0, .iops = 24414.0625, .lat_mean_us = 5.5};
-    samples[1] = (DmkSample){.t_s = 1.0, .mb_s = 200.0, .iops = 48828.125, .lat_mean_us = 2.25};
-    t->n_samples = 2;
-    t->samples = samples;
-}
-
 static char *write_csv(const DmkRunResult *r)
 {
     FILE *f = dmk_scratch_open("test-csv.scratch");
@@ -178,7 +107,7 @@ static void test_line_endings_and_header(void)
     DmkTestResult t;
     DmkPassResult passes[2];
     DmkSample samples[2];
-    build_result(&r, &t, passes, samples, "plain comment");
+    dmk_test_build_result(&r, &t, passes, samples, "plain comment");
     char *s = write_csv(&r);
     DMK_CHECK(s != NULL);
     if (!s)
@@ -225,7 +154,7 @@ static void test_rows(void)
     DmkTestResult t;
     DmkPassResult passes[2];
     DmkSample samples[2];
-    build_result(&r, &t, passes, samples, "=1+2");
+    dmk_test_build_result(&r, &t, passes, samples, "=1+2");
     char *s = write_csv(&r);
     if (!s)
         return;
@@ -336,7 +265,7 @@ static void test_text_round_trip(void)
     DmkPassResult passes[2];
     DmkSample samples[2];
     const char *comment = "say \"hi\", then\r\nleave; caf\xc3\xa9";
-    build_result(&r, &t, passes, samples, comment);
+    dmk_test_build_result(&r, &t, passes, samples, comment);
     t.n_samples = 0;
     t.test.mode = DMK_MODE_READ;
     char *s = write_csv(&r);
@@ -407,7 +336,7 @@ static void test_locale(void)
     DmkTestResult t;
     DmkPassResult passes[2];
     DmkSample samples[2];
-    build_result(&r, &t, passes, samples, "locale");
+    dmk_test_build_result(&r, &t, passes, samples, "locale");
     char *s = write_csv(&r);
     setlocale(LC_NUMERIC, "C");
     DMK_CHECK_STR(probe, "1,5"); /* the locale really has a decimal comma */

@@ -1,5 +1,6 @@
 /* dmk-json: string escaping and the result document. */
 #include "dmk-test.h"
+#include "dmk-test-result.h"
 #include "dmk-test-scratch.h"
 
 #include <locale.h>
@@ -144,63 +145,16 @@ static int count(const char *s, const char *needle)
     return n;
 }
 
-/* A hand-built result: one mixed test, two passes, two timeline samples. */
+/* The shared fixture, with the context this file's expectations name. */
 static void build_result(DmkRunResult *r, DmkTestResult *t, DmkPassResult *passes,
                          DmkSample *samples)
 {
-    memset(r, 0, sizeof *r);
-    memset(t, 0, sizeof *t);
-    memset(passes, 0, 2 * sizeof *passes);
-    snprintf(r->version, sizeof r->version, "0.1.0");
-    snprintf(r->date, sizeof r->date, "2026-11-30T06:35:13Z");
-    snprintf(r->os, sizeof r->os, "Linux 6.1.0 x86_64");
-    snprintf(r->backend, sizeof r->backend, "null");
-    snprintf(r->profile, sizeof r->profile, "default");
-    snprintf(r->comment, sizeof r->comment, "my \"fast\" disk\n\\o/");
+    dmk_test_build_result(r, t, passes, samples, "my \"fast\" disk\n\\o/");
     snprintf(r->target.path, sizeof r->target.path, "/mnt/data");
-    snprintf(r->target.fs_type, sizeof r->target.fs_type, "ext4");
-    snprintf(r->target.model, sizeof r->target.model, "Samsung SSD 970 EVO Plus 1TB");
-    r->target.capacity_bytes = 1000204886016ULL;
-    r->size = 1ULL << 30;
-    r->passes = 2;
-    r->measure_s = 5;
+    r->target.fs_free_bytes = 0;
     r->warmup_s = 5;
     r->interval_s = 5;
     r->data = DMK_DATA_RANDOM;
-    r->complete = true;
-    r->n_tests = 1;
-    r->tests = t;
-
-    DmkJob j;
-    dmk_job_parse_name("RND4K Q32T1", &j, NULL);
-    snprintf(t->test.name, sizeof t->test.name, "RND4K Q32T1");
-    t->test.mode = DMK_MODE_MIX;
-    t->test.n_jobs = 1;
-    t->test.jobs[0] = j;
-    t->test.jobs[0].read_share = 70;
-    t->n_passes = 2;
-    t->passes = passes;
-    passes[0].total = (DmkStats){.ios = 100000,
-                                 .bytes = 409600000,
-                                 .seconds = 5,
-                                 .mb_s = 81.92,
-                                 .iops = 20000,
-                                 .lat_mean_us = 1599.5,
-                                 .lat_p99_us = 3000.25};
-    passes[1].total = (DmkStats){.ios = 200000,
-                                 .bytes = 819200000,
-                                 .seconds = 5,
-                                 .mb_s = 163.84,
-                                 .iops = 40000,
-                                 .lat_mean_us = 799.75,
-                                 .lat_p99_us = 1234.5678};
-    passes[1].read = (DmkStats){.ios = 140000, .bytes = 573440000, .mb_s = 114.688, .iops = 28000};
-    passes[1].write = (DmkStats){.ios = 60000, .bytes = 245760000, .mb_s = 49.152, .iops = 12000};
-    dmk_test_result_summarize(t);
-    samples[0] = (DmkSample){.t_s = 0.5, .mb_s = 100.0, .iops = 24414.0625, .lat_mean_us = 5.5};
-    samples[1] = (DmkSample){.t_s = 1.0, .mb_s = 200.0, .iops = 48828.125, .lat_mean_us = 2.25};
-    t->n_samples = 2;
-    t->samples = samples;
 }
 
 static char *write_json(const DmkRunResult *r)
