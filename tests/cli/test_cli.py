@@ -286,6 +286,53 @@ def test_sigkill_named_fallback():
     signalled(signal.SIGKILL, None, {"DMK_TEST_NO_TMPFILE": "1"})
 
 
+def test_progress_only_on_a_terminal():
+    import pty
+    with Dir() as d:
+        args = [CLI, "run", "--target", d, "--test", "SEQ1M Q4T1", "--mode", "read", "--size",
+                "64MiB", "--passes", "2", "--measure", "0.5", "--warmup", "0", "--interval", "0"]
+        # stderr on a pseudo-terminal: the progress line is drawn there
+        master, slave = pty.openpty()
+        proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=slave, text=True)
+        os.close(slave)
+        chunks = []
+        while True:
+            try:
+                data = os.read(master, 4096)
+            except OSError:  # EIO once the child has closed the terminal
+                break
+            if not data:
+                break
+            chunks.append(data)
+        os.close(master)
+        proc.wait(timeout=60)
+        tty = b"".join(chunks).decode("utf-8", "replace")
+        check(proc.returncode == 0, f"exit {proc.returncode}")
+        check("Preparing test file" in tty, f"no fill progress on the terminal: {tty!r}")
+        check("pass 2/2" in tty and "MB/s" in tty, f"no pass progress: {tty!r}")
+        check("\r\033[K" in tty, "progress is not redrawn in place")
+        check("[Read]" in proc.stdout.read(), "no table on stdout")
+        # stderr a pipe: nothing but what an error would say
+        r = run(args[1:])
+        check(r.returncode == 0 and r.stderr == "", f"progress on a pipe: {r.stderr!r}")
+        # --quiet silences it on a terminal too
+        master, slave = pty.openpty()
+        proc = subprocess.Popen(args + ["--quiet"], stdout=subprocess.DEVNULL, stderr=slave)
+        os.close(slave)
+        quiet = b""
+        while True:
+            try:
+                data = os.read(master, 4096)
+            except OSError:
+                break
+            if not data:
+                break
+            quiet += data
+        os.close(master)
+        proc.wait(timeout=60)
+        check(proc.returncode == 0 and quiet == b"", f"--quiet drew {quiet!r}")
+
+
 def test_null_backend():
     r = run(["run", "--target", ".", "--backend", "null", "--test", "RND4K Q32T1", "--mode",
              "read", "--json", "-"] + QUICK)
