@@ -1,4 +1,4 @@
-/* Backend lookup by name, shared by every OS. */
+/* What every OS shares: backend lookup by name, the free-space rule. */
 #include <string.h>
 
 #include "dmk-platform.h"
@@ -10,4 +10,17 @@ const DmkBackend *dmk_backend_by_name(const char *name)
     if (strcmp(name, "native") == 0 || strcmp(name, dmk_backend_native()->name) == 0)
         return dmk_backend_native();
     return NULL;
+}
+
+int dmk_target_check_space(const char *dir, uint64_t size, uint64_t free_bytes, int os_error,
+                           DmkError *err)
+{
+    uint64_t need = size + size / 64 + (4ULL << 20); /* room for the file's metadata */
+    if (free_bytes >= need)
+        return DMK_OK;
+    return dmk_error_set(err, DMK_E_NOSPC, os_error,
+                         "not enough free space in %s for the %llu MiB test file: %llu MiB "
+                         "available, %llu MiB needed",
+                         dir, (unsigned long long)(size >> 20),
+                         (unsigned long long)(free_bytes >> 20), (unsigned long long)(need >> 20));
 }

@@ -155,6 +155,13 @@ typedef struct DmkBackend {
     int (*reap)(DmkQueue *q, int min, int max, uint64_t timeout_ns, DmkIo **done, DmkError *err);
 } DmkBackend;
 
+/* The space rule every target follows: the test file plus room for its
+ * metadata must fit in what this user may use (free_bytes); otherwise
+ * DMK_E_NOSPC with a message naming dir and both sizes, carrying os_error
+ * (ENOSPC, ERROR_DISK_FULL). */
+int dmk_target_check_space(const char *dir, uint64_t size, uint64_t free_bytes, int os_error,
+                           DmkError *err);
+
 /* The OS's real backend (libaio on Linux, completion ports on Windows). */
 const DmkBackend *dmk_backend_native(void);
 

@@ -4,6 +4,7 @@
 #ifndef DMK_TEST_H
 #define DMK_TEST_H
 
+#include <locale.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,6 +78,18 @@ static inline void dmk_test_run(const char *name, void (*fn)(void))
 }
 
 #define DMK_TEST(fn) dmk_test_run(#fn, fn)
+
+/* Sets LC_NUMERIC to a locale whose decimal point is a comma; the name
+ * set, or NULL when none is installed (the caller skips). */
+static inline const char *dmk_test_decimal_comma_locale(void)
+{
+    static const char *names[] = {"de_DE.UTF-8", "de_DE.utf8", "de_DE",
+                                  "fr_FR.UTF-8", "fr_FR.utf8", "German_Germany.1252"};
+    const char *got = NULL;
+    for (size_t i = 0; i < sizeof names / sizeof names[0] && !got; i++)
+        got = setlocale(LC_NUMERIC, names[i]);
+    return got;
+}
 
 static inline int dmk_test_done(void)
 {

@@ -198,15 +198,7 @@ static int check_space(const char *dir, uint64_t size, DmkTargetInfo *info, DmkE
     info->fs_size_bytes = (uint64_t)sv.f_blocks * sv.f_frsize;
     /* f_bavail, not f_bfree: blocks reserved for root are not ours. */
     info->fs_free_bytes = (uint64_t)sv.f_bavail * sv.f_frsize;
-    uint64_t need = size + size / 64 + (4ULL << 20); /* room for the file's metadata */
-    if (info->fs_free_bytes < need)
-        return dmk_error_set(err, DMK_E_NOSPC, ENOSPC,
-                             "not enough free space in %s for the %llu MiB test file: %llu MiB "
-                             "available, %llu MiB needed",
-                             dir, (unsigned long long)(size >> 20),
-                             (unsigned long long)(info->fs_free_bytes >> 20),
-                             (unsigned long long)(need >> 20));
-    return DMK_OK;
+    return dmk_target_check_space(dir, size, info->fs_free_bytes, ENOSPC, err);
 }
 
 /* ---- the test file ------------------------------------------------------ */

@@ -172,15 +172,7 @@ static int check_space(const wchar_t *path, const char *dir, uint64_t size, DmkT
     info->fs_size_bytes = total.QuadPart;
     /* The caller's bytes, not the volume's: disk quotas count. */
     info->fs_free_bytes = avail.QuadPart;
-    uint64_t need = size + size / 64 + (4ULL << 20); /* room for the file's metadata */
-    if (info->fs_free_bytes < need)
-        return dmk_error_set(err, DMK_E_NOSPC, ERROR_DISK_FULL,
-                             "not enough free space in %s for the %llu MiB test file: %llu MiB "
-                             "available, %llu MiB needed",
-                             dir, (unsigned long long)(size >> 20),
-                             (unsigned long long)(info->fs_free_bytes >> 20),
-                             (unsigned long long)(need >> 20));
-    return DMK_OK;
+    return dmk_target_check_space(dir, size, info->fs_free_bytes, ERROR_DISK_FULL, err);
 }
 
 /* ---- the test file ------------------------------------------------------ */

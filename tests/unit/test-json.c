@@ -284,11 +284,7 @@ static void test_document_odd_numbers(void)
 /* Numbers keep '.' whatever LC_NUMERIC says. */
 static void test_locale(void)
 {
-    static const char *names[] = {"de_DE.UTF-8", "de_DE.utf8", "de_DE",
-                                  "fr_FR.UTF-8", "fr_FR.utf8", "German_Germany.1252"};
-    const char *got = NULL;
-    for (size_t i = 0; i < sizeof names / sizeof names[0] && !got; i++)
-        got = setlocale(LC_NUMERIC, names[i]);
+    const char *got = dmk_test_decimal_comma_locale();
     if (!got)
         DMK_SKIP("no locale with a decimal comma is installed");
     char probe[32];
