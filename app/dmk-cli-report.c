@@ -1,8 +1,10 @@
 #include "dmk-cli-report.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "dmk-lab.h"
 #include "dmk-report.h"
 
 #include "dmk-size.h"
@@ -15,6 +17,17 @@ void dmk_report_table(FILE *f, const DmkRunResult *r)
     fflush(f);
 }
 
+void dmk_report_lab(FILE *f, const DmkRunResult *r)
+{
+    size_t need = dmk_lab_report(r, NULL, 0) + 1;
+    char *text = malloc(need);
+    if (text)
+        dmk_lab_report(r, text, need);
+    fputs(text ? text : "(out of memory printing the results)\n", f);
+    free(text);
+    fflush(f);
+}
+
 static void format_clock(double s, char *buf, size_t len)
 {
     unsigned long t = s > 0 ? (unsigned long)(s + 0.5) : 0;
@@ -22,6 +35,18 @@ static void format_clock(double s, char *buf, size_t len)
         snprintf(buf, len, "%lu:%02lu:%02lu", t / 3600, t / 60 % 60, t % 60);
     else
         snprintf(buf, len, "%lu:%02lu", t / 60, t % 60);
+}
+
+/* A lab step runs for minutes or hours: elapsed time and temperature too. */
+static void lab_progress(const DmkProgress *p, const char *mb, const char *left)
+{
+    char done[32], temp[32] = "";
+    format_clock(p->elapsed_s, done, sizeof done);
+    if (isfinite(p->temp_c))
+        snprintf(temp, sizeof temp, "  %.0f C", p->temp_c);
+    fprintf(stderr, "  [%zu/%zu] %s %s, %s - %s elapsed  %.1f GiB  %s MB/s%s  (%s left)",
+            p->test_index + 1, p->n_tests, p->test->name, dmk_mode_title(p->test->mode),
+            p->test->label, done, (double)p->test_bytes / (double)(1ULL << 30), mb, temp, left);
 }
 
 void dmk_report_progress(const DmkProgress *p)
@@ -40,6 +65,10 @@ void dmk_report_progress(const DmkProgress *p)
                 p->n_tests, p->test->name, dmk_mode_title(p->test->mode), pct, mb, left);
         break;
     case DMK_STAGE_MEASURE:
+        if (p->test->label[0]) {
+            lab_progress(p, mb, left);
+            break;
+        }
         fprintf(stderr, "  [%zu/%zu] %s %s - pass %u/%u  %s MB/s  (%s left)", p->test_index + 1,
                 p->n_tests, p->test->name, dmk_mode_title(p->test->mode), p->pass, p->passes, mb,
                 left);

@@ -15,4 +15,7 @@ void dmk_report_table(FILE *f, const DmkRunResult *r);
 void dmk_report_progress(const DmkProgress *p);
 void dmk_report_progress_end(void);
 
+/* A review-lab result's findings (dmk_lab_report). */
+void dmk_report_lab(FILE *f, const DmkRunResult *r);
+
 #endif

@@ -85,7 +85,9 @@ static int opt_read_share(DmkCliArgs *a, const char *v, DmkError *err)
 
 static int opt_size(DmkCliArgs *a, const char *v, DmkError *err)
 {
-    return dmk_parse_size_range("--size", v, DMK_SIZE_MIN, DMK_SIZE_MAX, &a->spec->size, err);
+    uint64_t max = a->cmd == DMK_CMD_LAB ? DMK_LAB_SIZE_MAX : DMK_SIZE_MAX;
+    a->size_set = true;
+    return dmk_parse_size_range("--size", v, DMK_SIZE_MIN, max, &a->spec->size, err);
 }
 
 static int opt_passes(DmkCliArgs *a, const char *v, DmkError *err)
@@ -377,11 +379,73 @@ static int opt_version(DmkCliArgs *a, const char *v, DmkError *err)
     return DMK_OK;
 }
 
+/* ---- options of the review-lab commands ------------------------------------ */
+
+static int opt_duration(DmkCliArgs *a, const char *v, DmkError *err)
+{
+    a->duration_set = true;
+    return dmk_parse_seconds_range("--duration", v, 1, DMK_SECONDS_MAX, &a->lab.duration_s, err);
+}
+
+static int opt_sample(DmkCliArgs *a, const char *v, DmkError *err)
+{
+    return dmk_parse_seconds_range("--sample", v, DMK_LAB_SAMPLE_MIN, DMK_LAB_SAMPLE_MAX,
+                                   &a->lab.sample_s, err);
+}
+
+static int opt_step(DmkCliArgs *a, const char *v, DmkError *err)
+{
+    a->step_set = true;
+    return dmk_parse_seconds_range("--step", v, 0.1, DMK_SECONDS_MAX, &a->lab.step_s, err);
+}
+
+static int opt_idle(DmkCliArgs *a, const char *v, DmkError *err)
+{
+    a->idle_set = true;
+    return dmk_parse_seconds_range("--idle", v, 0, DMK_SECONDS_MAX, &a->lab.idle_s, err);
+}
+
+static int opt_margin(DmkCliArgs *a, const char *v, DmkError *err)
+{
+    a->margin_set = true;
+    return dmk_parse_size_range("--margin", v, 1ULL << 20, DMK_LAB_SIZE_MAX, &a->lab.margin, err);
+}
+
+static int opt_null_cache(DmkCliArgs *a, const char *v, DmkError *err)
+{
+    int rc = dmk_parse_size_range("--null-cache", v, 1ULL << 20, DMK_LAB_SIZE_MAX,
+                                  &a->spec->null_sim.cache_bytes, err);
+    if (!a->spec->null_sim.slow_factor)
+        a->spec->null_sim.slow_factor = 4;
+    if (a->spec->null_sim.drain_s == 0)
+        a->spec->null_sim.drain_s = 5;
+    return rc;
+}
+
+static int opt_null_thermal(DmkCliArgs *a, const char *v, DmkError *err)
+{
+    int rc = dmk_parse_size_range("--null-thermal", v, 4096, 1ULL << 40,
+                                  &a->spec->null_sim.bytes_per_c, err);
+    if (!a->spec->null_sim.slow_factor)
+        a->spec->null_sim.slow_factor = 4;
+    return rc;
+}
+
+static int opt_null_slow(DmkCliArgs *a, const char *v, DmkError *err)
+{
+    uint64_t n;
+    int rc = dmk_parse_uint_range("--null-slow", v, 1, 1000, &n, err);
+    a->spec->null_sim.slow_factor = (uint32_t)n;
+    return rc;
+}
+
 /* ---- the table ---------------------------------------------------------- */
 
 #define RUN      DMK_CMD_RUN
 #define SWEEP    DMK_CMD_SWEEP
+#define LAB      DMK_CMD_LAB
 #define MEASURES (DMK_CMD_RUN | DMK_CMD_SWEEP)
+#define ALL_RUNS (DMK_CMD_RUN | DMK_CMD_SWEEP | DMK_CMD_LAB)
 #define SHOW     DMK_CMD_SHOW
 #define CHART    DMK_CMD_CHART
 #define READERS  (DMK_CMD_SHOW | DMK_CMD_CHART)
@@ -390,42 +454,61 @@ static int opt_version(DmkCliArgs *a, const char *v, DmkError *err)
 /* Grouped by the commands that take them: the help prints a heading
  * wherever that changes. */
 static const DmkOption options[] = {
-    {"--target", "DIR", MEASURES, opt_target, "directory for the test file (default: .)"},
+    {"--target", "DIR", ALL_RUNS, opt_target, "directory for the test file (default: .)"},
+    {"--size", "SIZE", ALL_RUNS, opt_size,
+     "test file size, 16MiB-64GiB; the lab tests' span, up to 1PiB (default: 1GiB; lab: "
+     "32GiB; fullspan: the free space)"},
+    {"--data", "KIND", ALL_RUNS, opt_data, "random (incompressible, default) or zero"},
+    {"--backend", "NAME", ALL_RUNS, opt_backend,
+     "the I/O backend: native (default) or null (no disk I/O: measures the engine itself)"},
+    {"--null-latency", "US", ALL_RUNS, opt_null_latency,
+     "null backend only: each I/O completes after US microseconds"},
+    {"--json", "FILE", ALL_RUNS, opt_json, "write results as JSON to FILE (- for stdout)"},
+    {"--csv", "FILE", ALL_RUNS, opt_csv, "write results as CSV to FILE (- for stdout)"},
+    {"--quiet", NULL, ALL_RUNS, opt_quiet, "no progress line"},
+    {"--warmup", "SECONDS", ALL_RUNS, opt_warmup,
+     "discarded warm-up before each test, 0 for none (default: the measure time; lab: 2 for "
+     "mixed and latency, else 0)"},
     {"--mode", "MODE", MEASURES, opt_mode,
      "rw (each test read, then write), read, write, or (run only) mix"},
-    {"--size", "SIZE", MEASURES, opt_size, "test file size, 16MiB-64GiB (default: 1GiB)"},
     {"--passes", "N", MEASURES, opt_passes,
      "passes per test, 1-100; the best one counts (default: 5)"},
     {"--measure", "SECONDS", MEASURES, opt_measure, "length of each pass (default: 5)"},
-    {"--warmup", "SECONDS", MEASURES, opt_warmup,
-     "discarded warm-up before each test, 0 for none (default: the measure time)"},
     {"--interval", "SECONDS", MEASURES, opt_interval, "idle time between tests (default: 5)"},
     {"--timeline", "SECONDS", MEASURES, opt_timeline,
      "record throughput every SECONDS (0.01-3600) into the results"},
-    {"--data", "KIND", MEASURES, opt_data, "random (incompressible, default) or zero"},
-    {"--backend", "NAME", MEASURES, opt_backend,
-     "the I/O backend: native (default) or null (no disk I/O: measures the engine itself)"},
-    {"--null-latency", "US", MEASURES, opt_null_latency,
-     "null backend only: each I/O completes after US microseconds"},
-    {"--json", "FILE", MEASURES, opt_json, "write results as JSON to FILE (- for stdout)"},
-    {"--csv", "FILE", MEASURES, opt_csv, "write results as CSV to FILE (- for stdout)"},
-    {"--quiet", NULL, MEASURES, opt_quiet, "no progress line"},
     {"--profile", "NAME", RUN, opt_profile, "default, peak, real, demo or nvme (default: default)"},
-    {"--test", "NAME", RUN, opt_test,
-     "a test by CrystalDiskMark's name, e.g. \"RND4K Q32T1\" (repeatable; replaces the "
-     "profile's tests)"},
+    {"--test", "NAME", RUN | LAB, opt_test,
+     "a test by CrystalDiskMark's name, e.g. \"RND4K Q32T1\" (run: repeatable, replaces the "
+     "profile's tests; sustained, recovery: the write, default RND4K Q32T1; fullspan: "
+     "default SEQ1M Q8T1)"},
     {"--read-share", "N", RUN, opt_read_share,
      "percent of I/Os that read in mix mode, 0-100 (default: 70)"},
     {"--pattern", "P", SWEEP, opt_pattern, "rnd (random, default) or seq (sequential)"},
     {"--bs", "SIZE", SWEEP, opt_bs,
      "qd: the block size, 512-64M (default: 4K random, 128K sequential)"},
-    {"--qd", "LIST", SWEEP, opt_qd,
+    {"--qd", "LIST", SWEEP | LAB, opt_qd,
      "qd: queue depths 1-256, e.g. 1,2,4,8 (default: 1,2,4,8,16,32 random, 1..16 "
-     "sequential); bs: one queue depth (default: 4)"},
+     "sequential); bs: one queue depth (default: 4); mixed: one, per thread (default: 1)"},
     {"--bs-list", "LIST", SWEEP, opt_bs_list,
      "bs: block sizes, powers of two, e.g. 512,4K,64K,1M (default: 512..256K random, "
      "512..64M sequential)"},
     {"--threads", "N", SWEEP, opt_threads, "threads, each with its own queue, 1-64 (default: 1)"},
+    {"--duration", "SECONDS", LAB, opt_duration,
+     "sustained: the write's length (default: 2h); recovery: the degradation's (default: 30m)"},
+    {"--sample", "SECONDS", LAB, opt_sample, "the timeline's sample interval, 0.1-60 (default: 1)"},
+    {"--step", "SECONDS", LAB, opt_step,
+     "mixed, latency: each point (default: 20); recovery: each probe (default: 60)"},
+    {"--idle", "SECONDS", LAB, opt_idle,
+     "recovery: idle time before the after-idle probe (default: 15m)"},
+    {"--margin", "SIZE", LAB, opt_margin,
+     "fullspan without --size: space left free (default: 2GiB)"},
+    {"--null-cache", "SIZE", LAB, opt_null_cache,
+     "null backend only: simulate a write cache of SIZE that slows writes 4x once full"},
+    {"--null-thermal", "SIZE", LAB, opt_null_thermal,
+     "null backend only: simulate a sensor, 1 C warmer per SIZE written, throttling at 80 C"},
+    {"--null-slow", "N", LAB, opt_null_slow,
+     "null backend only: the slow-down past the cache and while throttled (default: 4)"},
     {"--metric", "NAME", READERS, opt_metric,
      "the number shown: mb_s (default), iops, lat_mean_us or lat_p99_us"},
     {"--out", "FILE", CHART, opt_out, "the chart file: .png, .svg or .pdf (required)"},
@@ -456,7 +539,8 @@ static void print_heading(FILE *f, unsigned commands)
     } names[] = {{DMK_CMD_RUN, "run"},
                  {DMK_CMD_SWEEP, "sweep"},
                  {DMK_CMD_SHOW, "show"},
-                 {DMK_CMD_CHART, "chart"}};
+                 {DMK_CMD_CHART, "chart"},
+                 {DMK_CMD_LAB, "the lab tests"}};
     if (commands == ANY) {
         fputs("\nOptions of every command:\n", f);
         return;
@@ -473,6 +557,7 @@ void dmk_cli_usage(FILE *f)
 {
     fprintf(f, "Usage: drivemark-cli run [OPTION]...\n"
                "       drivemark-cli sweep qd|bs [OPTION]...\n"
+               "       drivemark-cli sustained|fullspan|mixed|latency|recovery [OPTION]...\n"
                "       drivemark-cli show [--metric NAME] FILE.csv...\n"
                "       drivemark-cli chart --out FILE.png|svg|pdf [OPTION]... FILE.csv...\n"
                "       drivemark-cli --help | --version\n\n"
@@ -480,6 +565,12 @@ void dmk_cli_usage(FILE *f)
                "its own test file that nothing leaves behind. MB/s = 1,000,000 bytes/s.\n"
                "sweep measures one workload at a series of queue depths (qd) or block sizes\n"
                "(bs), as reviews chart them: all reads, then all writes.\n"
+               "The review-lab tests: sustained writes random 4K at QD32 for hours and finds\n"
+               "the SLC cache and the steady state; fullspan writes sequentially over the\n"
+               "free space (it fills the drive; the file is removed afterwards); mixed sweeps\n"
+               "the read share 0-100 %%; latency ramps four profiles from 10 %% to 120 %% of\n"
+               "their maximum IOPS; recovery measures fresh, degraded, after idle and after\n"
+               "TRIM. Each samples the drive's temperature where a sensor is readable.\n"
                "show prints saved results (--csv files); several side by side, with the\n"
                "difference to the first in %%. chart draws them as a PNG, SVG or PDF file.\n");
     unsigned group = ~0u;
@@ -519,6 +610,12 @@ static int parse_command(const char *word, DmkCliArgs *a, DmkError *err)
 #endif
         {"help", DMK_CMD_HELP, true},   {"version", DMK_CMD_VERSION, true},
     };
+    DmkLabKind lab = dmk_lab_from_name(word);
+    if (lab != DMK_LAB_NONE) {
+        a->cmd = DMK_CMD_LAB;
+        dmk_lab_params_init(&a->lab, lab);
+        return DMK_OK;
+    }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
         if (strcmp(word, commands[i].name) != 0)
             continue;
@@ -531,8 +628,8 @@ static int parse_command(const char *word, DmkCliArgs *a, DmkError *err)
         return DMK_OK;
     }
     return dmk_error_set(err, DMK_E_INVAL, 0,
-                         "unknown command '%s': expected run, sweep, show, chart, help or "
-                         "version",
+                         "unknown command '%s': expected run, sweep, sustained, fullspan, mixed, "
+                         "latency, recovery, show, chart, help or version",
                          word);
 }
 
@@ -562,8 +659,11 @@ static int parse_positional(const char *word, DmkCliArgs *a, DmkError *err)
     return dmk_error_set(err, DMK_E_INVAL, 0, "unexpected argument '%s'", word);
 }
 
-static const char *command_name(DmkCommand cmd)
+static const char *command_name(const DmkCliArgs *a)
 {
+    DmkCommand cmd = a->cmd;
+    if (cmd == DMK_CMD_LAB)
+        return dmk_lab_name(a->lab.kind);
     return cmd == DMK_CMD_RUN     ? "run"
            : cmd == DMK_CMD_SWEEP ? "sweep"
            : cmd == DMK_CMD_SHOW  ? "show"
@@ -585,7 +685,7 @@ static int parse_option(int argc, char **argv, int *i, DmkCommand cmd, DmkCliArg
                              o->name);
     if (o->commands && !(o->commands & (unsigned)cmd))
         return dmk_error_set(err, DMK_E_INVAL, 0, "option '%s' is not an option of %s", o->name,
-                             command_name(cmd));
+                             command_name(a));
     const char *value = NULL;
     if (o->value) {
         if (eq)
@@ -671,9 +771,64 @@ static int build_sweep(DmkCliArgs *a, DmkError *err)
     return dmk_sweep_add(a->spec, &sw, err);
 }
 
-/* Builds and checks what a measuring command (run, sweep) will run. */
+/* A lab option that the chosen lab test has no use for is a usage error,
+ * not something to ignore. */
+static int check_lab_options(const DmkCliArgs *a, DmkError *err)
+{
+    DmkLabKind k = a->lab.kind;
+    const char *name = dmk_lab_name(k);
+    struct {
+        bool given, fits;
+        const char *opt;
+    } rules[] = {
+        {a->duration_set, k == DMK_LAB_SUSTAINED || k == DMK_LAB_RECOVERY, "--duration"},
+        {a->step_set, k == DMK_LAB_MIXED || k == DMK_LAB_LATENCY || k == DMK_LAB_RECOVERY,
+         "--step"},
+        {a->idle_set, k == DMK_LAB_RECOVERY, "--idle"},
+        {a->margin_set, k == DMK_LAB_FULLSPAN && !a->size_set, "--margin"},
+        {a->n_tests > 0, k == DMK_LAB_SUSTAINED || k == DMK_LAB_FULLSPAN || k == DMK_LAB_RECOVERY,
+         "--test"},
+        {a->n_qd > 0, k == DMK_LAB_MIXED, "--qd"},
+    };
+    for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
+        if (rules[i].given && !rules[i].fits)
+            return dmk_error_set(err, DMK_E_INVAL, 0, "%s does not apply to %s%s", rules[i].opt,
+                                 name,
+                                 rules[i].opt[2] == 'm' ? " with --size (it sizes the file)" : "");
+    if (a->n_tests > 1 || a->n_qd > 1)
+        return dmk_error_set(err, DMK_E_INVAL, 0, "%s takes one %s", name,
+                             a->n_tests > 1 ? "--test" : "--qd");
+    const DmkNullSim *sim = &a->spec->null_sim;
+    if ((sim->cache_bytes || sim->bytes_per_c) && strcmp(a->backend, "null") != 0)
+        return dmk_error_set(err, DMK_E_INVAL, 0,
+                             "--null-cache and --null-thermal simulate a drive on the null "
+                             "backend: add --backend null");
+    return DMK_OK;
+}
+
+static int build_lab(DmkCliArgs *a, DmkError *err)
+{
+    int rc = check_lab_options(a, err);
+    if (rc == DMK_OK && a->n_tests)
+        rc = dmk_job_parse_name(a->tests[0], &a->lab.job, err);
+    if (rc != DMK_OK)
+        return rc;
+    if (a->n_qd)
+        a->lab.mixed_qd = a->qd_list[0];
+    if (a->size_set)
+        a->lab.span = a->spec->size;
+    if (a->warmup_set)
+        a->lab.warmup_s = a->spec->warmup_s;
+    return dmk_lab_build(&a->lab, a->spec, err);
+}
+
+/* Builds and checks what a measuring command (run, sweep, a lab test) will run. */
 static int build_spec(DmkCliArgs *a, DmkError *err)
 {
+    if (a->cmd == DMK_CMD_LAB) {
+        int rc = build_lab(a, err);
+        return rc == DMK_OK ? dmk_run_spec_validate(a->spec, dmk_os_max_inflight(), err) : rc;
+    }
     if (!a->warmup_set)
         a->spec->warmup_s = a->spec->measure_s; /* CrystalDiskMark: one discarded pass */
     int rc = a->cmd == DMK_CMD_SWEEP ? build_sweep(a, err) : build_run(a, err);
@@ -686,7 +841,7 @@ static int build_spec(DmkCliArgs *a, DmkError *err)
 /* show and chart read files; chart also needs somewhere to draw. */
 static int check_readers(const DmkCliArgs *a, DmkError *err)
 {
-    const char *name = command_name(a->cmd);
+    const char *name = command_name(a);
     if (a->n_files == 0)
         return dmk_error_set(err, DMK_E_INVAL, 0, "%s needs at least one result file (FILE.csv)",
                              name);

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "dmk-lab.h"
 #include "dmk-result.h"
 #include "dmk-spec.h"
 #include "dmk-sweep.h"
@@ -19,6 +20,7 @@ typedef enum {
     DMK_CMD_SWEEP = 1 << 3,
     DMK_CMD_SHOW = 1 << 4,
     DMK_CMD_CHART = 1 << 5,
+    DMK_CMD_LAB = 1 << 6, /* sustained, fullspan, mixed, latency, recovery */
 } DmkCommand;
 
 /* Result files that show and chart compare at once. */
@@ -30,6 +32,14 @@ typedef enum {
     DMK_CLI_CHART_QD,
     DMK_CLI_CHART_BS,
     DMK_CLI_CHART_TILES,
+    /* review-lab results (ui/dmk-chart-lab.h); FROM_FILE picks the lab's first chart */
+    DMK_CLI_CHART_LAB_SPEED,
+    DMK_CLI_CHART_LAB_ZOOM,
+    DMK_CLI_CHART_LAB_TEMPERATURE,
+    DMK_CLI_CHART_LAB_MIXED,
+    DMK_CLI_CHART_LAB_MIXED_AVERAGE,
+    DMK_CLI_CHART_LAB_LATENCY, /* all profiles in a grid, one file */
+    DMK_CLI_CHART_LAB_RECOVERY,
 } DmkChartChoice;
 
 typedef struct {
@@ -62,6 +72,9 @@ typedef struct {
     const char *chart_out;
     DmkChartChoice chart_kind;
     int width, height, scale;
+    /* the review-lab commands: their parameters, and which options were given */
+    DmkLabParams lab;
+    bool size_set, duration_set, step_set, idle_set, margin_set;
 } DmkCliArgs;
 
 /* Parses argv (argv[0] is the program). DMK_OK, or DMK_E_INVAL with a

@@ -120,7 +120,10 @@ static int cmd_run(DmkCliArgs *a)
     DmkError out_err = {0};
     int out_rc = DMK_OK;
     if (res && res->n_tests > 0) {
-        dmk_report_table(table, res);
+        if (res->lab[0])
+            dmk_report_lab(table, res);
+        else
+            dmk_report_table(table, res);
         out_rc = write_outputs(res, &json, &csv, &out_err);
     } else {
         /* Nothing was measured: leave no empty result file behind. */
@@ -162,7 +165,7 @@ int main(int argc, char **argv)
         status = dmk_cli_chart(&args);
 #endif
     else
-        status = cmd_run(&args); /* run and sweep: a spec to measure */
+        status = cmd_run(&args); /* run, sweep and the lab tests: a spec to measure */
     dmk_cli_args_free(&args);
     return status;
 }

@@ -32,6 +32,7 @@ typedef struct {
 typedef struct {
     double t_s; /* seconds since the measured part of the test began */
     double mb_s, iops, lat_mean_us;
+    double temp_c; /* the drive's temperature then; NaN when there is no sensor */
 } DmkSample;
 
 typedef struct {
@@ -43,6 +44,7 @@ typedef struct {
     double mb_s_median, mb_s_min, mb_s_max;
     size_t n_samples;
     DmkSample *samples;
+    bool partial; /* stopped during its measurement: the passes and samples so far */
 } DmkTestResult;
 
 typedef struct {
@@ -53,6 +55,8 @@ typedef struct {
     char profile[32];
     char sweep[8]; /* "qd" or "bs" when the run was a sweep, else "" */
     char comment[512];
+    char lab[16];       /* review-lab test (dmk-lab.h): "sustained", ...; "" for tiles */
+    char lab_note[512]; /* what a lab run did besides I/O, e.g. how TRIM went */
     DmkTargetInfo target;
     uint64_t size;
     uint32_t passes;

@@ -27,9 +27,18 @@ struct DmkRunner {
     DmkPool pool;
     const DmkRunCallbacks *cb;
     uint64_t t_start;
-    double planned_s;  /* warm-up, passes and intervals of all tests */
-    double finished_s; /* of planned_s, the part behind us */
-    double current_s;  /* of planned_s, the part of the test or interval under way */
+    uint64_t size;        /* the test file's size as opened */
+    double planned_s;     /* warm-up, passes and intervals of all tests */
+    double finished_s;    /* of planned_s, the part behind us */
+    double cur_planned_s; /* of planned_s, the test or interval under way */
+    double cur_left_s;    /* its estimated rest */
+    bool has_sensor;
+    /* the temperature in each timeline period of the test under way */
+    double *temps;
+    size_t temps_len, temps_cap;
+    uint64_t temp_read_ns; /* when the sensor was last read */
+    double temp_last;
+    DmkRunResult *res;
 };
 
 DmkRunner *dmk_runner_new(const DmkRunSpec *spec, const DmkBackend *backend)
@@ -50,6 +59,8 @@ void dmk_runner_stop(DmkRunner *r)
 
 void dmk_runner_free(DmkRunner *r)
 {
+    if (r)
+        free(r->temps);
     free(r);
 }
 
@@ -63,9 +74,27 @@ static uint64_t to_ns(double s)
     return (uint64_t)(s * 1e9 + 0.5);
 }
 
-static double test_planned_s(const DmkRunSpec *s)
+/* The measured part of a test: its own single pass, or the run's passes. */
+static uint32_t test_passes(const DmkRunSpec *s, const DmkTest *t)
 {
-    return s->warmup_s + s->measure_s * s->passes;
+    return t->measure_s > 0 || t->limit_bytes ? 1 : s->passes;
+}
+
+static double test_pass_s(const DmkRunSpec *s, const DmkTest *t)
+{
+    return t->measure_s > 0 ? t->measure_s : s->measure_s;
+}
+
+/* Planned seconds of test i and the pause before it; a test that ends by
+ * bytes rather than time counts only its warm-up (its rest is estimated
+ * as it goes). */
+static double test_planned_s(const DmkRunSpec *s, size_t i)
+{
+    const DmkTest *t = &s->tests[i];
+    double idle = t->idle_before_s + (i > 0 ? s->interval_s : 0.0);
+    if (t->limit_bytes && t->measure_s <= 0)
+        return idle + s->warmup_s;
+    return idle + s->warmup_s + test_pass_s(s, t) * test_passes(s, t);
 }
 
 static void emit(DmkRunner *r, DmkProgress *p)
@@ -75,7 +104,8 @@ static void emit(DmkRunner *r, DmkProgress *p)
     p->n_tests = r->spec->n_tests;
     p->passes = r->spec->passes;
     p->elapsed_s = secs(dmk_clock_ns() - r->t_start);
-    p->remaining_s = r->planned_s - r->finished_s - r->current_s;
+    p->temp_c = r->has_sensor ? r->temp_last : NAN;
+    p->remaining_s = r->planned_s - r->finished_s - r->cur_planned_s + r->cur_left_s;
     if (p->remaining_s < 0)
         p->remaining_s = 0;
     r->cb->progress(p, r->cb->user_data);
@@ -108,7 +138,7 @@ static int crew_init(DmkRunner *r, DmkCrew *c, const DmkTest *t, const DmkSchedu
     if (!c->w)
         return dmk_error_set(err, DMK_E_NOMEM, 0, "out of memory for %u workers", total);
     uint64_t align = r->info.offset_align ? r->info.offset_align : 512;
-    uint64_t slice = r->spec->size / total / align * align;
+    uint64_t slice = r->size / total / align * align;
     for (int j = 0; j < t->n_jobs; j++) {
         for (uint32_t k = 0; k < t->jobs[j].threads; k++) {
             uint64_t wseed = seed + 0x9e3779b97f4a7c15ULL * (c->n + 1);
@@ -168,6 +198,7 @@ static int crew_run(DmkRunner *r, DmkCrew *c, DmkStageFn stage, void *ctx, DmkEr
         uint64_t now = dmk_clock_ns(), b = crew_live_bytes(c);
         DmkProgress p = {0};
         p.mb_s = now > last_t ? (double)(b - last_b) / secs(now - last_t) / 1e6 : 0.0;
+        p.test_bytes = b;
         last_t = now;
         last_b = b;
         stage(r, c, now, &p, ctx);
@@ -193,7 +224,7 @@ static void fill_stage(DmkRunner *r, const DmkCrew *c, uint64_t now, DmkProgress
     (void)now;
     (void)ctx;
     p->stage = DMK_STAGE_PREPARE;
-    p->fraction = (double)crew_live_bytes(c) / (double)r->spec->size;
+    p->fraction = (double)crew_live_bytes(c) / (double)r->size;
 }
 
 /* Writes every block of the file once with the run's data: a sparse or
@@ -202,7 +233,8 @@ static int fill_target(DmkRunner *r, DmkError *err)
 {
     DmkTest t = {.name = "fill", .mode = DMK_MODE_WRITE, .n_jobs = 1};
     t.jobs[0] = (DmkJob){DMK_PATTERN_SEQ, FILL_BLOCK, FILL_DEPTH, 1, 0};
-    DmkSchedule s = {.limit_ios = r->spec->size / FILL_BLOCK,
+    DmkSchedule s = {.limit_ios = r->size / FILL_BLOCK,
+                     .uncounted = true,
                      .watchdog_ns = to_ns(r->spec->watchdog_s)};
     DmkCrew c;
     int rc = crew_init(r, &c, &t, &s, r->seed, err);
@@ -219,6 +251,55 @@ static int fill_target(DmkRunner *r, DmkError *err)
     return rc;
 }
 
+/* ---- temperature ---------------------------------------------------------- */
+
+/* Some sensors cost a device command to read (NVMe): not more often than
+ * the timeline asks, and never more than ~10 times a second. */
+#define TEMP_MIN_READ_NS 90000000ULL
+
+static double read_temp(DmkRunner *r, uint64_t now, uint64_t period_ns)
+{
+    uint64_t min_ns = period_ns > TEMP_MIN_READ_NS ? period_ns * 9 / 10 : TEMP_MIN_READ_NS;
+    if (r->temp_read_ns && now - r->temp_read_ns < min_ns)
+        return r->temp_last;
+    double c;
+    if (r->be->target_temperature && r->be->target_temperature(r->target, &c) == DMK_OK)
+        r->temp_last = c;
+    r->temp_read_ns = now;
+    return r->temp_last;
+}
+
+/* Records the temperature of every timeline period up to the one under
+ * way; called from the poll loop, so at ~10 Hz. */
+static void sample_temp(DmkRunner *r, const DmkSchedule *s, uint64_t now)
+{
+    if (!r->has_sensor || !s->timeline_ns || now < s->t_measure)
+        return;
+    size_t slot = (size_t)((now - s->t_measure) / s->timeline_ns);
+    if (slot < r->temps_len)
+        return;
+    if (slot >= r->temps_cap) {
+        size_t cap = r->temps_cap ? r->temps_cap * 2 : 256;
+        while (cap <= slot)
+            cap *= 2;
+        double *n = realloc(r->temps, cap * sizeof *n);
+        if (!n)
+            return; /* the rest of the samples go without */
+        r->temps = n;
+        r->temps_cap = cap;
+    }
+    double c = read_temp(r, now, s->timeline_ns);
+    while (r->temps_len <= slot)
+        r->temps[r->temps_len++] = c;
+}
+
+static double temp_of_slot(const DmkRunner *r, size_t k)
+{
+    if (!r->has_sensor || r->temps_len == 0)
+        return NAN;
+    return k < r->temps_len ? r->temps[k] : r->temps[r->temps_len - 1];
+}
+
 /* ---- one test ----------------------------------------------------------- */
 
 typedef struct {
@@ -226,18 +307,24 @@ typedef struct {
     const DmkTest *test;
     const DmkSchedule *sched;
     uint64_t t0;
+    uint64_t limit_bytes; /* > 0: the test ends by bytes */
 } DmkTestCtx;
 
 static void test_stage(DmkRunner *r, const DmkCrew *c, uint64_t now, DmkProgress *p, void *ctx)
 {
-    (void)c;
     const DmkTestCtx *tc = ctx;
     const DmkSchedule *s = tc->sched;
     p->test_index = tc->index;
     p->test = tc->test;
+    sample_temp(r, s, now);
+    double in_test = secs((now > tc->t0 ? now : tc->t0) - tc->t0);
     if (now < s->t_measure) {
         p->stage = DMK_STAGE_WARMUP;
         p->fraction = secs(now - tc->t0) / secs(s->t_measure - tc->t0);
+    } else if (tc->limit_bytes) {
+        p->stage = DMK_STAGE_MEASURE;
+        p->pass = 1;
+        p->fraction = fmin(1.0, (double)crew_live_bytes(c) / (double)tc->limit_bytes);
     } else {
         uint64_t since = now - s->t_measure;
         uint32_t pass = (uint32_t)(since / s->pass_ns);
@@ -247,7 +334,10 @@ static void test_stage(DmkRunner *r, const DmkCrew *c, uint64_t now, DmkProgress
         if (pass >= s->n_passes)
             p->fraction = 1.0;
     }
-    r->current_s = secs((now > tc->t0 ? now : tc->t0) - tc->t0);
+    if (tc->limit_bytes && p->stage == DMK_STAGE_MEASURE && p->fraction > 0.001)
+        r->cur_left_s = secs(now - s->t_measure) * (1.0 - p->fraction) / p->fraction;
+    else
+        r->cur_left_s = fmax(0.0, r->cur_planned_s - in_test);
 }
 
 static void merge_pass(const DmkCrew *c, uint32_t pass, double seconds, DmkPassResult *out)
@@ -278,7 +368,8 @@ static void merge_pass(const DmkCrew *c, uint32_t pass, double seconds, DmkPassR
  * never counted, so when the period does not divide it the last sample is
  * a shorter one: it ends with the measurement and its rates use its real
  * length. */
-static void merge_timeline(const DmkCrew *c, double period_s, double measured_s, DmkTestResult *t)
+static void merge_timeline(const DmkRunner *r, const DmkCrew *c, double period_s, double measured_s,
+                           DmkTestResult *t)
 {
     size_t len = 0, max_len = (size_t)ceil(measured_s / period_s - 1e-9);
     for (uint32_t i = 0; i < c->n; i++)
@@ -304,60 +395,130 @@ static void merge_timeline(const DmkCrew *c, double period_s, double measured_s,
         s->mb_s = (double)bytes / (end - start) / 1e6;
         s->iops = (double)ios / (end - start);
         s->lat_mean_us = ios ? (double)lat / (double)ios / 1e3 : 0.0;
+        s->temp_c = temp_of_slot(r, k);
     }
 }
 
-static int collect_test(DmkRunner *r, const DmkCrew *c, const DmkTest *test, DmkTestResult *out)
+/* How much of the schedule was measured: all of it, or up to a stop or
+ * the last completion of a test that ends by bytes. */
+static double measured_s(const DmkCrew *c, const DmkSchedule *s, uint64_t t_stop)
 {
-    const DmkRunSpec *s = r->spec;
+    uint64_t end = s->t_end;
+    if (s->limit_ios) {
+        end = s->t_measure;
+        for (uint32_t i = 0; i < c->n; i++)
+            if (c->w[i].last_counted_ns > end)
+                end = c->w[i].last_counted_ns;
+    }
+    if (t_stop && t_stop < end)
+        end = t_stop;
+    return end > s->t_measure ? secs(end - s->t_measure) : 0.0;
+}
+
+/* The passes measured in `seconds` of the schedule, the last possibly cut short. */
+static int collect_test(DmkRunner *r, const DmkCrew *c, const DmkTest *test,
+                        const DmkSchedule *sched, double seconds, DmkTestResult *out)
+{
+    double pass_s = secs(sched->pass_ns);
+    uint32_t n = sched->limit_ios ? 1 : (uint32_t)ceil(seconds / pass_s - 1e-9);
+    if (n > sched->n_passes)
+        n = sched->n_passes;
     memset(out, 0, sizeof *out);
     out->test = *test;
-    out->passes = calloc(s->passes, sizeof *out->passes);
+    if (n == 0 || seconds <= 0)
+        return DMK_OK;
+    out->passes = calloc(n, sizeof *out->passes);
     if (!out->passes)
         return DMK_E_NOMEM;
-    out->n_passes = s->passes;
-    for (uint32_t p = 0; p < s->passes; p++)
-        merge_pass(c, p, s->measure_s, &out->passes[p]);
-    dmk_test_result_summarize(out);
-    if (s->timeline_s > 0) {
-        merge_timeline(c, s->timeline_s, s->measure_s * s->passes, out);
+    out->n_passes = n;
+    for (uint32_t p = 0; p < n; p++) {
+        double len = sched->limit_ios ? seconds : fmin(pass_s, seconds - pass_s * p);
+        merge_pass(c, p, len, &out->passes[p]);
     }
+    dmk_test_result_summarize(out);
+    if (sched->timeline_ns)
+        merge_timeline(r, c, secs(sched->timeline_ns), seconds, out);
     return DMK_OK;
+}
+
+/* The latency ramp: a rate in percent of what an earlier test achieved. */
+static int resolve_rate(const DmkRunner *r, DmkTest *t, DmkError *err)
+{
+    if (!t->rate_ref)
+        return DMK_OK;
+    const DmkTestResult *ref = &r->res->tests[t->rate_ref - 1];
+    double iops = ref->score.total.iops * t->rate_pct / 100.0;
+    if (t->rate_ref > r->res->n_tests || !(iops >= 1.0))
+        return dmk_error_set(err, DMK_E_INVAL, 0,
+                             "%s %s: the test it takes its rate from (number %u) measured no I/O",
+                             t->name, t->label, t->rate_ref);
+    t->rate_iops = (uint64_t)(iops + 0.5);
+    return DMK_OK;
+}
+
+/* The schedule of a test; the clock-dependent times are set at its start. */
+static DmkSchedule test_schedule(const DmkRunSpec *s, const DmkTest *t, uint64_t size)
+{
+    DmkSchedule sched = {.pass_ns = to_ns(test_pass_s(s, t)),
+                         .n_passes = test_passes(s, t),
+                         .timeline_ns = to_ns(s->timeline_s),
+                         .watchdog_ns = to_ns(s->watchdog_s)};
+    uint32_t threads = dmk_test_threads(t);
+    if (t->rate_iops)
+        sched.rate_iops = (double)t->rate_iops / threads;
+    if (t->limit_bytes) {
+        /* Each thread writes its share once; only one job (full span). */
+        uint64_t bytes = t->limit_bytes < size ? t->limit_bytes : size;
+        sched.limit_ios = bytes / threads / t->jobs[0].block_size;
+        if (sched.limit_ios == 0)
+            sched.limit_ios = 1;
+        if (t->measure_s <= 0)
+            sched.pass_ns = UINT64_MAX / 4;
+    }
+    return sched;
 }
 
 static int run_test(DmkRunner *r, size_t index, DmkTestResult *out, DmkError *err)
 {
     const DmkRunSpec *s = r->spec;
-    const DmkTest *test = &s->tests[index];
-    DmkSchedule sched = {.pass_ns = to_ns(s->measure_s),
-                         .n_passes = s->passes,
-                         .timeline_ns = to_ns(s->timeline_s),
-                         .watchdog_ns = to_ns(s->watchdog_s)};
-    DmkCrew c;
-    /* Workers are created (queues, buffers) before the clock starts. */
-    int rc = crew_init(r, &c, test, &sched, r->seed ^ (uint64_t)(index + 1) << 32, err);
+    DmkTest test = s->tests[index];
+    int rc = resolve_rate(r, &test, err);
     if (rc != DMK_OK)
         return rc;
+    DmkSchedule sched = test_schedule(s, &test, r->size);
+    DmkCrew c;
+    /* Workers are created (queues, buffers) before the clock starts. */
+    rc = crew_init(r, &c, &test, &sched, r->seed ^ (uint64_t)(index + 1) << 32, err);
+    if (rc != DMK_OK)
+        return rc;
+    r->temps_len = 0;
     uint64_t t0 = dmk_clock_ns();
     for (uint32_t i = 0; i < c.n; i++) {
         c.w[i].sched.t_measure = t0 + to_ns(s->warmup_s);
-        c.w[i].sched.t_end = c.w[i].sched.t_measure + sched.pass_ns * sched.n_passes;
+        c.w[i].sched.t_end = sched.limit_ios && test.measure_s <= 0
+                                 ? UINT64_MAX
+                                 : c.w[i].sched.t_measure + sched.pass_ns * sched.n_passes;
     }
     sched = c.w[0].sched;
-    DmkTestCtx ctx = {index, test, &sched, t0};
+    DmkTestCtx ctx = {index, &test, &sched, t0, sched.limit_ios ? test.limit_bytes : 0};
     rc = crew_run(r, &c, test_stage, &ctx, err);
-    if (rc == DMK_OK)
-        rc = collect_test(r, &c, test, out);
-    if (rc == DMK_E_NOMEM)
-        dmk_error_set(err, rc, 0, "out of memory collecting the results of %s", test->name);
+    uint64_t t_stop = rc == DMK_OK ? 0 : dmk_clock_ns();
+    if (rc == DMK_OK || (rc == DMK_E_STOPPED && s->keep_partial)) {
+        int crc = collect_test(r, &c, &test, &sched, measured_s(&c, &sched, t_stop), out);
+        out->partial = rc != DMK_OK;
+        if (crc != DMK_OK)
+            rc =
+                dmk_error_set(err, crc, 0, "out of memory collecting the results of %s", test.name);
+    }
     crew_destroy(&c);
     return rc;
 }
 
-/* Idles between tests, as CrystalDiskMark does, staying stoppable. */
-static int idle_interval(DmkRunner *r, size_t next, DmkError *err)
+/* Idles `len_s` (CrystalDiskMark's interval, or a recovery test's idle
+ * time), staying stoppable. */
+static int idle_for(DmkRunner *r, size_t next, double len_s, DmkError *err)
 {
-    uint64_t t0 = dmk_clock_ns(), len = to_ns(r->spec->interval_s);
+    uint64_t t0 = dmk_clock_ns(), len = to_ns(len_s);
     while (!atomic_load(&r->stop)) {
         uint64_t now = dmk_clock_ns();
         if (now - t0 >= len)
@@ -366,11 +527,28 @@ static int idle_interval(DmkRunner *r, size_t next, DmkError *err)
         dmk_sleep_ns(left < POLL_NS ? left : POLL_NS);
         DmkProgress p = {.stage = DMK_STAGE_INTERVAL, .test_index = next};
         p.test = &r->spec->tests[next];
-        r->current_s = secs(dmk_clock_ns() - t0);
-        p.fraction = r->current_s / secs(len);
+        double in = secs(dmk_clock_ns() - t0);
+        r->cur_left_s = fmax(0.0, r->cur_planned_s - in);
+        p.fraction = in / len_s;
         emit(r, &p);
     }
     return dmk_error_set(err, DMK_E_STOPPED, 0, "stopped by the user");
+}
+
+/* What the recovery test does before its last measurement. */
+static int trim_target(DmkRunner *r, DmkRunResult *res, DmkError *err)
+{
+    DmkTrimReport rep = {0};
+    if (!r->be->target_trim)
+        return dmk_error_set(err, DMK_E_NOTSUP, 0, "the %s backend cannot TRIM the test file",
+                             r->be->name);
+    int rc = r->be->target_trim(r->target, &rep, err);
+    if (rc == DMK_OK) {
+        size_t used = strlen(res->lab_note);
+        snprintf(res->lab_note + used, sizeof res->lab_note - used, "%s%s", used ? " " : "",
+                 rep.note);
+    }
+    return rc;
 }
 
 /* ---- the run ------------------------------------------------------------ */
@@ -392,6 +570,7 @@ static DmkRunResult *result_new(const DmkRunner *r)
     snprintf(res->backend, sizeof res->backend, "%s", r->be->name);
     snprintf(res->profile, sizeof res->profile, "%s", s->profile);
     snprintf(res->sweep, sizeof res->sweep, "%s", s->sweep);
+    snprintf(res->lab, sizeof res->lab, "%s", s->lab);
     snprintf(res->target.path, sizeof res->target.path, "%s", s->dir);
     res->size = s->size;
     res->passes = s->passes;
@@ -436,22 +615,61 @@ static uint32_t pool_align(const DmkTargetInfo *info)
     return info->mem_align > 4096 ? info->mem_align : 4096;
 }
 
+/* A file sized to the free space must still hold each thread's blocks. */
+static int check_free_size(const DmkRunner *r, DmkError *err)
+{
+    char a[32], b[32], c[32];
+    if (r->size >= DMK_SIZE_MIN)
+        return DMK_OK;
+    return dmk_error_set(err, DMK_E_NOSPC, 0,
+                         "%s has %s free beyond the %s safety margin; the test needs at least %s",
+                         r->spec->dir, dmk_format_size(r->size, a, sizeof a),
+                         dmk_format_size(r->spec->free_margin, b, sizeof b),
+                         dmk_format_size(DMK_SIZE_MIN, c, sizeof c));
+}
+
 static int prepare(DmkRunner *r, DmkRunResult *res, DmkError *err)
 {
-    DmkTargetParams params = {r->spec->dir, r->spec->size, r->spec->null_latency_ns, &r->stop};
+    const DmkRunSpec *s = r->spec;
+    DmkTargetParams params = {s->dir,   s->size,        s->null_latency_ns,
+                              &r->stop, s->free_margin, &s->null_sim};
     int rc = r->be->target_open(&params, &r->target, &r->info, err);
     if (rc != DMK_OK)
         return rc;
+    r->size = r->info.test_size ? r->info.test_size : s->size;
     res->target = r->info;
-    rc = check_alignment(r, err);
+    res->size = r->size;
+    double c;
+    r->has_sensor = r->be->target_temperature && r->be->target_temperature(r->target, &c) == DMK_OK;
+    r->temp_last = r->has_sensor ? c : NAN;
+    rc = s->size ? DMK_OK : check_free_size(r, err);
     if (rc == DMK_OK)
-        rc = dmk_pool_init(&r->pool, r->spec->data, r->spec->size, max_block(r->spec),
-                           pool_align(&r->info), r->seed, err);
-    if (rc == DMK_OK) {
+        rc = check_alignment(r, err);
+    if (rc == DMK_OK)
+        rc = dmk_pool_init(&r->pool, s->data, r->size, max_block(s), pool_align(&r->info), r->seed,
+                           err);
+    if (rc == DMK_OK && !s->no_fill) {
         DmkProgress p = {.stage = DMK_STAGE_PREPARE};
         emit(r, &p);
         rc = fill_target(r, err);
     }
+    return rc;
+}
+
+/* The pauses before test i: the run's interval, a lab step's idle time,
+ * and TRIM. */
+static int before_test(DmkRunner *r, size_t i, DmkRunResult *res, DmkError *err)
+{
+    const DmkRunSpec *s = r->spec;
+    const DmkTest *t = &s->tests[i];
+    double idle = (i > 0 ? s->interval_s : 0.0) + t->idle_before_s;
+    r->cur_planned_s = idle;
+    r->cur_left_s = idle;
+    int rc = idle > 0 ? idle_for(r, i, idle, err) : DMK_OK;
+    r->finished_s += idle;
+    r->cur_planned_s = r->cur_left_s = 0;
+    if (rc == DMK_OK && t->trim_before)
+        rc = trim_target(r, res, err);
     return rc;
 }
 
@@ -460,23 +678,31 @@ static int run_tests(DmkRunner *r, DmkRunResult *res, DmkError *err)
     const DmkRunSpec *s = r->spec;
     int rc = DMK_OK;
     for (size_t i = 0; i < s->n_tests && rc == DMK_OK; i++) {
-        if (i > 0 && s->interval_s > 0) {
-            rc = idle_interval(r, i, err);
-            r->finished_s += s->interval_s;
-            r->current_s = 0;
-        }
-        if (rc == DMK_OK)
-            rc = run_test(r, i, &res->tests[i], err);
-        if (rc == DMK_OK) {
+        rc = before_test(r, i, res, err);
+        if (rc != DMK_OK)
+            break;
+        double idle = s->tests[i].idle_before_s + (i > 0 ? s->interval_s : 0.0);
+        double planned = test_planned_s(s, i) - idle;
+        r->cur_planned_s = r->cur_left_s = planned;
+        rc = run_test(r, i, &res->tests[i], err);
+        if (rc == DMK_OK || (rc == DMK_E_STOPPED && res->tests[i].n_passes)) {
             res->n_tests = i + 1;
-            r->finished_s += test_planned_s(s);
-            r->current_s = 0;
             if (r->cb && r->cb->test_done)
                 r->cb->test_done(&res->tests[i], i, r->cb->user_data);
         }
+        r->finished_s += planned;
+        r->cur_planned_s = r->cur_left_s = 0;
     }
     res->complete = rc == DMK_OK;
     return rc;
+}
+
+static double run_planned_s(const DmkRunSpec *s)
+{
+    double sum = 0;
+    for (size_t i = 0; i < s->n_tests; i++)
+        sum += test_planned_s(s, i);
+    return sum;
 }
 
 int dmk_runner_run(DmkRunner *r, const DmkRunCallbacks *cb, DmkRunResult **out, DmkError *err)
@@ -485,8 +711,7 @@ int dmk_runner_run(DmkRunner *r, const DmkRunCallbacks *cb, DmkRunResult **out, 
     r->cb = cb;
     r->t_start = dmk_clock_ns();
     r->seed = dmk_entropy64();
-    r->planned_s =
-        test_planned_s(s) * (double)s->n_tests + s->interval_s * (double)(s->n_tests - 1);
+    r->planned_s = run_planned_s(s);
     r->finished_s = 0;
     if (out)
         *out = NULL;
@@ -496,6 +721,7 @@ int dmk_runner_run(DmkRunner *r, const DmkRunCallbacks *cb, DmkRunResult **out, 
     DmkRunResult *res = result_new(r);
     if (!res)
         return dmk_error_set(err, DMK_E_NOMEM, 0, "out of memory for the results");
+    r->res = res;
     rc = prepare(r, res, err);
     if (rc == DMK_OK)
         rc = run_tests(r, res, err);
@@ -503,6 +729,7 @@ int dmk_runner_run(DmkRunner *r, const DmkRunCallbacks *cb, DmkRunResult **out, 
     if (r->target)
         r->be->target_close(r->target);
     r->target = NULL;
+    r->res = NULL;
     if (out)
         *out = res;
     else

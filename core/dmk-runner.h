@@ -23,10 +23,12 @@ typedef struct {
     const DmkTest *test; /* NULL while preparing */
     uint32_t pass;       /* 1-based while measuring */
     uint32_t passes;
-    double fraction;    /* of the current stage, 0..1 */
-    double elapsed_s;   /* since the run started */
-    double remaining_s; /* estimate for the whole run, file fill excluded */
-    double mb_s;        /* live throughput over the last period */
+    double fraction;     /* of the current stage, 0..1 */
+    double elapsed_s;    /* since the run started */
+    double remaining_s;  /* estimate for the whole run, file fill excluded */
+    double mb_s;         /* live throughput over the last period */
+    uint64_t test_bytes; /* moved so far by the test under way (warm-up included) */
+    double temp_c;       /* the drive's latest temperature; NaN without a sensor */
 } DmkProgress;
 
 typedef struct {

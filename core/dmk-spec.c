@@ -201,14 +201,40 @@ static int validate_job(const DmkRunSpec *spec, const DmkTest *t, const DmkJob *
     if (j->read_share > 100)
         return dmk_error_set(err, DMK_E_INVAL, 0, "%s: read share %u %% is out of range (0 to 100)",
                              t->name, j->read_share);
-    /* Each thread works on its own slice, which must hold at least one block. */
+    /* Each thread works on its own slice, which must hold at least one
+     * block (a file sized to the free space is checked once opened). */
     uint64_t slice = spec->size / total_threads;
-    if (j->block_size > slice)
+    if (spec->size && j->block_size > slice)
         return dmk_error_set(err, DMK_E_INVAL, 0,
                              "%s: the block size %u is larger than each thread's share of the "
                              "test file (%s / %u threads); use a larger --size",
                              t->name, j->block_size, dmk_format_size(spec->size, sz, sizeof sz),
                              total_threads);
+    return DMK_OK;
+}
+
+static int validate_seconds(const char *what, double v, double min, DmkError *err);
+
+/* What a review-lab step adds to a test (dmk-lab.h). */
+static int validate_lab_step(const DmkTest *t, size_t index, DmkError *err)
+{
+    int rc =
+        t->measure_s != 0.0 ? validate_seconds("measure time", t->measure_s, 0.1, err) : DMK_OK;
+    if (rc == DMK_OK)
+        rc = validate_seconds("idle time", t->idle_before_s, 0.0, err);
+    if (rc != DMK_OK)
+        return rc;
+    if (t->rate_iops > DMK_RATE_MAX)
+        return dmk_error_set(err, DMK_E_INVAL, 0, "%s: rate %llu IOPS is out of range (1 to %u)",
+                             t->name, (unsigned long long)t->rate_iops, DMK_RATE_MAX);
+    if (t->rate_ref && (t->rate_ref > index || t->rate_pct < 1 || t->rate_pct > 1000))
+        return dmk_error_set(err, DMK_E_INVAL, 0,
+                             "%s: a rate of 1 to 1000 %% of an earlier test's IOPS (test %u of "
+                             "%zu before it, %u %%)",
+                             t->name, t->rate_ref, index, t->rate_pct);
+    if (t->limit_bytes && t->n_jobs != 1)
+        return dmk_error_set(err, DMK_E_INVAL, 0, "%s: a test that ends by bytes has one job",
+                             t->name);
     return DMK_OK;
 }
 
@@ -257,10 +283,12 @@ static int validate_seconds(const char *what, double v, double min, DmkError *er
 int dmk_run_spec_validate(const DmkRunSpec *spec, uint64_t max_inflight, DmkError *err)
 {
     char a[32], b[32];
-    if (spec->size < DMK_SIZE_MIN || spec->size > DMK_SIZE_MAX)
+    uint64_t max = spec->lab[0] ? DMK_LAB_SIZE_MAX : DMK_SIZE_MAX;
+    bool free_space = spec->size == 0 && spec->free_margin > 0;
+    if (!free_space && (spec->size < DMK_SIZE_MIN || spec->size > max))
         return dmk_error_set(err, DMK_E_INVAL, 0, "test size %llu is out of range (%s to %s)",
                              (unsigned long long)spec->size, dmk_format_size(DMK_SIZE_MIN, a, 32),
-                             dmk_format_size(DMK_SIZE_MAX, b, 32));
+                             dmk_format_size(max, b, 32));
     if (spec->size % (1ULL << 20))
         return dmk_error_set(err, DMK_E_INVAL, 0, "test size %llu is not a whole number of MiB",
                              (unsigned long long)spec->size);
@@ -282,6 +310,8 @@ int dmk_run_spec_validate(const DmkRunSpec *spec, uint64_t max_inflight, DmkErro
         return dmk_error_set(err, DMK_E_INVAL, 0, "no test to run");
     for (size_t i = 0; i < spec->n_tests; i++) {
         rc = validate_test(spec, &spec->tests[i], max_inflight, err);
+        if (rc == DMK_OK)
+            rc = validate_lab_step(&spec->tests[i], i, err);
         if (rc != DMK_OK)
             return rc;
     }

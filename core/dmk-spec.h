@@ -22,8 +22,11 @@
 #define DMK_THREADS_MAX 64
 #define DMK_SIZE_MIN    (16ULL << 20)
 #define DMK_SIZE_MAX    (64ULL << 30)
-#define DMK_PASSES_MAX  100
-#define DMK_SECONDS_MAX (7.0 * 86400.0)
+/* Review-lab runs (dmk-lab.h) may span a whole drive. */
+#define DMK_LAB_SIZE_MAX (1ULL << 50)
+#define DMK_RATE_MAX     100000000u
+#define DMK_PASSES_MAX   100
+#define DMK_SECONDS_MAX  (7.0 * 86400.0)
 /* Buffers for reads: QD x threads x block size may not exceed this. */
 #define DMK_BUFFER_BYTES_MAX (1ULL << 30)
 
@@ -55,6 +58,17 @@ typedef struct {
     DmkMode mode;
     int n_jobs;
     DmkJob jobs[DMK_MAX_JOBS];
+    /* What a review-lab step adds; all zero for a CrystalDiskMark test. */
+    char label[32];       /* "fresh", "after TRIM", "40 %", "max"; "" for none */
+    double measure_s;     /* > 0: this test's one pass, instead of the run's passes */
+    double idle_before_s; /* idle this long before the test (recovery), after any interval */
+    bool trim_before;     /* TRIM the test file's blocks before the test (recovery) */
+    uint64_t limit_bytes; /* > 0: the test ends once this many bytes are done (full span) */
+    uint64_t rate_iops;   /* > 0: the test's total IOPS, spread evenly over its threads */
+    /* > 0: rate_iops becomes rate_pct % of the IOPS that test number
+     * rate_ref (1-based, earlier in the run) achieved: the latency ramp. */
+    uint32_t rate_ref;
+    uint32_t rate_pct;
 } DmkTest;
 
 typedef struct {
@@ -70,6 +84,12 @@ typedef struct {
     char profile[32];         /* "default", "peak", ... or "custom" */
     char sweep[8];            /* "qd", "bs" for a sweep (dmk-sweep.h), else "" */
     uint64_t null_latency_ns; /* null backend only */
+    DmkNullSim null_sim;      /* null backend only */
+    /* Review-lab runs (dmk-lab.h): which test, "" for CrystalDiskMark's. */
+    char lab[16];
+    bool no_fill;         /* write-only tests: the file is allocated, not filled first */
+    bool keep_partial;    /* a stop keeps the samples of the test under way */
+    uint64_t free_margin; /* size == 0: the file takes the free space but this much */
     size_t n_tests;
     DmkTest tests[DMK_MAX_TESTS];
 } DmkRunSpec;

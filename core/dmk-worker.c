@@ -1,5 +1,6 @@
 #include "dmk-worker.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,13 +30,15 @@ int dmk_worker_init(DmkWorker *w, const DmkBackend *be, DmkTarget *target, const
     w->ios = calloc(w->depth, sizeof *w->ios);
     w->pending = calloc(w->depth, sizeof *w->pending);
     w->done = calloc(w->depth, sizeof *w->done);
+    w->idle = calloc(w->depth, sizeof *w->idle);
+    w->period_ns = sched->rate_iops > 0 ? 1e9 / sched->rate_iops : 0.0;
     w->hist = slots ? malloc(slots * sizeof *w->hist) : NULL;
     w->bytes = slots ? calloc(slots, sizeof *w->bytes) : NULL;
     /* Read buffers only where the job reads; writes point into the pool. */
     size_t buf_bytes = job->read_share ? (size_t)w->depth * job->block_size : 0;
     w->bufs =
         buf_bytes ? dmk_aligned_alloc(pool->align < 4096 ? 4096 : pool->align, buf_bytes) : NULL;
-    if (!w->ios || !w->pending || !w->done || (slots && (!w->hist || !w->bytes)) ||
+    if (!w->ios || !w->pending || !w->done || !w->idle || (slots && (!w->hist || !w->bytes)) ||
         (buf_bytes && !w->bufs))
         return dmk_error_set(err, DMK_E_NOMEM, 0, "out of memory for a worker's I/O buffers");
     for (size_t i = 0; i < slots; i++)
@@ -52,6 +55,7 @@ void dmk_worker_destroy(DmkWorker *w)
     free(w->ios);
     free(w->pending);
     free(w->done);
+    free(w->idle);
     free(w->hist);
     free(w->bytes);
     free(w->timeline);
@@ -124,9 +128,10 @@ static int account_batch(DmkWorker *w, DmkIo **done, int n, uint64_t now)
     /* Only this thread writes it: a relaxed load and store, no locked add. */
     uint64_t live = atomic_load_explicit(&w->live_bytes, memory_order_relaxed);
     atomic_store_explicit(&w->live_bytes, live + batch_bytes, memory_order_relaxed);
-    if (s->limit_ios || now < s->t_measure || now >= s->t_end)
+    if (s->uncounted || now < s->t_measure || now >= s->t_end)
         return DMK_OK;
     uint64_t since = now - s->t_measure;
+    w->last_counted_ns = now;
     size_t pass = (size_t)(since / s->pass_ns);
     DmkHist *h = &w->hist[pass * 2];
     uint64_t *b = &w->bytes[pass * 2];
@@ -167,9 +172,45 @@ static bool should_issue(const DmkWorker *w, uint64_t now)
 {
     if (atomic_load_explicit(w->stop, memory_order_relaxed))
         return false;
-    if (w->sched.limit_ios)
-        return w->issued < w->sched.limit_ios;
-    return now < w->sched.t_end;
+    if (w->sched.limit_ios && w->issued >= w->sched.limit_ios)
+        return false;
+    return w->sched.limit_ios || now < w->sched.t_end;
+}
+
+/* How many of the n_idle free requests may go out now. Unlimited: all.
+ * Rate-limited: those whose evenly spaced due times have come. A worker
+ * that fell behind (the drive is slower than the rate) catches up by at
+ * most 4 ms worth, so it never fires a burst that the rate
+ * would not have. */
+static int issue_count(DmkWorker *w, uint64_t now, int n_idle)
+{
+    int n = n_idle;
+    if (w->sched.limit_ios && (uint64_t)n > w->sched.limit_ios - w->issued)
+        n = (int)(w->sched.limit_ios - w->issued);
+    if (w->period_ns <= 0.0 || n == 0)
+        return n;
+    double t = (double)now, cap = w->period_ns * 4 > 4e6 ? w->period_ns * 4 : 4e6;
+    if (w->next_due < t - cap)
+        w->next_due = t - cap;
+    if (w->next_due > t)
+        return 0;
+    double due = floor((t - w->next_due) / w->period_ns) + 1.0;
+    if (due < (double)n)
+        n = (int)due;
+    w->next_due += w->period_ns * n;
+    return n;
+}
+
+/* How long to wait for completions before looking again: until the next
+ * rate-limited I/O is due when a request is free for it. */
+static uint64_t wait_ns(const DmkWorker *w, uint64_t now, int n_idle)
+{
+    if (w->period_ns <= 0.0 || n_idle == 0 || !should_issue(w, now))
+        return REAP_TIMEOUT_NS;
+    double left = w->next_due - (double)now;
+    if (left <= 0)
+        return 0;
+    return left < (double)REAP_TIMEOUT_NS ? (uint64_t)left : REAP_TIMEOUT_NS;
 }
 
 static int watchdog_error(DmkWorker *w, int inflight)
@@ -197,17 +238,50 @@ static void drain(DmkWorker *w, int inflight)
     }
 }
 
+/* Prepares what may go out now from the free requests and submits it. */
+static int issue(DmkWorker *w, uint64_t now, int *n_idle, int *n_pending, int *inflight)
+{
+    int k = issue_count(w, now, *n_idle);
+    for (int i = 0; i < k; i++) {
+        DmkIo *io = w->idle[--*n_idle];
+        prep_io(w, io);
+        w->pending[(*n_pending)++] = io;
+    }
+    return submit_pending(w, n_pending, inflight);
+}
+
+/* Nothing in flight: wait for the next due time, or for the OS to take
+ * requests again after pushing back. */
+static void pause_idle(const DmkWorker *w, uint64_t now, int n_idle, int n_pending)
+{
+    uint64_t ns = n_pending ? 100000 : wait_ns(w, now, n_idle);
+    if (ns)
+        dmk_sleep_ns(ns);
+}
+
 static int io_loop(DmkWorker *w)
 {
-    int inflight = 0, n_pending = 0;
+    int inflight = 0, n_pending = 0, n_idle = 0, rc = DMK_OK;
+    for (uint32_t i = 0; i < w->depth; i++)
+        w->idle[n_idle++] = &w->ios[i];
     uint64_t now = dmk_clock_ns(), last_done = now;
-    for (uint32_t i = 0; i < w->depth && should_issue(w, now); i++) {
-        prep_io(w, &w->ios[i]);
-        w->pending[n_pending++] = &w->ios[i];
-    }
-    int rc = submit_pending(w, &n_pending, &inflight);
-    while (rc == DMK_OK && (inflight > 0 || n_pending > 0)) {
-        int n = inflight ? w->be->reap(w->q, 1, inflight, REAP_TIMEOUT_NS, w->done, &w->err) : 0;
+    w->next_due = (double)now;
+    for (;;) {
+        bool more = rc == DMK_OK && should_issue(w, now);
+        if (more)
+            rc = issue(w, now, &n_idle, &n_pending, &inflight);
+        if (rc != DMK_OK)
+            break;
+        if (!more)
+            n_pending = 0; /* nothing more goes out */
+        if (inflight == 0) {
+            if (n_pending == 0 && !should_issue(w, now))
+                break;
+            pause_idle(w, now, n_idle, n_pending);
+            now = last_done = dmk_clock_ns();
+            continue;
+        }
+        int n = w->be->reap(w->q, 1, inflight, wait_ns(w, now, n_idle), w->done, &w->err);
         if (n < 0) {
             rc = n;
             break;
@@ -217,23 +291,13 @@ static int io_loop(DmkWorker *w)
         if (n > 0) {
             last_done = now;
             rc = account_batch(w, w->done, n, now);
+            for (int i = 0; i < n; i++)
+                w->idle[n_idle++] = w->done[i];
         } else if (now - last_done > w->sched.watchdog_ns) {
             rc = watchdog_error(w, inflight);
         }
-        if (rc != DMK_OK || !should_issue(w, now)) {
-            n_pending = 0; /* nothing more goes out */
-            continue;
-        }
-        int refill = n;
-        if (w->sched.limit_ios && (uint64_t)refill > w->sched.limit_ios - w->issued)
-            refill = (int)(w->sched.limit_ios - w->issued);
-        for (int i = 0; i < refill; i++) {
-            prep_io(w, w->done[i]);
-            w->pending[n_pending++] = w->done[i];
-        }
-        rc = submit_pending(w, &n_pending, &inflight);
-        if (rc == DMK_OK && n_pending > 0 && inflight == 0)
-            dmk_sleep_ns(100000); /* the OS pushed back with nothing in flight */
+        if (rc != DMK_OK)
+            break;
     }
     drain(w, inflight);
     return rc;

@@ -25,9 +25,11 @@ typedef struct {
     uint64_t pass_ns;
     uint32_t n_passes;
     uint64_t t_end;       /* t_measure + n_passes * pass_ns */
-    uint64_t limit_ios;   /* > 0: issue exactly this many I/Os, no clock (the fill) */
+    uint64_t limit_ios;   /* > 0: issue at most this many I/Os */
+    bool uncounted;       /* the fill: completions are checked, not measured */
     uint64_t timeline_ns; /* 0: no timeline */
     uint64_t watchdog_ns;
+    double rate_iops; /* > 0: this worker's I/Os are issued evenly at this rate */
 } DmkSchedule;
 
 typedef struct DmkWorker {
@@ -44,6 +46,9 @@ typedef struct DmkWorker {
     DmkIo *ios;
     DmkIo **pending; /* prepared, not yet accepted by the OS */
     DmkIo **done;
+    DmkIo **idle;        /* free requests, a stack */
+    double period_ns;    /* 1e9 / rate_iops, 0 when unlimited */
+    double next_due;     /* dmk_clock_ns() time the next rate-limited I/O is due */
     unsigned char *bufs; /* depth x block_size, for reads */
     /* results, [pass * 2 + op] */
     DmkHist *hist;
@@ -51,6 +56,7 @@ typedef struct DmkWorker {
     DmkSlot *timeline;
     size_t timeline_len, timeline_cap;
     uint64_t issued, completed;
+    uint64_t last_counted_ns;    /* when the last measured I/O completed */
     _Atomic uint64_t live_bytes; /* read by the runner for progress */
     DmkThread *thread;
     atomic_int finished; /* set when dmk_worker_run returns */

@@ -12,10 +12,27 @@ const DmkBackend *dmk_backend_by_name(const char *name)
     return NULL;
 }
 
+/* Room for the file's metadata: extents, journal, a little slack. */
+static uint64_t space_needed(uint64_t size)
+{
+    return size + size / 64 + (4ULL << 20);
+}
+
+uint64_t dmk_target_free_size(uint64_t free_bytes, uint64_t margin)
+{
+    if (free_bytes <= margin + (4ULL << 20))
+        return 0;
+    uint64_t size = (free_bytes - margin - (4ULL << 20)) / 65 * 64;
+    size &= ~((1ULL << 20) - 1);
+    while (size && space_needed(size) > free_bytes - margin)
+        size -= 1ULL << 20;
+    return size;
+}
+
 int dmk_target_check_space(const char *dir, uint64_t size, uint64_t free_bytes, int os_error,
                            DmkError *err)
 {
-    uint64_t need = size + size / 64 + (4ULL << 20); /* room for the file's metadata */
+    uint64_t need = space_needed(size);
     if (free_bytes >= need)
         return DMK_OK;
     return dmk_error_set(err, DMK_E_NOSPC, os_error,

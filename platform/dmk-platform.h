@@ -101,13 +101,32 @@ typedef struct DmkIo {
 
 typedef enum { DMK_DATA_RANDOM = 0, DMK_DATA_ZERO = 1 } DmkDataKind;
 
+/* The null backend's simulated drive, so that cache and throttling
+ * detection are tested on known answers. All zero: a plain null backend. */
+typedef struct {
+    uint64_t cache_bytes; /* > 0: writes past this many bytes (since TRIM) slow down */
+    uint32_t slow_factor; /* latency multiplier past the cache (and while throttled) */
+    double drain_s;       /* idle time that empties a full cache (0: never) */
+    uint64_t bytes_per_c; /* > 0: a sensor; the drive warms 1 C per this many bytes written */
+} DmkNullSim;
+
 /* What the core asks of a target. */
 typedef struct {
-    const char *dir;          /* directory that receives the benchmark's own test file */
-    uint64_t size;            /* test file size in bytes */
-    uint64_t null_latency_ns; /* null backend only: each I/O's simulated latency */
-    const _Atomic int *stop;  /* may be NULL; when set, slow steps (allocation) give up */
+    const char *dir;            /* directory that receives the benchmark's own test file */
+    uint64_t size;              /* test file size in bytes; 0: the free space but free_margin */
+    uint64_t null_latency_ns;   /* null backend only: each I/O's simulated latency */
+    const _Atomic int *stop;    /* may be NULL; when set, slow steps (allocation) give up */
+    uint64_t free_margin;       /* size == 0: bytes left free on the file system */
+    const DmkNullSim *null_sim; /* null backend only; NULL: no simulation */
 } DmkTargetParams;
+
+/* What TRIM of a test file did (recovery test). */
+typedef struct {
+    uint64_t punched_bytes; /* of the test file, given back to the drive */
+    bool fs_trimmed;        /* the whole file system's free space was trimmed (FITRIM) */
+    uint64_t fs_trimmed_bytes;
+    char note[512]; /* for people: what was done, what was not and why */
+} DmkTrimReport;
 
 /* What the platform learned about a target. Strings are "" when unknown. */
 typedef struct {
@@ -121,6 +140,9 @@ typedef struct {
     uint64_t fs_free_bytes; /* available to this user (f_bavail) */
     uint32_t mem_align;     /* buffer alignment for direct I/O */
     uint32_t offset_align;  /* offset and length alignment for direct I/O */
+    uint64_t test_size;     /* the test file's size as opened */
+    char temp_sensor[128];  /* the drive's temperature sensor, "" when none is readable */
+    int discard;            /* mounted with online discard: 1, 0, or -1 unknown */
 } DmkTargetInfo;
 
 typedef struct DmkTarget DmkTarget;
@@ -153,6 +175,18 @@ typedef struct DmkBackend {
      * (0..max) were stored in done[], or a negative DmkErrCode. Each DmkIo
      * carries its own res/os_error. */
     int (*reap)(DmkQueue *q, int min, int max, uint64_t timeout_ns, DmkIo **done, DmkError *err);
+
+    /* The drive's temperature now, in degrees Celsius; DMK_OK, or a
+     * negative DmkErrCode when there is no readable sensor
+     * (DmkTargetInfo.temp_sensor is "" then). Cheap enough to call once a
+     * second; never blocks for long. */
+    int (*target_temperature)(DmkTarget *t, double *celsius);
+
+    /* Gives the test file's blocks back to the drive (hole punching, then
+     * re-allocating them so later writes find the file as before) and
+     * trims the file system's free space where privileges allow; *rep says
+     * what was done. Errors only when the file itself cannot be trimmed. */
+    int (*target_trim)(DmkTarget *t, DmkTrimReport *rep, DmkError *err);
 } DmkBackend;
 
 /* The space rule every target follows: the test file plus room for its
@@ -161,6 +195,10 @@ typedef struct DmkBackend {
  * (ENOSPC, ERROR_DISK_FULL). */
 int dmk_target_check_space(const char *dir, uint64_t size, uint64_t free_bytes, int os_error,
                            DmkError *err);
+
+/* The largest test file (whole MiB) that leaves `margin` bytes of
+ * free_bytes free under the rule above: the full-span write's size. */
+uint64_t dmk_target_free_size(uint64_t free_bytes, uint64_t margin);
 
 /* The OS's real backend (libaio on Linux, completion ports on Windows). */
 const DmkBackend *dmk_backend_native(void);

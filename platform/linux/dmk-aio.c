@@ -52,6 +52,16 @@ static int aio_target_sync(DmkTarget *t, DmkError *err)
     return DMK_OK;
 }
 
+static int aio_target_temperature(DmkTarget *t, double *celsius)
+{
+    return dmk_linux_target_temperature((DmkLinuxTarget *)t, celsius);
+}
+
+static int aio_target_trim(DmkTarget *t, DmkTrimReport *rep, DmkError *err)
+{
+    return dmk_linux_target_trim((DmkLinuxTarget *)t, rep, err);
+}
+
 static int setup_error(unsigned depth, int e, DmkError *err)
 {
     if (e == EAGAIN)
@@ -175,6 +185,8 @@ static const DmkBackend aio_backend = {
     .target_open = aio_target_open,
     .target_close = aio_target_close,
     .target_sync = aio_target_sync,
+    .target_temperature = aio_target_temperature,
+    .target_trim = aio_target_trim,
     .queue_open = aio_queue_open,
     .queue_close = aio_queue_close,
     .submit = aio_submit,

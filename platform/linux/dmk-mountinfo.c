@@ -24,7 +24,8 @@ bool dmk_mountinfo_parse(const char *line, DmkMountLine *m)
     if (!sep ||
         sscanf(line, "%*u %*u %u:%u %*s %511s %255s", &m->major, &m->minor, m->mnt, m->opts) != 4)
         return false;
-    if (sscanf(sep + 3, "%31s %255s", m->fstype, m->source) != 2)
+    m->super_opts[0] = '\0';
+    if (sscanf(sep + 3, "%31s %255s %255s", m->fstype, m->source, m->super_opts) < 2)
         return false;
     dmk_mountinfo_unescape(m->mnt);
     dmk_mountinfo_unescape(m->source);

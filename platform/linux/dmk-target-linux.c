@@ -18,6 +18,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "dmk-drive-linux.h"
 #include "dmk-mountinfo.h"
 #include "dmk-platform.h"
 
@@ -69,6 +70,7 @@ static void describe_mount(dev_t dev, DmkTargetInfo *info)
             snprintf(info->mount_point, sizeof info->mount_point, "%s", m.mnt);
             snprintf(info->fs_type, sizeof info->fs_type, "%s", m.fstype);
             snprintf(info->device, sizeof info->device, "%s", m.source);
+            info->discard = dmk_linux_opts_discard(m.super_opts) || dmk_linux_opts_discard(m.opts);
         }
     }
     fclose(f);
@@ -117,11 +119,12 @@ static bool disk_sysfs_dir(dev_t dev, char *buf, size_t len)
     return true;
 }
 
-static void describe_disk(dev_t dev, DmkTargetInfo *info)
+static void describe_disk(dev_t dev, DmkTargetInfo *info, char *sensor, size_t sensor_len)
 {
     char dir[PATH_MAX], path[PATH_MAX + 32];
     if (!disk_sysfs_dir(dev, dir, sizeof dir))
         return;
+    dmk_linux_find_sensor(dir, sensor, sensor_len, info->temp_sensor, sizeof info->temp_sensor);
     snprintf(path, sizeof path, "%s/device/model", dir);
     if (!read_line(path, info->model, sizeof info->model)) {
         /* MMC and SD cards name themselves in device/name. */
@@ -189,16 +192,24 @@ static int check_fs(const char *dir, const struct stat *st, DmkError *err)
     return DMK_OK;
 }
 
-static int check_space(const char *dir, uint64_t size, DmkTargetInfo *info, DmkError *err)
+/* The file's size: as asked, or the free space but the margin (full
+ * span), in which case *size is set here. */
+static int check_space(const DmkTargetParams *p, uint64_t *size, DmkTargetInfo *info, DmkError *err)
 {
     struct statvfs sv;
-    if (statvfs(dir, &sv) != 0)
+    if (statvfs(p->dir, &sv) != 0)
         return dmk_error_os(err, dmk_error_from_errno(errno), errno,
-                            "reading the free space of %s failed", dir);
+                            "reading the free space of %s failed", p->dir);
     info->fs_size_bytes = (uint64_t)sv.f_blocks * sv.f_frsize;
     /* f_bavail, not f_bfree: blocks reserved for root are not ours. */
     info->fs_free_bytes = (uint64_t)sv.f_bavail * sv.f_frsize;
-    return dmk_target_check_space(dir, size, info->fs_free_bytes, ENOSPC, err);
+    *size = p->size ? p->size : dmk_target_free_size(info->fs_free_bytes, p->free_margin);
+    if (*size == 0)
+        return dmk_error_set(err, DMK_E_NOSPC, ENOSPC,
+                             "%s has %llu MiB free, no more than the %llu MiB safety margin",
+                             p->dir, (unsigned long long)(info->fs_free_bytes >> 20),
+                             (unsigned long long)(p->free_margin >> 20));
+    return dmk_target_check_space(p->dir, *size, info->fs_free_bytes, ENOSPC, err);
 }
 
 /* ---- the test file ------------------------------------------------------ */
@@ -285,21 +296,21 @@ static bool stop_requested(const DmkTargetParams *p)
 
 /* Reserves the space now so a full disk fails here, not mid-test; the
  * fill then writes every block, so no unwritten extent remains. */
-static int size_file(int fd, const DmkTargetParams *p, DmkError *err)
+static int size_file(int fd, const DmkTargetParams *p, uint64_t size, DmkError *err)
 {
     int e = 0;
-    for (uint64_t off = 0; off < p->size && e == 0; off += ALLOC_CHUNK) {
+    for (uint64_t off = 0; off < size && e == 0; off += ALLOC_CHUNK) {
         if (stop_requested(p))
             return dmk_error_set(err, DMK_E_STOPPED, 0, "stopped by the user");
-        uint64_t len = p->size - off < ALLOC_CHUNK ? p->size - off : ALLOC_CHUNK;
+        uint64_t len = size - off < ALLOC_CHUNK ? size - off : ALLOC_CHUNK;
         e = posix_fallocate(fd, (off_t)off, (off_t)len);
     }
     if (e == EOPNOTSUPP || e == EINVAL)
-        e = ftruncate(fd, (off_t)p->size) == 0 ? 0 : errno;
+        e = ftruncate(fd, (off_t)size) == 0 ? 0 : errno;
     if (e != 0)
         return dmk_error_os(err, dmk_error_from_errno(e), e,
                             "allocating %llu MiB for the test file in %s failed",
-                            (unsigned long long)(p->size >> 20), p->dir);
+                            (unsigned long long)(size >> 20), p->dir);
     return DMK_OK;
 }
 
@@ -314,27 +325,35 @@ int dmk_linux_target_open(const DmkTargetParams *p, DmkLinuxTarget **out, DmkTar
         rc = check_fs(p->dir, &st, err);
     if (rc != DMK_OK)
         return rc;
-    describe_mount(st.st_dev, info);
-    describe_disk(st.st_dev, info);
-    rc = check_space(p->dir, p->size, info, err);
-    if (rc != DMK_OK)
-        return rc;
     DmkLinuxTarget *t = calloc(1, sizeof *t);
     if (!t)
         return dmk_error_set(err, DMK_E_NOMEM, 0, "out of memory");
+    info->discard = -1; /* unknown until the mount is found */
+    describe_mount(st.st_dev, info);
+    describe_disk(st.st_dev, info, t->sensor, sizeof t->sensor);
+    uint64_t size = 0;
+    rc = check_space(p, &size, info, err);
+    if (rc != DMK_OK) {
+        free(t);
+        return rc;
+    }
     t->fd = create_file(p->dir, &t->named, err);
     if (t->fd < 0) {
         free(t);
         return err->code;
     }
     learn_alignment(t->fd, st.st_dev, info);
-    rc = size_file(t->fd, p, err);
+    rc = size_file(t->fd, p, size, err);
     if (rc != DMK_OK) {
         close(t->fd);
         free(t);
         return rc;
     }
-    t->size = p->size;
+    t->size = size;
+    info->test_size = size;
+    t->discard = info->discard;
+    snprintf(t->dir, sizeof t->dir, "%s", p->dir);
+    snprintf(t->mount_point, sizeof t->mount_point, "%s", info->mount_point);
     *out = t;
     return DMK_OK;
 }
@@ -345,4 +364,14 @@ void dmk_linux_target_close(DmkLinuxTarget *t)
         return;
     close(t->fd);
     free(t);
+}
+
+int dmk_linux_target_temperature(DmkLinuxTarget *t, double *celsius)
+{
+    return t->sensor[0] ? dmk_linux_read_temp(t->sensor, celsius) : DMK_E_NOTSUP;
+}
+
+int dmk_linux_target_trim(DmkLinuxTarget *t, DmkTrimReport *rep, DmkError *err)
+{
+    return dmk_linux_trim(t->fd, t->size, t->dir, t->mount_point, t->discard, rep, err);
 }

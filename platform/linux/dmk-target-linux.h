@@ -11,10 +11,18 @@ typedef struct {
     int fd;
     bool named; /* created by name and unlinked, where O_TMPFILE was missing */
     uint64_t size;
+    char dir[1024];
+    char mount_point[512];
+    int discard;
+    char sensor[4096]; /* hwmon temp*_input of the drive, "" when none */
 } DmkLinuxTarget;
 
 int dmk_linux_target_open(const DmkTargetParams *p, DmkLinuxTarget **out, DmkTargetInfo *info,
                           DmkError *err);
 void dmk_linux_target_close(DmkLinuxTarget *t);
+
+/* The drive's temperature (DMK_E_NOTSUP without a sensor), and TRIM. */
+int dmk_linux_target_temperature(DmkLinuxTarget *t, double *celsius);
+int dmk_linux_target_trim(DmkLinuxTarget *t, DmkTrimReport *rep, DmkError *err);
 
 #endif

@@ -9,6 +9,7 @@
 #include <windows.h>
 #include <winternl.h>
 
+#include "dmk-drive-windows.h"
 #include "dmk-iocp-private.h"
 #include "dmk-platform.h"
 #include "dmk-target-windows.h"
@@ -102,6 +103,17 @@ static int iocp_target_sync(DmkTarget *t, DmkError *err)
 static void iocp_target_close(DmkTarget *t)
 {
     dmk_win_target_close((DmkWinTarget *)t);
+}
+
+static int iocp_target_temperature(DmkTarget *t, double *celsius)
+{
+    return dmk_win_read_temp(((DmkWinTarget *)t)->sensor, celsius);
+}
+
+static int iocp_target_trim(DmkTarget *t, DmkTrimReport *rep, DmkError *err)
+{
+    DmkWinTarget *wt = (DmkWinTarget *)t;
+    return dmk_win_trim(wt->file, wt->size, wt->dir, rep, err);
 }
 
 static void queue_free(DmkQueue *q)
@@ -306,6 +318,8 @@ static const DmkBackend iocp_backend = {
     .target_open = iocp_target_open,
     .target_close = iocp_target_close,
     .target_sync = iocp_target_sync,
+    .target_temperature = iocp_target_temperature,
+    .target_trim = iocp_target_trim,
     .queue_open = iocp_queue_open,
     .queue_close = iocp_queue_close,
     .submit = iocp_submit,

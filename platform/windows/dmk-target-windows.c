@@ -9,6 +9,7 @@
 #include <wchar.h>
 #include <winioctl.h>
 
+#include "dmk-drive-windows.h"
 #include "dmk-win32.h"
 
 /* ---- the volume and the drive under the directory ----------------------- */
@@ -163,16 +164,24 @@ static int check_dir(const wchar_t *path, const char *dir, DmkError *err)
     return DMK_OK;
 }
 
-static int check_space(const wchar_t *path, const char *dir, uint64_t size, DmkTargetInfo *info,
-                       DmkError *err)
+/* The file's size: as asked, or the free space but the margin (full
+ * span), in which case *size is set here. */
+static int check_space(const wchar_t *path, const DmkTargetParams *p, uint64_t *size,
+                       DmkTargetInfo *info, DmkError *err)
 {
     ULARGE_INTEGER avail, total, total_free;
     if (!GetDiskFreeSpaceExW(path, &avail, &total, &total_free))
-        return dmk_win_error(err, GetLastError(), "reading the free space of %s failed", dir);
+        return dmk_win_error(err, GetLastError(), "reading the free space of %s failed", p->dir);
     info->fs_size_bytes = total.QuadPart;
     /* The caller's bytes, not the volume's: disk quotas count. */
     info->fs_free_bytes = avail.QuadPart;
-    return dmk_target_check_space(dir, size, info->fs_free_bytes, ERROR_DISK_FULL, err);
+    *size = p->size ? p->size : dmk_target_free_size(info->fs_free_bytes, p->free_margin);
+    if (*size == 0)
+        return dmk_error_set(err, DMK_E_NOSPC, ERROR_DISK_FULL,
+                             "%s has %llu MiB free, no more than the %llu MiB safety margin",
+                             p->dir, (unsigned long long)(info->fs_free_bytes >> 20),
+                             (unsigned long long)(p->free_margin >> 20));
+    return dmk_target_check_space(p->dir, *size, info->fs_free_bytes, ERROR_DISK_FULL, err);
 }
 
 /* ---- the test file ------------------------------------------------------ */
@@ -256,13 +265,14 @@ static int size_file(HANDLE h, const char *dir, uint64_t size, DmkError *err)
     return DMK_OK;
 }
 
-static int make_file(const wchar_t *dir, const DmkTargetParams *p, HANDLE *out, DmkError *err)
+static int make_file(const wchar_t *dir, const DmkTargetParams *p, uint64_t size, HANDLE *out,
+                     DmkError *err)
 {
     int rc = create_file(dir, p->dir, out, err);
     if (rc == DMK_OK)
         rc = turn_off_compression(*out, p->dir, err);
     if (rc == DMK_OK)
-        rc = size_file(*out, p->dir, p->size, err);
+        rc = size_file(*out, p->dir, size, err);
     if (rc != DMK_OK && *out != INVALID_HANDLE_VALUE) {
         CloseHandle(*out);
         *out = INVALID_HANDLE_VALUE;
@@ -280,13 +290,15 @@ int dmk_win_target_open(const DmkTargetParams *p, DmkWinTarget **out, DmkTargetI
         return dmk_error_set(err, DMK_E_INVAL, ERROR_NO_UNICODE_TRANSLATION,
                              "the target path %s is not valid UTF-8", p->dir);
     HANDLE h = INVALID_HANDLE_VALUE;
+    uint64_t size = 0;
+    info->discard = -1; /* Windows sends TRIM on delete unless DisableDeleteNotify: unknown */
     int rc = check_dir(dir, p->dir, err);
     if (rc == DMK_OK) {
         describe_volume(dir, info);
-        rc = check_space(dir, p->dir, p->size, info, err);
+        rc = check_space(dir, p, &size, info, err);
     }
     if (rc == DMK_OK)
-        rc = make_file(dir, p, &h, err);
+        rc = make_file(dir, p, size, &h, err);
     free(dir);
     DmkWinTarget *t = rc == DMK_OK ? calloc(1, sizeof *t) : NULL;
     if (rc == DMK_OK && !t) {
@@ -297,7 +309,9 @@ int dmk_win_target_open(const DmkTargetParams *p, DmkWinTarget **out, DmkTargetI
         return rc;
     describe_fs(h, info);
     t->file = h;
-    t->size = p->size;
+    t->size = size;
+    info->test_size = size;
+    t->sensor = dmk_win_open_sensor(info);
     t->offset_align = info->offset_align;
     t->mem_align = info->mem_align;
     snprintf(t->dir, sizeof t->dir, "%s", p->dir);
@@ -310,6 +324,8 @@ void dmk_win_target_close(DmkWinTarget *t)
     if (!t)
         return;
     CloseHandle(t->file); /* the last handle: the file is deleted */
+    if (t->sensor != INVALID_HANDLE_VALUE)
+        CloseHandle(t->sensor);
     free(t);
 }
 

@@ -13,6 +13,7 @@ typedef struct {
     uint32_t offset_align; /* every offset and length a multiple of this */
     uint32_t mem_align;    /* every buffer address a multiple of this */
     char dir[1024];        /* the directory as the user named it, for messages */
+    HANDLE sensor;         /* the physical drive, kept open for its temperature, or INVALID */
 } DmkWinTarget;
 
 int dmk_win_target_open(const DmkTargetParams *p, DmkWinTarget **out, DmkTargetInfo *info,

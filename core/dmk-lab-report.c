@@ -1,0 +1,261 @@
+/* The review-lab report: what the analysis found, in sentences a reviewer
+ * can quote, with the unit on every number. Shared by drivemark-cli and
+ * the window. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "dmk-lab.h"
+#include "dmk-report.h"
+#include "dmk-size.h"
+
+typedef struct {
+    char *buf;
+    size_t len, used; /* used may exceed len: snprintf's rule */
+} Out;
+
+static void put(Out *o, const char *fmt, ...) __attribute__((format(DMK_PRINTF_FORMAT, 2, 3)));
+
+static void put(Out *o, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    size_t room = o->used < o->len ? o->len - o->used : 0;
+    int n = vsnprintf(room ? o->buf + o->used : NULL, room, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        o->used += (size_t)n;
+}
+
+/* 123456.7 -> "123,457"; small values keep a decimal or two. */
+static const char *num(double v, char *buf, size_t len)
+{
+    if (!isfinite(v))
+        return snprintf(buf, len, "-"), buf;
+    if (fabs(v) < 100)
+        return dmk_format_double(v, fabs(v) < 10 ? 2 : 1, buf, len);
+    char digits[32];
+    snprintf(digits, sizeof digits, "%.0f", fabs(v));
+    size_t n = strlen(digits), j = 0;
+    if (v < 0 && j + 1 < len)
+        buf[j++] = '-';
+    for (size_t i = 0; i < n && j + 2 < len; i++) {
+        if (i > 0 && (n - i) % 3 == 0)
+            buf[j++] = ',';
+        buf[j++] = digits[i];
+    }
+    buf[j] = '\0';
+    return buf;
+}
+
+static const char *gib(double bytes, char *buf, size_t len)
+{
+    return dmk_format_double(bytes / (double)(1ULL << 30), 1, buf, len);
+}
+
+/* "180,000 IOPS (737 MB/s)" for random tests, "1,850 MB/s" for sequential ones. */
+static void put_speed(Out *o, double v, bool iops, uint32_t bs)
+{
+    char a[32], b[32];
+    if (iops)
+        put(o, "%s IOPS (%s MB/s)", num(v, a, sizeof a), num(v * bs / 1e6, b, sizeof b));
+    else
+        put(o, "%s MB/s", num(v, a, sizeof a));
+}
+
+static void put_header(Out *o, const DmkRunResult *r)
+{
+    char sz[32];
+    put(o, "%s on %s (%s%s%s), %s test file, %s\n", dmk_lab_title(dmk_lab_from_name(r->lab)),
+        r->target.path, r->target.fs_type[0] ? r->target.fs_type : "?",
+        r->target.model[0] ? ", " : "", r->target.model, dmk_format_size(r->size, sz, sizeof sz),
+        r->date);
+    if (!r->complete)
+        put(o, "Stopped before the end: what follows is what was measured until then.\n");
+}
+
+static void put_temperature(Out *o, const DmkRunResult *r, const DmkTestResult *t, bool iops,
+                            const DmkLabThermal *thermal)
+{
+    const DmkLabThermal th = *thermal;
+    char a[32], b[32];
+    if (!th.sensor) {
+        if (r->target.device[0])
+            put(o, "Temperature: no temperature sensor readable for %s.\n", r->target.device);
+        else
+            put(o, "Temperature: no temperature sensor readable for this drive.\n");
+        return;
+    }
+    put(o, "Temperature: %s to %s C (%s).", dmk_format_double(th.min_c, 0, a, sizeof a),
+        dmk_format_double(th.max_c, 0, b, sizeof b),
+        r->target.temp_sensor[0] ? r->target.temp_sensor : "drive sensor");
+    if (!th.throttled) {
+        put(o, " No thermal throttling detected.\n");
+        return;
+    }
+    uint32_t bs = t->test.jobs[0].block_size;
+    put(o, " Thermal throttling: after %s s, at its maximum of %s C, the speed fell from ",
+        num(th.throttle_t_s, a, sizeof a), dmk_format_double(th.throttle_c, 0, b, sizeof b));
+    put_speed(o, th.before, iops, bs);
+    put(o, " to ");
+    put_speed(o, th.after, iops, bs);
+    put(o, ".\n");
+}
+
+/* Sustained, full span and the recovery's degradation: the cliff story. */
+static void put_timeline(Out *o, const DmkRunResult *r, const DmkTestResult *t)
+{
+    const char *metric = dmk_lab_metric(&t->test);
+    bool iops = strcmp(metric, "iops") == 0;
+    uint32_t bs = t->test.jobs[0].block_size;
+    DmkLabCliff c;
+    dmk_lab_cliff(t->samples, t->n_samples, metric, &c);
+    char a[32], b[32], d[32];
+    double secs = t->n_samples ? t->samples[t->n_samples - 1].t_s : 0.0;
+    double period = t->n_samples ? t->samples[0].t_s : 0.0;
+    put(o, "%s write, %s: %s GiB written in %s s, sampled every %s s%s.\n", t->test.name,
+        t->test.label, gib(c.total_bytes, a, sizeof a), num(secs, b, sizeof b),
+        dmk_format_double(period, period < 1 ? 1 : 0, d, sizeof d),
+        t->partial ? " (stopped early)" : "");
+    DmkLabThermal th;
+    dmk_lab_thermal(t->samples, t->n_samples, metric, &th);
+    bool thermal_drop = th.throttled && c.cliff && fabs(th.throttle_t_s - c.cliff_t_s) < 1e-6;
+    if (c.n < 10) {
+        put(o, "Cache: too few samples (%zu) to look for a cache.\n", c.n);
+    } else if (thermal_drop) {
+        put(o,
+            "Cache: no cache detected; the speed drop at %s s (after %s GiB) came as the "
+            "drive reached its maximum temperature: thermal throttling, below.\n",
+            num(c.cliff_t_s, a, sizeof a), gib(c.cache_bytes, b, sizeof b));
+    } else if (c.cliff) {
+        put(o, "Cache: %s GiB written before the speed dropped at %s s, from ",
+            gib(c.cache_bytes, a, sizeof a), num(c.cliff_t_s, b, sizeof b));
+        put_speed(o, c.before, iops, bs);
+        put(o, " to ");
+        put_speed(o, c.after, iops, bs);
+        put(o, ".\n");
+    } else {
+        put(o, "Cache: no cache detected in %s GiB written (no sustained drop in speed).\n",
+            gib(c.total_bytes, a, sizeof a));
+    }
+    if (c.n >= 10) {
+        put(o, "Steady state (last 20 %% of the run): ");
+        put_speed(o, c.steady_mean, iops, bs);
+        put(o, ", largest excursion %s %%, %s %% of samples within +-20 %% of the mean (%s).\n",
+            num(c.steady_excursion_pct, a, sizeof a), num(c.steady_within_pct, b, sizeof b),
+            c.steady ? "steady" : "not steady");
+    }
+    put_temperature(o, r, t, iops, &th);
+}
+
+static void put_mixed(Out *o, const DmkRunResult *r)
+{
+    DmkLabMixed m[2];
+    size_t n = dmk_lab_mixed(r, m, 2);
+    char a[32];
+    put(o, "%-14s", "Read share");
+    for (size_t j = 0; j < n; j++)
+        put(o, " %16s", m[j].name);
+    put(o, "\n");
+    for (size_t k = 0; k < DMK_LAB_MIX_STEPS; k++) {
+        put(o, "%10u %%   ", dmk_lab_mix_share[k]);
+        for (size_t j = 0; j < n; j++)
+            put(o, " %11s MB/s", k < m[j].n ? num(m[j].mb_s[k], a, sizeof a) : "-");
+        put(o, "\n");
+    }
+    put(o, "%-14s", "Average");
+    for (size_t j = 0; j < n; j++)
+        put(o, " %11s MB/s", num(m[j].mean_mb_s, a, sizeof a));
+    put(o, "\n");
+}
+
+static const char *profile_title(const DmkTest *t, char *buf, size_t len)
+{
+    char bl[32];
+    snprintf(buf, len, "%s %s %s", dmk_block_label(t->jobs[0].block_size, bl, sizeof bl),
+             t->jobs[0].pattern == DMK_PATTERN_SEQ ? "sequential" : "random",
+             t->mode == DMK_MODE_READ ? "read" : "write");
+    return buf;
+}
+
+static void put_latency_profile(Out *o, const DmkRunResult *r, const DmkLabLatency *l)
+{
+    char a[32], b[32], c[32], d[32], e[64];
+    const DmkTest *t0 = &r->tests[l->first].test;
+    put(o, "%s (%s, %u outstanding): peak %s IOPS at %s ms mean latency; ",
+        profile_title(t0, e, sizeof e), l->name, t0->jobs[0].queue_depth,
+        num(l->peak_iops, a, sizeof a), num(l->peak_lat_ms, b, sizeof b));
+    if (l->sub_ms)
+        put(o, "sub-millisecond up to %s IOPS.\n", num(l->sub_ms_iops, a, sizeof a));
+    else
+        put(o, "no step stayed under 1 ms.\n");
+    put(o, "  %-6s %14s %14s %12s %12s\n", "step", "target IOPS", "IOPS", "mean ms", "p99 ms");
+    for (size_t i = l->first; i < l->first + l->count; i++) {
+        const DmkTestResult *t = &r->tests[i];
+        const DmkStats *s = &t->score.total;
+        put(o, "  %-6s %14s %14s %12s %12s%s\n", t->test.label,
+            t->test.rate_iops ? num((double)t->test.rate_iops, a, sizeof a) : "full",
+            num(s->iops, b, sizeof b), num(s->lat_mean_us / 1000.0, c, sizeof c),
+            num(s->lat_p99_us / 1000.0, d, sizeof d), t->partial ? " (stopped)" : "");
+    }
+}
+
+static void put_latency(Out *o, const DmkRunResult *r)
+{
+    DmkLabLatency l[DMK_LAB_LAT_PROFILES * 4];
+    size_t n = dmk_lab_latency(r, l, sizeof l / sizeof *l);
+    for (size_t i = 0; i < n; i++)
+        put_latency_profile(o, r, &l[i]);
+}
+
+static void put_recovery(Out *o, const DmkRunResult *r)
+{
+    DmkLabRecovery rec;
+    dmk_lab_recovery(r, &rec);
+    bool iops = strcmp(rec.metric, "iops") == 0;
+    uint32_t bs = r->n_tests ? r->tests[0].test.jobs[0].block_size : 4096;
+    for (int k = 0; k < 4; k++) {
+        put(o, "%-12s ", rec.label[k]);
+        if (isnan(rec.value[k]))
+            put(o, "not measured");
+        else
+            put_speed(o, rec.value[k], iops, bs);
+        put(o, "\n");
+    }
+    const DmkTestResult *deg = dmk_lab_timeline_test(r);
+    if (deg && deg->n_samples)
+        put_timeline(o, r, deg);
+}
+
+size_t dmk_lab_report(const DmkRunResult *r, char *buf, size_t len)
+{
+    Out o = {buf, len, 0};
+    if (len)
+        buf[0] = '\0';
+    put_header(&o, r);
+    switch (dmk_lab_from_name(r->lab)) {
+    case DMK_LAB_SUSTAINED:
+    case DMK_LAB_FULLSPAN:
+        if (r->n_tests)
+            put_timeline(&o, r, &r->tests[0]);
+        break;
+    case DMK_LAB_MIXED:
+        put_mixed(&o, r);
+        break;
+    case DMK_LAB_LATENCY:
+        put_latency(&o, r);
+        break;
+    case DMK_LAB_RECOVERY:
+        put_recovery(&o, r);
+        break;
+    default:
+        put(&o, "Not a review-lab result.\n");
+        break;
+    }
+    if (r->lab_note[0])
+        put(&o, "%s\n", r->lab_note);
+    if (r->n_tests == 0)
+        put(&o, "No test completed.\n");
+    return o.used;
+}

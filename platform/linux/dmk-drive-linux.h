@@ -1,0 +1,32 @@
+/* What the review-lab tests ask of the drive under the test file on
+ * Linux: its temperature (hwmon: NVMe's own, or drivetemp for SATA) and
+ * giving the file's blocks back (TRIM). */
+#ifndef DMK_DRIVE_LINUX_H
+#define DMK_DRIVE_LINUX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dmk-platform.h"
+
+/* Finds a readable temperature input of the disk whose sysfs directory
+ * is disk_dir ("/sys/devices/.../block/nvme0n1"): *input gets its path,
+ * desc a name for people ("nvme Composite (hwmon2)"). */
+bool dmk_linux_find_sensor(const char *disk_dir, char *input, size_t input_len, char *desc,
+                           size_t desc_len);
+
+/* Reads a hwmon temp*_input (millidegrees C). */
+int dmk_linux_read_temp(const char *input, double *celsius);
+
+/* True when the comma-separated mount options turn on online discard
+ * ("discard", "discard=async"). */
+bool dmk_linux_opts_discard(const char *opts);
+
+/* Punches the file's blocks out and allocates them again (so the next
+ * write test finds the file as before), then FITRIMs the file system at
+ * mount_point where permitted; rep->note says what happened. */
+int dmk_linux_trim(int fd, uint64_t size, const char *dir, const char *mount_point, int discard,
+                   DmkTrimReport *rep, DmkError *err);
+
+#endif
