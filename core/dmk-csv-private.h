@@ -23,8 +23,18 @@ typedef struct {
     int since;    /* the first schema version that has the column */
 } DmkCsvColumn;
 
+/* The schema the writer writes and the newest the reader takes: the
+ * highest `since` in the table (test-csv-read checks that they agree). */
+#define DMK_CSV_SCHEMA 3
+
+/* A temperature cell holds a plausible reading or nothing (dmk-result.h). */
+#define DMK_CSV_TEMP_MIN DMK_TEMP_MIN_C
+#define DMK_CSV_TEMP_MAX DMK_TEMP_MAX_C
+
 /* The run's context (the same on every row), then the test's identity,
- * then the pass number and the sample time. */
+ * then the pass number and the sample's time and temperature. Columns a
+ * later schema added sit where they belong, not at the end: readers find
+ * columns by name. */
 typedef enum {
     DMK_COL_SCHEMA,
     DMK_COL_VERSION,
@@ -34,12 +44,14 @@ typedef enum {
     DMK_COL_FILE_SYSTEM,
     DMK_COL_DEVICE,
     DMK_COL_DEVICE_MODEL,
+    DMK_COL_TEMP_SENSOR,
     DMK_COL_CAPACITY,
     DMK_COL_FS_FREE,
     DMK_COL_OS,
     DMK_COL_BACKEND,
     DMK_COL_PROFILE,
     DMK_COL_SWEEP,
+    DMK_COL_LAB,
     DMK_COL_TEST_SIZE,
     DMK_COL_PASSES,
     DMK_COL_MEASURE,
@@ -47,24 +59,30 @@ typedef enum {
     DMK_COL_INTERVAL,
     DMK_COL_DATA,
     DMK_COL_COMMENT,
+    DMK_COL_LAB_NOTE,
     DMK_COL_COMPLETE,
     DMK_COL_TEST,
+    DMK_COL_LABEL,
     DMK_COL_MODE,
     DMK_COL_PATTERN,
     DMK_COL_BLOCK_SIZE,
     DMK_COL_QUEUE_DEPTH,
     DMK_COL_THREADS,
     DMK_COL_READ_SHARE,
+    DMK_COL_RATE_IOPS,
     DMK_COL_PASS,
     DMK_COL_T_S,
+    DMK_COL_TEMP_C,
     DMK_COL_N_HEAD
 } DmkCsvHead;
 
-/* After the statistics: the score's spread, then per direction. */
+/* After the statistics: what only a test row has (the score's spread,
+ * whether the test was cut short), then per direction. */
 typedef enum {
     DMK_COL_MB_S_MEDIAN,
     DMK_COL_MB_S_MIN,
     DMK_COL_MB_S_MAX,
+    DMK_COL_PARTIAL,
     DMK_COL_READ_MB_S,
     DMK_COL_READ_IOPS,
     DMK_COL_READ_LAT_MEAN,
@@ -76,14 +94,15 @@ typedef enum {
     DMK_COL_N_TAIL
 } DmkCsvTail;
 
-/* Room for every column of every schema, with a margin. */
-#define DMK_CSV_MAX_COLUMNS 64
+/* Room for every column of every schema (60 in schema 3), with a margin. */
+#define DMK_CSV_MAX_COLUMNS 80
 
 /* Context columns are DMK_COL_SCHEMA .. DMK_COL_COMPLETE; identity
- * columns DMK_COL_TEST .. DMK_COL_READ_SHARE. */
+ * columns DMK_COL_TEST .. DMK_COL_RATE_IOPS: a pass or sample row
+ * repeats its test row's. */
 #define DMK_COL_LAST_CONTEXT   DMK_COL_COMPLETE
 #define DMK_COL_FIRST_IDENTITY DMK_COL_TEST
-#define DMK_COL_LAST_IDENTITY  DMK_COL_READ_SHARE
+#define DMK_COL_LAST_IDENTITY  DMK_COL_RATE_IOPS
 
 /* All columns, in file order. */
 size_t dmk_csv_column_count(void);

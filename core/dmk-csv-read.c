@@ -18,6 +18,7 @@
 
 #include "dmk-csv-private.h"
 #include "dmk-csv.h"
+#include "dmk-lab.h"
 
 #define CHUNK_BYTES (64 * 1024)
 /* Statistics beyond this are no measurement (10^15 MB/s), and would not
@@ -366,6 +367,31 @@ static int get_u32(Reader *rd, const Cells *c, size_t col, uint64_t min, uint64_
     return rc;
 }
 
+/* A sample's temperature: empty when the drive had no sensor (NaN), else
+ * a plausible reading, the one signed number of a file. */
+static int get_temp(Reader *rd, const Cells *c, size_t col, double *out)
+{
+    size_t len;
+    char q[80];
+    const char *s = cell(rd, c, col, &len);
+    *out = NAN;
+    if (!s || len == 0)
+        return DMK_OK; /* no column (schema 1, 2) or no reading */
+    if (memchr(s, '\0', len))
+        return fail_cell(rd, col, "%s contains a NUL byte", shown(s, len, q, sizeof q));
+    if (is_nonfinite(s))
+        return fail_cell(rd, col, "%s is not a finite number", shown(s, len, q, sizeof q));
+    if (!scan_decimal(s[0] == '-' ? s + 1 : s))
+        return fail_cell(rd, col, "%s is not a number", shown(s, len, q, sizeof q));
+    bool ok;
+    double v = to_double(rd, s, &ok);
+    if (!ok || v < DMK_CSV_TEMP_MIN || v > DMK_CSV_TEMP_MAX)
+        return fail_cell(rd, col, "%s is out of range (%g to %g)", shown(s, len, q, sizeof q),
+                         DMK_CSV_TEMP_MIN, DMK_CSV_TEMP_MAX);
+    *out = v;
+    return DMK_OK;
+}
+
 /* Cells a kind of record leaves empty must be: anything there is not ours. */
 static int need_empty(Reader *rd, const Cells *c, size_t col, const char *record)
 {
@@ -495,6 +521,18 @@ static int check_header(Reader *rd, int schema)
     return DMK_OK;
 }
 
+/* The schema a header without rows seems to be: the newest of its columns. */
+static int header_schema(const Reader *rd)
+{
+    int schema = 1;
+    for (size_t f = 0; f < rd->n_cols; f++) {
+        int t = rd->table_col[f];
+        if (t >= 0 && dmk_csv_column((size_t)t).since > schema)
+            schema = dmk_csv_column((size_t)t).since;
+    }
+    return schema;
+}
+
 /* ---- the run's context (the first row) ------------------------------------ */
 
 static int read_schema(Reader *rd, const Cells *c)
@@ -503,12 +541,23 @@ static int read_schema(Reader *rd, const Cells *c)
     int rc = get_uint(rd, c, DMK_COL_SCHEMA, 0, UINT64_MAX, &v);
     if (rc != DMK_OK)
         return rc;
-    if (v < 1 || v > DMK_CSV_SCHEMA_VERSION)
+    if (v < 1 || v > DMK_CSV_SCHEMA)
         return fail_cell(rd, DMK_COL_SCHEMA,
                          "schema %llu is not supported: this Drivemark reads schemas 1 to %d "
                          "(a newer Drivemark wrote the file?)",
-                         (unsigned long long)v, DMK_CSV_SCHEMA_VERSION);
+                         (unsigned long long)v, DMK_CSV_SCHEMA);
     return check_header(rd, (int)v);
+}
+
+/* The lab test's name is one dmk-lab.h knows, or "" for an ordinary run. */
+static int read_lab(Reader *rd, const Cells *c)
+{
+    const char *labs[DMK_LAB_RECOVERY + 2];
+    for (int k = DMK_LAB_NONE; k <= DMK_LAB_RECOVERY; k++)
+        labs[k] = dmk_lab_name((DmkLabKind)k);
+    labs[DMK_LAB_RECOVERY + 1] = NULL;
+    int k;
+    return get_choice(rd, c, DMK_COL_LAB, labs, &k);
 }
 
 static int read_context_text(Reader *rd, const Cells *c)
@@ -526,22 +575,27 @@ static int read_context_text(Reader *rd, const Cells *c)
         {DMK_COL_FILE_SYSTEM, ti->fs_type, sizeof ti->fs_type},
         {DMK_COL_DEVICE, ti->device, sizeof ti->device},
         {DMK_COL_DEVICE_MODEL, ti->model, sizeof ti->model},
+        {DMK_COL_TEMP_SENSOR, ti->temp_sensor, sizeof ti->temp_sensor},
         {DMK_COL_OS, r->os, sizeof r->os},
         {DMK_COL_BACKEND, r->backend, sizeof r->backend},
         {DMK_COL_PROFILE, r->profile, sizeof r->profile},
         {DMK_COL_SWEEP, r->sweep, sizeof r->sweep},
+        {DMK_COL_LAB, r->lab, sizeof r->lab},
         {DMK_COL_COMMENT, r->comment, sizeof r->comment},
+        {DMK_COL_LAB_NOTE, r->lab_note, sizeof r->lab_note},
     };
     for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
         if (rd->file_col[texts[i].col] < 0)
-            continue; /* "sweep" of a schema 1 file */
+            continue; /* a column of a later schema: "sweep" of a schema 1 file */
         int rc = get_text(rd, c, texts[i].col, texts[i].dst, texts[i].cap);
         if (rc != DMK_OK)
             return rc;
     }
     static const char *const sweeps[] = {"", "qd", "bs", NULL};
     int k;
-    return rd->file_col[DMK_COL_SWEEP] < 0 ? DMK_OK : get_choice(rd, c, DMK_COL_SWEEP, sweeps, &k);
+    int rc =
+        rd->file_col[DMK_COL_SWEEP] < 0 ? DMK_OK : get_choice(rd, c, DMK_COL_SWEEP, sweeps, &k);
+    return rc != DMK_OK || rd->file_col[DMK_COL_LAB] < 0 ? rc : read_lab(rd, c);
 }
 
 static int read_context(Reader *rd, const Cells *c)
@@ -557,8 +611,10 @@ static int read_context(Reader *rd, const Cells *c)
         rc = get_uint(rd, c, DMK_COL_CAPACITY, 0, UINT64_MAX, &r->target.capacity_bytes);
     if (rc == DMK_OK)
         rc = get_uint(rd, c, DMK_COL_FS_FREE, 0, UINT64_MAX, &r->target.fs_free_bytes);
+    /* A lab run may span a whole drive; read_context_text read `lab`. */
     if (rc == DMK_OK)
-        rc = get_uint(rd, c, DMK_COL_TEST_SIZE, 1, DMK_SIZE_MAX, &r->size);
+        rc = get_uint(rd, c, DMK_COL_TEST_SIZE, 1, r->lab[0] ? DMK_LAB_SIZE_MAX : DMK_SIZE_MAX,
+                      &r->size);
     if (rc == DMK_OK)
         rc = get_u32(rd, c, DMK_COL_PASSES, 1, DMK_PASSES_MAX, &r->passes);
     if (rc == DMK_OK)
@@ -573,6 +629,7 @@ static int read_context(Reader *rd, const Cells *c)
         rc = get_uint(rd, c, DMK_COL_COMPLETE, 0, 1, &complete);
     r->data = data == 1 ? DMK_DATA_ZERO : DMK_DATA_RANDOM;
     r->complete = complete == 1;
+    r->target.discard = -1; /* the file does not say */
     return rc;
 }
 
@@ -633,6 +690,10 @@ static int read_identity(Reader *rd, const Cells *c, DmkTest *t)
         rc = get_u32(rd, c, DMK_COL_THREADS, 1, DMK_THREADS_MAX, &j->threads);
     if (rc == DMK_OK)
         rc = get_u32(rd, c, DMK_COL_READ_SHARE, 0, 100, &j->read_share);
+    if (rc == DMK_OK && rd->file_col[DMK_COL_LABEL] >= 0)
+        rc = get_text(rd, c, DMK_COL_LABEL, t->label, sizeof t->label);
+    if (rc == DMK_OK && rd->file_col[DMK_COL_RATE_IOPS] >= 0)
+        rc = get_uint(rd, c, DMK_COL_RATE_IOPS, 0, DMK_RATE_MAX, &t->rate_iops);
     t->mode = (DmkMode)mode;
     j->pattern = pattern == 0 ? DMK_PATTERN_SEQ : DMK_PATTERN_RND;
     return rc;
@@ -667,6 +728,16 @@ static int read_directions(Reader *rd, const Cells *c, DmkPassResult *p)
             return rc;
     }
     return DMK_OK;
+}
+
+/* Whether the run was stopped during the test (schema 3). */
+static int read_partial(Reader *rd, const Cells *c, DmkTestResult *t)
+{
+    size_t col = dmk_csv_col_tail(DMK_COL_PARTIAL);
+    uint64_t v = 0;
+    int rc = rd->file_col[col] < 0 ? DMK_OK : get_uint(rd, c, col, 0, 1, &v);
+    t->partial = v == 1;
+    return rc;
 }
 
 static int read_spread(Reader *rd, const Cells *c, DmkTestResult *t)
@@ -715,9 +786,13 @@ static int read_test_row(Reader *rd, const Cells *c)
     if (rc == DMK_OK)
         rc = need_empty(rd, c, DMK_COL_T_S, "test");
     if (rc == DMK_OK)
+        rc = need_empty(rd, c, DMK_COL_TEMP_C, "test");
+    if (rc == DMK_OK)
         rc = read_stats(rd, c, &t->score.total);
     if (rc == DMK_OK)
         rc = read_spread(rd, c, t);
+    if (rc == DMK_OK)
+        rc = read_partial(rd, c, t);
     if (rc == DMK_OK)
         rc = read_directions(rd, c, &t->score);
     t->best_pass = best ? best - 1 : 0;
@@ -755,10 +830,13 @@ static int read_pass_row(Reader *rd, const Cells *c)
     int rc = get_u32(rd, c, DMK_COL_PASS, 1, DMK_PASSES_MAX, &pass);
     if (rc == DMK_OK && pass != t->n_passes + 1)
         rc = fail_cell(rd, DMK_COL_PASS, "pass %u where pass %u was due", pass, t->n_passes + 1);
-    for (DmkCsvTail k = DMK_COL_MB_S_MEDIAN; rc == DMK_OK && k <= DMK_COL_MB_S_MAX; k++)
+    /* mb_s_median .. partial: what only a test row has */
+    for (DmkCsvTail k = DMK_COL_MB_S_MEDIAN; rc == DMK_OK && k <= DMK_COL_PARTIAL; k++)
         rc = need_empty(rd, c, dmk_csv_col_tail(k), "pass");
     if (rc == DMK_OK)
         rc = need_empty(rd, c, DMK_COL_T_S, "pass");
+    if (rc == DMK_OK)
+        rc = need_empty(rd, c, DMK_COL_TEMP_C, "pass");
     if (rc == DMK_OK &&
         grow((void **)&t->passes, &rd->cap_passes, t->n_passes + 1, sizeof *t->passes) != DMK_OK)
         rc = fail_at(rd, 0, -1, "out of memory");
@@ -782,6 +860,8 @@ static int read_sample_row(Reader *rd, const Cells *c)
     int rc = need_empty(rd, c, DMK_COL_PASS, "sample");
     if (rc == DMK_OK)
         rc = get_real(rd, c, DMK_COL_T_S, DMK_SECONDS_MAX, &s.t_s);
+    if (rc == DMK_OK)
+        rc = get_temp(rd, c, DMK_COL_TEMP_C, &s.temp_c);
     for (size_t k = 0; rc == DMK_OK && k < dmk_stat_field_count; k++) {
         const DmkStatField *f = &dmk_stat_fields[k];
         if (dmk_csv_sample_field(f))
@@ -964,7 +1044,7 @@ static int loader_end(Loader *l, int rc, DmkRunResult **out)
         rc = fail_at(rd, 0, -1, "the file is empty");
     if (rc == DMK_OK && rd->rows == 0) {
         /* Say what is wrong with the header first, if anything. */
-        rc = check_header(rd, rd->file_col[DMK_COL_SWEEP] >= 0 ? 2 : 1);
+        rc = check_header(rd, header_schema(rd));
         if (rc == DMK_OK)
             rc = fail_at(rd, 0, -1, "no results: the file has only a header");
     }

@@ -32,12 +32,14 @@ static const DmkCsvColumn head_cols[DMK_COL_N_HEAD] = {
     [DMK_COL_FILE_SYSTEM] = COL_TEXT("file_system"),
     [DMK_COL_DEVICE] = COL_TEXT("device"),
     [DMK_COL_DEVICE_MODEL] = COL_TEXT("device_model"),
+    [DMK_COL_TEMP_SENSOR] = {"temp_sensor", DMK_CSV_TEXT, 0, 3},
     [DMK_COL_CAPACITY] = COL_UINT("capacity_bytes"),
     [DMK_COL_FS_FREE] = COL_UINT("fs_free_bytes"),
     [DMK_COL_OS] = COL_TEXT("os"),
     [DMK_COL_BACKEND] = COL_TEXT("backend"),
     [DMK_COL_PROFILE] = COL_TEXT("profile"),
     [DMK_COL_SWEEP] = {"sweep", DMK_CSV_TEXT, 0, 2},
+    [DMK_COL_LAB] = {"lab", DMK_CSV_TEXT, 0, 3},
     [DMK_COL_TEST_SIZE] = COL_UINT("test_size"),
     [DMK_COL_PASSES] = COL_UINT("passes"),
     [DMK_COL_MEASURE] = COL_REAL("measure_s", 3),
@@ -45,22 +47,27 @@ static const DmkCsvColumn head_cols[DMK_COL_N_HEAD] = {
     [DMK_COL_INTERVAL] = COL_REAL("interval_s", 3),
     [DMK_COL_DATA] = COL_TEXT("data"),
     [DMK_COL_COMMENT] = COL_TEXT("comment"),
+    [DMK_COL_LAB_NOTE] = {"lab_note", DMK_CSV_TEXT, 0, 3},
     [DMK_COL_COMPLETE] = COL_UINT("complete"),
     [DMK_COL_TEST] = COL_TEXT("test"),
+    [DMK_COL_LABEL] = {"label", DMK_CSV_TEXT, 0, 3},
     [DMK_COL_MODE] = COL_TEXT("mode"),
     [DMK_COL_PATTERN] = COL_TEXT("pattern"),
     [DMK_COL_BLOCK_SIZE] = COL_UINT("block_size"),
     [DMK_COL_QUEUE_DEPTH] = COL_UINT("queue_depth"),
     [DMK_COL_THREADS] = COL_UINT("threads"),
     [DMK_COL_READ_SHARE] = COL_UINT("read_share"),
+    [DMK_COL_RATE_IOPS] = {"rate_iops", DMK_CSV_UINT, 0, 3},
     [DMK_COL_PASS] = COL_UINT("pass"),
     [DMK_COL_T_S] = COL_REAL("t_s", 3),
+    [DMK_COL_TEMP_C] = {"temp_c", DMK_CSV_REAL, 1, 3},
 };
 
 static const DmkCsvColumn tail_cols[DMK_COL_N_TAIL] = {
     [DMK_COL_MB_S_MEDIAN] = COL_REAL("mb_s_median", 3),
     [DMK_COL_MB_S_MIN] = COL_REAL("mb_s_min", 3),
     [DMK_COL_MB_S_MAX] = COL_REAL("mb_s_max", 3),
+    [DMK_COL_PARTIAL] = {"partial", DMK_CSV_UINT, 0, 3},
     [DMK_COL_READ_MB_S] = COL_REAL("read_mb_s", 3),
     [DMK_COL_READ_IOPS] = COL_REAL("read_iops", 2),
     [DMK_COL_READ_LAT_MEAN] = COL_REAL("read_lat_mean_us", 3),
@@ -179,7 +186,7 @@ static void put_context(Row *r, const DmkRunResult *res, const char *record, con
 {
     const DmkTargetInfo *ti = &res->target;
     const DmkJob *j = &t->test.jobs[0];
-    put_u64(r, DMK_COL_SCHEMA, DMK_CSV_SCHEMA_VERSION);
+    put_u64(r, DMK_COL_SCHEMA, DMK_CSV_SCHEMA);
     put_text(r, DMK_COL_VERSION, res->version);
     put_text(r, DMK_COL_RECORD, record);
     put_text(r, DMK_COL_DATE, res->date);
@@ -187,12 +194,14 @@ static void put_context(Row *r, const DmkRunResult *res, const char *record, con
     put_text(r, DMK_COL_FILE_SYSTEM, ti->fs_type);
     put_text(r, DMK_COL_DEVICE, ti->device);
     put_text(r, DMK_COL_DEVICE_MODEL, ti->model);
+    put_text(r, DMK_COL_TEMP_SENSOR, ti->temp_sensor);
     put_u64(r, DMK_COL_CAPACITY, ti->capacity_bytes);
     put_u64(r, DMK_COL_FS_FREE, ti->fs_free_bytes);
     put_text(r, DMK_COL_OS, res->os);
     put_text(r, DMK_COL_BACKEND, res->backend);
     put_text(r, DMK_COL_PROFILE, res->profile);
     put_text(r, DMK_COL_SWEEP, res->sweep);
+    put_text(r, DMK_COL_LAB, res->lab);
     put_u64(r, DMK_COL_TEST_SIZE, res->size);
     put_u64(r, DMK_COL_PASSES, res->passes);
     put_num(r, DMK_COL_MEASURE, res->measure_s);
@@ -200,14 +209,17 @@ static void put_context(Row *r, const DmkRunResult *res, const char *record, con
     put_num(r, DMK_COL_INTERVAL, res->interval_s);
     put_text(r, DMK_COL_DATA, dmk_data_name(res->data));
     put_text(r, DMK_COL_COMMENT, res->comment);
+    put_text(r, DMK_COL_LAB_NOTE, res->lab_note);
     put_u64(r, DMK_COL_COMPLETE, res->complete ? 1 : 0);
     put_text(r, DMK_COL_TEST, t->test.name);
+    put_text(r, DMK_COL_LABEL, t->test.label);
     put_text(r, DMK_COL_MODE, dmk_mode_name(t->test.mode));
     put_text(r, DMK_COL_PATTERN, dmk_pattern_name(j->pattern));
     put_u64(r, DMK_COL_BLOCK_SIZE, j->block_size);
     put_u64(r, DMK_COL_QUEUE_DEPTH, j->queue_depth);
     put_u64(r, DMK_COL_THREADS, dmk_test_threads(&t->test));
     put_u64(r, DMK_COL_READ_SHARE, j->read_share);
+    put_u64(r, DMK_COL_RATE_IOPS, t->test.rate_iops);
 }
 
 static void put_stats(Row *r, const DmkStats *s)
@@ -234,6 +246,9 @@ static void write_sample(Row *r, const DmkRunResult *res, const DmkTestResult *t
     DmkStats st = {.mb_s = s->mb_s, .iops = s->iops, .lat_mean_us = s->lat_mean_us};
     put_context(r, res, "sample", t);
     put_num(r, DMK_COL_T_S, s->t_s);
+    /* No sensor, or a reading no drive gives: an empty cell. */
+    if (s->temp_c >= DMK_CSV_TEMP_MIN && s->temp_c <= DMK_CSV_TEMP_MAX)
+        put_num(r, DMK_COL_TEMP_C, s->temp_c);
     /* A sample has throughput and mean latency only; the rest stays empty. */
     for (size_t k = 0; k < dmk_stat_field_count; k++)
         if (dmk_csv_sample_field(&dmk_stat_fields[k]))
@@ -249,6 +264,7 @@ static void write_test_rows(Row *r, const DmkRunResult *res, const DmkTestResult
     put_num(r, dmk_csv_col_tail(DMK_COL_MB_S_MEDIAN), t->mb_s_median);
     put_num(r, dmk_csv_col_tail(DMK_COL_MB_S_MIN), t->mb_s_min);
     put_num(r, dmk_csv_col_tail(DMK_COL_MB_S_MAX), t->mb_s_max);
+    put_u64(r, dmk_csv_col_tail(DMK_COL_PARTIAL), t->partial ? 1 : 0);
     put_directions(r, &t->score);
     end_row(r);
     for (uint32_t p = 0; p < t->n_passes; p++) {

@@ -9,10 +9,6 @@
 
 #include "dmk-result.h"
 
-/* The format's version, in the first column of every row. 2 added the
- * `sweep` column; the reader still takes 1. */
-#define DMK_CSV_SCHEMA_VERSION 2
-
 int dmk_csv_write(FILE *f, const DmkRunResult *r, const char *path, DmkError *err);
 
 /* A text cell as written: cells starting with = + - @ tab or CR get a

@@ -61,6 +61,16 @@ static void kv_u64(FILE *f, const char *key, unsigned long long v, const char *s
     fprintf(f, "%s\"%s\":%llu", sep, key, v);
 }
 
+/* A drive's temperature: null when there was no sensor (NaN), and for a
+ * reading no drive gives (a sensor's misread). */
+static void kv_temp(FILE *f, const char *key, double c, const char *sep)
+{
+    if (c >= DMK_TEMP_MIN_C && c <= DMK_TEMP_MAX_C)
+        kv_num(f, key, c, 1, sep);
+    else
+        fprintf(f, "%s\"%s\":null", sep, key);
+}
+
 static void write_stats(FILE *f, const DmkStats *s)
 {
     for (size_t i = 0; i < dmk_stat_field_count; i++) {
@@ -93,6 +103,7 @@ static void write_timeline(FILE *f, const DmkTestResult *t)
         kv_num(f, "mb_s", s->mb_s, 3, ",");
         kv_num(f, "iops", s->iops, 2, ",");
         kv_num(f, "lat_mean_us", s->lat_mean_us, 3, ",");
+        kv_temp(f, "temp_c", s->temp_c, ",");
         fputc('}', f);
     }
     fputc(']', f);
@@ -102,17 +113,20 @@ static void write_test(FILE *f, const DmkTestResult *t)
 {
     const DmkJob *j = &t->test.jobs[0];
     kv_str(f, "test", t->test.name, "{");
+    kv_str(f, "label", t->test.label, ",");
     kv_str(f, "mode", dmk_mode_name(t->test.mode), ",");
     kv_str(f, "pattern", dmk_pattern_name(j->pattern), ",");
     kv_u64(f, "block_size", j->block_size, ",");
     kv_u64(f, "queue_depth", j->queue_depth, ",");
     kv_u64(f, "threads", dmk_test_threads(&t->test), ",");
     kv_u64(f, "read_share", j->read_share, ",");
+    kv_u64(f, "rate_iops", t->test.rate_iops, ",");
     write_stats(f, &t->score.total);
     kv_num(f, "mb_s_median", t->mb_s_median, 3, ",");
     kv_num(f, "mb_s_min", t->mb_s_min, 3, ",");
     kv_num(f, "mb_s_max", t->mb_s_max, 3, ",");
     kv_u64(f, "best_pass", t->best_pass + 1, ",");
+    fprintf(f, ",\"partial\":%s", t->partial ? "true" : "false");
     if (t->test.mode == DMK_MODE_MIX) {
         fputs(",\"read\":{\"direction\":\"read\"", f);
         write_stats(f, &t->score.read);
@@ -136,12 +150,20 @@ static void write_context(FILE *f, const DmkRunResult *r)
     kv_str(f, "backend", r->backend, ",");
     kv_str(f, "profile", r->profile, ",");
     kv_str(f, "sweep", r->sweep, ",");
+    kv_str(f, "lab", r->lab, ",");
     kv_str(f, "comment", r->comment, ",");
+    kv_str(f, "lab_note", r->lab_note, ",");
     kv_str(f, "target", ti->path, ",");
     kv_str(f, "file_system", ti->fs_type, ",");
     kv_str(f, "mount_point", ti->mount_point, ",");
     kv_str(f, "device", ti->device, ",");
     kv_str(f, "device_model", ti->model, ",");
+    kv_str(f, "temp_sensor", ti->temp_sensor, ",");
+    /* Online discard: 1 or 0, null when the platform could not tell. */
+    if (ti->discard == 0 || ti->discard == 1)
+        kv_u64(f, "discard", (unsigned long long)ti->discard, ",");
+    else
+        fputs(",\"discard\":null", f);
     kv_u64(f, "capacity_bytes", ti->capacity_bytes, ",");
     kv_u64(f, "fs_size_bytes", ti->fs_size_bytes, ",");
     kv_u64(f, "fs_free_bytes", ti->fs_free_bytes, ",");

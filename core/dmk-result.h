@@ -28,6 +28,11 @@ typedef struct {
     DmkStats write;
 } DmkPassResult;
 
+/* A plausible drive temperature: outside this range a sensor misread, and
+ * the writers record the sample as having none. */
+#define DMK_TEMP_MIN_C (-60.0)
+#define DMK_TEMP_MAX_C 200.0
+
 /* One timeline point: what completed in (t_s - period, t_s]. */
 typedef struct {
     double t_s; /* seconds since the measured part of the test began */

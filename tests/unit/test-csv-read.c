@@ -2,6 +2,7 @@
  * same bytes), fast, and bad files are refused with a message that names
  * the file, the line and the column. argv[1] is tests/data. */
 #include "dmk-test.h"
+#include "dmk-test-result.h"
 #include "dmk-test-scratch.h"
 
 #include <dirent.h>
@@ -166,9 +167,24 @@ static void check_same_stats(const DmkStats *a, const DmkStats *b)
                        0.0051);
 }
 
+/* The same temperature to the cell's one decimal, or both none (NaN). */
+static void check_same_temp(double a, double b)
+{
+    if (isnan(a) || isnan(b)) {
+        if (isnan(a) != isnan(b))
+            printf("# temperature %g, expected %g\n", b, a);
+        DMK_CHECK(isnan(a) == isnan(b));
+        return;
+    }
+    DMK_CHECK_NEAR(a, b, 0.05);
+}
+
 static void check_same_test(const DmkTestResult *a, const DmkTestResult *b)
 {
     DMK_CHECK_STR(a->test.name, b->test.name);
+    DMK_CHECK_STR(a->test.label, b->test.label);
+    DMK_CHECK(a->test.rate_iops == b->test.rate_iops);
+    DMK_CHECK_INT(a->partial, b->partial);
     DMK_CHECK_INT(a->test.mode, b->test.mode);
     DMK_CHECK_INT(a->test.n_jobs, 1);
     DMK_CHECK(memcmp(&a->test.jobs[0], &b->test.jobs[0], sizeof(DmkJob)) == 0);
@@ -190,6 +206,7 @@ static void check_same_test(const DmkTestResult *a, const DmkTestResult *b)
         DMK_CHECK_NEAR(a->samples[i].mb_s, b->samples[i].mb_s, 0.0005);
         DMK_CHECK_NEAR(a->samples[i].iops, b->samples[i].iops, 0.005);
         DMK_CHECK_NEAR(a->samples[i].lat_mean_us, b->samples[i].lat_mean_us, 0.0005);
+        check_same_temp(a->samples[i].temp_c, b->samples[i].temp_c);
     }
 }
 
@@ -201,7 +218,10 @@ static void check_same(const DmkRunResult *a, const DmkRunResult *b)
     DMK_CHECK_STR(a->backend, b->backend);
     DMK_CHECK_STR(a->profile, b->profile);
     DMK_CHECK_STR(a->sweep, b->sweep);
+    DMK_CHECK_STR(a->lab, b->lab);
     DMK_CHECK_STR(a->comment, b->comment);
+    DMK_CHECK_STR(a->lab_note, b->lab_note);
+    DMK_CHECK_STR(a->target.temp_sensor, b->target.temp_sensor);
     DMK_CHECK_STR(a->target.path, b->target.path);
     DMK_CHECK_STR(a->target.fs_type, b->target.fs_type);
     DMK_CHECK_STR(a->target.device, b->target.device);
@@ -229,6 +249,30 @@ static void test_column_table(void)
     DMK_CHECK_INT(n, DMK_COL_N_HEAD + dmk_stat_field_count + DMK_COL_N_TAIL);
     DMK_CHECK_STR(dmk_csv_column(DMK_COL_SWEEP).name, "sweep");
     DMK_CHECK_INT(dmk_csv_column(DMK_COL_SWEEP).since, 2);
+    /* schema 3's columns, and the schema the writer writes is the newest */
+    const struct {
+        size_t col;
+        const char *name;
+    } added[] = {
+        {DMK_COL_TEMP_SENSOR, "temp_sensor"},
+        {DMK_COL_LAB, "lab"},
+        {DMK_COL_LAB_NOTE, "lab_note"},
+        {DMK_COL_LABEL, "label"},
+        {DMK_COL_RATE_IOPS, "rate_iops"},
+        {DMK_COL_TEMP_C, "temp_c"},
+        {dmk_csv_col_tail(DMK_COL_PARTIAL), "partial"},
+    };
+    for (size_t i = 0; i < sizeof added / sizeof added[0]; i++) {
+        DMK_CHECK_STR(dmk_csv_column(added[i].col).name, added[i].name);
+        DMK_CHECK_INT(dmk_csv_column(added[i].col).since, 3);
+    }
+    int newest = 0, n3 = 0;
+    for (size_t i = 0; i < n; i++) {
+        newest = dmk_csv_column(i).since > newest ? dmk_csv_column(i).since : newest;
+        n3 += dmk_csv_column(i).since == 3;
+    }
+    DMK_CHECK_INT(newest, DMK_CSV_SCHEMA);
+    DMK_CHECK_INT(n3, 7);
     DMK_CHECK_STR(dmk_csv_column(dmk_csv_col_stat(0)).name, "mb_s");
     DMK_CHECK_STR(dmk_csv_column(dmk_csv_col_tail(DMK_COL_WRITE_LAT_P99)).name, "write_lat_p99_us");
     for (size_t i = 0; i < n; i++)
@@ -254,6 +298,82 @@ static void test_round_trip(void)
         dmk_run_result_free(back);
         dmk_run_result_free(r);
     }
+}
+
+/* A review-lab result: two steps of one test told apart by their label,
+ * the second stopped; its context, rates and temperatures (none: NaN)
+ * come back the same, and saved again it is the same bytes. */
+static void test_round_trip_lab(void)
+{
+    DmkRunResult r;
+    DmkTestResult t[2];
+    DmkPassResult passes[2];
+    DmkSample samples[DMK_TEST_LAB_SAMPLES];
+    dmk_test_build_lab_result(&r, &t[1], passes, samples);
+    t[0] = t[1];
+    snprintf(t[0].test.label, sizeof t[0].test.label, "fresh");
+    t[0].test.rate_iops = 0;
+    t[0].partial = false;
+    t[0].n_samples = 0;
+    r.tests = t;
+    r.n_tests = 2;
+    DmkRunResult *back = round_trip(&r);
+    DMK_CHECK(back != NULL);
+    if (!back)
+        return;
+    check_same(&r, back);
+    /* the values themselves, not only that they agree */
+    DMK_CHECK_STR(back->lab, "sustained");
+    DMK_CHECK_STR(back->lab_note, "TRIM: 2.00 GiB punched, \"fstrim\" not permitted, as a user");
+    DMK_CHECK_STR(back->target.temp_sensor, "nvme0 Composite (hwmon2)");
+    DMK_CHECK_INT(back->target.discard, -1); /* the file does not say */
+    DMK_CHECK(back->size == 2000398934016ULL);
+    DMK_CHECK_INT(back->passes, 5);
+    DMK_CHECK_INT(back->complete, 0);
+    DMK_CHECK_INT(back->n_tests, 2);
+    if (back->n_tests == 2) {
+        const DmkTestResult *a = &back->tests[0], *b = &back->tests[1];
+        DMK_CHECK_STR(a->test.label, "fresh");
+        DMK_CHECK_STR(b->test.label, "after TRIM");
+        DMK_CHECK_INT(a->partial, 0);
+        DMK_CHECK_INT(b->partial, 1);
+        DMK_CHECK(a->test.rate_iops == 0 && b->test.rate_iops == 12345);
+        DMK_CHECK_INT(b->n_passes, 1);
+        DMK_CHECK_INT(b->n_samples, DMK_TEST_LAB_SAMPLES);
+        for (size_t i = 0; i < b->n_samples && i < DMK_TEST_LAB_SAMPLES; i++)
+            check_same_temp(dmk_test_lab_temp(i), b->samples[i].temp_c);
+        if (b->n_samples == DMK_TEST_LAB_SAMPLES) {
+            DMK_CHECK(b->samples[0].temp_c == 41.0);
+            DMK_CHECK(b->samples[49].temp_c == 79.5);
+            DMK_CHECK(b->samples[9].temp_c == -12.5);
+            DMK_CHECK(isnan(b->samples[2].temp_c) && isnan(b->samples[46].temp_c));
+        }
+    }
+    dmk_run_result_free(back);
+}
+
+/* Only a lab run may be larger than DMK_SIZE_MAX: the same file without
+ * its lab is refused. */
+static void test_lab_size_limit(void)
+{
+    DmkRunResult r;
+    DmkTestResult t;
+    DmkPassResult passes[2];
+    DmkSample samples[DMK_TEST_LAB_SAMPLES];
+    dmk_test_build_lab_result(&r, &t, passes, samples);
+    r.lab[0] = '\0';
+    size_t len = 0;
+    char *s = write_csv(&r, &len);
+    if (!s)
+        return;
+    DmkRunResult *back = NULL;
+    DmkError err = {0};
+    DMK_CHECK(dmk_csv_load_mem("r.csv", s, len, &back, &err) != DMK_OK);
+    DMK_CHECK(back == NULL);
+    DMK_CHECK(strstr(err.msg, "(test_size): '2000398934016' is out of range") != NULL);
+    printf("# %s\n", err.msg);
+    dmk_run_result_free(back);
+    free(s);
 }
 
 /* A whole run on the null backend, timeline included. */
@@ -357,10 +477,51 @@ static void test_schema_1(void)
         DMK_CHECK(r->tests[i].n_samples >= 2);
         DMK_CHECK(r->tests[i].score.total.mb_s > 0);
     }
+    /* what schema 3 added: nothing, and no temperature rather than 0 C */
+    DMK_CHECK_STR(r->lab, "");
+    DMK_CHECK_STR(r->target.temp_sensor, "");
+    for (size_t i = 0; i < r->n_tests; i++) {
+        const DmkTestResult *t = &r->tests[i];
+        DMK_CHECK_STR(t->test.label, "");
+        DMK_CHECK(t->test.rate_iops == 0 && !t->partial);
+        for (size_t k = 0; k < t->n_samples; k++)
+            DMK_CHECK(isnan(t->samples[k].temp_c));
+    }
     DMK_CHECK_INT(r->tests[0].test.jobs[0].block_size, 1 << 20);
     DMK_CHECK_INT(r->tests[0].test.jobs[0].queue_depth, 8);
     DMK_CHECK_NEAR(r->tests[0].score.total.mb_s, 40149849.211, 0.0005);
-    /* saved again it is a schema 2 file with the same content */
+    /* saved again it is a schema 3 file with the same content */
+    DmkRunResult *again = round_trip(r);
+    if (again)
+        check_same(r, again);
+    dmk_run_result_free(again);
+    dmk_run_result_free(r);
+}
+
+/* A schema 2 file (the corpus's plain one) has no temperatures: NaN, not 0. */
+static void test_schema_2(void)
+{
+    char path[1100];
+    DmkRunResult *r = NULL;
+    DmkError err = {0};
+    int rc = dmk_csv_load(path_in(data_dir, "bad-csv/ok-lf-only.csv", path, sizeof path), &r, &err);
+    if (rc != DMK_OK)
+        printf("# %s\n", err.msg);
+    DMK_CHECK_INT(rc, DMK_OK);
+    if (!r)
+        return;
+    DMK_CHECK_STR(r->lab, "");
+    DMK_CHECK_STR(r->lab_note, "");
+    DMK_CHECK_INT(r->n_tests, 1);
+    if (r->n_tests == 1) {
+        const DmkTestResult *t = &r->tests[0];
+        DMK_CHECK_INT(t->n_samples, 2);
+        for (size_t k = 0; k < t->n_samples; k++)
+            DMK_CHECK(isnan(t->samples[k].temp_c));
+        DMK_CHECK_NEAR(t->samples[0].mb_s, 410.2, 1e-9);
+        DMK_CHECK_STR(t->test.label, "");
+        DMK_CHECK(!t->partial && t->test.rate_iops == 0);
+    }
     DmkRunResult *again = round_trip(r);
     if (again)
         check_same(r, again);
@@ -488,9 +649,12 @@ int main(int argc, char **argv)
         data_dir = argv[1];
     DMK_TEST(test_column_table);
     DMK_TEST(test_round_trip);
+    DMK_TEST(test_round_trip_lab);
+    DMK_TEST(test_lab_size_limit);
     DMK_TEST(test_round_trip_of_a_run);
     DMK_TEST(test_long_timeline);
     DMK_TEST(test_schema_1);
+    DMK_TEST(test_schema_2);
     DMK_TEST(test_bad_files);
     DMK_TEST(test_too_large);
     DMK_TEST(test_missing_file);

@@ -132,10 +132,11 @@ static void test_line_endings_and_header(void)
     if (eol) {
         *eol = '\0';
         /* whole names between commas */
-        static const char *cols[] = {"test",        "mode",       "block_size",  "queue_depth",
-                                     "threads",     "mb_s",       "mb_s_median", "iops",
-                                     "lat_mean_us", "lat_p99_us", "read_share",  "pass",
-                                     "t_s",         "comment",    "complete"};
+        static const char *cols[] = {
+            "test",        "mode",      "block_size",  "queue_depth", "threads",    "mb_s",
+            "mb_s_median", "iops",      "lat_mean_us", "lat_p99_us",  "read_share", "pass",
+            "t_s",         "comment",   "complete",    "lab",         "lab_note",   "temp_sensor",
+            "label",       "rate_iops", "partial",     "temp_c"};
         for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++) {
             char needle[64];
             snprintf(needle, sizeof needle, ",%s,", cols[i]);
@@ -162,7 +163,8 @@ static void test_rows(void)
     DMK_CHECK_INT(parse(s, &tb), 0);
     DMK_CHECK_INT(tb.n_rows, 6);
     int header = tb.n_fields[0];
-    DMK_CHECK_INT(header, 31 + 11 + 11);
+    /* head, statistics, tail; schema 3 added 6 head columns and 1 tail */
+    DMK_CHECK_INT(header, 37 + 11 + 12);
     for (int row = 1; row < tb.n_rows; row++) {
         if (tb.n_fields[row] != header)
             printf("# row %d has %d fields, the header %d\n", row, tb.n_fields[row], header);
@@ -179,8 +181,16 @@ static void test_rows(void)
         if (row == 0)
             continue;
         /* the context on every row */
-        DMK_CHECK_STR(cell(&tb, row, "schema"), "2");
+        DMK_CHECK_STR(cell(&tb, row, "schema"), "3");
         DMK_CHECK_STR(cell(&tb, row, "sweep"), "");
+        /* an ordinary run: the lab's columns say nothing */
+        DMK_CHECK_STR(cell(&tb, row, "lab"), "");
+        DMK_CHECK_STR(cell(&tb, row, "lab_note"), "");
+        DMK_CHECK_STR(cell(&tb, row, "temp_sensor"), "");
+        DMK_CHECK_STR(cell(&tb, row, "label"), "");
+        DMK_CHECK_STR(cell(&tb, row, "rate_iops"), "0");
+        DMK_CHECK_STR(cell(&tb, row, "temp_c"), ""); /* no sensor: NaN is empty, not 0 */
+        DMK_CHECK_STR(cell(&tb, row, "partial"), row == 1 ? "0" : "");
         DMK_CHECK_STR(cell(&tb, row, "version"), "0.1.0");
         DMK_CHECK_STR(cell(&tb, row, "date"), "2026-11-30T06:35:13Z");
         DMK_CHECK_STR(cell(&tb, row, "target"), "/mnt/data, with a comma");
@@ -293,6 +303,59 @@ static void test_text_round_trip(void)
     free(s);
 }
 
+/* A review-lab result: its context, the step's label and rate, a stopped
+ * test, and temperatures where the sensor had them. */
+static void test_lab_rows(void)
+{
+    DmkRunResult r;
+    DmkTestResult t;
+    DmkPassResult passes[2];
+    DmkSample samples[DMK_TEST_LAB_SAMPLES];
+    dmk_test_build_lab_result(&r, &t, passes, samples);
+    samples[1].temp_c = 250.0; /* a misread: no drive is that hot */
+    samples[3].temp_c = INFINITY;
+    char *s = write_csv(&r);
+    if (!s)
+        return;
+    Table tb;
+    /* the first rows only: the table holds MAX_ROWS */
+    char *cut = s;
+    for (int i = 0; i < MAX_ROWS - 1 && cut; i++)
+        cut = strstr(cut + 1, "\r\n");
+    if (cut)
+        cut[2] = '\0';
+    DMK_CHECK_INT(parse(s, &tb), 0);
+    DMK_CHECK_INT(tb.n_rows, MAX_ROWS - 1);
+    static const char *records[] = {"record", "test", "pass", "sample"};
+    for (int row = 1; row < tb.n_rows; row++) {
+        DMK_CHECK_INT(tb.n_fields[row], tb.n_fields[0]);
+        DMK_CHECK_STR(cell(&tb, row, "record"), records[row < 3 ? row : 3]);
+        DMK_CHECK_STR(cell(&tb, row, "lab"), "sustained");
+        DMK_CHECK_STR(cell(&tb, row, "lab_note"),
+                      "TRIM: 2.00 GiB punched, \"fstrim\" not permitted, as a user");
+        DMK_CHECK_STR(cell(&tb, row, "temp_sensor"), "nvme0 Composite (hwmon2)");
+        DMK_CHECK_STR(cell(&tb, row, "test_size"), "2000398934016");
+        DMK_CHECK_STR(cell(&tb, row, "complete"), "0");
+        DMK_CHECK_STR(cell(&tb, row, "label"), "after TRIM");
+        DMK_CHECK_STR(cell(&tb, row, "rate_iops"), "12345");
+        DMK_CHECK_STR(cell(&tb, row, "mode"), "write");
+        DMK_CHECK_STR(cell(&tb, row, "partial"), row == 1 ? "1" : "");
+        if (row < 3)
+            DMK_CHECK_STR(cell(&tb, row, "temp_c"), "");
+    }
+    /* samples 0, 1, 2, 3, ...: 41.0, a misread, none, inf, 43.8 */
+    static const char *temps[] = {"41.0", "", "", "", "43.8", "44.5", "", "45.9", "46.6", "-12.5"};
+    for (int i = 0; i < 10; i++)
+        DMK_CHECK_STR(cell(&tb, 3 + i, "temp_c"), temps[i]);
+    DMK_CHECK_STR(cell(&tb, 3, "t_s"), "0.500");
+    DMK_CHECK_STR(cell(&tb, 3, "mb_s"), "80.000");
+    /* the quote is doubled inside the quoted cell */
+    DMK_CHECK(strstr(s, "\"TRIM: 2.00 GiB punched, \"\"fstrim\"\" not permitted, as a user\"") !=
+              NULL);
+    table_free(&tb);
+    free(s);
+}
+
 static void check_neutralise(const char *in, const char *expected)
 {
     char out[64];
@@ -353,6 +416,7 @@ int main(void)
 {
     DMK_TEST(test_line_endings_and_header);
     DMK_TEST(test_rows);
+    DMK_TEST(test_lab_rows);
     DMK_TEST(test_text_round_trip);
     DMK_TEST(test_neutralise);
     DMK_TEST(test_locale);

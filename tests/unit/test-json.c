@@ -211,7 +211,7 @@ static void test_document(void)
     DMK_CHECK(strstr(s, "\"read_share\":70") != NULL);
     /* the score is pass 2, the faster */
     DMK_CHECK(strstr(s, "\"best_pass\":2") != NULL);
-    DMK_CHECK(strstr(s, "\"read_share\":70,\"mb_s\":163.840,\"iops\":40000.00,") != NULL);
+    DMK_CHECK(strstr(s, "\"rate_iops\":0,\"mb_s\":163.840,\"iops\":40000.00,") != NULL);
     DMK_CHECK(strstr(s, "\"lat_p99_us\":1234.568") != NULL);
     DMK_CHECK(strstr(s, "\"mb_s_median\":122.880") != NULL);
     DMK_CHECK(strstr(s, "\"mb_s_min\":81.920") != NULL);
@@ -226,8 +226,16 @@ static void test_document(void)
     DMK_CHECK(strstr(s, "{\"pass\":2,\"mb_s\":163.840,") != NULL);
     DMK_CHECK_INT(count(s, "{\"pass\":"), 2);
     DMK_CHECK(strstr(s, "\"timeline\":[{\"t_s\":0.500,\"mb_s\":100.000,\"iops\":24414.06,"
-                        "\"lat_mean_us\":5.500},{\"t_s\":1.000,\"mb_s\":200.000,"
-                        "\"iops\":48828.13,\"lat_mean_us\":2.250}]") != NULL);
+                        "\"lat_mean_us\":5.500,\"temp_c\":null},{\"t_s\":1.000,"
+                        "\"mb_s\":200.000,\"iops\":48828.13,\"lat_mean_us\":2.250,"
+                        "\"temp_c\":null}]") != NULL);
+    /* an ordinary run: the lab's keys are there, empty */
+    DMK_CHECK(strstr(s, "\"sweep\":\"\",\"lab\":\"\",") != NULL);
+    DMK_CHECK(strstr(s, "\"lab_note\":\"\",") != NULL);
+    DMK_CHECK(strstr(s, "\"temp_sensor\":\"\",\"discard\":0,") != NULL);
+    DMK_CHECK(strstr(s, "\"test\":\"RND4K Q32T1\",\"label\":\"\",") != NULL);
+    DMK_CHECK(strstr(s, "\"read_share\":70,\"rate_iops\":0,") != NULL);
+    DMK_CHECK(strstr(s, "\"best_pass\":2,\"partial\":false") != NULL);
     /* every statistic once per score, direction and pass: 1 + 2 + 2 */
     DMK_CHECK_INT(count(s, "\"lat_p9999_us\":"), 5);
     DMK_CHECK_INT(count(s, "\"lat_stddev_us\":"), 5);
@@ -257,6 +265,58 @@ static void test_document(void)
         DMK_CHECK(balanced(s));
         DMK_CHECK(strstr(s, "\"results\":[]}") != NULL);
     }
+    free(s);
+}
+
+/* A review-lab result: the lab's context, the step's label and rate, a
+ * stopped test, and each sample's temperature, null without a reading. */
+static void test_document_lab(void)
+{
+    DmkRunResult r;
+    DmkTestResult t;
+    DmkPassResult passes[2];
+    DmkSample samples[DMK_TEST_LAB_SAMPLES];
+    dmk_test_build_lab_result(&r, &t, passes, samples);
+    samples[1].temp_c = 250.0; /* a misread: no drive is that hot */
+    char *s = write_json(&r);
+    DMK_CHECK(s != NULL);
+    if (!s)
+        return;
+    DMK_CHECK(balanced(s));
+    DMK_CHECK(strstr(s, "\"schema_version\":1,") != NULL);
+    DMK_CHECK(strstr(s, "\"lab\":\"sustained\",") != NULL);
+    DMK_CHECK(strstr(s, "\"lab_note\":\"TRIM: 2.00 GiB punched, \\\"fstrim\\\" not permitted, as "
+                        "a user\",") != NULL);
+    DMK_CHECK(strstr(s, "\"temp_sensor\":\"nvme0 Composite (hwmon2)\",\"discard\":1,") != NULL);
+    DMK_CHECK(strstr(s, "\"test_size\":2000398934016,") != NULL);
+    DMK_CHECK(strstr(s, "\"complete\":false") != NULL);
+    DMK_CHECK(strstr(s, "\"test\":\"RND4K Q32T1\",\"label\":\"after TRIM\",\"mode\":\"write\"") !=
+              NULL);
+    DMK_CHECK(strstr(s, "\"read_share\":0,\"rate_iops\":12345,") != NULL);
+    DMK_CHECK(strstr(s, "\"best_pass\":1,\"partial\":true,") != NULL);
+    DMK_CHECK_INT(count(s, "{\"pass\":"), 1);
+    /* every sample has the key: a number with one decimal, or null */
+    DMK_CHECK_INT(count(s, "\"temp_c\":"), DMK_TEST_LAB_SAMPLES);
+    int none = 1; /* the misread */
+    for (size_t i = 0; i < DMK_TEST_LAB_SAMPLES; i++)
+        none += isnan(dmk_test_lab_temp(i));
+    DMK_CHECK_INT(count(s, "\"temp_c\":null}"), none);
+    DMK_CHECK(strstr(s, "{\"t_s\":0.500,\"mb_s\":80.000,\"iops\":19531.25,\"lat_mean_us\":1600.500,"
+                        "\"temp_c\":41.0}") != NULL);
+    DMK_CHECK(strstr(s, "\"t_s\":1.000,\"mb_s\":81.125,\"iops\":19532.25,\"lat_mean_us\":1601.500,"
+                        "\"temp_c\":null}") != NULL);
+    DMK_CHECK(strstr(s, "\"temp_c\":-12.5}") != NULL);
+    DMK_CHECK(strstr(s, "\"temp_c\":43.8}") != NULL);
+    DMK_CHECK(strstr(s, "\"t_s\":25.000,") != NULL);
+    DMK_CHECK(strstr(s, "\"temp_c\":79.5}]") != NULL); /* the last sample */
+    DMK_CHECK(strstr(s, "nan") == NULL && strstr(s, "inf") == NULL);
+    free(s);
+
+    /* a platform that cannot tell whether discard is on: null */
+    r.target.discard = -1;
+    s = write_json(&r);
+    if (s)
+        DMK_CHECK(strstr(s, "\"discard\":null,") != NULL);
     free(s);
 }
 
@@ -313,6 +373,7 @@ int main(void)
     DMK_TEST(test_string_utf8);
     DMK_TEST(test_string_utf8_high_leads);
     DMK_TEST(test_document);
+    DMK_TEST(test_document_lab);
     DMK_TEST(test_document_odd_numbers);
     DMK_TEST(test_locale);
     return dmk_test_done();
