@@ -73,6 +73,9 @@ void dmk_report_progress(const DmkProgress *p)
                 p->n_tests, p->test->name, dmk_mode_title(p->test->mode), p->pass, p->passes, mb,
                 left);
         break;
+    case DMK_STAGE_CLEANUP:
+        fprintf(stderr, "  Removing the test file...");
+        break;
     case DMK_STAGE_INTERVAL:
         fprintf(stderr, "  Interval before %s %s  (%s left)", p->test->name,
                 dmk_mode_title(p->test->mode), left);

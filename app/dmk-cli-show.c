@@ -161,12 +161,35 @@ static void print_compare(FILE *f, const DmkCliArgs *a, DmkRunResult *const *res
     free(rows);
 }
 
+static bool any_lab(DmkRunResult *const *res, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (res[i]->lab[0])
+            return true;
+    return false;
+}
+
+/* Lab results do not line up test by test: each file's report in turn. */
+static void print_each(FILE *f, const DmkCliArgs *a, DmkRunResult *const *res)
+{
+    for (size_t i = 0; i < a->n_files; i++) {
+        if (a->n_files > 1)
+            fprintf(f, "%s== %s ==\n", i ? "\n" : "", a->files[i]);
+        if (res[i]->lab[0])
+            dmk_report_lab(f, res[i]);
+        else
+            dmk_report_table(f, res[i]);
+    }
+}
+
 int dmk_cli_show(const DmkCliArgs *a, FILE *f)
 {
     DmkRunResult *res[DMK_CLI_MAX_FILES] = {0};
     if (dmk_cli_load_all(a, res) != DMK_OK)
         return 1;
-    if (a->n_files == 1 && !a->metric_set)
+    if (any_lab(res, a->n_files))
+        print_each(f, a, res);
+    else if (a->n_files == 1 && !a->metric_set)
         dmk_report_table(f, res[0]);
     else
         print_compare(f, a, res);

@@ -1,5 +1,6 @@
 /* drivemark-cli: the headless runner over the same engine as the GUI. */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
@@ -90,56 +91,87 @@ static int exit_code(int rc)
     return rc == DMK_OK ? 0 : 1;
 }
 
+/* What a run leaves for the user: the table or lab report and the
+ * result files, produced as soon as everything is measured (before the
+ * test file's removal, which a discard-mounted file system can make slow). */
+typedef struct {
+    DmkOutput json, csv;
+    const DmkCliArgs *args;
+    FILE *table;
+    bool progress_shown;
+    bool done;
+    int rc;
+    DmkError err;
+} DmkRunOutputs;
+
+static void discard_outputs(DmkRunOutputs *o)
+{
+    DmkError ignored;
+    /* Nothing was measured: leave no empty result file behind. */
+    output_close(&o->json, &ignored);
+    output_close(&o->csv, &ignored);
+    if (o->args->json_path && strcmp(o->args->json_path, "-") != 0)
+        remove(o->args->json_path);
+    if (o->args->csv_path && strcmp(o->args->csv_path, "-") != 0)
+        remove(o->args->csv_path);
+}
+
+static void on_measured(const DmkRunResult *res, int rc, void *user_data)
+{
+    (void)rc;
+    DmkRunOutputs *o = user_data;
+    if (o->done)
+        return;
+    o->done = true;
+    if (o->progress_shown)
+        dmk_report_progress_end();
+    if (!res || res->n_tests == 0) {
+        discard_outputs(o);
+        return;
+    }
+    if (res->lab[0])
+        dmk_report_lab(o->table, res);
+    else
+        dmk_report_table(o->table, res);
+    o->rc = write_outputs(res, &o->json, &o->csv, &o->err);
+}
+
 static int cmd_run(DmkCliArgs *a)
 {
     DmkError err = {0};
-    DmkOutput json = {0}, csv = {0};
+    DmkRunOutputs out = {.args = a};
     const DmkBackend *be = dmk_backend_by_name(a->backend);
-    int rc = output_open(&json, a->json_path, &err);
+    int rc = output_open(&out.json, a->json_path, &err);
     if (rc == DMK_OK)
-        rc = output_open(&csv, a->csv_path, &err);
+        rc = output_open(&out.csv, a->csv_path, &err);
     if (rc != DMK_OK) {
         fprintf(stderr, "drivemark-cli: %s\n", err.msg);
         return 1;
     }
     /* The table goes to stderr when stdout carries JSON or CSV. */
-    FILE *table = json.f == stdout || csv.f == stdout ? stderr : stdout;
+    out.table = out.json.f == stdout || out.csv.f == stdout ? stderr : stdout;
     DmkRunner *runner = dmk_runner_new(a->spec, be);
     current_runner = runner;
     dmk_os_on_interrupt(on_interrupt);
     if (atomic_load(&caught_signal))
         dmk_runner_stop(runner);
     bool progress = !a->quiet && dmk_os_stderr_is_tty();
-    DmkRunCallbacks cb = {progress ? on_progress : NULL, NULL, NULL};
+    out.progress_shown = progress;
+    DmkRunCallbacks cb = {progress ? on_progress : NULL, NULL, &out, on_measured};
     DmkRunResult *res = NULL;
     rc = dmk_runner_run(runner, &cb, &res, &err);
     if (progress)
         dmk_report_progress_end();
     current_runner = NULL;
     dmk_runner_free(runner);
-    DmkError out_err = {0};
-    int out_rc = DMK_OK;
-    if (res && res->n_tests > 0) {
-        if (res->lab[0])
-            dmk_report_lab(table, res);
-        else
-            dmk_report_table(table, res);
-        out_rc = write_outputs(res, &json, &csv, &out_err);
-    } else {
-        /* Nothing was measured: leave no empty result file behind. */
-        output_close(&json, &out_err);
-        output_close(&csv, &out_err);
-        if (a->json_path && strcmp(a->json_path, "-") != 0)
-            remove(a->json_path);
-        if (a->csv_path && strcmp(a->csv_path, "-") != 0)
-            remove(a->csv_path);
-    }
+    if (!out.done) /* the run failed before the runner measured anything */
+        on_measured(res, rc, &out);
     dmk_run_result_free(res);
     if (rc != DMK_OK)
         fprintf(stderr, "drivemark-cli: %s\n", err.msg);
-    if (out_rc != DMK_OK)
-        fprintf(stderr, "drivemark-cli: %s\n", out_err.msg);
-    return exit_code(rc != DMK_OK ? rc : out_rc);
+    if (out.rc != DMK_OK)
+        fprintf(stderr, "drivemark-cli: %s\n", out.err.msg);
+    return exit_code(rc != DMK_OK ? rc : out.rc);
 }
 
 int main(int argc, char **argv)

@@ -726,8 +726,13 @@ int dmk_runner_run(DmkRunner *r, const DmkRunCallbacks *cb, DmkRunResult **out, 
     if (rc == DMK_OK)
         rc = run_tests(r, res, err);
     dmk_pool_free(&r->pool);
-    if (r->target)
+    if (r->cb && r->cb->measured)
+        r->cb->measured(res, rc, r->cb->user_data);
+    if (r->target) {
+        DmkProgress p = {.stage = DMK_STAGE_CLEANUP, .fraction = 1.0};
+        emit(r, &p);
         r->be->target_close(r->target);
+    }
     r->target = NULL;
     r->res = NULL;
     if (out)

@@ -14,6 +14,9 @@ typedef enum {
     DMK_STAGE_WARMUP = 1,
     DMK_STAGE_MEASURE = 2,
     DMK_STAGE_INTERVAL = 3,
+    /* closing the test file: quick, except on a file system mounted with
+     * discard, which trims every extent the tests split up first */
+    DMK_STAGE_CLEANUP = 4,
 } DmkStage;
 
 typedef struct {
@@ -36,6 +39,12 @@ typedef struct {
     /* A test finished; t stays valid until the run result is freed. */
     void (*test_done)(const DmkTestResult *t, size_t index, void *user_data);
     void *user_data;
+    /* Everything is measured (res as dmk_runner_run will return it; rc its
+     * status so far) and the test file is about to be removed, which can
+     * take minutes on a file system mounted with discard: a front end may
+     * show or save the results now. res stays the caller's to free later.
+     * Last, so that {progress, test_done, user_data} initialisers keep working. */
+    void (*measured)(const DmkRunResult *res, int rc, void *user_data);
 } DmkRunCallbacks;
 
 typedef struct DmkRunner DmkRunner;

@@ -56,6 +56,8 @@ char *dmk_text_clock(double seconds)
 char *dmk_text_progress(const DmkProgress *p)
 {
     int pct = (int)(p->fraction * 100.0 + 0.5);
+    if (p->stage == DMK_STAGE_CLEANUP)
+        return g_strdup("Removing the test file...");
     if (p->stage == DMK_STAGE_PREPARE || !p->test)
         return g_strdup_printf("Preparing test file %d %%", pct);
     char *title = dmk_text_test_title(p->test);
