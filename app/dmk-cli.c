@@ -405,6 +405,12 @@ static int opt_idle(DmkCliArgs *a, const char *v, DmkError *err)
     return dmk_parse_seconds_range("--idle", v, 0, DMK_SECONDS_MAX, &a->lab.idle_s, err);
 }
 
+static int opt_settle(DmkCliArgs *a, const char *v, DmkError *err)
+{
+    a->settle_set = true;
+    return dmk_parse_seconds_range("--settle", v, 0, DMK_SECONDS_MAX, &a->lab.settle_s, err);
+}
+
 static int opt_margin(DmkCliArgs *a, const char *v, DmkError *err)
 {
     a->margin_set = true;
@@ -501,6 +507,9 @@ static const DmkOption options[] = {
      "mixed, latency: each point (default: 20); recovery: each probe (default: 60)"},
     {"--idle", "SECONDS", LAB, opt_idle,
      "recovery: idle time before the after-idle probe (default: 15m)"},
+    {"--settle", "SECONDS", LAB, opt_settle,
+     "idle after filling the test file, so the drive can empty its cache first (default: 5m "
+     "for sustained and recovery, 0 for mixed and latency; fullspan does not fill)"},
     {"--margin", "SIZE", LAB, opt_margin,
      "fullspan without --size: space left free (default: 2GiB)"},
     {"--null-cache", "SIZE", LAB, opt_null_cache,
@@ -779,22 +788,23 @@ static int check_lab_options(const DmkCliArgs *a, DmkError *err)
     const char *name = dmk_lab_name(k);
     struct {
         bool given, fits;
-        const char *opt;
+        const char *opt, *why;
     } rules[] = {
-        {a->duration_set, k == DMK_LAB_SUSTAINED || k == DMK_LAB_RECOVERY, "--duration"},
-        {a->step_set, k == DMK_LAB_MIXED || k == DMK_LAB_LATENCY || k == DMK_LAB_RECOVERY,
-         "--step"},
-        {a->idle_set, k == DMK_LAB_RECOVERY, "--idle"},
-        {a->margin_set, k == DMK_LAB_FULLSPAN && !a->size_set, "--margin"},
+        {a->duration_set, k == DMK_LAB_SUSTAINED || k == DMK_LAB_RECOVERY, "--duration", ""},
+        {a->step_set, k == DMK_LAB_MIXED || k == DMK_LAB_LATENCY || k == DMK_LAB_RECOVERY, "--step",
+         ""},
+        {a->idle_set, k == DMK_LAB_RECOVERY, "--idle", ""},
+        {a->settle_set, k != DMK_LAB_FULLSPAN, "--settle", " (it does not fill the file first)"},
+        {a->margin_set, k == DMK_LAB_FULLSPAN, "--margin", ""},
+        {a->margin_set && a->size_set, false, "--margin", " with --size (--size sizes the file)"},
         {a->n_tests > 0, k == DMK_LAB_SUSTAINED || k == DMK_LAB_FULLSPAN || k == DMK_LAB_RECOVERY,
-         "--test"},
-        {a->n_qd > 0, k == DMK_LAB_MIXED, "--qd"},
+         "--test", ""},
+        {a->n_qd > 0, k == DMK_LAB_MIXED, "--qd", ""},
     };
     for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
         if (rules[i].given && !rules[i].fits)
             return dmk_error_set(err, DMK_E_INVAL, 0, "%s does not apply to %s%s", rules[i].opt,
-                                 name,
-                                 rules[i].opt[2] == 'm' ? " with --size (it sizes the file)" : "");
+                                 name, rules[i].why);
     if (a->n_tests > 1 || a->n_qd > 1)
         return dmk_error_set(err, DMK_E_INVAL, 0, "%s takes one %s", name,
                              a->n_tests > 1 ? "--test" : "--qd");

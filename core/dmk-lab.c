@@ -52,6 +52,7 @@ void dmk_lab_params_init(DmkLabParams *p, DmkLabKind kind)
     case DMK_LAB_SUSTAINED:
         p->job = (DmkJob){DMK_PATTERN_RND, 4096, 32, 1, 0};
         p->duration_s = 7200.0;
+        p->settle_s = 300.0;
         break;
     case DMK_LAB_FULLSPAN:
         p->job = (DmkJob){DMK_PATTERN_SEQ, 1u << 20, 8, 1, 0};
@@ -63,6 +64,7 @@ void dmk_lab_params_init(DmkLabParams *p, DmkLabKind kind)
         p->duration_s = 1800.0;
         p->step_s = 60.0;
         p->idle_s = 900.0;
+        p->settle_s = 300.0;
         break;
     default:
         p->warmup_s = 2.0;
@@ -167,6 +169,9 @@ static int check_params(const DmkLabParams *p, DmkError *err)
     if (p->kind == DMK_LAB_FULLSPAN && p->job.pattern != DMK_PATTERN_SEQ)
         return dmk_error_set(err, DMK_E_INVAL, 0,
                              "the full-span write is sequential (SEQ...), not random");
+    if (!(p->settle_s >= 0 && p->settle_s <= DMK_SECONDS_MAX))
+        return dmk_error_set(err, DMK_E_INVAL, 0, "settle time %g s is out of range (0 to %g s)",
+                             p->settle_s, DMK_SECONDS_MAX);
     if (p->kind == DMK_LAB_FULLSPAN && p->span == 0 && p->margin == 0)
         return dmk_error_set(err, DMK_E_INVAL, 0,
                              "a full-span write over the free space needs a safety margin");
@@ -189,9 +194,9 @@ int dmk_lab_build(const DmkLabParams *p, DmkRunSpec *spec, DmkError *err)
     spec->interval_s = 0;
     spec->timeline_s = p->sample_s;
     spec->keep_partial = true;
-    /* Write-only tests need no filled file; filling it first would spend
-     * the very cache the test looks for. */
-    spec->no_fill = p->kind != DMK_LAB_MIXED && p->kind != DMK_LAB_LATENCY;
+    /* The full span writes every block once, sequentially: no fill. The
+     * others fill first and settle (dmk-lab.h says why). */
+    spec->no_fill = p->kind == DMK_LAB_FULLSPAN;
     spec->n_tests = 0;
     switch (p->kind) {
     case DMK_LAB_SUSTAINED:
@@ -210,6 +215,8 @@ int dmk_lab_build(const DmkLabParams *p, DmkRunSpec *spec, DmkError *err)
         build_recovery(p, spec);
         break;
     }
+    if (!spec->no_fill)
+        spec->tests[0].idle_before_s += p->settle_s;
     return dmk_run_spec_validate(spec, 0, err);
 }
 

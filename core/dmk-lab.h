@@ -18,7 +18,11 @@
  *             TRIM then probe
  *
  * Every lab run samples the drive's temperature with its timeline where
- * the platform has a sensor. */
+ * the platform has a sensor. All but the full-span write fill the test
+ * file first, as Iometer does: random writes into an allocated but
+ * unwritten file would measure the file system converting extents, and
+ * split them so finely that removing the file takes many minutes where
+ * the file system discards on delete. */
 #ifndef DMK_LAB_H
 #define DMK_LAB_H
 
@@ -60,6 +64,11 @@ typedef struct {
     double step_s;     /* mixed and latency: each point (20 s); recovery: each probe (60 s) */
     double warmup_s;   /* before each step, discarded (mixed, latency: 2 s; else 0) */
     double idle_s;     /* recovery: idle before the after-idle probe (900 s) */
+    /* Idle after the test file is filled, before the first step, so the
+     * drive can empty its write cache into flash first (the reviews pause
+     * between tests): sustained, recovery 300 s; mixed, latency 0. The
+     * full-span write does not fill first. */
+    double settle_s;
     uint32_t mixed_qd; /* mixed: outstanding I/Os per thread (1) */
 } DmkLabParams;
 
