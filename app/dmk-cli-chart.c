@@ -4,9 +4,10 @@
 #include <string.h>
 
 #include "dmk-chart-build.h"
+#include "dmk-chart-lab.h"
 #include "dmk-cli-show.h"
 
-/* ---- the command --------------------------------------------------------- */
+/* ---- CrystalDiskMark runs and sweeps --------------------------------------- */
 
 /* --kind, or what the first file was: a QD sweep, a block-size sweep, tiles. */
 static DmkChartBuildKind chart_kind(const DmkCliArgs *a, const DmkRunResult *first)
@@ -18,7 +19,7 @@ static DmkChartBuildKind chart_kind(const DmkCliArgs *a, const DmkRunResult *fir
         return DMK_CHART_BUILD_BS;
     case DMK_CLI_CHART_TILES:
         return DMK_CHART_BUILD_TILES;
-    case DMK_CLI_CHART_FROM_FILE:
+    default:
         break;
     }
     if (strcmp(first->sweep, "qd") == 0)
@@ -28,11 +29,8 @@ static DmkChartBuildKind chart_kind(const DmkCliArgs *a, const DmkRunResult *fir
     return DMK_CHART_BUILD_TILES;
 }
 
-int dmk_cli_chart(const DmkCliArgs *a)
+static int chart_plain(const DmkCliArgs *a, DmkRunResult **res)
 {
-    DmkRunResult *res[DMK_CLI_MAX_FILES] = {0};
-    if (dmk_cli_load_all(a, res) != DMK_OK)
-        return 1;
     DmkChartBuild b;
     DmkError err = {0};
     /* NULL options: legends name each file's drive and date. */
@@ -44,6 +42,197 @@ int dmk_cli_chart(const DmkCliArgs *a)
     }
     if (rc != DMK_OK)
         fprintf(stderr, "drivemark-cli: %s\n", err.msg);
-    dmk_cli_free_all(res, a->n_files);
     return rc == DMK_OK ? 0 : 1;
+}
+
+/* ---- review-lab results ------------------------------------------------------ */
+
+static bool is_lab(const DmkRunResult *r)
+{
+    return dmk_lab_from_name(r->lab) != DMK_LAB_NONE;
+}
+
+static bool lab_choice(DmkChartChoice c)
+{
+    return c >= DMK_CLI_CHART_LAB_SPEED && c <= DMK_CLI_CHART_LAB_RECOVERY;
+}
+
+static DmkLabChartKind lab_kind_of(DmkChartChoice c)
+{
+    switch (c) {
+    case DMK_CLI_CHART_LAB_ZOOM:
+        return DMK_LAB_CHART_ZOOM;
+    case DMK_CLI_CHART_LAB_TEMPERATURE:
+        return DMK_LAB_CHART_TEMPERATURE;
+    case DMK_CLI_CHART_LAB_MIXED:
+        return DMK_LAB_CHART_MIXED;
+    case DMK_CLI_CHART_LAB_MIXED_AVERAGE:
+        return DMK_LAB_CHART_MIXED_AVERAGE;
+    case DMK_CLI_CHART_LAB_LATENCY:
+        return DMK_LAB_CHART_LATENCY;
+    case DMK_CLI_CHART_LAB_RECOVERY:
+        return DMK_LAB_CHART_RECOVERY;
+    default:
+        return DMK_LAB_CHART_SPEED;
+    }
+}
+
+/* "speed, zoom or temperature": the --kind words r's charts answer to. */
+static void kinds_that_fit(const DmkRunResult *r, char *buf, size_t len)
+{
+    DmkLabChartKind k[32], uniq[DMK_LAB_CHART_KINDS];
+    size_t n = dmk_lab_charts(r, k, NULL, 32), nu = 0;
+    for (size_t i = 0; i < n; i++) {
+        bool seen = false;
+        for (size_t j = 0; j < nu; j++)
+            seen = seen || uniq[j] == k[i];
+        if (!seen)
+            uniq[nu++] = k[i];
+    }
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t j = 0; j < nu && used < len; j++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%s",
+                                 j == 0        ? ""
+                                 : j + 1 == nu ? " or "
+                                               : ", ",
+                                 dmk_lab_chart_name(uniq[j]));
+    if (nu == 0)
+        snprintf(buf, len, "none (no test completed)");
+}
+
+/* A file the chart cannot take, with the kinds that would take it. */
+static int refuse(const DmkCliArgs *a, size_t f, const DmkRunResult *r, const char *why)
+{
+    char fits[128];
+    if (!is_lab(r)) {
+        fprintf(stderr,
+                "drivemark-cli: \"%s\" is not a review-lab result: %s; --kind qd, bs or tiles "
+                "fit it\n",
+                a->files[f], why);
+        return 1;
+    }
+    /* "a sustained write result": the lab's title, in a sentence */
+    char lab[64];
+    snprintf(lab, sizeof lab, "%s", dmk_lab_title(dmk_lab_from_name(r->lab)));
+    if (lab[0] >= 'A' && lab[0] <= 'Z')
+        lab[0] = (char)(lab[0] - 'A' + 'a');
+    kinds_that_fit(r, fits, sizeof fits);
+    fprintf(stderr, "drivemark-cli: \"%s\" is a %s result: %s; --kind %s fit%s it\n", a->files[f],
+            lab, why, fits, strchr(fits, ' ') ? "" : "s");
+    return 1;
+}
+
+/* The lab chart to draw: --kind's, or the first file's first chart. */
+static int pick_kind(const DmkCliArgs *a, DmkRunResult **res, DmkLabChartKind *kind)
+{
+    DmkLabChartKind first[32];
+    if (lab_choice(a->chart_kind)) {
+        *kind = lab_kind_of(a->chart_kind);
+        return DMK_OK;
+    }
+    size_t f = 0;
+    while (f < a->n_files && !is_lab(res[f]))
+        f++;
+    if (a->chart_kind != DMK_CLI_CHART_FROM_FILE)
+        return refuse(a, f, res[f], "qd, bs and tiles chart CrystalDiskMark runs and sweeps");
+    if (f > 0) {
+        char why[1100];
+        snprintf(why, sizeof why,
+                 "it cannot share a chart with CrystalDiskMark results (\"%.1000s\")", a->files[0]);
+        return refuse(a, f, res[f], why);
+    }
+    if (dmk_lab_charts(res[0], first, NULL, 32) == 0)
+        return refuse(a, 0, res[0], "no test completed, so there is nothing to chart");
+    *kind = first[0];
+    return DMK_OK;
+}
+
+/* Every file must be a lab result with this chart. */
+static int check_files(const DmkCliArgs *a, DmkRunResult **res, DmkLabChartKind kind)
+{
+    char why[160];
+    snprintf(why, sizeof why, "it has no %s chart", dmk_lab_chart_name(kind));
+    for (size_t f = 0; f < a->n_files; f++) {
+        if (!is_lab(res[f]))
+            return refuse(a, f, res[f], "a lab chart cannot include it");
+        if (!dmk_lab_chart_fits(res[f], kind))
+            return refuse(a, f, res[f], why);
+    }
+    return DMK_OK;
+}
+
+/* All of the first file's latency profiles, a 2 x 2 grid of charts of
+ * --width x --height each, every file a line in each. */
+static int export_latency(const DmkCliArgs *a, const DmkRunResult *const *res, size_t n,
+                          const DmkLabChartOptions *opt, DmkError *err)
+{
+    DmkLabLatency prof[DMK_LAB_LAT_PROFILES];
+    size_t np = dmk_lab_latency(res[0], prof, DMK_LAB_LAT_PROFILES);
+    DmkChartBuild b[DMK_LAB_LAT_PROFILES];
+    const DmkChartModel *models[DMK_LAB_LAT_PROFILES];
+    size_t built = 0;
+    int rc = DMK_OK;
+    for (; built < np && rc == DMK_OK; built++) {
+        rc = dmk_chart_build_lab_compare(&b[built], DMK_LAB_CHART_LATENCY, res, n, built, opt, err);
+        models[built] = &b[built].model;
+    }
+    if (rc == DMK_OK)
+        rc = dmk_chart_export_grid(models, np, 2, a->chart_out, a->width, a->height,
+                                   (double)a->scale, err);
+    for (size_t p = 0; p < built; p++)
+        dmk_chart_build_free(&b[p]);
+    return rc;
+}
+
+static int export_lab(const DmkCliArgs *a, DmkLabChartKind kind, const DmkRunResult *const *res,
+                      size_t n, DmkError *err)
+{
+    DmkLabChartOptions opt = {.metric = a->metric_set ? a->metric : NULL};
+    if (kind == DMK_LAB_CHART_LATENCY)
+        return export_latency(a, res, n, &opt, err);
+    DmkChartBuild b;
+    int rc = dmk_chart_build_lab_compare(&b, kind, res, n, 0, &opt, err);
+    if (rc == DMK_OK) {
+        rc = dmk_chart_export(&b.model, a->chart_out, a->width, a->height, (double)a->scale, err);
+        dmk_chart_build_free(&b);
+    }
+    return rc;
+}
+
+static int chart_lab(const DmkCliArgs *a, DmkRunResult **res)
+{
+    DmkLabChartKind kind = DMK_LAB_CHART_SPEED;
+    if (pick_kind(a, res, &kind) != DMK_OK || check_files(a, res, kind) != DMK_OK)
+        return 1;
+    size_t n = a->n_files;
+    if (n > 1 && !dmk_lab_chart_compares(kind)) {
+        /* Said, not silently dropped: the chart has room for one drive. */
+        fprintf(stderr,
+                "drivemark-cli: the %s chart shows one result: drawing \"%s\" only, leaving out "
+                "%zu other file%s\n",
+                dmk_lab_chart_name(kind), a->files[0], n - 1, n > 2 ? "s" : "");
+        n = 1;
+    }
+    DmkError err = {0};
+    if (export_lab(a, kind, (const DmkRunResult *const *)res, n, &err) != DMK_OK) {
+        fprintf(stderr, "drivemark-cli: %s\n", err.msg);
+        return 1;
+    }
+    return 0;
+}
+
+/* ---- the command ----------------------------------------------------------------- */
+
+int dmk_cli_chart(const DmkCliArgs *a)
+{
+    DmkRunResult *res[DMK_CLI_MAX_FILES] = {0};
+    if (dmk_cli_load_all(a, res) != DMK_OK)
+        return 1;
+    bool any_lab = false;
+    for (size_t f = 0; f < a->n_files; f++)
+        any_lab = any_lab || is_lab(res[f]);
+    int rc = any_lab || lab_choice(a->chart_kind) ? chart_lab(a, res) : chart_plain(a, res);
+    dmk_cli_free_all(res, a->n_files);
+    return rc;
 }

@@ -313,18 +313,33 @@ static int opt_out(DmkCliArgs *a, const char *v, DmkError *err)
 
 static int opt_kind(DmkCliArgs *a, const char *v, DmkError *err)
 {
-    if (strcmp(v, "qd") == 0)
-        a->chart_kind = DMK_CLI_CHART_QD;
-    else if (strcmp(v, "bs") == 0)
-        a->chart_kind = DMK_CLI_CHART_BS;
-    else if (strcmp(v, "tiles") == 0)
-        a->chart_kind = DMK_CLI_CHART_TILES;
-    else
-        return dmk_error_set(err, DMK_E_INVAL, 0,
-                             "--kind '%s' is unknown: expected qd (a line per drive vs queue "
-                             "depth), bs (vs block size) or tiles (bars per test)",
-                             v);
-    return DMK_OK;
+    static const struct {
+        const char *name;
+        DmkChartChoice kind;
+    } kinds[] = {
+        {"qd", DMK_CLI_CHART_QD},
+        {"bs", DMK_CLI_CHART_BS},
+        {"tiles", DMK_CLI_CHART_TILES},
+        {"speed", DMK_CLI_CHART_LAB_SPEED},
+        {"zoom", DMK_CLI_CHART_LAB_ZOOM},
+        {"temperature", DMK_CLI_CHART_LAB_TEMPERATURE},
+        {"mixed", DMK_CLI_CHART_LAB_MIXED},
+        {"mixed-average", DMK_CLI_CHART_LAB_MIXED_AVERAGE},
+        {"latency", DMK_CLI_CHART_LAB_LATENCY},
+        {"recovery", DMK_CLI_CHART_LAB_RECOVERY},
+    };
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+        if (strcmp(v, kinds[i].name) == 0) {
+            a->chart_kind = kinds[i].kind;
+            return DMK_OK;
+        }
+    }
+    return dmk_error_set(err, DMK_E_INVAL, 0,
+                         "--kind '%s' is unknown: expected qd (a line per drive vs queue depth), "
+                         "bs (vs block size) or tiles (bars per test); for lab results speed, "
+                         "zoom, temperature (sustained, fullspan, recovery), mixed, "
+                         "mixed-average, latency or recovery",
+                         v);
 }
 
 static int opt_dimension(const char *what, const char *v, int max, int *out, DmkError *err)
@@ -522,8 +537,9 @@ static const DmkOption options[] = {
      "the number shown: mb_s (default), iops, lat_mean_us or lat_p99_us"},
     {"--out", "FILE", CHART, opt_out, "the chart file: .png, .svg or .pdf (required)"},
     {"--kind", "KIND", CHART, opt_kind,
-     "qd (vs queue depth), bs (vs block size) or tiles (bars per test); default: the "
-     "first file's sweep, else tiles"},
+     "qd (vs queue depth), bs (vs block size) or tiles (bars per test); lab results: speed, "
+     "zoom, temperature, mixed, mixed-average, latency, recovery; default: the first file's "
+     "sweep or lab chart, else tiles"},
     {"--width", "W", CHART, opt_width, "width in pixels (PNG) or points, 100-10000 (default: 800)"},
     {"--height", "H", CHART, opt_height, "height, 100-10000 (default: 500)"},
     {"--scale", "N", CHART, opt_scale, "PNG pixels per unit: 1, or 2 for a 2x image (default: 1)"},

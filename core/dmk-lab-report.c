@@ -28,15 +28,20 @@ static void put(Out *o, const char *fmt, ...)
         o->used += (size_t)n;
 }
 
-/* 123456.7 -> "123,457"; small values keep a decimal or two. */
+/* 123456.7 -> "123,457"; small values keep a decimal or two. The number
+ * of decimals follows the value as it will be printed, so 9.996 prints
+ * as "10.0", not "10.00", and a saved and reloaded result reads the same. */
 static const char *num(double v, char *buf, size_t len)
 {
     if (!isfinite(v))
         return snprintf(buf, len, "-"), buf;
-    if (fabs(v) < 100)
-        return dmk_format_double(v, fabs(v) < 10 ? 2 : 1, buf, len);
+    double a = fabs(v);
+    if (a < 9.995)
+        return dmk_format_double(v, 2, buf, len);
+    if (a < 99.95)
+        return dmk_format_double(v, 1, buf, len);
     char digits[32];
-    snprintf(digits, sizeof digits, "%.0f", fabs(v));
+    snprintf(digits, sizeof digits, "%.0f", a);
     size_t n = strlen(digits), j = 0;
     if (v < 0 && j + 1 < len)
         buf[j++] = '-';

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "dmk-lab-page.h"
 #include "dmk-presets.h"
 #include "dmk-resources.h"
 #include "dmk-screenshot.h"
@@ -17,13 +18,15 @@
 /* The command line, checked in handle-local-options. */
 typedef struct {
     char *target, *profile, *mode, *unit, *backend, *comment;
-    char *screenshot, *json, *export_chart, *sweep;
+    char *screenshot, *json, *export_chart, *sweep, *lab;
     char **open, **drop, **activate;
     gboolean compare;
     guint64 size;
     int passes;
     gboolean mix, autorun, quit_when_done, dump_tiles, dump_clipboard;
     double measure_s, warmup_s, interval_s, stop_after_s, close_after_s;
+    DmkLabOverrides lab_o; /* --lab and --lab-*, --null-* */
+    gboolean lab_set;      /* one of them was given */
 } DmkAppOptions;
 
 struct _DmkApp {
@@ -49,9 +52,29 @@ static const GOptionEntry option_entries[] = {
     {"unit", 0, 0, G_OPTION_ARG_STRING, NULL, "mb-s, gb-s, mib-s, iops or us", "UNIT"},
     {"backend", 0, 0, G_OPTION_ARG_STRING, NULL, "native, or null (no disk I/O)", "NAME"},
     {"comment", 0, 0, G_OPTION_ARG_STRING, NULL, "Comment for the results", "TEXT"},
-    {"autorun", 0, 0, G_OPTION_ARG_NONE, NULL, "Run all tests (or the --sweep) at once", NULL},
+    {"autorun", 0, 0, G_OPTION_ARG_NONE, NULL, "Run all tests (or the --sweep or --lab) at once",
+     NULL},
     {"sweep", 0, 0, G_OPTION_ARG_STRING, NULL,
      "Show the sweep tab for qd (queue depths) or bs (block sizes)", "KIND"},
+    {"lab", 0, 0, G_OPTION_ARG_STRING, NULL,
+     "Show the Lab tab with test KIND: sustained, fullspan, mixed, latency or recovery", "KIND"},
+    {"lab-duration", 0, 0, G_OPTION_ARG_STRING, NULL,
+     "Lab: the sustained write's length, or recovery's degradation", "SECONDS"},
+    {"lab-sample", 0, 0, G_OPTION_ARG_STRING, NULL, "Lab: sample every SECONDS, 0.1-60", "SECONDS"},
+    {"lab-step", 0, 0, G_OPTION_ARG_STRING, NULL,
+     "Lab: each step of mixed and latency, each probe of recovery", "SECONDS"},
+    {"lab-warmup", 0, 0, G_OPTION_ARG_STRING, NULL, "Lab: warm-up before each step", "SECONDS"},
+    {"lab-idle", 0, 0, G_OPTION_ARG_STRING, NULL, "Lab: recovery's idle time", "SECONDS"},
+    {"lab-settle", 0, 0, G_OPTION_ARG_STRING, NULL,
+     "Lab: idle after the test file is written, before the test", "SECONDS"},
+    {"lab-span", 0, 0, G_OPTION_ARG_STRING, NULL,
+     "Lab: the test file, or the amount a full-span write writes", "SIZE"},
+    {"null-cache", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING, NULL,
+     "Null backend: a simulated write cache of SIZE (tests)", "SIZE"},
+    {"null-thermal", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING, NULL,
+     "Null backend: a simulated sensor, 1 C warmer per SIZE written (tests)", "SIZE"},
+    {"null-latency", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_DOUBLE, NULL,
+     "Null backend: each I/O of a lab test takes US microseconds (tests)", "US"},
     {"open", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, NULL, "Open a result file (CSV); repeatable",
      "FILE"},
     {"compare", 0, 0, G_OPTION_ARG_NONE, NULL, "Compare every opened result", NULL},
@@ -110,6 +133,76 @@ static int parse_seconds(GVariantDict *d, const char *key, double min, double *o
     g_snprintf(what, sizeof what, "--%s", key);
     int rc = dmk_parse_seconds_range(what, v, min, DMK_SECONDS_MAX, out, err);
     g_free(v);
+    return rc;
+}
+
+static int parse_lab_size(GVariantDict *d, const char *key, uint64_t min, uint64_t max,
+                          uint64_t *out, DmkError *err)
+{
+    char *v = NULL;
+    if (!g_variant_dict_lookup(d, key, "s", &v))
+        return DMK_OK;
+    char what[32];
+    g_snprintf(what, sizeof what, "--%s", key);
+    int rc = dmk_parse_size_range(what, v, min, max, out, err);
+    g_free(v);
+    return rc;
+}
+
+static int parse_lab_kind(DmkAppOptions *o, GVariantDict *d, DmkError *err)
+{
+    g_variant_dict_lookup(d, "lab", "s", &o->lab);
+    if (!o->lab)
+        return DMK_OK;
+    o->lab_o.kind = dmk_lab_from_name(o->lab);
+    if (o->lab_o.kind == DMK_LAB_NONE)
+        return dmk_error_set(err, DMK_E_INVAL, 0,
+                             "--lab '%s' is unknown: expected sustained, fullspan, mixed, latency "
+                             "or recovery",
+                             o->lab);
+    return DMK_OK;
+}
+
+/* The Lab tab's settings from the command line; the tab shows them. */
+static const char *const lab_options[] = {"lab",        "lab-duration", "lab-step",    "lab-warmup",
+                                          "lab-idle",   "lab-settle",   "lab-sample",  "lab-span",
+                                          "null-cache", "null-thermal", "null-latency"};
+
+static int parse_lab(DmkAppOptions *o, GVariantDict *d, DmkError *err)
+{
+    DmkLabOverrides *l = &o->lab_o;
+    int rc = parse_lab_kind(o, d, err);
+    if (rc == DMK_OK)
+        rc = parse_seconds(d, "lab-duration", 1, &l->duration_s, err);
+    if (rc == DMK_OK)
+        rc = parse_seconds(d, "lab-step", 0.1, &l->step_s, err);
+    if (rc == DMK_OK)
+        rc = parse_seconds(d, "lab-warmup", 0, &l->warmup_s, err);
+    if (rc == DMK_OK)
+        rc = parse_seconds(d, "lab-idle", 0, &l->idle_s, err);
+    if (rc == DMK_OK)
+        rc = parse_seconds(d, "lab-settle", 0, &l->settle_s, err);
+    if (rc == DMK_OK)
+        rc = parse_seconds(d, "lab-sample", DMK_LAB_SAMPLE_MIN, &l->sample_s, err);
+    if (rc == DMK_OK && l->sample_s > DMK_LAB_SAMPLE_MAX)
+        rc = dmk_error_set(err, DMK_E_INVAL, 0,
+                           "--lab-sample %g is out of range: expected %g to "
+                           "%g seconds",
+                           l->sample_s, DMK_LAB_SAMPLE_MIN, DMK_LAB_SAMPLE_MAX);
+    if (rc == DMK_OK)
+        rc = parse_lab_size(d, "lab-span", DMK_SIZE_MIN, DMK_LAB_SIZE_MAX, &l->span, err);
+    if (rc == DMK_OK)
+        rc = parse_lab_size(d, "null-cache", 1ULL << 20, DMK_LAB_SIZE_MAX, &l->null_cache_bytes,
+                            err);
+    if (rc == DMK_OK)
+        rc = parse_lab_size(d, "null-thermal", 4096, 1ULL << 40, &l->null_bytes_per_c, err);
+    if (rc == DMK_OK && g_variant_dict_lookup(d, "null-latency", "d", &l->null_latency_us) &&
+        !(l->null_latency_us >= 0 && l->null_latency_us <= 1e7))
+        rc = dmk_error_set(err, DMK_E_INVAL, 0,
+                           "--null-latency %g is out of range: expected 0 to 10000000 us",
+                           l->null_latency_us);
+    for (size_t i = 0; i < G_N_ELEMENTS(lab_options); i++)
+        o->lab_set = o->lab_set || g_variant_dict_contains(d, lab_options[i]);
     return rc;
 }
 
@@ -192,6 +285,8 @@ static int parse_options(DmkAppOptions *o, GVariantDict *d, DmkError *err)
     if (o->comment && !g_utf8_validate(o->comment, -1, NULL))
         return dmk_error_set(err, DMK_E_INVAL, 0, "--comment is not valid UTF-8");
     int rc = parse_numbers(o, d, err);
+    if (rc == DMK_OK)
+        rc = parse_lab(o, d, err);
     return rc != DMK_OK ? rc : parse_choices(o, d, err);
 }
 
@@ -209,7 +304,8 @@ static void apply_to_settings(DmkApp *self)
 {
     const DmkAppOptions *o = &self->opt;
     GSettings *s = self->settings;
-    if (!(o->size || o->passes || o->profile || o->mode || o->unit || o->mix || o->target))
+    if (!(o->size || o->passes || o->profile || o->mode || o->unit || o->mix || o->target ||
+          o->lab))
         return;
     g_settings_delay(s);
     if (o->size)
@@ -226,6 +322,8 @@ static void apply_to_settings(DmkApp *self)
         g_settings_set_string(s, "mode", o->mode);
     if (o->unit)
         g_settings_set_string(s, "unit", o->unit);
+    if (o->lab)
+        g_settings_set_string(s, "lab-test", o->lab);
 }
 
 static int dmk_app_handle_local_options(GApplication *app, GVariantDict *d)
@@ -402,7 +500,9 @@ static gboolean autorun(gpointer data)
     DmkApp *self = data;
     if (!self->window)
         return G_SOURCE_REMOVE;
-    if (self->opt.sweep)
+    if (self->opt.lab)
+        dmk_window_run_lab(self->window, TRUE); /* the command line asked: no question */
+    else if (self->opt.sweep)
         dmk_window_run_sweep(self->window);
     else
         dmk_window_run_all(self->window);
@@ -452,6 +552,8 @@ static void open_results(DmkApp *self)
     if (o->sweep)
         dmk_window_show_sweep(self->window,
                               strcmp(o->sweep, "bs") == 0 ? DMK_SWEEP_BS : DMK_SWEEP_QD);
+    if (o->lab)
+        dmk_window_show_lab(self->window, o->lab_o.kind);
 }
 
 /* As the menu would: opens the dialogs, for a smoke test of them. */
@@ -485,6 +587,8 @@ static void dmk_app_activate(GApplication *app)
         dmk_window_set_target(self->window, o->target);
     if (o->comment)
         dmk_window_set_comment(self->window, o->comment);
+    if (o->lab_set)
+        dmk_window_set_lab_overrides(self->window, &o->lab_o);
     g_signal_connect(self->window, "run-finished", G_CALLBACK(on_run_finished), self);
     open_results(self);
     gtk_window_present(GTK_WINDOW(self->window));
@@ -599,6 +703,7 @@ static void dmk_app_finalize(GObject *object)
     g_free(o->json);
     g_free(o->export_chart);
     g_free(o->sweep);
+    g_free(o->lab);
     g_strfreev(o->open);
     g_strfreev(o->drop);
     g_strfreev(o->activate);
@@ -619,6 +724,7 @@ static void dmk_app_class_init(DmkAppClass *klass)
 static void dmk_app_init(DmkApp *self)
 {
     self->opt.measure_s = self->opt.warmup_s = self->opt.interval_s = -1;
+    dmk_lab_overrides_init(&self->opt.lab_o);
     g_application_add_main_option_entries(G_APPLICATION(self), option_entries);
     g_application_set_option_context_summary(
         G_APPLICATION(self), "Benchmarks the drive under a folder the way CrystalDiskMark does.");

@@ -63,6 +63,40 @@ void dmk_chart_axis_y(DmkAxis *a, double max)
     linear_ticks(a, 0, a->hi, step);
 }
 
+/* The smallest 1-2-5 step of `intervals` steps from a multiple of it that
+ * spans min..max, starting from zero where the same step allows. */
+void dmk_chart_axis_y2(DmkAxis *a, double min, double max, size_t intervals)
+{
+    a->scale = DMK_AXIS_LINEAR;
+    a->format = DMK_TICKS_NUMBER;
+    a->label_every = 1;
+    if (!isfinite(min) || !isfinite(max) || max < min)
+        min = max = 0;
+    max = fmin(max, 1e300);
+    if (max - min < 1e-9 * fmax(1, fabs(max))) {
+        /* A flat line (a drive holding one temperature) sits mid-plot. */
+        min = fmax(0, min - 1);
+        max += 1;
+    }
+    double n = intervals > 0 ? (double)intervals : 1;
+    /* A little room, as on the left: a line on the frame is hard to see. */
+    double span = max - min;
+    double top = max + span * 0.04, bottom = min > 0 ? fmax(0, min - span * 0.04) : min;
+    double step = nice_step((top - bottom) / n), lo = 0;
+    for (int k = 0; k < 64; k++, step = nice_step(step * 1.01)) {
+        if (bottom >= 0 && n * step >= top) {
+            lo = 0;
+            break;
+        }
+        lo = floor(bottom / step + 1e-9) * step;
+        if (lo + n * step >= top)
+            break;
+    }
+    a->lo = lo;
+    a->hi = lo + n * step;
+    linear_ticks(a, a->lo, a->hi, step);
+}
+
 static void axis_x_log2(DmkAxis *a, double min, double max)
 {
     double emin = floor(log2(min) + 1e-9), emax = ceil(log2(max) - 1e-9);
@@ -105,6 +139,19 @@ void dmk_chart_axis_x(DmkAxis *a, DmkAxisScale scale, DmkTickFormat format, doub
         axis_x_log2(a, min, max);
     else
         axis_x_linear(a, min, max);
+}
+
+void dmk_chart_axis_x_fixed(DmkAxis *a, DmkTickFormat format, double lo, double hi)
+{
+    a->scale = DMK_AXIS_LINEAR;
+    a->format = format;
+    a->label_every = 1;
+    /* The finest 1-2-5 step with at most 8 intervals: a zoom or a run's
+     * length rarely ends on a tick, so the ticks get what room there is. */
+    double step = nice_step((hi - lo) / 8);
+    linear_ticks(a, ceil(lo / step - 1e-9) * step, hi, step);
+    a->lo = lo;
+    a->hi = hi;
 }
 
 double dmk_chart_axis_map(const DmkAxis *a, double v)
@@ -151,10 +198,10 @@ void dmk_chart_axis_fit_labels(DmkChartCtx *c, DmkAxis *a, double length)
         a->label_every++;
 }
 
-double dmk_chart_y_labels_width(DmkChartCtx *c)
+double dmk_chart_y_labels_width(DmkChartCtx *c, const DmkAxis *a)
 {
     dmk_chart_font(c->cr, c->tick_font, DMK_TEXT_REGULAR);
-    return max_label_width(c->cr, &c->y);
+    return max_label_width(c->cr, a);
 }
 
 double dmk_chart_snap(cairo_t *cr, double v, double line_w)
@@ -208,17 +255,22 @@ void dmk_chart_draw_grid(DmkChartCtx *c, bool vertical)
     }
 }
 
-static void draw_y_labels(DmkChartCtx *c)
+/* The tick labels of a y axis: left of the plot, or right of it. */
+static void draw_y_labels(DmkChartCtx *c, const DmkAxis *a, bool right)
 {
     cairo_t *cr = c->cr;
     const DmkRect *p = &c->plot;
     char buf[64];
+    double gap = c->tick_font * 0.6;
     dmk_chart_font(cr, c->tick_font, DMK_TEXT_REGULAR);
     dmk_chart_set_grey(cr, LABEL_GREY);
-    for (size_t i = 0; i < c->y.n_ticks; i++) {
-        double y = p->y + p->h * (1 - dmk_chart_axis_map(&c->y, c->y.ticks[i]));
-        dmk_chart_format_tick(&c->y, c->y.ticks[i], buf, sizeof buf);
-        dmk_chart_text(cr, p->x - c->tick_font * 0.6, y, 1, 0.5, buf);
+    for (size_t i = 0; i < a->n_ticks; i++) {
+        double y = p->y + p->h * (1 - dmk_chart_axis_map(a, a->ticks[i]));
+        dmk_chart_format_tick(a, a->ticks[i], buf, sizeof buf);
+        if (right)
+            dmk_chart_text(cr, p->x + p->w + gap, y, 0, 0.5, buf);
+        else
+            dmk_chart_text(cr, p->x - gap, y, 1, 0.5, buf);
     }
 }
 
@@ -242,6 +294,35 @@ static void draw_x_labels(DmkChartCtx *c)
     }
 }
 
+/* A y axis title, read upwards as on the left, against the chart's edge. */
+static void draw_y_title(DmkChartCtx *c, const char *title, bool right)
+{
+    cairo_t *cr = c->cr;
+    const DmkRect *p = &c->plot;
+    char buf[256];
+    dmk_chart_ellipsize(cr, title, p->h, buf, sizeof buf);
+    cairo_save(cr);
+    cairo_translate(cr, right ? c->width - c->pad : c->pad, p->y + p->h / 2);
+    cairo_rotate(cr, -DMK_CHART_PI / 2);
+    dmk_chart_text(cr, 0, 0, 0.5, right ? 1 : 0, buf);
+    cairo_restore(cr);
+}
+
+/* The one series on the right axis, whose colour the axis title takes so
+ * the reader sees which line it measures; -1 when several share it. */
+static long right_series(const DmkChartModel *m)
+{
+    long found = -1;
+    for (size_t s = 0; s < m->n_series; s++) {
+        if (m->series[s].axis != DMK_Y_RIGHT)
+            continue;
+        if (found >= 0)
+            return -1;
+        found = (long)s;
+    }
+    return found;
+}
+
 static void draw_titles(DmkChartCtx *c)
 {
     cairo_t *cr = c->cr;
@@ -249,13 +330,14 @@ static void draw_titles(DmkChartCtx *c)
     char buf[256];
     dmk_chart_font(cr, c->font, DMK_TEXT_BOLD);
     dmk_chart_set_grey(cr, 0.15);
-    if (c->m->y_title[0]) {
-        dmk_chart_ellipsize(cr, c->m->y_title, p->h, buf, sizeof buf);
-        cairo_save(cr);
-        cairo_translate(cr, c->pad, p->y + p->h / 2);
-        cairo_rotate(cr, -DMK_CHART_PI / 2);
-        dmk_chart_text(cr, 0, 0, 0.5, 0, buf);
-        cairo_restore(cr);
+    if (c->m->y_title[0])
+        draw_y_title(c, c->m->y_title, false);
+    if (c->has_y2 && c->m->y2_title[0]) {
+        long s = right_series(c->m);
+        if (s >= 0)
+            dmk_chart_set_series_colour(cr, dmk_chart_look(c->m, (size_t)s), 1);
+        draw_y_title(c, c->m->y2_title, true);
+        dmk_chart_set_grey(cr, 0.15);
     }
     if (c->m->x_title[0]) {
         dmk_chart_ellipsize(cr, c->m->x_title, p->w, buf, sizeof buf);
@@ -270,7 +352,11 @@ void dmk_chart_draw_axes(DmkChartCtx *c, bool x_labels)
     dmk_chart_set_grey(cr, AXIS_GREY);
     vline(cr, p->x, p->y, p->y + p->h, 1);
     hline(cr, p->x, p->x + p->w, p->y + p->h, 1);
-    draw_y_labels(c);
+    if (c->has_y2)
+        vline(cr, p->x + p->w, p->y, p->y + p->h, 1);
+    draw_y_labels(c, &c->y, false);
+    if (c->has_y2)
+        draw_y_labels(c, &c->y2, true);
     if (x_labels)
         draw_x_labels(c);
     draw_titles(c);

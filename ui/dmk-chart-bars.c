@@ -167,7 +167,7 @@ static void draw_group(DmkChartCtx *c, size_t j, double gx, double gw)
         double v = ser->points[j].y;
         double top = c->plot.y + c->plot.h * (1 - dmk_chart_axis_map(&c->y, v));
         DmkRect bar = {x0 + bw * (double)s + inset, top, bw - 2 * inset, base - top};
-        dmk_chart_draw_bar(c->cr, s, bar, c->font);
+        dmk_chart_draw_bar(c->cr, dmk_chart_look(m, s), bar, c->font);
         draw_value(c, bar, v);
     }
     draw_category(c, j, gx + gw / 2, gw);

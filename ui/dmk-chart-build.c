@@ -97,27 +97,38 @@ static void drive_and_date(const DmkRunResult *r, bool without_path, char *buf, 
     snprintf(buf, len, "%s%s%s", who, who[0] && when[0] ? ", " : "", when);
 }
 
+void dmk_chart_drive_and_date(const DmkRunResult *r, char *buf, size_t len)
+{
+    drive_and_date(r, false, buf, len);
+}
+
 /* Room for a whole drive_and_date: the path and ", " + 16 of date. */
 #define DMK_LABEL_LEN (sizeof(((DmkTargetInfo *)0)->path) + 32)
 
-/* The legend name of result i: the caller's, or its drive and date, told
- * apart from an earlier result with the same ones by the result's number. */
-static void result_label(const Ctx *c, size_t i, char *buf, size_t len)
+void dmk_chart_result_name(const DmkRunResult *const *res, size_t i, const char *const *names,
+                           char *buf, size_t len)
 {
-    if (c->opt.names) {
-        join_label(buf, len, c->opt.names[i] ? c->opt.names[i] : "", "");
+    if (names) {
+        join_label(buf, len, names[i] ? names[i] : "", "");
         return;
     }
     /* Whole labels, so results differing only past the legend's width
      * still count as different; join_label cuts the name to fit. */
     char mine[DMK_LABEL_LEN], other[DMK_LABEL_LEN], suffix[32] = "";
-    drive_and_date(c->res[i], false, mine, sizeof mine);
+    drive_and_date(res[i], false, mine, sizeof mine);
     for (size_t k = 0; k < i && !suffix[0]; k++) {
-        drive_and_date(c->res[k], false, other, sizeof other);
+        drive_and_date(res[k], false, other, sizeof other);
         if (strcmp(mine, other) == 0)
             snprintf(suffix, sizeof suffix, " [%zu]", i + 1);
     }
     join_label(buf, len, mine, suffix);
+}
+
+/* The legend name of result i: the caller's, or its drive and date, told
+ * apart from an earlier result with the same ones by the result's number. */
+static void result_label(const Ctx *c, size_t i, char *buf, size_t len)
+{
+    dmk_chart_result_name(c->res, i, c->opt.names, buf, len);
 }
 
 /* The conditions, from the first result; with note_differences, where the

@@ -67,9 +67,45 @@ static int cairo_error(DmkError *err, const char *path, cairo_status_t st)
                          cairo_status_to_string(st));
 }
 
-static cairo_surface_t *vector_surface(ExportFormat fmt, Sink *sink, int width, int height,
-                                       const DmkChartModel *m)
+/* What goes in one file: one chart, or a grid of them (cols x rows cells
+ * of cell_w x cell_h, row by row; a NULL model leaves a blank cell). */
+typedef struct {
+    const DmkChartModel *const *models;
+    size_t n;
+    int cols, rows;
+    int cell_w, cell_h;
+} Page;
+
+static int page_width(const Page *p)
 {
+    return p->cols * p->cell_w;
+}
+
+static int page_height(const Page *p)
+{
+    return p->rows * p->cell_h;
+}
+
+static bool any_model(const Page *p)
+{
+    for (size_t i = 0; i < p->n; i++)
+        if (p->models[i])
+            return true;
+    return false;
+}
+
+/* The document's title: the first chart's. */
+static const char *page_title(const Page *p)
+{
+    for (size_t i = 0; i < p->n; i++)
+        if (p->models[i])
+            return p->models[i]->title;
+    return "";
+}
+
+static cairo_surface_t *vector_surface(ExportFormat fmt, Sink *sink, const Page *p)
+{
+    int width = page_width(p), height = page_height(p);
     if (fmt == FMT_SVG) {
         cairo_surface_t *s = cairo_svg_surface_create_for_stream(sink_write, sink, width, height);
 #if CAIRO_VERSION >= CAIRO_VERSION_ENCODE(1, 16, 0)
@@ -80,31 +116,42 @@ static cairo_surface_t *vector_surface(ExportFormat fmt, Sink *sink, int width, 
     }
     cairo_surface_t *s = cairo_pdf_surface_create_for_stream(sink_write, sink, width, height);
 #if CAIRO_VERSION >= CAIRO_VERSION_ENCODE(1, 16, 0)
-    if (m->title[0])
-        cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_TITLE, m->title);
+    if (page_title(p)[0])
+        cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_TITLE, page_title(p));
     cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_CREATOR, "Drivemark " DMK_VERSION);
-#else
-    (void)m;
 #endif
     return s;
 }
 
-static cairo_surface_t *create_surface(ExportFormat fmt, Sink *sink, const DmkChartModel *m,
-                                       int width, int height, double scale)
+static cairo_surface_t *create_surface(ExportFormat fmt, Sink *sink, const Page *p, double scale)
 {
     if (fmt != FMT_PNG)
-        return vector_surface(fmt, sink, width, height, m);
-    cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)lround(width * scale),
-                                                    (int)lround(height * scale));
+        return vector_surface(fmt, sink, p);
+    cairo_surface_t *s =
+        cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)lround(page_width(p) * scale),
+                                   (int)lround(page_height(p) * scale));
     /* Device scale: a 2x PNG has the 1x layout with twice the pixels. */
     cairo_surface_set_device_scale(s, scale, scale);
     return s;
 }
 
-static cairo_status_t draw_into(cairo_surface_t *s, const DmkChartModel *m, int width, int height)
+static cairo_status_t draw_into(cairo_surface_t *s, const Page *p)
 {
     cairo_t *cr = cairo_create(s);
-    dmk_chart_render(cr, width, height, m);
+    if (p->n < (size_t)p->cols * (size_t)p->rows) {
+        /* Blank cells are white like the charts, not transparent. */
+        cairo_set_source_rgb(cr, 1, 1, 1);
+        cairo_paint(cr);
+    }
+    for (size_t i = 0; i < p->n; i++) {
+        if (!p->models[i])
+            continue;
+        cairo_save(cr);
+        cairo_translate(cr, (double)(i % (size_t)p->cols) * p->cell_w,
+                        (double)(i / (size_t)p->cols) * p->cell_h);
+        dmk_chart_render(cr, p->cell_w, p->cell_h, p->models[i]);
+        cairo_restore(cr);
+    }
     cairo_status_t st = cairo_status(cr);
     cairo_destroy(cr);
     return st;
@@ -118,17 +165,20 @@ static cairo_status_t write_surface(ExportFormat fmt, cairo_surface_t *s, Sink *
     return cairo_surface_status(s);
 }
 
-static int check_args(const DmkChartModel *m, const char *path, int width, int height, double scale,
-                      DmkError *err)
+static int check_args(const Page *p, const char *path, double scale, DmkError *err)
 {
     if (!path || !path[0])
         return dmk_error_set(err, DMK_E_INVAL, 0, "No file name given for the chart");
-    if (!m)
+    if (!p->models || !any_model(p))
         return dmk_error_set(err, DMK_E_INVAL, 0, "No chart to export to \"%s\"", path);
-    if (width < 1 || height < 1 || width > 16384 || height > 16384)
+    if (p->cols < 1)
+        return dmk_error_set(err, DMK_E_INVAL, 0, "Cannot export the charts to \"%s\": %d columns",
+                             path, p->cols);
+    if (p->cell_w < 1 || p->cell_h < 1 || p->cell_w > 16384 / p->cols ||
+        p->cell_h > 16384 / p->rows)
         return dmk_error_set(err, DMK_E_INVAL, 0,
                              "Cannot export the chart to \"%s\": size %dx%d is not in 1..16384",
-                             path, width, height);
+                             path, p->cell_w * p->cols, p->cell_h * p->rows);
     if (!(scale >= 0.25 && scale <= 8))
         return dmk_error_set(err, DMK_E_INVAL, 0,
                              "Cannot export the chart to \"%s\": scale must be 0.25..8", path);
@@ -140,13 +190,13 @@ static int check_args(const DmkChartModel *m, const char *path, int width, int h
     return DMK_OK;
 }
 
-static int export_to(const DmkChartModel *m, const char *path, ExportFormat fmt, Sink *sink,
-                     int width, int height, double scale, DmkError *err)
+static int export_to(const Page *p, const char *path, ExportFormat fmt, Sink *sink, double scale,
+                     DmkError *err)
 {
-    cairo_surface_t *s = create_surface(fmt, sink, m, width, height, scale);
+    cairo_surface_t *s = create_surface(fmt, sink, p, scale);
     cairo_status_t st = cairo_surface_status(s);
     if (st == CAIRO_STATUS_SUCCESS)
-        st = draw_into(s, m, width, height);
+        st = draw_into(s, p);
     if (st == CAIRO_STATUS_SUCCESS)
         st = write_surface(fmt, s, sink);
     cairo_surface_destroy(s);
@@ -157,10 +207,9 @@ static int export_to(const DmkChartModel *m, const char *path, ExportFormat fmt,
     return DMK_OK;
 }
 
-int dmk_chart_export(const DmkChartModel *m, const char *path, int width, int height, double scale,
-                     DmkError *err)
+static int export_page(const Page *p, const char *path, double scale, DmkError *err)
 {
-    int rc = check_args(m, path, width, height, scale, err);
+    int rc = check_args(p, path, scale, err);
     if (rc != DMK_OK)
         return rc;
     if (format_of(path) != FMT_PNG)
@@ -168,11 +217,28 @@ int dmk_chart_export(const DmkChartModel *m, const char *path, int width, int he
     Sink sink = {fopen(path, "wb"), 0};
     if (!sink.f)
         return dmk_error_errno(err, errno, "Cannot create \"%s\"", path);
-    rc = export_to(m, path, format_of(path), &sink, width, height, scale, err);
+    rc = export_to(p, path, format_of(path), &sink, scale, err);
     if (fclose(sink.f) != 0 && rc == DMK_OK)
         rc = dmk_error_errno(err, errno, "Cannot write the chart to \"%s\"", path);
     /* No half-written chart left behind to be mistaken for a good one. */
     if (rc != DMK_OK)
         remove(path);
     return rc;
+}
+
+int dmk_chart_export(const DmkChartModel *m, const char *path, int width, int height, double scale,
+                     DmkError *err)
+{
+    const DmkChartModel *one[1] = {m};
+    Page p = {one, 1, 1, 1, width, height};
+    return export_page(&p, path, scale, err);
+}
+
+int dmk_chart_export_grid(const DmkChartModel *const *models, size_t n, int cols, const char *path,
+                          int width, int height, double scale, DmkError *err)
+{
+    Page p = {models, n, cols, 1, width, height};
+    if (cols >= 1 && n > 0)
+        p.rows = (int)((n + (size_t)cols - 1) / (size_t)cols);
+    return export_page(&p, path, scale, err);
 }

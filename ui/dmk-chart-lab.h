@@ -53,8 +53,7 @@ const char *dmk_lab_chart_title(DmkLabChartKind kind);
  * degradation; mixed: mixed, mixed average; latency: one per profile):
  * kinds[i] with profiles[i] (the latency profile index, else 0). Returns
  * how many (<= max); 0 for a result that is not a lab's. */
-size_t dmk_lab_charts(const DmkRunResult *r, DmkLabChartKind *kinds, size_t *profiles,
-                      size_t max);
+size_t dmk_lab_charts(const DmkRunResult *r, DmkLabChartKind *kinds, size_t *profiles, size_t max);
 
 /* Is `kind` one of r's charts (dmk_lab_charts)? */
 bool dmk_lab_chart_fits(const DmkRunResult *r, DmkLabChartKind kind);

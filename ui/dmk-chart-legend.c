@@ -21,26 +21,60 @@ static LegendMetrics legend_metrics(const DmkChartCtx *c, double max_w)
     return lm;
 }
 
+/* A scatter's sample: three dots in a row, legible whatever size the
+ * plot's dots had to shrink to. */
+static void legend_dots(DmkChartCtx *c, size_t look, double x, double y_mid,
+                        const LegendMetrics *lm)
+{
+    double r = c->font * 0.21;
+    for (int k = 0; k < 3; k++)
+        dmk_chart_draw_dot(c->cr, look, x + lm->sample_w * (0.18 + 0.32 * k), y_mid, r, 0.9);
+}
+
+static void legend_one_sample(DmkChartCtx *c, size_t i, double x, double y_mid,
+                              const LegendMetrics *lm);
+
+/* Series i's sample, with those of the series merged into its entry. */
 static void legend_sample(DmkChartCtx *c, size_t i, double x, double y_mid, const LegendMetrics *lm)
 {
+    legend_one_sample(c, i, x, y_mid, lm);
+    for (size_t k = i + 1; k < c->m->n_series && c->m->series[k].legend_with_previous; k++)
+        legend_one_sample(c, k, x, y_mid, lm);
+}
+
+/* Does series i have a legend entry? Bars always do. */
+static bool has_entry(const DmkChartCtx *c, size_t i)
+{
+    return i == 0 || c->m->kind == DMK_CHART_BARS || !c->m->series[i].legend_with_previous;
+}
+
+static void legend_one_sample(DmkChartCtx *c, size_t i, double x, double y_mid,
+                              const LegendMetrics *lm)
+{
     cairo_t *cr = c->cr;
+    size_t look = dmk_chart_look(c->m, i);
     if (c->m->kind == DMK_CHART_BARS) {
         double s = lm->sample_w;
         DmkRect r = {x, y_mid - s / 2, s, s};
-        dmk_chart_draw_bar(cr, i, r, c->font);
+        dmk_chart_draw_bar(cr, look, r, c->font);
+        return;
+    }
+    if (c->m->series[i].style == DMK_SERIES_DOTS) {
+        legend_dots(c, look, x, y_mid, lm);
         return;
     }
     double lw = c->font * 0.18;
     cairo_save(cr);
-    dmk_chart_set_series_colour(cr, i, 1);
+    dmk_chart_set_series_colour(cr, look, 1);
     cairo_set_line_width(cr, lw);
-    dmk_chart_set_series_dash(cr, i, lw);
+    if (!c->m->series[i].solid)
+        dmk_chart_set_series_dash(cr, look, lw);
     cairo_move_to(cr, x, y_mid);
     cairo_line_to(cr, x + lm->sample_w, y_mid);
     cairo_stroke(cr);
     cairo_restore(cr);
-    if (!c->no_markers)
-        dmk_chart_draw_marker(cr, i, x + lm->sample_w / 2, y_mid, c->font * 0.36);
+    if (dmk_chart_series_marked(c, i))
+        dmk_chart_draw_marker(cr, look, x + lm->sample_w / 2, y_mid, c->font * 0.36);
 }
 
 /* Entry i's text, cut to fit. */
@@ -58,6 +92,8 @@ static size_t row_span(DmkChartCtx *c, size_t first, double max_w, const LegendM
     size_t i = first;
     double w = 0;
     for (; i < c->m->n_series; i++) {
+        if (!has_entry(c, i))
+            continue;
         double ew = lm->sample_w + lm->gap + entry_text(c, i, lm, buf, sizeof buf);
         double add = (i > first ? lm->spacing : 0) + ew;
         if (i > first && w + add > max_w)
@@ -81,6 +117,8 @@ static double legend_flow(DmkChartCtx *c, double max_w, bool draw)
         double cx = row_w <= c->plot.w ? c->plot.x + c->plot.w / 2 : c->width / 2;
         double x = cx - row_w / 2;
         for (size_t i = first; draw && i < end; i++) {
+            if (!has_entry(c, i))
+                continue;
             double tw = entry_text(c, i, &lm, buf, sizeof buf);
             legend_sample(c, i, x, y + lm.row_h / 2, &lm);
             dmk_chart_font(c->cr, c->font * 0.95, DMK_TEXT_REGULAR);

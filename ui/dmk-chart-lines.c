@@ -7,25 +7,38 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool dmk_chart_lines_range(const DmkChartModel *m, double *xmin, double *xmax, double *ymax)
+/* A point the axes must show: on a fixed x axis, only those inside it. */
+static bool point_counts(const DmkChartModel *m, const DmkChartPoint *p)
 {
-    bool any = false;
-    *xmin = INFINITY;
-    *xmax = -INFINITY;
-    *ymax = 0;
+    if (!dmk_chart_x_ok(m, p->x) || !dmk_chart_value_ok(p->y))
+        return false;
+    return !dmk_chart_x_fixed(m) || (p->x >= m->x_min && p->x <= m->x_max);
+}
+
+static void range_add(DmkLinesRange *r, const DmkChartSeries *ser, const DmkChartPoint *p)
+{
+    r->any = true;
+    r->xmin = fmin(r->xmin, p->x);
+    r->xmax = fmax(r->xmax, p->x);
+    if (ser->axis != DMK_Y_RIGHT) {
+        r->ymax = fmax(r->ymax, p->y);
+        return;
+    }
+    r->right = true;
+    r->y2min = fmin(r->y2min, p->y);
+    r->y2max = fmax(r->y2max, p->y);
+}
+
+bool dmk_chart_lines_range(const DmkChartModel *m, DmkLinesRange *r)
+{
+    *r = (DmkLinesRange){INFINITY, -INFINITY, 0, INFINITY, -INFINITY, false, false};
     for (size_t s = 0; s < m->n_series; s++) {
         const DmkChartSeries *ser = &m->series[s];
-        for (size_t i = 0; ser->points && i < ser->n; i++) {
-            const DmkChartPoint *p = &ser->points[i];
-            if (!dmk_chart_x_ok(m, p->x) || !dmk_chart_value_ok(p->y))
-                continue;
-            any = true;
-            *xmin = fmin(*xmin, p->x);
-            *xmax = fmax(*xmax, p->x);
-            *ymax = fmax(*ymax, p->y);
-        }
+        for (size_t i = 0; ser->points && i < ser->n; i++)
+            if (point_counts(m, &ser->points[i]))
+                range_add(r, ser, &ser->points[i]);
     }
-    return any;
+    return r->any;
 }
 
 static int by_x(const void *a, const void *b)
@@ -35,7 +48,8 @@ static int by_x(const void *a, const void *b)
 }
 
 /* The series' points with a usable x, in x order (a sweep may list them
- * in any order). NULL when there are none or memory ran out. */
+ * in any order) unless the series keeps its own. NULL when there are none
+ * or memory ran out. */
 static DmkChartPoint *sorted_points(const DmkChartModel *m, const DmkChartSeries *ser, size_t *n)
 {
     *n = 0;
@@ -47,14 +61,28 @@ static DmkChartPoint *sorted_points(const DmkChartModel *m, const DmkChartSeries
     for (size_t i = 0; i < ser->n; i++)
         if (dmk_chart_x_ok(m, ser->points[i].x))
             p[(*n)++] = ser->points[i];
-    qsort(p, *n, sizeof *p, by_x);
+    if (!ser->in_order)
+        qsort(p, *n, sizeof *p, by_x);
     return p;
 }
 
-static void to_device(const DmkChartCtx *c, const DmkChartPoint *p, double *x, double *y)
+/* Points of series s inside the x axis: all of them unless it is fixed. */
+static size_t visible_points(const DmkChartModel *m, size_t s)
 {
+    const DmkChartSeries *ser = &m->series[s];
+    if (!dmk_chart_x_fixed(m) || !ser->points)
+        return ser->n;
+    size_t n = 0;
+    for (size_t i = 0; i < ser->n; i++)
+        n += ser->points[i].x >= m->x_min && ser->points[i].x <= m->x_max;
+    return n;
+}
+
+static void to_device(const DmkChartCtx *c, size_t s, const DmkChartPoint *p, double *x, double *y)
+{
+    const DmkAxis *ya = c->m->series[s].axis == DMK_Y_RIGHT && c->has_y2 ? &c->y2 : &c->y;
     *x = c->plot.x + c->plot.w * dmk_chart_axis_map(&c->x, p->x);
-    *y = c->plot.y + c->plot.h * (1 - dmk_chart_axis_map(&c->y, p->y));
+    *y = c->plot.y + c->plot.h * (1 - dmk_chart_axis_map(ya, p->y));
 }
 
 static void stroke_series(DmkChartCtx *c, size_t s, const DmkChartPoint *p, size_t n)
@@ -67,19 +95,23 @@ static void stroke_series(DmkChartCtx *c, size_t s, const DmkChartPoint *p, size
             continue;
         }
         double x, y;
-        to_device(c, &p[i], &x, &y);
+        to_device(c, s, &p[i], &x, &y);
         if (pen_down)
             cairo_line_to(cr, x, y);
         else
             cairo_move_to(cr, x, y);
         pen_down = true;
     }
-    double lw = c->font * 0.19;
+    /* A line through thousands of samples is drawn finer: at full width
+     * its every wiggle would thicken it into a band. */
+    double lw = c->font * ((double)visible_points(c->m, s) > c->plot.w / 2 ? 0.13 : 0.19);
     cairo_save(cr);
     cairo_set_line_width(cr, lw);
     cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
-    dmk_chart_set_series_colour(cr, s, 1);
-    dmk_chart_set_series_dash(cr, s, lw);
+    size_t look = dmk_chart_look(c->m, s);
+    dmk_chart_set_series_colour(cr, look, 1);
+    if (!c->m->series[s].solid)
+        dmk_chart_set_series_dash(cr, look, lw);
     cairo_stroke(cr);
     cairo_restore(cr);
 }
@@ -93,42 +125,112 @@ static bool isolated(const DmkChartPoint *p, size_t n, size_t i)
 
 static void mark_series(DmkChartCtx *c, size_t s, const DmkChartPoint *p, size_t n)
 {
+    size_t look = dmk_chart_look(c->m, s);
     for (size_t i = 0; i < n; i++) {
         if (!dmk_chart_value_ok(p[i].y) || (c->no_markers && !isolated(p, n, i)))
             continue;
         double x, y;
-        to_device(c, &p[i], &x, &y);
-        dmk_chart_draw_marker(c->cr, s, x, y, c->font * 0.36);
+        to_device(c, s, &p[i], &x, &y);
+        dmk_chart_draw_marker(c->cr, look, x, y, c->font * 0.36);
     }
+}
+
+/* Dots are round caps on zero-length strokes (a few bytes each in SVG and
+ * PDF, where a circle is four curves), stroked a batch at a time: where
+ * samples pile up, the translucent batches add up to a darker band, so
+ * the spread of the samples shows; one stroke for all would paint their
+ * union in one flat tint. */
+#define DOT_BATCH 32
+
+static void dot_series(DmkChartCtx *c, size_t s, const DmkChartPoint *p, size_t n)
+{
+    cairo_t *cr = c->cr;
+    cairo_save(cr);
+    dmk_chart_set_series_colour(cr, dmk_chart_look(c->m, s), c->dot_alpha);
+    cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
+    cairo_set_line_width(cr, 2 * c->dot_r);
+    cairo_new_path(cr);
+    size_t in_batch = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!dmk_chart_value_ok(p[i].y))
+            continue;
+        double x, y;
+        to_device(c, s, &p[i], &x, &y);
+        cairo_move_to(cr, x, y);
+        cairo_close_path(cr);
+        if (++in_batch == DOT_BATCH) {
+            cairo_stroke(cr);
+            in_batch = 0;
+        }
+    }
+    cairo_stroke(cr);
+    cairo_restore(cr);
+}
+
+/* The most points shown of any series drawn as `style`. */
+static size_t most_points(const DmkChartModel *m, DmkSeriesStyle style)
+{
+    size_t most = 0;
+    for (size_t s = 0; s < m->n_series; s++) {
+        size_t n = m->series[s].style == style ? visible_points(m, s) : 0;
+        most = n > most ? n : most;
+    }
+    return most;
 }
 
 /* Markers on points closer than about two marker widths would merge into
  * a thick smudge (a timeline of samples); the dash patterns and colours
- * still tell such series apart. */
-static bool markers_fit(const DmkChartCtx *c)
+ * still tell such series apart. Dots shrink and fade as they crowd: a
+ * few dozen samples get solid dots, thousands a faint haze whose density
+ * is the information. */
+void dmk_chart_lines_density(DmkChartCtx *c)
 {
-    size_t most = 0;
-    for (size_t s = 0; s < c->m->n_series; s++)
-        most = c->m->series[s].n > most ? c->m->series[s].n : most;
-    return (double)most * c->font * 1.4 <= c->plot.w;
+    double w = fmax(c->plot.w, 1);
+    c->no_markers = (double)most_points(c->m, DMK_SERIES_LINE) * c->font * 1.4 > w;
+    double per_px = (double)most_points(c->m, DMK_SERIES_DOTS) / w;
+    /* 0 at 1 sample per 20 px or fewer, 1 at 4 per pixel or more */
+    double crowd = fmax(0, fmin(1, log2(fmax(per_px, 1e-9) * 20) / log2(80)));
+    c->dot_r = c->font * (0.3 - 0.19 * crowd);
+    c->dot_alpha = 0.9 - 0.5 * crowd;
+}
+
+bool dmk_chart_series_marked(const DmkChartCtx *c, size_t s)
+{
+    return c->m->series[s].style == DMK_SERIES_LINE && !c->no_markers;
+}
+
+static void draw_pass(DmkChartCtx *c, int pass, size_t s)
+{
+    bool dots = c->m->series[s].style == DMK_SERIES_DOTS;
+    if (dots != (pass == 0))
+        return;
+    size_t n;
+    DmkChartPoint *p = sorted_points(c->m, &c->m->series[s], &n);
+    if (!p)
+        return;
+    if (pass == 0)
+        dot_series(c, s, p, n);
+    else if (pass == 1)
+        stroke_series(c, s, p, n);
+    else
+        mark_series(c, s, p, n);
+    free(p);
 }
 
 void dmk_chart_lines_draw(DmkChartCtx *c)
 {
-    const DmkChartModel *m = c->m;
-    c->no_markers = !markers_fit(c);
-    /* Lines first, markers on top, so no line hides another's points. */
-    for (int pass = 0; pass < 2; pass++) {
-        for (size_t s = 0; s < m->n_series; s++) {
-            size_t n;
-            DmkChartPoint *p = sorted_points(m, &m->series[s], &n);
-            if (!p)
-                continue;
-            if (pass == 0)
-                stroke_series(c, s, p, n);
-            else
-                mark_series(c, s, p, n);
-            free(p);
-        }
+    cairo_t *cr = c->cr;
+    cairo_save(cr);
+    /* A fixed x range leaves points outside it: the plot's edge cuts
+     * them, and the line towards them, off. */
+    if (c->x_fixed) {
+        cairo_rectangle(cr, c->plot.x, c->plot.y, c->plot.w, c->plot.h);
+        cairo_clip(cr);
     }
+    /* Dots first, then lines, markers on top, so no line hides another's
+     * points and the samples' haze never hides their average. */
+    for (int pass = 0; pass < 3; pass++)
+        for (size_t s = 0; s < c->m->n_series; s++)
+            draw_pass(c, pass, s);
+    cairo_restore(cr);
 }

@@ -38,17 +38,25 @@ typedef struct {
     double pad;  /* outer margin */
     DmkRect plot;
     DmkAxis x, y;
+    DmkAxis y2;       /* the right axis, when has_y2 */
+    bool has_y2;      /* a series is on the right axis */
+    bool x_fixed;     /* the model fixes x: clip the plot */
     double tick_font; /* tick, category and value labels */
     double x_band;    /* height of the labels under the plot */
     bool cat_rotated; /* bars: category labels slanted, not wrapped */
     bool no_markers;  /* lines: points too dense for markers */
-    double legend_y;  /* top of the legend block */
+    double dot_r;     /* dots: radius and opacity for the densest dotted series */
+    double dot_alpha;
+    double legend_y; /* top of the legend block */
     double legend_h;
 } DmkChartCtx;
 
 /* dmk-chart.c */
 bool dmk_chart_value_ok(double v);
 bool dmk_chart_x_ok(const DmkChartModel *m, double x);
+bool dmk_chart_x_fixed(const DmkChartModel *m);
+/* The look (colour, marker, dash) series s is drawn with: dmk-chart.h's look. */
+size_t dmk_chart_look(const DmkChartModel *m, size_t s);
 
 /* dmk-chart-text.c */
 typedef enum { DMK_TEXT_REGULAR, DMK_TEXT_BOLD } DmkTextWeight;
@@ -69,12 +77,17 @@ void dmk_chart_format_tick(const DmkAxis *a, double t, char *buf, size_t len);
 
 /* dmk-chart-axes.c */
 void dmk_chart_axis_y(DmkAxis *a, double max);
+/* The right axis: `intervals` steps, so its ticks sit on the left axis's
+ * gridlines, covering min..max (from zero where that costs no room). */
+void dmk_chart_axis_y2(DmkAxis *a, double min, double max, size_t intervals);
 void dmk_chart_axis_x(DmkAxis *a, DmkAxisScale scale, DmkTickFormat format, double min, double max);
+/* Linear x over exactly lo..hi (a zoom), ticks at the 1-2-5 steps inside. */
+void dmk_chart_axis_x_fixed(DmkAxis *a, DmkTickFormat format, double lo, double hi);
 double dmk_chart_axis_map(const DmkAxis *a, double v); /* value -> 0..1 */
 double dmk_chart_tick_value(const DmkAxis *a, double t);
 bool dmk_chart_tick_labelled(const DmkAxis *a, size_t i);
 void dmk_chart_axis_fit_labels(DmkChartCtx *c, DmkAxis *a, double length);
-double dmk_chart_y_labels_width(DmkChartCtx *c);
+double dmk_chart_y_labels_width(DmkChartCtx *c, const DmkAxis *a);
 void dmk_chart_draw_grid(DmkChartCtx *c, bool vertical);
 void dmk_chart_draw_axes(DmkChartCtx *c, bool x_labels);
 double dmk_chart_snap(cairo_t *cr, double v, double line_w);
@@ -84,6 +97,7 @@ double dmk_chart_snap(cairo_t *cr, double v, double line_w);
 void dmk_chart_set_series_colour(cairo_t *cr, size_t i, double alpha);
 void dmk_chart_set_series_dash(cairo_t *cr, size_t i, double line_w);
 void dmk_chart_draw_marker(cairo_t *cr, size_t i, double x, double y, double r);
+void dmk_chart_draw_dot(cairo_t *cr, size_t i, double x, double y, double r, double alpha);
 void dmk_chart_draw_bar(cairo_t *cr, size_t i, DmkRect r, double unit);
 void dmk_chart_set_grey(cairo_t *cr, double level);
 
@@ -92,7 +106,17 @@ double dmk_chart_legend_measure(DmkChartCtx *c, double max_w);
 void dmk_chart_legend_draw(DmkChartCtx *c);
 
 /* dmk-chart-lines.c / dmk-chart-bars.c */
-bool dmk_chart_lines_range(const DmkChartModel *m, double *xmin, double *xmax, double *ymax);
+typedef struct {
+    double xmin, xmax; /* every drawable point */
+    double ymax;       /* of the left axis's points */
+    double y2min, y2max;
+    bool any, right; /* something to draw; something on the right axis */
+} DmkLinesRange;
+bool dmk_chart_lines_range(const DmkChartModel *m, DmkLinesRange *r);
+/* Sets no_markers and the dots' size for the plot's width. */
+void dmk_chart_lines_density(DmkChartCtx *c);
+/* Does series s draw markers (and so show one in the legend)? */
+bool dmk_chart_series_marked(const DmkChartCtx *c, size_t s);
 void dmk_chart_lines_draw(DmkChartCtx *c);
 bool dmk_chart_bars_range(const DmkChartModel *m, double *ymax);
 double dmk_chart_bars_labels_height(DmkChartCtx *c, double plot_w);

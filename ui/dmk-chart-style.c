@@ -150,6 +150,14 @@ void dmk_chart_draw_marker(cairo_t *cr, size_t i, double x, double y, double r)
     cairo_restore(cr);
 }
 
+void dmk_chart_draw_dot(cairo_t *cr, size_t i, double x, double y, double r, double alpha)
+{
+    cairo_new_path(cr);
+    cairo_arc(cr, x, y, r, 0, 2 * DMK_CHART_PI);
+    dmk_chart_set_series_colour(cr, i, alpha);
+    cairo_fill(cr);
+}
+
 /* Hatching lines across r at angle a (radians), spaced gap apart. */
 static void hatch(cairo_t *cr, DmkRect r, double a, double gap)
 {

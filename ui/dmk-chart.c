@@ -26,6 +26,18 @@ bool dmk_chart_x_ok(const DmkChartModel *m, double x)
     return m->x_scale != DMK_AXIS_LOG2 || x > 0;
 }
 
+bool dmk_chart_x_fixed(const DmkChartModel *m)
+{
+    return m->kind == DMK_CHART_LINES && m->x_scale == DMK_AXIS_LINEAR && isfinite(m->x_min) &&
+           isfinite(m->x_max) && m->x_min < m->x_max;
+}
+
+size_t dmk_chart_look(const DmkChartModel *m, size_t s)
+{
+    int k = m->series[s].look;
+    return k > 0 ? (size_t)(k - 1) : s;
+}
+
 const char *dmk_chart_metric_title(const char *metric)
 {
     static const struct {
@@ -91,18 +103,21 @@ static void draw_no_data(DmkChartCtx *c, double top)
 {
     dmk_chart_font(c->cr, c->font * 1.3, DMK_TEXT_REGULAR);
     dmk_chart_set_grey(c->cr, 0.5);
-    dmk_chart_text(c->cr, c->width / 2, (top + c->height) / 2, 0.5, 0.5, "No data");
+    const char *text = c->m && c->m->no_data[0] ? c->m->no_data : "No data";
+    char buf[256];
+    dmk_chart_ellipsize(c->cr, text, c->width - 2 * c->pad, buf, sizeof buf);
+    dmk_chart_text(c->cr, c->width / 2, (top + c->height) / 2, 0.5, 0.5, buf);
 }
 
 /* The data's extent; false when nothing is drawable. */
-static bool data_range(DmkChartCtx *c, double *xmin, double *xmax, double *ymax)
+static bool data_range(DmkChartCtx *c, DmkLinesRange *r)
 {
     const DmkChartModel *m = c->m;
     if (!m || !m->series || m->n_series == 0)
         return false;
     if (m->kind == DMK_CHART_BARS)
-        return m->n_categories > 0 && dmk_chart_bars_range(m, ymax);
-    return dmk_chart_lines_range(m, xmin, xmax, ymax);
+        return m->n_categories > 0 && dmk_chart_bars_range(m, &r->ymax);
+    return dmk_chart_lines_range(m, r);
 }
 
 static double x_band_height(DmkChartCtx *c, double plot_w)
@@ -113,25 +128,33 @@ static double x_band_height(DmkChartCtx *c, double plot_w)
     return dmk_chart_line_height(c->cr) + c->tick_font * 1.1;
 }
 
-/* Room right of the plot for half of the last x label. */
-static double right_margin(DmkChartCtx *c)
+/* Room beside the plot for an axis's labels and its title. */
+static double axis_margin(DmkChartCtx *c, const DmkAxis *a, const char *title)
 {
-    if (c->m->kind == DMK_CHART_BARS || c->x.n_ticks == 0)
-        return c->pad;
-    char buf[64];
-    dmk_chart_font(c->cr, c->tick_font, DMK_TEXT_REGULAR);
-    dmk_chart_format_tick(&c->x, c->x.ticks[c->x.n_ticks - 1], buf, sizeof buf);
-    return c->pad + dmk_chart_text_width(c->cr, buf) / 2;
-}
-
-static double left_margin(DmkChartCtx *c)
-{
-    double w = c->pad + dmk_chart_y_labels_width(c) + c->tick_font * 0.6;
-    if (c->m->y_title[0]) {
+    double w = c->pad + dmk_chart_y_labels_width(c, a) + c->tick_font * 0.6;
+    if (title[0]) {
         dmk_chart_font(c->cr, c->font, DMK_TEXT_BOLD);
         w += dmk_chart_line_height(c->cr) + c->font * 0.5;
     }
     return w;
+}
+
+/* Room right of the plot for half of the last x label, and for the
+ * right axis where there is one. */
+static double right_margin(DmkChartCtx *c)
+{
+    double w = c->has_y2 ? axis_margin(c, &c->y2, c->m->y2_title) : c->pad;
+    if (c->m->kind == DMK_CHART_BARS || c->x.n_ticks == 0)
+        return w;
+    char buf[64];
+    dmk_chart_font(c->cr, c->tick_font, DMK_TEXT_REGULAR);
+    dmk_chart_format_tick(&c->x, c->x.ticks[c->x.n_ticks - 1], buf, sizeof buf);
+    return fmax(w, c->pad + dmk_chart_text_width(c->cr, buf) / 2);
+}
+
+static double left_margin(DmkChartCtx *c)
+{
+    return axis_margin(c, &c->y, c->m->y_title);
 }
 
 /* Places legend and plot below `top`. False when the chart is too small
@@ -153,23 +176,40 @@ static bool layout(DmkChartCtx *c, double top)
     return c->plot.w >= c->font * 3 && c->plot.h >= c->font * 3;
 }
 
+/* The axes of a line chart: x fixed or fitting the data, the right axis
+ * in step with the left one. */
+static void lines_axes(DmkChartCtx *c, const DmkLinesRange *r)
+{
+    const DmkChartModel *m = c->m;
+    c->x_fixed = dmk_chart_x_fixed(m);
+    if (c->x_fixed)
+        dmk_chart_axis_x_fixed(&c->x, m->x_ticks, m->x_min, m->x_max);
+    else
+        dmk_chart_axis_x(&c->x, m->x_scale, m->x_ticks, r->xmin, r->xmax);
+    c->has_y2 = r->right;
+    if (c->has_y2)
+        dmk_chart_axis_y2(&c->y2, r->y2min, r->y2max, c->y.n_ticks - 1);
+}
+
 static void draw_chart(DmkChartCtx *c, double top)
 {
     const DmkChartModel *m = c->m;
-    double xmin = 0, xmax = 0, ymax = 0;
-    if (!data_range(c, &xmin, &xmax, &ymax)) {
+    DmkLinesRange r = {0};
+    if (!data_range(c, &r)) {
         draw_no_data(c, top);
         return;
     }
     bool lines = m->kind == DMK_CHART_LINES;
     /* Headroom above the highest value: bars carry a label there. */
-    dmk_chart_axis_y(&c->y, ymax * (lines ? 1.04 : 1.1));
+    dmk_chart_axis_y(&c->y, r.ymax * (lines ? 1.04 : 1.1));
     if (lines)
-        dmk_chart_axis_x(&c->x, m->x_scale, m->x_ticks, xmin, xmax);
+        lines_axes(c, &r);
     if (!layout(c, top))
         return;
-    if (lines)
+    if (lines) {
         dmk_chart_axis_fit_labels(c, &c->x, c->plot.w);
+        dmk_chart_lines_density(c);
+    }
     dmk_chart_draw_grid(c, lines);
     if (lines)
         dmk_chart_lines_draw(c);

@@ -9,6 +9,7 @@
 #ifndef DMK_CHART_H
 #define DMK_CHART_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include <cairo.h>
@@ -38,11 +39,36 @@ typedef struct {
     double x, y;
 } DmkChartPoint;
 
-/* A drive, or a saved result. */
+/* How a LINES series is drawn. */
+typedef enum {
+    DMK_SERIES_LINE = 0, /* points joined, with markers where they leave room */
+    DMK_SERIES_DOTS,     /* a dot per point, no line: a timeline's samples as a scatter;
+                          * many points get small translucent dots, so density shows */
+} DmkSeriesStyle;
+
+typedef enum {
+    DMK_Y_LEFT = 0,
+    DMK_Y_RIGHT, /* the model's second axis (y2_title): temperature beside speed */
+} DmkYAxisSide;
+
+/* A drive, or a saved result; or, in a review-lab chart, one quantity of
+ * it (each sample's speed, their moving average, the temperature). All
+ * fields after `points` zero: a line on the left axis, as before. */
 typedef struct {
     char name[128];              /* legend text; ellipsized when too long */
     size_t n;                    /* LINES: number of points; BARS: should equal n_categories */
     const DmkChartPoint *points; /* LINES: (x, y); BARS: points[j].y is category j, x ignored */
+    DmkSeriesStyle style;        /* LINES only */
+    DmkYAxisSide axis;           /* LINES only */
+    /* 0: colour, marker, dash (hatch) of its position in the model; k > 0:
+     * those of position k - 1, so related series can share a colour. */
+    int look;
+    bool solid;    /* LINE: no dash, whatever the look (an average over its own dots) */
+    bool in_order; /* LINE: joined in the given order, not sorted by x (a curve that
+                    * turns back, as latency vs IOPS past saturation) */
+    /* LINES: no legend entry of its own; drawn into the previous series'
+     * entry, whose name covers both (a drive's dots and their average). */
+    bool legend_with_previous;
 } DmkChartSeries;
 
 typedef struct {
@@ -51,15 +77,23 @@ typedef struct {
     char subtitle[256];    /* "" for none: date, profile, file size ... */
     char x_title[128];     /* "Queue depth (T1)", "Block size"; "" for none */
     char y_title[128];     /* with its unit: see dmk_chart_metric_title */
+    char y2_title[128];    /* LINES: the right axis, drawn when a series uses it */
     DmkAxisScale x_scale;  /* LINES only */
     DmkTickFormat x_ticks; /* LINES only */
-    size_t n_categories;   /* BARS: group labels, e.g. "SEQ1M Q8T1 Read" */
+    /* LINES, linear x: x_min < x_max fixes the x axis to exactly that
+     * range (a zoom on the start of a run): the y axes fit the points
+     * inside it and what lies outside is clipped. Else x fits the data. */
+    double x_min, x_max;
+    /* What an empty chart says instead of "No data" ("No temperature
+     * sensor"); "" for "No data". */
+    char no_data[128];
+    size_t n_categories; /* BARS: group labels, e.g. "SEQ1M Q8T1 Read" */
     const char *const *categories;
     size_t n_series;
     const DmkChartSeries *series;
 } DmkChartModel;
 
-/* Zeroes *m: LINES, linear x, number ticks, no series. */
+/* Zeroes *m: LINES, linear x fitting the data, number ticks, no series. */
 void dmk_chart_model_init(DmkChartModel *m);
 
 /* Draws the whole chart (white background included) into the rectangle
@@ -77,6 +111,12 @@ void dmk_chart_render(cairo_t *cr, double width, double height, const DmkChartMo
  * a file that failed half-way is removed. */
 int dmk_chart_export(const DmkChartModel *m, const char *path, int width, int height, double scale,
                      DmkError *err);
+
+/* Several charts in one file, as dmk_chart_export: n models in rows of
+ * `cols` cells of width x height each (the file is cols x rows cells);
+ * a NULL model leaves its cell blank. */
+int dmk_chart_export_grid(const DmkChartModel *const *models, size_t n, int cols, const char *path,
+                          int width, int height, double scale, DmkError *err);
 
 /* Axis title with its unit for a DmkStats field name: "mb_s" -> "MB/s
  * (10^6 B/s)", "iops" -> "IOPS", "lat_mean_us" -> "Mean latency (us)",

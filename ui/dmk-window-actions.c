@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "dmk-plot.h"
+#include "dmk-size.h"
 #include "dmk-target-list.h"
 #include "dmk-text.h"
 
@@ -55,7 +56,8 @@ static void act_copy(GSimpleAction *a, GVariant *p, gpointer data)
     const DmkRunResult *r = dmk_window_get_result(self);
     if (forward_copy(self) || !r)
         return;
-    char *text = dmk_text_report(r);
+    /* A lab result's words are its findings, not a table of tiles. */
+    char *text = r->lab[0] ? dmk_lab_report_text(r) : dmk_text_report(r);
     gdk_clipboard_set_text(gtk_widget_get_clipboard(GTK_WIDGET(self)), text);
     g_free(text);
     dmk_window_set_status(self, "Results copied to the clipboard");
@@ -139,9 +141,12 @@ static void suggest_name(GtkFileChooser *d, DmkSaved *saved)
         return;
     }
     GDateTime *now = g_date_time_new_now_local();
-    char *name = g_date_time_format(now, "drivemark-%Y%m%d-%H%M%S.csv");
+    char *stamp = g_date_time_format(now, "%Y%m%d-%H%M%S");
+    const char *lab = saved ? dmk_saved_get_result(saved)->lab : "";
+    char *name = g_strdup_printf("drivemark-%s%s%s.csv", lab, lab[0] ? "-" : "", stamp);
     gtk_file_chooser_set_current_name(d, name);
     g_free(name);
+    g_free(stamp);
     g_date_time_unref(now);
 }
 
@@ -243,8 +248,10 @@ static gboolean known_chart_type(const char *path)
 static gboolean export_plot(DmkWindow *self, GtkWidget *chart, const char *path, double scale,
                             GError **error)
 {
-    const DmkPlot *plot = chart ? dmk_plot_area_get_plot(chart) : NULL;
     (void)self;
+    if (chart && DMK_IS_LAB_VIEW(chart))
+        return dmk_lab_view_export(DMK_LAB_VIEW(chart), path, scale, error);
+    const DmkPlot *plot = chart ? dmk_plot_area_get_plot(chart) : NULL;
     if (!plot) {
         g_set_error(error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
                     "there is no chart to export on this tab: open or compare results first");
@@ -281,6 +288,22 @@ static void on_export_chart_response(GtkNativeDialog *dialog, int response, gpoi
     g_object_unref(self);
 }
 
+/* 1x and 2x of what will be exported: a lab result's grid is bigger. */
+static void add_scale_choice(GtkFileChooser *d, GtkWidget *chart)
+{
+    static const char *const ids[] = {"1", "2", NULL};
+    int w = DMK_PLOT_EXPORT_WIDTH, h = DMK_PLOT_EXPORT_HEIGHT;
+    if (DMK_IS_LAB_VIEW(chart))
+        dmk_lab_view_export_size(DMK_LAB_VIEW(chart), &w, &h);
+    char *one = g_strdup_printf("1\u00d7 (%d \u00d7 %d px)", w, h);
+    char *two = g_strdup_printf("2\u00d7 (%d \u00d7 %d px, for HiDPI and print)", 2 * w, 2 * h);
+    const char *labels[] = {one, two, NULL};
+    gtk_file_chooser_add_choice(d, "scale", "PNG size", (const char **)ids, labels);
+    gtk_file_chooser_set_choice(d, "scale", "1");
+    g_free(one);
+    g_free(two);
+}
+
 static void act_export_chart(GSimpleAction *a, GVariant *p, gpointer data)
 {
     DmkWindow *self = data;
@@ -296,11 +319,7 @@ static void act_export_chart(GSimpleAction *a, GVariant *p, gpointer data)
     add_filter(d, "PNG image (*.png)", "*.png");
     add_filter(d, "SVG drawing (*.svg)", "*.svg");
     add_filter(d, "PDF document (*.pdf)", "*.pdf");
-    static const char *const ids[] = {"1", "2", NULL};
-    static const char *const labels[] = {
-        "1\u00d7 (800 \u00d7 500 px)", "2\u00d7 (1600 \u00d7 1000 px, for HiDPI and print)", NULL};
-    gtk_file_chooser_add_choice(d, "scale", "PNG size", (const char **)ids, (const char **)labels);
-    gtk_file_chooser_set_choice(d, "scale", "1");
+    add_scale_choice(d, chart);
     gtk_file_chooser_set_current_name(d, "drivemark-chart.png");
     show_dialog(d);
 }
@@ -347,6 +366,20 @@ static void act_show_sweep(GSimpleAction *a, GVariant *p, gpointer self)
     DmkWindow *w = self;
     gtk_notebook_set_current_page(w->notebook,
                                   gtk_notebook_page_num(w->notebook, GTK_WIDGET(w->sweep_page)));
+}
+
+static void act_show_lab(GSimpleAction *a, GVariant *p, gpointer self)
+{
+    (void)a;
+    (void)p;
+    dmk_window_show_lab(self, DMK_LAB_NONE);
+}
+
+static void act_run_lab(GSimpleAction *a, GVariant *p, gpointer self)
+{
+    (void)a;
+    (void)p;
+    dmk_window_run_lab(self, FALSE);
 }
 
 static void act_run_sweep(GSimpleAction *a, GVariant *p, gpointer self)
@@ -406,6 +439,92 @@ static void act_choose_target(GSimpleAction *a, GVariant *p, gpointer self)
     dmk_window_choose_target(self);
 }
 
+/* ---- the full-span write's question ------------------------------------------ */
+
+/* The mounted file system that holds dir: the longest mount point that
+ * is dir or a folder above it. FALSE when the list cannot be read. */
+static gboolean volume_of(const char *dir, DmkVolume *out)
+{
+    DmkVolume *v = g_new0(DmkVolume, 256);
+    int n = dmk_os_list_volumes(v, 256);
+    size_t best = 0;
+    for (int i = 0; i < n; i++) {
+        size_t len = strlen(v[i].path);
+        gboolean above = strncmp(dir, v[i].path, len) == 0 &&
+                         (dir[len] == '\0' || dir[len] == '/' || dir[len] == '\\' ||
+                          (len > 0 && (v[i].path[len - 1] == '/' || v[i].path[len - 1] == '\\')));
+        if (above && len >= best) {
+            best = len;
+            *out = v[i];
+        }
+    }
+    g_free(v);
+    return best > 0;
+}
+
+/* "fills /data (ext4 on /dev/sda1, 80.7 GiB free) with 78.7 GiB". */
+static char *fill_question(const DmkRunSpec *spec, gboolean null, char **detail)
+{
+    DmkVolume vol;
+    char amount[32], free_text[32];
+    gboolean known = volume_of(spec->dir, &vol);
+    const char *where = known ? vol.path : spec->dir;
+    guint64 bytes = spec->size;
+    if (!bytes && known)
+        bytes = vol.free_bytes > spec->free_margin ? vol.free_bytes - spec->free_margin : 0;
+    /* Whole GiB (MiB below one), as the Lab tab's note says it. */
+    if (bytes)
+        dmk_format_size(bytes >= 1ULL << 30 ? bytes >> 30 << 30 : bytes >> 20 << 20, amount,
+                        sizeof amount);
+    else
+        g_strlcpy(amount, "all its free space", sizeof amount);
+    char *fs = known ? g_strdup_printf(
+                           " (%s on %s, %s free)", vol.fs_type, vol.device,
+                           dmk_format_size(vol.free_bytes >> 20 << 20, free_text, sizeof free_text))
+                     : g_strdup("");
+    char *margin = spec->size ? g_strdup("") : g_strdup(", all its free space but 2 GiB");
+    *detail = g_strdup_printf(
+        "The full-span write fills %s%s with %s%s; the file is removed afterwards. Writing a "
+        "whole drive takes a while, and it counts against the drive's rated endurance.%s",
+        where, fs, amount, margin,
+        null ? "\n\nThe null backend is chosen: it only pretends, and writes nothing." : "");
+    g_free(fs);
+    g_free(margin);
+    return g_strdup_printf("Fill %s with %s?", where, amount);
+}
+
+static void on_confirm_response(GtkDialog *dialog, int response, gpointer data)
+{
+    DmkWindow *self = data;
+    const DmkRunSpec *spec = g_object_get_data(G_OBJECT(dialog), "dmk-spec");
+    self->lab_confirm = NULL;
+    if (response == GTK_RESPONSE_ACCEPT && !self->worker)
+        dmk_window_start_lab(self, spec);
+    gtk_window_destroy(GTK_WINDOW(dialog));
+    g_object_unref(self);
+}
+
+void dmk_window_confirm_fullspan(DmkWindow *self, const DmkRunSpec *spec)
+{
+    char *detail = NULL;
+    char *question = fill_question(spec, g_strcmp0(self->backend, "null") == 0, &detail);
+    GtkWidget *d =
+        gtk_message_dialog_new(GTK_WINDOW(self), GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                               GTK_MESSAGE_WARNING, GTK_BUTTONS_NONE, "%s", question);
+    gtk_message_dialog_format_secondary_text(GTK_MESSAGE_DIALOG(d), "%s", detail);
+    gtk_dialog_add_buttons(GTK_DIALOG(d), "_Cancel", GTK_RESPONSE_CANCEL, "_Fill the Drive",
+                           GTK_RESPONSE_ACCEPT, NULL);
+    gtk_widget_add_css_class(gtk_dialog_get_widget_for_response(GTK_DIALOG(d), GTK_RESPONSE_ACCEPT),
+                             "destructive-action");
+    gtk_dialog_set_default_response(GTK_DIALOG(d), GTK_RESPONSE_CANCEL);
+    g_object_set_data_full(G_OBJECT(d), "dmk-spec", g_memdup2(spec, sizeof *spec), g_free);
+    g_signal_connect(d, "response", G_CALLBACK(on_confirm_response), g_object_ref(self));
+    self->lab_confirm = d;
+    gtk_window_present(GTK_WINDOW(d));
+    g_free(question);
+    g_free(detail);
+}
+
 /* ---- setup ---------------------------------------------------------------- */
 
 /* Settings without a widget of their own live in the Settings menu. */
@@ -435,6 +554,8 @@ void dmk_window_add_actions(DmkWindow *self)
         {"show-compare", act_show_compare, NULL, NULL, NULL, {0}},
         {"show-sweep", act_show_sweep, NULL, NULL, NULL, {0}},
         {"run-sweep", act_run_sweep, NULL, NULL, NULL, {0}},
+        {"show-lab", act_show_lab, NULL, NULL, NULL, {0}},
+        {"run-lab", act_run_lab, NULL, NULL, NULL, {0}},
         {"close-tab", act_close_tab, NULL, NULL, NULL, {0}},
         {"choose-target", act_choose_target, NULL, NULL, NULL, {0}},
     };

@@ -6,6 +6,7 @@
 #define DMK_WINDOW_PRIVATE_H
 
 #include "dmk-compare-view.h"
+#include "dmk-lab-page.h"
 #include "dmk-presets.h"
 #include "dmk-run-worker.h"
 #include "dmk-saved.h"
@@ -51,10 +52,14 @@ struct _DmkWindow {
 
     /* built in code: the other fixed tabs */
     DmkSweepPage *sweep_page;
+    DmkLabPage *lab_page;
     DmkCompareView *compare_view; /* shown while there is a result tab */
+    DmkLabOverrides lab_overrides;
+    GtkWidget *lab_confirm; /* the full-span write's question, while it is asked */
 
     DmkRunWorker *worker;
     gboolean sweeping;      /* the worker runs the sweep tab's sweep */
+    gboolean labbing;       /* the worker runs the Lab tab's test */
     GtkWidget *stop_button; /* the run button that shows "Stop" */
     gint64 run_started_us;
     gint64 stop_asked_us; /* 0 when no stop was asked */
@@ -62,7 +67,7 @@ struct _DmkWindow {
     char *status_at_stop;
     gboolean closing;   /* close the window once the run has ended */
     DmkSaved *last_run; /* the newest run of the Benchmark tab, for copy and save */
-    gboolean grown;     /* made roomy for charts once already */
+    int grown;          /* the width made roomy for charts once already, 0 before */
 
     GSettings *recent; /* not delayed: the recent files outlive --options */
     GMenu *recent_menu;
@@ -85,6 +90,10 @@ void dmk_window_emit_run_finished(DmkWindow *self, int rc);
 /* dmk-window-run.c */
 void dmk_window_start_run(DmkWindow *self, int row);
 void dmk_window_start_sweep(DmkWindow *self);
+/* The Lab tab's test: the spec its form describes, with the Benchmark
+ * tab's target; FALSE (the info bar says why) when it cannot run. */
+gboolean dmk_window_build_lab_spec(DmkWindow *self, DmkRunSpec *spec);
+void dmk_window_start_lab(DmkWindow *self, const DmkRunSpec *spec);
 void dmk_window_show_error(DmkWindow *self, int code, const char *message);
 /* The info bar with a heading of the caller's (markup-escaped here). */
 void dmk_window_show_problem(DmkWindow *self, const char *heading, const char *message);
@@ -95,6 +104,8 @@ gboolean dmk_window_on_close_request(GtkWindow *window);
 
 /* dmk-window-tabs.c */
 void dmk_window_build_tabs(DmkWindow *self);
+/* The Lab tab's line on where its test file goes (target, free space). */
+void dmk_window_update_lab_note(DmkWindow *self);
 void dmk_window_load_recent(DmkWindow *self);
 /* A tab for saved (referenced), picked in the compare tab; shown at once
  * when `show`. */
@@ -102,7 +113,8 @@ void dmk_window_add_result(DmkWindow *self, DmkSaved *saved, gboolean show);
 /* The result of the tab shown: a result tab's, or on the Benchmark tab
  * the last run's; NULL on the sweep and compare tabs. */
 DmkSaved *dmk_window_current_saved(DmkWindow *self);
-/* The chart of the tab shown, NULL on the Benchmark tab. */
+/* The chart of the tab shown, NULL on the Benchmark tab; on a lab
+ * result (the Lab tab's, or its own tab) its DmkLabView. */
 GtkWidget *dmk_window_current_chart(DmkWindow *self);
 /* FALSE when the tab shown is not a result's. */
 gboolean dmk_window_close_current_tab(DmkWindow *self);
@@ -120,5 +132,7 @@ int dmk_window_open_files(DmkWindow *self, GFile *const *files, size_t n);
 /* dmk-window-actions.c */
 void dmk_window_add_actions(DmkWindow *self);
 void dmk_window_choose_target(DmkWindow *self);
+/* Asks before a full-span write fills the target; starts it on yes. */
+void dmk_window_confirm_fullspan(DmkWindow *self, const DmkRunSpec *spec);
 
 #endif

@@ -83,6 +83,37 @@ static int build_sweep_spec(DmkWindow *self, const DmkSweep *sw, DmkRunSpec *spe
     return rc != DMK_OK ? rc : dmk_run_spec_validate(spec, dmk_os_max_inflight(), err);
 }
 
+/* The null backend's simulated drive, for tests of the lab's analysis
+ * on known answers: a cache that slows writes 4-fold once full and
+ * drains in 5 s idle, and a sensor that warms 1 C per bytes_per_c. */
+static void apply_null_sim(DmkWindow *self, DmkRunSpec *spec)
+{
+    const DmkLabOverrides *o = &self->lab_overrides;
+    if (o->null_cache_bytes || o->null_bytes_per_c)
+        spec->null_sim = (DmkNullSim){o->null_cache_bytes, 4, o->null_cache_bytes ? 5.0 : 0.0,
+                                      o->null_bytes_per_c};
+    if (o->null_latency_us >= 0)
+        spec->null_latency_ns = (uint64_t)(o->null_latency_us * 1000.0);
+}
+
+gboolean dmk_window_build_lab_spec(DmkWindow *self, DmkRunSpec *spec)
+{
+    DmkLabParams p;
+    DmkError err = {0};
+    int rc = dmk_lab_page_get_params(self->lab_page, &p, &err);
+    if (rc == DMK_OK)
+        rc = base_spec(self, spec, &err);
+    if (rc == DMK_OK)
+        rc = dmk_lab_build(&p, spec, &err);
+    if (rc == DMK_OK) {
+        apply_null_sim(self, spec);
+        rc = dmk_run_spec_validate(spec, dmk_os_max_inflight(), &err);
+    }
+    if (rc != DMK_OK)
+        dmk_window_show_error(self, err.code, err.msg);
+    return rc == DMK_OK;
+}
+
 /* ---- errors ----------------------------------------------------------------- */
 
 static const char *error_heading(int code)
@@ -162,9 +193,12 @@ static void on_progress(const DmkProgress *p, gpointer data)
     /* A sweep's points may share a tile's name ("RND4K Q1T1"): not its tile. */
     if (self->sweeping)
         dmk_sweep_page_progress(self->sweep_page, p);
+    else if (self->labbing)
+        dmk_lab_page_progress(self->lab_page, p);
     else
-        set_running_tile(self, p->stage == DMK_STAGE_PREPARE ? NULL
-                                                             : dmk_window_find_tile(self, p->test));
+        set_running_tile(self, p->stage == DMK_STAGE_PREPARE || !p->test
+                                   ? NULL
+                                   : dmk_window_find_tile(self, p->test));
 }
 
 static void on_test_done(const DmkTest *test, const DmkPassResult *score, size_t index,
@@ -172,6 +206,8 @@ static void on_test_done(const DmkTest *test, const DmkPassResult *score, size_t
 {
     DmkWindow *self = data;
     (void)index;
+    if (self->labbing)
+        return; /* the Lab tab draws from the samples at the end */
     if (self->sweeping) {
         dmk_sweep_page_point(self->sweep_page, test, score);
         return;
@@ -206,25 +242,28 @@ static void unmark_tiles(DmkWindow *self)
 }
 
 /* Every run and sweep that measured something is kept as a tab; a sweep's
- * is shown at once, a run's waits behind the Benchmark tab's tiles. */
-static void keep_result(DmkWindow *self, DmkRunResult *res)
+ * is shown at once, a run's waits behind the Benchmark tab's tiles, and a
+ * lab test's behind the Lab tab, which shows it too. A stopped run keeps
+ * what it measured. Returns the kept result (the tab's), or NULL. */
+static DmkSaved *keep_result(DmkWindow *self, DmkRunResult *res)
 {
     if (!res || res->n_tests == 0) {
         dmk_run_result_free(res);
-        return;
+        return NULL;
     }
     g_strlcpy(res->comment, gtk_editable_get_text(GTK_EDITABLE(self->comment_entry)),
               sizeof res->comment);
     DmkSaved *saved = dmk_saved_new(res, NULL);
-    if (!self->sweeping) {
+    if (!self->sweeping && !self->labbing) {
         g_clear_pointer(&self->last_run, dmk_saved_unref);
         self->last_run = dmk_saved_ref(saved);
     }
     dmk_window_add_result(self, saved, self->sweeping);
     dmk_saved_unref(saved);
+    return saved;
 }
 
-static void report_end(DmkWindow *self, int rc, const DmkError *err)
+static void report_end(DmkWindow *self, int rc, const DmkError *err, DmkSaved *saved)
 {
     char *took = dmk_text_clock((double)(g_get_monotonic_time() - self->run_started_us) / 1e6);
     char *status = rc == DMK_OK          ? g_strdup_printf("Done in %s", took)
@@ -233,6 +272,8 @@ static void report_end(DmkWindow *self, int rc, const DmkError *err)
     dmk_window_set_status(self, status);
     if (self->sweeping)
         dmk_sweep_page_end(self->sweep_page, status);
+    if (self->labbing)
+        dmk_lab_page_end(self->lab_page, saved, status);
     if (rc != DMK_OK && rc != DMK_E_STOPPED)
         dmk_window_show_error(self, rc, err->msg);
     g_free(status);
@@ -247,9 +288,10 @@ static void on_finished(int rc, DmkRunResult *res, const DmkError *err, gpointer
     if (self->stop_asked_us)
         self->stop_took_us = g_get_monotonic_time() - self->stop_asked_us;
     unmark_tiles(self);
-    keep_result(self, res);
-    report_end(self, rc, err);
+    DmkSaved *saved = keep_result(self, res);
+    report_end(self, rc, err, saved);
     self->sweeping = FALSE;
+    self->labbing = FALSE;
     dmk_window_set_running_ui(self, FALSE, NULL);
     dmk_window_emit_run_finished(self, rc);
     if (self->closing)
@@ -313,6 +355,32 @@ void dmk_window_start_sweep(DmkWindow *self)
     self->sweeping = TRUE;
     dmk_sweep_page_begin(self->sweep_page, spec);
     launch(self, spec, NULL);
+    g_free(spec);
+}
+
+void dmk_window_start_lab(DmkWindow *self, const DmkRunSpec *spec)
+{
+    if (self->worker)
+        return;
+    self->labbing = TRUE;
+    dmk_lab_page_begin(self->lab_page, spec);
+    launch(self, spec, NULL);
+}
+
+void dmk_window_run_lab(DmkWindow *self, gboolean confirmed)
+{
+    if (self->worker || self->lab_confirm)
+        return;
+    dmk_window_show_lab(self, DMK_LAB_NONE);
+    dmk_window_hide_error(self);
+    DmkRunSpec *spec = g_new(DmkRunSpec, 1);
+    if (dmk_window_build_lab_spec(self, spec)) {
+        /* Filling a drive is not something to start by a slip of the mouse. */
+        if (!confirmed && dmk_lab_from_name(spec->lab) == DMK_LAB_FULLSPAN)
+            dmk_window_confirm_fullspan(self, spec);
+        else
+            dmk_window_start_lab(self, spec);
+    }
     g_free(spec);
 }
 
@@ -423,6 +491,13 @@ char *dmk_window_dump(DmkWindow *self)
         g_string_append_printf(s, "stop-took-ms\t%" G_GINT64_FORMAT "\n",
                                self->stop_took_us / 1000);
         g_string_append_printf(s, "status-at-stop\t%s\n", self->status_at_stop);
+    }
+    if (self->lab_confirm) {
+        char *text = NULL, *more = NULL;
+        g_object_get(self->lab_confirm, "text", &text, "secondary-text", &more, NULL);
+        g_string_append_printf(s, "dialog\t%s\t%s\n", text ? text : "", more ? more : "");
+        g_free(text);
+        g_free(more);
     }
     dmk_window_dump_tabs(self, s);
     return g_string_free(s, FALSE);

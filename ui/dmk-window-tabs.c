@@ -1,5 +1,6 @@
-/* The window's tabs: Benchmark (the template's board), Sweep, Compare
- * (while there are results) and a closable tab per kept result, and the
+/* The window's tabs: Benchmark (the template's board), Sweep, Lab,
+ * Compare (while there are results) and a closable tab per kept result (a
+ * lab result's shows its charts and report instead of tiles), and the
  * ways results get there: finished runs and sweeps, the Open dialog, the
  * command line, drag and drop, and the recent files. */
 #include "dmk-window-private.h"
@@ -18,6 +19,9 @@
  * least this big (the Benchmark tab alone keeps CrystalDiskMark's size). */
 #define ROOMY_WIDTH  1000
 #define ROOMY_HEIGHT 620
+/* The Lab tab's form beside a chart and its report want a little more. */
+#define LAB_WIDTH  1100
+#define LAB_HEIGHT 720
 
 /* ---- the fixed tabs ---------------------------------------------------- */
 
@@ -35,14 +39,15 @@ static GtkWidget *current_page(DmkWindow *self)
     return n < 0 ? NULL : gtk_notebook_get_nth_page(self->notebook, n);
 }
 
-static void make_roomy(DmkWindow *self)
+/* Once per size: a user who shrinks the window again keeps it so. */
+static void make_roomy(DmkWindow *self, int width, int height)
 {
-    if (self->grown)
+    if (self->grown >= width)
         return;
-    self->grown = TRUE;
+    self->grown = width;
     int w = gtk_widget_get_width(GTK_WIDGET(self));
     int h = gtk_widget_get_height(GTK_WIDGET(self));
-    gtk_window_set_default_size(GTK_WINDOW(self), MAX(w, ROOMY_WIDTH), MAX(h, ROOMY_HEIGHT));
+    gtk_window_set_default_size(GTK_WINDOW(self), MAX(w, width), MAX(h, height));
 }
 
 static double measure_seconds(DmkWindow *self)
@@ -67,16 +72,59 @@ static void update_sweep_note(DmkWindow *self)
     g_free(where);
 }
 
+/* The lab test runs on the Benchmark tab's target and data: say which,
+ * with the free space, which a full-span write takes. */
+void dmk_window_update_lab_note(DmkWindow *self)
+{
+    const char *dir = dmk_window_target_path(self);
+    char *where = dir ? g_filename_display_name(dir) : g_strdup("?");
+    GFile *file = dir ? g_file_new_for_path(dir) : NULL;
+    GFileInfo *info =
+        file ? g_file_query_filesystem_info(file, G_FILE_ATTRIBUTE_FILESYSTEM_FREE, NULL, NULL)
+             : NULL;
+    char free_text[64] = "";
+    if (info && g_file_info_has_attribute(info, G_FILE_ATTRIBUTE_FILESYSTEM_FREE)) {
+        char size[32];
+        guint64 free = g_file_info_get_attribute_uint64(info, G_FILE_ATTRIBUTE_FILESYSTEM_FREE);
+        /* Whole GiB (MiB below one): the last digits change all the time. */
+        guint64 shown = free >= 1ULL << 30 ? free >> 30 << 30 : free >> 20 << 20;
+        g_snprintf(free_text, sizeof free_text, " (%s free)",
+                   dmk_format_size(shown, size, sizeof size));
+    }
+    char *data = g_settings_get_string(self->settings, "data");
+    char *note = g_strdup_printf("Test file in %s%s, the Benchmark tab's target; %s data", where,
+                                 free_text, strcmp(data, "zero") == 0 ? "all-zero" : "random");
+    dmk_lab_page_set_note(self->lab_page, note);
+    g_free(note);
+    g_free(data);
+    g_clear_object(&info);
+    g_clear_object(&file);
+    g_free(where);
+}
+
 static void on_page(GtkNotebook *nb, GParamSpec *pspec, DmkWindow *self)
 {
     (void)nb;
     (void)pspec;
     GtkWidget *page = current_page(self);
-    if (page && page != self->benchmark_page)
-        make_roomy(self);
+    if (page == GTK_WIDGET(self->lab_page))
+        make_roomy(self, LAB_WIDTH, LAB_HEIGHT);
+    else if (page && page != self->benchmark_page)
+        make_roomy(self, ROOMY_WIDTH, ROOMY_HEIGHT);
     if (page == GTK_WIDGET(self->sweep_page))
         update_sweep_note(self);
+    if (page == GTK_WIDGET(self->lab_page))
+        dmk_window_update_lab_note(self);
     dmk_window_update_actions(self);
+}
+
+static void on_lab_run(DmkLabPage *page, DmkWindow *self)
+{
+    (void)page;
+    if (!self->worker)
+        dmk_window_run_lab(self, FALSE);
+    else if (self->labbing)
+        dmk_window_stop(self);
 }
 
 static void on_sweep_run(DmkSweepPage *page, DmkWindow *self)
@@ -97,6 +145,28 @@ static void append_fixed(DmkWindow *self, GtkWidget *page, const char *title)
 
 /* ---- result tabs ------------------------------------------------------------ */
 
+/* The result a closable tab shows, NULL for the fixed tabs. */
+static DmkSaved *page_saved(GtkWidget *page)
+{
+    if (page && DMK_IS_RESULT_VIEW(page))
+        return dmk_result_view_get_saved(DMK_RESULT_VIEW(page));
+    if (page && DMK_IS_LAB_VIEW(page))
+        return dmk_lab_view_get_saved(DMK_LAB_VIEW(page));
+    return NULL;
+}
+
+/* A tab's title: the file's name, else "Run 14:05" or, for a lab result,
+ * "Sustained write 14:05" (kept on the page while it is shown). */
+static const char *saved_title(GtkWidget *page, DmkSaved *saved)
+{
+    const DmkRunResult *r = dmk_saved_get_result(saved);
+    if (dmk_saved_get_path(saved) || !r->lab[0])
+        return dmk_saved_get_title(saved);
+    char *title = dmk_lab_result_title(r);
+    g_object_set_data_full(G_OBJECT(page), "dmk-lab-title", title, g_free);
+    return title;
+}
+
 static void sync_compare(DmkWindow *self)
 {
     gtk_widget_set_visible(GTK_WIDGET(self->compare_view),
@@ -106,9 +176,9 @@ static void sync_compare(DmkWindow *self)
 static void close_tab(DmkWindow *self, GtkWidget *page)
 {
     int n = gtk_notebook_page_num(self->notebook, page);
-    if (n < 0 || !DMK_IS_RESULT_VIEW(page))
+    if (n < 0 || !page_saved(page))
         return;
-    dmk_compare_view_remove(self->compare_view, dmk_result_view_get_saved(DMK_RESULT_VIEW(page)));
+    dmk_compare_view_remove(self->compare_view, page_saved(page));
     gtk_notebook_remove_page(self->notebook, n);
     sync_compare(self);
     dmk_window_update_actions(self);
@@ -117,7 +187,7 @@ static void close_tab(DmkWindow *self, GtkWidget *page)
 gboolean dmk_window_close_current_tab(DmkWindow *self)
 {
     GtkWidget *page = current_page(self);
-    if (!page || !DMK_IS_RESULT_VIEW(page))
+    if (!page_saved(page))
         return FALSE;
     close_tab(self, page);
     return TRUE;
@@ -128,18 +198,18 @@ static void on_close_clicked(GtkButton *b, DmkWindow *self)
     close_tab(self, g_object_get_data(G_OBJECT(b), "dmk-page"));
 }
 
-static void set_tab_title(GtkWidget *label, DmkSaved *saved)
+static void set_tab_title(GtkWidget *page, GtkWidget *label, DmkSaved *saved)
 {
     const char *path = dmk_saved_get_path(saved);
     char *where = path ? g_filename_display_name(path) : g_strdup("Not saved yet");
     char *who = dmk_text_result_label(dmk_saved_get_result(saved));
     char *tip = g_strdup_printf("%s\n%s", who, where);
     char *valid = g_utf8_make_valid(tip, -1);
-    gtk_label_set_text(GTK_LABEL(label), dmk_saved_get_title(saved));
+    const char *title = saved_title(page, saved);
+    gtk_label_set_text(GTK_LABEL(label), title);
     /* A scrolling tab bar gives tabs their least width: let that be the
      * whole title, up to 24 characters. */
-    gtk_label_set_width_chars(GTK_LABEL(label),
-                              (int)MIN(g_utf8_strlen(dmk_saved_get_title(saved), -1), 24));
+    gtk_label_set_width_chars(GTK_LABEL(label), (int)MIN(g_utf8_strlen(title, -1), 24));
     gtk_widget_set_tooltip_text(label, valid);
     g_free(where);
     g_free(who);
@@ -153,7 +223,7 @@ static GtkWidget *tab_label(DmkWindow *self, GtkWidget *page, DmkSaved *saved)
     GtkWidget *label = gtk_label_new("");
     gtk_label_set_ellipsize(GTK_LABEL(label), PANGO_ELLIPSIZE_MIDDLE);
     gtk_label_set_max_width_chars(GTK_LABEL(label), 24);
-    set_tab_title(label, saved);
+    set_tab_title(page, label, saved);
     g_object_set_data(G_OBJECT(page), TITLE_KEY, label);
     GtkWidget *close = gtk_button_new_from_icon_name("window-close-symbolic");
     gtk_button_set_has_frame(GTK_BUTTON(close), FALSE);
@@ -170,11 +240,16 @@ static GtkWidget *tab_label(DmkWindow *self, GtkWidget *page, DmkSaved *saved)
 
 void dmk_window_add_result(DmkWindow *self, DmkSaved *saved, gboolean show)
 {
-    GtkWidget *view = dmk_result_view_new(saved, dmk_window_unit(self));
+    /* A lab result is samples and steps, not tiles: its charts and report,
+     * and no place in the compare tab's bars. */
+    gboolean lab = dmk_saved_get_result(saved)->lab[0] != '\0';
+    GtkWidget *view =
+        lab ? dmk_lab_view_new(saved, TRUE) : dmk_result_view_new(saved, dmk_window_unit(self));
     set_page_margins(view);
     int n = gtk_notebook_append_page(self->notebook, view, tab_label(self, view, saved));
     gtk_notebook_set_tab_reorderable(self->notebook, view, TRUE);
-    dmk_compare_view_add(self->compare_view, saved, TRUE);
+    if (!lab)
+        dmk_compare_view_add(self->compare_view, saved, TRUE);
     sync_compare(self);
     if (show)
         gtk_notebook_set_current_page(self->notebook, n);
@@ -185,9 +260,9 @@ static GtkWidget *find_tab(DmkWindow *self, DmkSaved *saved, const char *path)
 {
     for (int i = 0; i < gtk_notebook_get_n_pages(self->notebook); i++) {
         GtkWidget *page = gtk_notebook_get_nth_page(self->notebook, i);
-        if (!DMK_IS_RESULT_VIEW(page))
+        DmkSaved *s = page_saved(page);
+        if (!s)
             continue;
-        DmkSaved *s = dmk_result_view_get_saved(DMK_RESULT_VIEW(page));
         const char *p = dmk_saved_get_path(s);
         if (s == saved || (path && p && strcmp(p, path) == 0))
             return page;
@@ -199,15 +274,18 @@ void dmk_window_saved_renamed(DmkWindow *self, DmkSaved *saved)
 {
     GtkWidget *page = find_tab(self, saved, NULL);
     if (page)
-        set_tab_title(g_object_get_data(G_OBJECT(page), TITLE_KEY), saved);
+        set_tab_title(page, g_object_get_data(G_OBJECT(page), TITLE_KEY), saved);
     dmk_compare_view_refresh(self->compare_view);
 }
 
 DmkSaved *dmk_window_current_saved(DmkWindow *self)
 {
     GtkWidget *page = current_page(self);
-    if (page && DMK_IS_RESULT_VIEW(page))
-        return dmk_result_view_get_saved(DMK_RESULT_VIEW(page));
+    DmkLabView *lab = dmk_lab_page_get_view(self->lab_page);
+    if (page_saved(page))
+        return page_saved(page);
+    if (page && page == GTK_WIDGET(self->lab_page))
+        return lab ? dmk_lab_view_get_saved(lab) : NULL;
     return page == self->benchmark_page ? self->last_run : NULL;
 }
 
@@ -220,6 +298,10 @@ GtkWidget *dmk_window_current_chart(DmkWindow *self)
         return dmk_compare_view_get_chart(self->compare_view);
     if (page && page == GTK_WIDGET(self->sweep_page))
         return dmk_sweep_page_get_chart(self->sweep_page);
+    if (page && DMK_IS_LAB_VIEW(page))
+        return page;
+    if (page && page == GTK_WIDGET(self->lab_page) && !self->labbing)
+        return (GtkWidget *)dmk_lab_page_get_view(self->lab_page);
     return NULL;
 }
 
@@ -341,6 +423,9 @@ void dmk_window_build_tabs(DmkWindow *self)
     self->sweep_page = DMK_SWEEP_PAGE(dmk_sweep_page_new());
     append_fixed(self, GTK_WIDGET(self->sweep_page), "Sweep");
     g_signal_connect(self->sweep_page, "run", G_CALLBACK(on_sweep_run), self);
+    self->lab_page = DMK_LAB_PAGE(dmk_lab_page_new());
+    append_fixed(self, GTK_WIDGET(self->lab_page), "Lab");
+    g_signal_connect(self->lab_page, "run", G_CALLBACK(on_lab_run), self);
     self->compare_view = DMK_COMPARE_VIEW(dmk_compare_view_new());
     append_fixed(self, GTK_WIDGET(self->compare_view), "Compare");
     gtk_widget_set_visible(GTK_WIDGET(self->compare_view), FALSE);
@@ -451,8 +536,8 @@ static const char *page_title(DmkWindow *self, GtkWidget *page)
 {
     (void)self;
     gpointer data = g_object_get_data(G_OBJECT(page), TITLE_KEY);
-    if (DMK_IS_RESULT_VIEW(page))
-        return dmk_saved_get_title(dmk_result_view_get_saved(DMK_RESULT_VIEW(page)));
+    if (page_saved(page))
+        return saved_title(page, page_saved(page));
     return data ? data : "";
 }
 
@@ -462,19 +547,36 @@ void dmk_window_dump_tabs(DmkWindow *self, GString *s)
     g_string_append_printf(s, "page\t%s\n", current ? page_title(self, current) : "");
     for (int i = 0, tab = 0; i < gtk_notebook_get_n_pages(self->notebook); i++) {
         GtkWidget *page = gtk_notebook_get_nth_page(self->notebook, i);
-        if (!DMK_IS_RESULT_VIEW(page))
+        if (!page_saved(page))
             continue;
-        const DmkRunResult *r =
-            dmk_saved_get_result(dmk_result_view_get_saved(DMK_RESULT_VIEW(page)));
+        const DmkRunResult *r = dmk_saved_get_result(page_saved(page));
         g_string_append_printf(s, "tab\t%d\t%s\t%s\t%zu\t%s\n", ++tab, page_title(self, page),
-                               r->sweep[0] ? r->sweep : r->profile, r->n_tests,
-                               r->complete ? "complete" : "incomplete");
-        dmk_result_view_dump(DMK_RESULT_VIEW(page), tab, s);
+                               r->sweep[0] ? r->sweep
+                               : r->lab[0] ? r->lab
+                                           : r->profile,
+                               r->n_tests, r->complete ? "complete" : "incomplete");
+        if (DMK_IS_LAB_VIEW(page))
+            dmk_lab_view_dump(DMK_LAB_VIEW(page), "tab-lab", tab, s);
+        else
+            dmk_result_view_dump(DMK_RESULT_VIEW(page), tab, s);
     }
+    if (current == GTK_WIDGET(self->lab_page) || self->labbing ||
+        dmk_lab_page_get_view(self->lab_page))
+        dmk_lab_page_dump(self->lab_page, s);
     if (gtk_widget_get_visible(GTK_WIDGET(self->compare_view)))
         dmk_compare_view_dump(self->compare_view, s);
     char **paths = self->recent ? g_settings_get_strv(self->recent, RECENT_KEY) : NULL;
     for (int i = 0; paths && paths[i]; i++)
         g_string_append_printf(s, "recent\t%s\n", paths[i]);
     g_strfreev(paths);
+}
+
+/* ---- the Lab tab ------------------------------------------------------------ */
+
+void dmk_window_show_lab(DmkWindow *self, DmkLabKind kind)
+{
+    if (kind != DMK_LAB_NONE && !self->worker)
+        dmk_lab_page_set_kind(self->lab_page, kind);
+    int n = gtk_notebook_page_num(self->notebook, GTK_WIDGET(self->lab_page));
+    gtk_notebook_set_current_page(self->notebook, n);
 }

@@ -234,6 +234,7 @@ void dmk_window_set_running_ui(DmkWindow *self, gboolean running, GtkWidget *sto
         make_stop_button(stop_button);
     }
     dmk_sweep_page_set_running(self->sweep_page, running, self->sweeping);
+    dmk_lab_page_set_running(self->lab_page, running, self->labbing);
     /* The settings describe the run under way: they wait for its end. */
     gtk_widget_set_sensitive(self->settings_box, !running);
     gtk_widget_set_sensitive(GTK_WIDGET(self->profile_dd), !running);
@@ -255,6 +256,7 @@ void dmk_window_update_actions(DmkWindow *self)
     enable_action(self, "run-all", !running);
     enable_action(self, "run-test", !running);
     enable_action(self, "run-sweep", !running);
+    enable_action(self, "run-lab", !running);
     enable_action(self, "stop", running);
     enable_action(self, "copy", result);
     enable_action(self, "save", result);
@@ -431,6 +433,7 @@ static void on_target(GtkDropDown *dd, GParamSpec *pspec, DmkWindow *self)
     }
     self->target_selected = gtk_drop_down_get_selected(dd);
     update_target_tooltip(self);
+    dmk_window_update_lab_note(self);
     /* GSettings strings are UTF-8; a path that is not stays for this session. */
     if (g_utf8_validate(dmk_target_item_get_path(item), -1, NULL))
         g_settings_set_string(self->settings, "target", dmk_target_item_get_path(item));
@@ -514,9 +517,29 @@ void dmk_window_set_overrides(DmkWindow *self, const DmkRunOverrides *o)
     self->overrides.backend = self->backend;
 }
 
+void dmk_window_set_lab_overrides(DmkWindow *self, const DmkLabOverrides *o)
+{
+    self->lab_overrides = *o;
+    dmk_lab_page_apply_overrides(self->lab_page, o);
+}
+
 gboolean dmk_window_is_running(DmkWindow *self)
 {
     return self->worker != NULL;
+}
+
+static void on_lab_kind(DmkLabPage *page, DmkWindow *self)
+{
+    g_settings_set_string(self->settings, "lab-test", dmk_lab_name(dmk_lab_page_get_kind(page)));
+}
+
+/* The Lab tab offers the test chosen last time. */
+static void sync_lab(DmkWindow *self)
+{
+    char *lab = g_settings_get_string(self->settings, "lab-test");
+    dmk_lab_page_set_kind(self->lab_page, dmk_lab_from_name(lab));
+    g_free(lab);
+    g_signal_connect(self->lab_page, "kind-changed", G_CALLBACK(on_lab_kind), self);
 }
 
 DmkWindow *dmk_window_new(GtkApplication *app, GSettings *settings)
@@ -525,6 +548,7 @@ DmkWindow *dmk_window_new(GtkApplication *app, GSettings *settings)
     DmkWindow *self = g_object_new(DMK_TYPE_WINDOW, "application", app, "show-menubar", TRUE, NULL);
     self->settings = g_object_ref(settings);
     sync_widgets(self);
+    sync_lab(self);
     connect_dropdowns(self);
     dmk_window_add_actions(self);
     dmk_window_load_recent(self);
@@ -613,6 +637,7 @@ static void dmk_window_init(DmkWindow *self)
     self->overrides = (DmkRunOverrides){"native", -1, -1, -1};
     self->backend = g_strdup("native");
     self->overrides.backend = self->backend;
+    dmk_lab_overrides_init(&self->lab_overrides);
     build_rows(self);
     dmk_window_build_tabs(self);
     fill_static_lists(self);

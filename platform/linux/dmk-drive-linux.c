@@ -44,8 +44,8 @@ int dmk_linux_read_temp(const char *input, double *celsius)
 
 /* NVMe controllers carry hwmonN directly (the namespace's device link
  * points at the controller); SATA disks with drivetemp under hwmon/. */
-static const char *const sensor_globs[] = {"%s/device/hwmon*/temp1_input",
-                                           "%s/device/hwmon/hwmon*/temp1_input"};
+static const char *const sensor_globs[] = {"/device/hwmon*/temp1_input",
+                                           "/device/hwmon/hwmon*/temp1_input"};
 
 static void describe_sensor(const char *input, char *desc, size_t len)
 {
@@ -69,7 +69,7 @@ bool dmk_linux_find_sensor(const char *disk_dir, char *input, size_t input_len, 
     for (size_t i = 0; i < sizeof sensor_globs / sizeof sensor_globs[0]; i++) {
         char pattern[PATH_MAX + 64];
         glob_t g;
-        snprintf(pattern, sizeof pattern, sensor_globs[i], disk_dir);
+        snprintf(pattern, sizeof pattern, "%s%s", disk_dir, sensor_globs[i]);
         if (glob(pattern, 0, NULL, &g) != 0)
             continue;
         for (size_t k = 0; k < g.gl_pathc; k++) {

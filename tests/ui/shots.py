@@ -4,7 +4,9 @@ OUTDIR (ninja -C build ui-shots puts them in build/ui-shots): a short real
 run of the default profile (light.png, dark.png, scale2.png); two saved
 runs in the compare tab (compare*.png) and one in its own tab (tab*.png),
 with the compare chart exported (compare-chart.png, @2x, .svg, .pdf); and
-a real queue-depth sweep's tab (sweep*.png)."""
+a real queue-depth sweep's tab (sweep*.png); and the Lab tab after a
+sustained write and a latency-under-load run on the null backend's
+simulated drive (lab-sustained*.png, lab-latency*.png)."""
 
 import os
 import subprocess
@@ -76,11 +78,32 @@ def result_shots(outdir, d):
         print(path)
 
 
+# A drive with a 256 MiB write cache and a temperature sensor, whose
+# writes take 0.5 ms: the null backend's simulation (no disk I/O).
+LAB_SIM = ["--backend", "null", "--null-latency", "500", "--null-cache", "256MiB",
+           "--null-thermal", "64MiB"]
+LAB_RUNS = {
+    "lab-sustained": ["--lab", "sustained", "--lab-duration", "6", "--lab-sample", "0.1",
+                      "--lab-span", "64MiB", "--lab-settle", "0"],
+    "lab-latency": ["--lab", "latency", "--lab-step", "0.25", "--lab-warmup", "0",
+                    "--lab-span", "64MiB"],
+}
+
+
+def lab_shots(outdir):
+    for name, args in LAB_RUNS.items():
+        for suffix, env in VARIANTS.items():
+            with tempfile.TemporaryDirectory(prefix="shots-", dir=t.TMP_BASE) as d:
+                shoot(os.path.join(outdir, name + suffix + ".png"),
+                      ["--target", d] + LAB_SIM + args + ["--autorun"], env)
+
+
 def main(outdir):
     os.makedirs(outdir, exist_ok=True)
     os.makedirs(t.TMP_BASE, exist_ok=True)
     try:
         benchmark_shots(outdir)
+        lab_shots(outdir)
         with tempfile.TemporaryDirectory(prefix="shots-", dir=t.TMP_BASE) as d:
             result_shots(outdir, d)
     except (RuntimeError, subprocess.CalledProcessError) as e:

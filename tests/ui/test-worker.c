@@ -21,7 +21,8 @@ static void on_progress(const DmkProgress *p, gpointer data)
     Seen *s = data;
     s->progress++;
     s->off_thread += g_thread_self() != s->main_thread;
-    DMK_CHECK(p->stage == DMK_STAGE_PREPARE || p->test != NULL);
+    /* Preparing the file and removing it (cleanup) belong to no test. */
+    DMK_CHECK(p->stage == DMK_STAGE_PREPARE || p->stage == DMK_STAGE_CLEANUP || p->test != NULL);
 }
 
 static void on_test_done(const DmkTest *t, const DmkPassResult *score, size_t index, gpointer data)

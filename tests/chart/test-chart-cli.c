@@ -1,0 +1,250 @@
+/* `drivemark-cli chart` on review-lab results (app/dmk-cli-chart.c): lab
+ * results saved as CSV and charted by --kind (the DmkChartChoice the
+ * parser gives), the first chart of the lab without one, and the messages
+ * when a kind does not fit the file. */
+#include "dmk-test.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "dmk-cli-chart.h"
+#include "dmk-csv.h"
+#include "lab-fixtures.h"
+
+static char dir[1024];
+
+static const char *path_of(const char *name)
+{
+    static char paths[8][1100];
+    static int next;
+    char *p = paths[next++ % 8];
+    snprintf(p, sizeof paths[0], "%s/%s", dir, name);
+    return p;
+}
+
+static void save(DmkRunResult *r, const char *name)
+{
+    DmkError err = {0};
+    FILE *f = fopen(path_of(name), "wb");
+    DMK_CHECK(f != NULL);
+    if (!f)
+        return;
+    int rc = dmk_csv_write(f, r, path_of(name), &err);
+    if (rc != DMK_OK)
+        printf("# %s: %s\n", name, err.msg);
+    DMK_CHECK_INT(rc, DMK_OK);
+    fclose(f);
+    dmk_run_result_free(r);
+}
+
+/* A CrystalDiskMark run: one tile, no lab. */
+static DmkRunResult *tiles_result(void)
+{
+    DmkRunResult *r = new_result("", 1);
+    snprintf(r->profile, sizeof r->profile, "demo");
+    r->size = 1ULL << 30;
+    add_test(r, "SEQ1M Q8T1", DMK_MODE_READ, "", (DmkStats){.mb_s = 3500, .iops = 3500});
+    return r;
+}
+
+static void write_files(void)
+{
+    const char *d = getenv("DMK_TEST_TMPDIR");
+    snprintf(dir, sizeof dir, "%s/chart-cli", d && d[0] ? d : ".");
+    mkdir(d && d[0] ? d : ".", 0755);
+    mkdir(dir, 0755);
+    save(step_sustained(true), "sustained.csv");
+    save(step_sustained(false), "sustained-2.csv");
+    save(hand_latency(200000, 80), "latency.csv");
+    save(hand_latency(90000, 150), "latency-2.csv");
+    save(hand_mixed(1), "mixed.csv");
+    save(hand_recovery(true), "recovery.csv");
+    save(tiles_result(), "tiles.csv");
+}
+
+/* Runs the chart command; its stderr goes to *msg. */
+static int chart(DmkChartChoice kind, const char *metric, const char *out, const char *const *files,
+                 char *msg, size_t len)
+{
+    DmkCliArgs a;
+    memset(&a, 0, sizeof a);
+    a.cmd = DMK_CMD_CHART;
+    a.chart_out = path_of(out);
+    a.chart_kind = kind;
+    a.width = 640;
+    a.height = 400;
+    a.scale = 1;
+    a.metric = metric ? metric : "mb_s";
+    a.metric_set = metric != NULL;
+    for (; files[a.n_files]; a.n_files++)
+        a.files[a.n_files] = path_of(files[a.n_files]);
+    remove(a.chart_out);
+    fflush(stderr);
+    int saved = dup(2);
+    FILE *f = freopen(path_of("stderr.txt"), "w", stderr);
+    int rc = dmk_cli_chart(&a);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    (void)f;
+    FILE *m = fopen(path_of("stderr.txt"), "r");
+    size_t n = m ? fread(msg, 1, len - 1, m) : 0;
+    msg[n] = '\0';
+    if (m)
+        fclose(m);
+    if (n)
+        printf("# %s", msg);
+    return rc;
+}
+
+/* The PNG's width and height. */
+static void png_size(const char *name, unsigned *w, unsigned *h)
+{
+    unsigned char b[24] = {0};
+    FILE *f = fopen(path_of(name), "rb");
+    *w = *h = 0;
+    if (!f)
+        return;
+    if (fread(b, 1, sizeof b, f) == sizeof b) {
+        *w = (unsigned)b[16] << 24 | (unsigned)b[17] << 16 | (unsigned)b[18] << 8 | b[19];
+        *h = (unsigned)b[20] << 24 | (unsigned)b[21] << 16 | (unsigned)b[22] << 8 | b[23];
+    }
+    fclose(f);
+}
+
+static bool exists(const char *name)
+{
+    FILE *f = fopen(path_of(name), "rb");
+    if (f)
+        fclose(f);
+    return f != NULL;
+}
+
+static void test_first_chart(void)
+{
+    char msg[2048];
+    unsigned w, h;
+    /* No --kind: the lab's first chart; latency: its four profiles, 2 x 2. */
+    DMK_CHECK_INT(chart(DMK_CLI_CHART_FROM_FILE, NULL, "s.png",
+                        (const char *[]){"sustained.csv", NULL}, msg, sizeof msg),
+                  0);
+    png_size("s.png", &w, &h);
+    DMK_CHECK(w == 640 && h == 400);
+    DMK_CHECK_INT(chart(DMK_CLI_CHART_FROM_FILE, NULL, "l.png",
+                        (const char *[]){"latency.csv", NULL}, msg, sizeof msg),
+                  0);
+    png_size("l.png", &w, &h);
+    DMK_CHECK(w == 1280 && h == 800);
+    DMK_CHECK_INT(chart(DMK_CLI_CHART_FROM_FILE, NULL, "r.svg",
+                        (const char *[]){"recovery.csv", NULL}, msg, sizeof msg),
+                  0);
+    DMK_CHECK(exists("r.svg"));
+    DMK_CHECK_INT(chart(DMK_CLI_CHART_FROM_FILE, NULL, "m.pdf", (const char *[]){"mixed.csv", NULL},
+                        msg, sizeof msg),
+                  0);
+    DMK_CHECK(exists("m.pdf"));
+    /* CrystalDiskMark results chart as before. */
+    DMK_CHECK_INT(chart(DMK_CLI_CHART_FROM_FILE, NULL, "t.png", (const char *[]){"tiles.csv", NULL},
+                        msg, sizeof msg),
+                  0);
+}
+
+static void test_kinds(void)
+{
+    static const struct {
+        DmkChartChoice kind;
+        const char *file;
+    } ok[] = {
+        {DMK_CLI_CHART_LAB_SPEED, "sustained.csv"},
+        {DMK_CLI_CHART_LAB_ZOOM, "sustained.csv"},
+        {DMK_CLI_CHART_LAB_TEMPERATURE, "sustained.csv"},
+        {DMK_CLI_CHART_LAB_TEMPERATURE, "sustained-2.csv"}, /* no sensor: says so */
+        {DMK_CLI_CHART_LAB_MIXED, "mixed.csv"},
+        {DMK_CLI_CHART_LAB_MIXED_AVERAGE, "mixed.csv"},
+        {DMK_CLI_CHART_LAB_LATENCY, "latency.csv"},
+        {DMK_CLI_CHART_LAB_RECOVERY, "recovery.csv"},
+        {DMK_CLI_CHART_LAB_SPEED, "recovery.csv"}, /* its degradation */
+    };
+    char msg[2048];
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        DMK_CHECK_INT(
+            chart(ok[i].kind, NULL, "k.png", (const char *[]){ok[i].file, NULL}, msg, sizeof msg),
+            0);
+        DMK_CHECK(exists("k.png"));
+        DMK_CHECK_STR(msg, "");
+    }
+    DMK_CHECK_INT(chart(DMK_CLI_CHART_LAB_SPEED, "mb_s", "k.png",
+                        (const char *[]){"sustained.csv", NULL}, msg, sizeof msg),
+                  0);
+}
+
+static void test_compare(void)
+{
+    char msg[2048];
+    unsigned w, h;
+    DMK_CHECK_INT(chart(DMK_CLI_CHART_FROM_FILE, NULL, "s2.png",
+                        (const char *[]){"sustained.csv", "sustained-2.csv", NULL}, msg,
+                        sizeof msg),
+                  0);
+    DMK_CHECK_STR(msg, "");
+    DMK_CHECK_INT(chart(DMK_CLI_CHART_LAB_LATENCY, NULL, "l2.png",
+                        (const char *[]){"latency.csv", "latency-2.csv", NULL}, msg, sizeof msg),
+                  0);
+    png_size("l2.png", &w, &h);
+    DMK_CHECK(w == 1280 && h == 800);
+    /* The temperature chart has room for one drive: the first, said so. */
+    DMK_CHECK_INT(chart(DMK_CLI_CHART_LAB_TEMPERATURE, NULL, "t2.png",
+                        (const char *[]){"sustained.csv", "sustained-2.csv", NULL}, msg,
+                        sizeof msg),
+                  0);
+    DMK_CHECK(strstr(msg, "shows one result") && strstr(msg, "sustained.csv\" only"));
+    DMK_CHECK(exists("t2.png"));
+}
+
+static void check_refused(int rc, const char *msg, const char *file, const char *fits)
+{
+    DMK_CHECK_INT(rc, 1);
+    DMK_CHECK(strstr(msg, file) != NULL);
+    DMK_CHECK(strstr(msg, fits) != NULL);
+    DMK_CHECK(!exists("bad.png")); /* no wrong chart left behind */
+}
+
+static void test_refusals(void)
+{
+    char msg[2048];
+    int rc = chart(DMK_CLI_CHART_LAB_LATENCY, NULL, "bad.png",
+                   (const char *[]){"sustained.csv", NULL}, msg, sizeof msg);
+    check_refused(rc, msg, "sustained.csv", "--kind speed, zoom or temperature fit it");
+    DMK_CHECK(strstr(msg, "no latency chart") != NULL);
+    rc = chart(DMK_CLI_CHART_TILES, NULL, "bad.png", (const char *[]){"mixed.csv", NULL}, msg,
+               sizeof msg);
+    check_refused(rc, msg, "mixed.csv", "--kind mixed or mixed-average fit it");
+    rc = chart(DMK_CLI_CHART_LAB_SPEED, NULL, "bad.png", (const char *[]){"tiles.csv", NULL}, msg,
+               sizeof msg);
+    check_refused(rc, msg, "tiles.csv", "--kind qd, bs or tiles fit it");
+    rc = chart(DMK_CLI_CHART_FROM_FILE, NULL, "bad.png",
+               (const char *[]){"tiles.csv", "recovery.csv", NULL}, msg, sizeof msg);
+    check_refused(rc, msg, "recovery.csv", "--kind recovery, speed, zoom or temperature fit it");
+    rc = chart(DMK_CLI_CHART_LAB_SPEED, NULL, "bad.png",
+               (const char *[]){"sustained.csv", "mixed.csv", NULL}, msg, sizeof msg);
+    check_refused(rc, msg, "mixed.csv", "no speed chart");
+    rc = chart(DMK_CLI_CHART_LAB_RECOVERY, NULL, "bad.png",
+               (const char *[]){"recovery.csv", "tiles.csv", NULL}, msg, sizeof msg);
+    check_refused(rc, msg, "tiles.csv", "not a review-lab result");
+    rc = chart(DMK_CLI_CHART_LAB_SPEED, "lat_p99_us", "bad.png",
+               (const char *[]){"sustained.csv", NULL}, msg, sizeof msg);
+    check_refused(rc, msg, "", "iops or mb_s, not lat_p99_us");
+    rc = chart(DMK_CLI_CHART_LAB_LATENCY, "iops", "bad.png", (const char *[]){"latency.csv", NULL},
+               msg, sizeof msg);
+    check_refused(rc, msg, "", "own unit");
+}
+
+int main(void)
+{
+    write_files();
+    DMK_TEST(test_first_chart);
+    DMK_TEST(test_kinds);
+    DMK_TEST(test_compare);
+    DMK_TEST(test_refusals);
+    return dmk_test_done();
+}

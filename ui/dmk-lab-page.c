@@ -1,0 +1,1606 @@
+#include "dmk-lab-page.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "dmk-chart-lab.h"
+#include "dmk-plot.h"
+#include "dmk-size.h"
+#include "dmk-text.h"
+
+#define MAX_CHARTS 8
+#define FORM_WIDTH 320 /* the Lab tab's form, in pixels */
+#define GIB        (1024.0 * 1024.0 * 1024.0)
+/* The live chart keeps at most this many points: pairs are merged beyond,
+ * so a 12 hour run draws as fast as a minute's. */
+#define LIVE_POINTS_MAX 4000
+#define LIVE_REDRAW_US  250000
+
+void dmk_lab_overrides_init(DmkLabOverrides *o)
+{
+    memset(o, 0, sizeof *o);
+    o->duration_s = o->sample_s = o->step_s = o->warmup_s = o->idle_s = o->settle_s = -1;
+    o->null_latency_us = -1;
+}
+
+/* ---- words and numbers ------------------------------------------------------ */
+
+/* 1234567.8 -> "1,234,568"; below 100 one decimal, as the report does. */
+static char *thousands(double v)
+{
+    if (!isfinite(v))
+        return g_strdup("\u2013");
+    if (fabs(v) < 100) {
+        char buf[32];
+        return g_strdup(dmk_format_double(v, fabs(v) < 10 ? 2 : 1, buf, sizeof buf));
+    }
+    char *digits = g_strdup_printf("%.0f", fabs(v));
+    GString *s = g_string_new(v < 0 ? "-" : "");
+    size_t n = strlen(digits);
+    for (size_t i = 0; i < n; i++) {
+        if (i > 0 && (n - i) % 3 == 0)
+            g_string_append_c(s, ',');
+        g_string_append_c(s, digits[i]);
+    }
+    g_free(digits);
+    return g_string_free(s, FALSE);
+}
+
+/* 7200 -> "2 h", 1800 -> "30 min", 0.5 -> "0.5 s", 5400 -> "90 min". */
+static char *time_text(double s)
+{
+    char num[G_ASCII_DTOSTR_BUF_SIZE];
+    if (s >= 3600 && fmod(s, 3600) == 0)
+        return g_strdup_printf("%s h", g_ascii_formatd(num, sizeof num, "%.10g", s / 3600));
+    if (s >= 60 && fmod(s, 60) == 0)
+        return g_strdup_printf("%s min", g_ascii_formatd(num, sizeof num, "%.10g", s / 60));
+    return g_strdup_printf("%s s", g_ascii_formatd(num, sizeof num, "%.3g", s));
+}
+
+/* A planned length for people: "45 s", "1 min 20 s", "16 min", "2 h 5 min". */
+static char *length_text(double s)
+{
+    long m = lround(s / 60), secs = lround(s);
+    if (secs < 60)
+        return g_strdup_printf("%ld s", secs);
+    if (secs < 600 && secs % 60)
+        return g_strdup_printf("%ld min %ld s", secs / 60, secs % 60);
+    if (m < 60)
+        return g_strdup_printf("%ld min", m);
+    return m % 60 ? g_strdup_printf("%ld h %ld min", m / 60, m % 60)
+                  : g_strdup_printf("%ld h", m / 60);
+}
+
+static double unit_seconds(const char *unit)
+{
+    static const struct {
+        const char *name;
+        double s;
+    } units[] = {
+        {"", 1},         {"s", 1},     {"sec", 1},     {"secs", 1},     {"second", 1},
+        {"seconds", 1},  {"m", 60},    {"min", 60},    {"mins", 60},    {"minute", 60},
+        {"minutes", 60}, {"h", 3600},  {"hr", 3600},   {"hrs", 3600},   {"hour", 3600},
+        {"hours", 3600}, {"d", 86400}, {"day", 86400}, {"days", 86400},
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(units); i++)
+        if (g_ascii_strcasecmp(unit, units[i].name) == 0)
+            return units[i].s;
+    return -1;
+}
+
+/* "1:30:00" or "45:00": hours, minutes and seconds as a clock writes them. */
+static gboolean parse_clock(const char *text, double *out)
+{
+    char **parts = g_strsplit(text, ":", -1);
+    guint n = g_strv_length(parts);
+    double total = 0;
+    gboolean ok = n == 2 || n == 3;
+    for (guint i = 0; ok && i < n; i++) {
+        char *end = NULL;
+        double v = g_ascii_strtod(parts[i], &end);
+        ok = end != parts[i] && *end == '\0' && v >= 0 && (i == 0 || v < 60);
+        total = total * 60 + v;
+    }
+    g_strfreev(parts);
+    *out = total;
+    return ok;
+}
+
+/* What people type for a length of time: "90", "90 s", "1.5 min", "2h",
+ * "2 hours", "1:30:00"; a decimal comma is a decimal point. */
+static gboolean parse_time(const char *text, double *out)
+{
+    char *t = g_strstrip(g_strdelimit(g_strdup(text), ",", '.'));
+    gboolean ok;
+    if (strchr(t, ':')) {
+        ok = parse_clock(t, out);
+    } else {
+        char *end = NULL;
+        double v = g_ascii_strtod(t, &end);
+        double unit = end != t ? unit_seconds(g_strstrip(end)) : -1;
+        ok = unit > 0 && isfinite(v) && v >= 0;
+        *out = v * unit;
+    }
+    g_free(t);
+    return ok;
+}
+
+/* A test in words: "Random 4 KiB writes at queue depth 32". */
+static char *job_words(const DmkJob *j)
+{
+    char bs[32];
+    dmk_format_size(j->block_size, bs, sizeof bs);
+    char *threads = j->threads > 1 ? g_strdup_printf(", %u threads", j->threads) : g_strdup("");
+    char *s = g_strdup_printf("%s %s writes at queue depth %u%s",
+                              j->pattern == DMK_PATTERN_RND ? "Random" : "Sequential", bs,
+                              j->queue_depth, threads);
+    g_free(threads);
+    return s;
+}
+
+/* ---- the charts of one result -------------------------------------------- */
+
+struct _DmkLabView {
+    GtkBox parent_instance;
+    DmkSaved *saved;
+    size_t n; /* charts */
+    DmkLabChartKind kinds[MAX_CHARTS];
+    size_t profiles[MAX_CHARTS];
+    DmkChartBuild builds[MAX_CHARTS];
+    GtkWidget *areas[MAX_CHARTS];
+    GtkWidget *grid;   /* the areas shown */
+    GtkWidget *picker; /* a toggle per chart, and "All" */
+    int shown;         /* the chart shown, or -1: all of them */
+    GtkWidget *report;
+};
+
+G_DEFINE_FINAL_TYPE(DmkLabView, dmk_lab_view, GTK_TYPE_BOX)
+
+static void draw_model(GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer data)
+{
+    (void)area;
+    const DmkChartModel *m = data;
+    DmkChartModel empty;
+    dmk_chart_model_init(&empty);
+    dmk_chart_render(cr, width, height, m ? m : &empty);
+}
+
+/* A drawing area of the renderer's, as dmk-plot.c makes them. */
+static GtkWidget *chart_area(const DmkChartModel *m)
+{
+    GtkWidget *area = gtk_drawing_area_new();
+    /* Two rows of these and the report fit a 768 pixel high screen. */
+    gtk_drawing_area_set_content_width(GTK_DRAWING_AREA(area), 300);
+    gtk_drawing_area_set_content_height(GTK_DRAWING_AREA(area), 160);
+    gtk_widget_set_hexpand(area, TRUE);
+    gtk_widget_set_vexpand(area, TRUE);
+    gtk_drawing_area_set_draw_func(GTK_DRAWING_AREA(area), draw_model, (gpointer)m, NULL);
+    const char *title = m && m->title[0] ? m->title : "Chart: no data";
+    gtk_accessible_update_property(GTK_ACCESSIBLE(area), GTK_ACCESSIBLE_PROPERTY_LABEL, title, -1);
+    return area;
+}
+
+/* The picker's word for chart i: "Speed", "4K random read". */
+static char *chart_label(DmkLabView *self, size_t i)
+{
+    switch (self->kinds[i]) {
+    case DMK_LAB_CHART_SPEED:
+        return g_strdup("Speed");
+    case DMK_LAB_CHART_ZOOM:
+        return g_strdup("Cache zoom");
+    case DMK_LAB_CHART_TEMPERATURE:
+        return g_strdup("Temperature");
+    case DMK_LAB_CHART_MIXED:
+        return g_strdup("By read share");
+    case DMK_LAB_CHART_MIXED_AVERAGE:
+        return g_strdup("Average");
+    case DMK_LAB_CHART_RECOVERY:
+        return g_strdup("Recovery");
+    default:
+        break;
+    }
+    DmkLabLatency lat[MAX_CHARTS];
+    const DmkRunResult *r = dmk_saved_get_result(self->saved);
+    size_t n = dmk_lab_latency(r, lat, MAX_CHARTS);
+    size_t p = self->profiles[i];
+    if (p >= n)
+        return g_strdup_printf("Profile %zu", p + 1);
+    /* "RND4K read": the picker stays one row; the tooltip has the title. */
+    const DmkTest *t = &r->tests[lat[p].first].test;
+    char bs[16];
+    return g_strdup_printf("%s%s %s", t->jobs[0].pattern == DMK_PATTERN_RND ? "RND" : "SEQ",
+                           dmk_format_block(t->jobs[0].block_size, bs, sizeof bs),
+                           lat[p].mode == DMK_MODE_READ ? "read" : "write");
+}
+
+static int grid_cols(size_t n)
+{
+    return n >= 2 ? 2 : 1;
+}
+
+/* Shows chart `which` alone, or all of them in two columns, as the export
+ * draws them; an odd last one spans both (the export leaves that cell
+ * empty: its cells are all one size). */
+static void layout_charts(DmkLabView *self, int which)
+{
+    self->shown = which;
+    for (size_t i = 0; i < self->n; i++) {
+        if (gtk_widget_get_parent(self->areas[i]))
+            gtk_grid_remove(GTK_GRID(self->grid), self->areas[i]);
+    }
+    for (size_t i = 0, cell = 0; i < self->n; i++) {
+        if (which >= 0 && (size_t)which != i)
+            continue;
+        int cols = which >= 0 ? 1 : grid_cols(self->n);
+        int span = which < 0 && i + 1 == self->n && cell % 2 == 0 ? cols : 1;
+        gtk_grid_attach(GTK_GRID(self->grid), self->areas[i], (int)(cell % (size_t)cols),
+                        (int)(cell / (size_t)cols), span, 1);
+        cell++;
+    }
+}
+
+static void on_pick(GtkToggleButton *b, DmkLabView *self)
+{
+    if (gtk_toggle_button_get_active(b))
+        layout_charts(self, GPOINTER_TO_INT(g_object_get_data(G_OBJECT(b), "dmk-chart")));
+}
+
+static GtkWidget *pick_button(DmkLabView *self, const char *label, int which, GtkWidget *group)
+{
+    GtkWidget *b = gtk_toggle_button_new_with_label(label);
+    g_object_set_data(G_OBJECT(b), "dmk-chart", GINT_TO_POINTER(which));
+    if (group)
+        gtk_toggle_button_set_group(GTK_TOGGLE_BUTTON(b), GTK_TOGGLE_BUTTON(group));
+    g_signal_connect(b, "toggled", G_CALLBACK(on_pick), self);
+    gtk_box_append(GTK_BOX(self->picker), b);
+    return b;
+}
+
+/* Latency's four profiles and the mixed pair read best side by side;
+ * sustained's speed chart (or recovery's bars) alone, the rest a click
+ * away. */
+static int default_chart(DmkLabView *self)
+{
+    gboolean side_by_side = self->n > 1;
+    for (size_t i = 0; i < self->n; i++)
+        side_by_side = side_by_side && (self->kinds[i] == DMK_LAB_CHART_LATENCY ||
+                                        self->kinds[i] == DMK_LAB_CHART_MIXED ||
+                                        self->kinds[i] == DMK_LAB_CHART_MIXED_AVERAGE);
+    return side_by_side ? -1 : 0;
+}
+
+static void build_picker(DmkLabView *self)
+{
+    self->picker = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0);
+    gtk_widget_add_css_class(self->picker, "linked");
+    GtkWidget *first = NULL, *active = NULL;
+    int def = default_chart(self);
+    for (size_t i = 0; i < self->n; i++) {
+        char *label = chart_label(self, i);
+        GtkWidget *b = pick_button(self, label, (int)i, first);
+        gtk_widget_set_tooltip_text(b, self->builds[i].model.title);
+        first = first ? first : b;
+        active = def == (int)i ? b : active;
+        g_free(label);
+    }
+    if (self->n > 1) {
+        GtkWidget *all = pick_button(self, "All", -1, first);
+        gtk_widget_set_tooltip_text(all, "Every chart at once, as Export Chart saves it then");
+        active = def < 0 ? all : active;
+    }
+    if (active)
+        gtk_toggle_button_set_active(GTK_TOGGLE_BUTTON(active), TRUE);
+    gtk_widget_set_visible(self->picker, self->n > 1);
+}
+
+static void build_charts(DmkLabView *self)
+{
+    const DmkRunResult *r = dmk_saved_get_result(self->saved);
+    self->n = dmk_lab_charts(r, self->kinds, self->profiles, MAX_CHARTS);
+    for (size_t i = 0; i < self->n; i++) {
+        DmkError err = {0};
+        /* On failure the model says "No data"; the report says what was found. */
+        if (dmk_chart_build_lab(&self->builds[i], self->kinds[i], r, self->profiles[i], &err) !=
+            DMK_OK)
+            g_debug("lab chart %zu: %s", i, err.msg);
+        self->areas[i] = g_object_ref_sink(chart_area(&self->builds[i].model));
+    }
+    if (self->n == 0) { /* stopped before a chart had data: "No data" */
+        dmk_chart_model_init(&self->builds[0].model);
+        self->areas[0] = g_object_ref_sink(chart_area(NULL));
+        self->n = 1;
+        self->kinds[0] = DMK_LAB_CHART_SPEED;
+    }
+    self->grid = gtk_grid_new();
+    gtk_grid_set_row_homogeneous(GTK_GRID(self->grid), TRUE);
+    gtk_grid_set_column_homogeneous(GTK_GRID(self->grid), TRUE);
+    layout_charts(self, default_chart(self));
+}
+
+char *dmk_lab_report_text(const DmkRunResult *r)
+{
+    size_t len = dmk_lab_report(r, NULL, 0) + 1;
+    char *text = g_malloc(len);
+    dmk_lab_report(r, text, len);
+    /* Paths and drive names may hold any bytes; the clipboard and the
+     * text view take UTF-8 only. */
+    char *valid = g_utf8_make_valid(text, -1);
+    g_free(text);
+    return valid;
+}
+
+static GtkWidget *build_report(DmkLabView *self)
+{
+    char *valid = dmk_lab_report_text(dmk_saved_get_result(self->saved));
+    self->report = gtk_text_view_new();
+    GtkTextView *tv = GTK_TEXT_VIEW(self->report);
+    gtk_text_buffer_set_text(gtk_text_view_get_buffer(tv), g_strchomp(valid), -1);
+    gtk_text_view_set_editable(tv, FALSE);
+    gtk_text_view_set_cursor_visible(tv, FALSE);
+    gtk_text_view_set_monospace(tv, TRUE);
+    gtk_text_view_set_wrap_mode(tv, GTK_WRAP_WORD_CHAR);
+    gtk_text_view_set_left_margin(tv, 8);
+    gtk_text_view_set_top_margin(tv, 6);
+    gtk_text_view_set_bottom_margin(tv, 6);
+    gtk_widget_add_css_class(self->report, "lab-report");
+    gtk_accessible_update_property(GTK_ACCESSIBLE(self->report), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                   "Report", -1);
+    g_free(valid);
+    GtkWidget *scroll = gtk_scrolled_window_new();
+    gtk_scrolled_window_set_child(GTK_SCROLLED_WINDOW(scroll), self->report);
+    gtk_scrolled_window_set_min_content_height(GTK_SCROLLED_WINDOW(scroll), 120);
+    gtk_scrolled_window_set_has_frame(GTK_SCROLLED_WINDOW(scroll), TRUE);
+    return scroll;
+}
+
+static GtkWidget *action_button(const char *label, const char *action, const char *tip)
+{
+    GtkWidget *b = gtk_button_new_with_mnemonic(label);
+    gtk_actionable_set_action_name(GTK_ACTIONABLE(b), action);
+    gtk_widget_set_tooltip_text(b, tip);
+    return b;
+}
+
+static GtkWidget *build_toolbar(DmkLabView *self)
+{
+    GtkWidget *row = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6);
+    build_picker(self);
+    gtk_widget_set_hexpand(self->picker, TRUE);
+    gtk_widget_set_halign(self->picker, GTK_ALIGN_START);
+    gtk_box_append(GTK_BOX(row), self->picker);
+    gtk_box_append(GTK_BOX(row), action_button("Export _Chart…", "win.export-chart",
+                                               "Save the chart shown as PNG, SVG or PDF"));
+    gtk_box_append(GTK_BOX(row),
+                   action_button("_Save Results…", "win.save",
+                                 "Save every sample and step as CSV (or JSON), to open again"));
+    return row;
+}
+
+/* Files may hold any bytes; a label takes only UTF-8. */
+static GtkWidget *context_label(const char *text, const char *css_class)
+{
+    char *valid = g_utf8_make_valid(text, -1);
+    GtkWidget *l = gtk_label_new(valid);
+    g_free(valid);
+    gtk_label_set_xalign(GTK_LABEL(l), 0);
+    gtk_label_set_wrap(GTK_LABEL(l), TRUE);
+    gtk_label_set_wrap_mode(GTK_LABEL(l), PANGO_WRAP_WORD_CHAR);
+    gtk_label_set_selectable(GTK_LABEL(l), TRUE);
+    gtk_widget_set_can_focus(l, FALSE);
+    gtk_widget_add_css_class(l, css_class);
+    return l;
+}
+
+static GtkWidget *build_context(DmkLabView *self)
+{
+    const DmkRunResult *r = dmk_saved_get_result(self->saved);
+    GtkWidget *box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 2);
+    char *lines[] = {dmk_text_context_drive(r), dmk_text_context_where(r)};
+    static const char *const classes[] = {"result-drive", "result-context"};
+    for (size_t i = 0; i < G_N_ELEMENTS(lines); i++) {
+        gtk_box_append(GTK_BOX(box), context_label(lines[i], classes[i]));
+        g_free(lines[i]);
+    }
+    if (r->comment[0])
+        gtk_box_append(GTK_BOX(box), context_label(r->comment, "result-comment"));
+    return box;
+}
+
+GtkWidget *dmk_lab_view_new(DmkSaved *saved, gboolean with_context)
+{
+    DmkLabView *self = g_object_new(DMK_TYPE_LAB_VIEW, "orientation", GTK_ORIENTATION_VERTICAL,
+                                    "spacing", 8, NULL);
+    self->saved = dmk_saved_ref(saved);
+    build_charts(self);
+    if (with_context)
+        gtk_box_append(GTK_BOX(self), build_context(self));
+    gtk_box_append(GTK_BOX(self), build_toolbar(self));
+    GtkWidget *frame = gtk_frame_new(NULL);
+    gtk_frame_set_child(GTK_FRAME(frame), self->grid);
+    gtk_widget_set_overflow(frame, GTK_OVERFLOW_HIDDEN);
+    gtk_widget_add_css_class(frame, "chart");
+    GtkWidget *paned = gtk_paned_new(GTK_ORIENTATION_VERTICAL);
+    gtk_paned_set_start_child(GTK_PANED(paned), frame);
+    gtk_paned_set_end_child(GTK_PANED(paned), build_report(self));
+    gtk_paned_set_resize_end_child(GTK_PANED(paned), FALSE);
+    gtk_paned_set_shrink_end_child(GTK_PANED(paned), FALSE);
+    gtk_paned_set_shrink_start_child(GTK_PANED(paned), FALSE);
+    gtk_widget_set_vexpand(paned, TRUE);
+    gtk_box_append(GTK_BOX(self), paned);
+    return GTK_WIDGET(self);
+}
+
+DmkSaved *dmk_lab_view_get_saved(DmkLabView *self)
+{
+    return self->saved;
+}
+
+void dmk_lab_view_export_size(DmkLabView *self, int *width, int *height)
+{
+    int cols = self->shown < 0 ? grid_cols(self->n) : 1;
+    int rows = self->shown < 0 ? (int)((self->n + (size_t)cols - 1) / (size_t)cols) : 1;
+    *width = DMK_PLOT_EXPORT_WIDTH * cols;
+    *height = DMK_PLOT_EXPORT_HEIGHT * rows;
+}
+
+gboolean dmk_lab_view_export(DmkLabView *self, const char *path, double scale, GError **error)
+{
+    DmkError err = {0};
+    int rc;
+    if (self->shown >= 0 || self->n == 1) {
+        size_t i = self->shown >= 0 ? (size_t)self->shown : 0;
+        rc = dmk_chart_export(&self->builds[i].model, path, DMK_PLOT_EXPORT_WIDTH,
+                              DMK_PLOT_EXPORT_HEIGHT, scale, &err);
+    } else {
+        const DmkChartModel *models[MAX_CHARTS];
+        for (size_t i = 0; i < self->n; i++)
+            models[i] = &self->builds[i].model;
+        rc = dmk_chart_export_grid(models, self->n, grid_cols(self->n), path, DMK_PLOT_EXPORT_WIDTH,
+                                   DMK_PLOT_EXPORT_HEIGHT, scale, &err);
+    }
+    if (rc == DMK_OK)
+        return TRUE;
+    g_set_error_literal(error, G_IO_ERROR, G_IO_ERROR_FAILED, err.msg);
+    return FALSE;
+}
+
+void dmk_lab_view_dump(DmkLabView *self, const char *prefix, int tab, GString *out)
+{
+    char *lead = tab > 0 ? g_strdup_printf("%d\t", tab) : g_strdup("");
+    for (size_t i = 0; i < self->n; i++) {
+        char *label = chart_label(self, i);
+        gboolean shown = self->shown < 0 || (size_t)self->shown == i;
+        g_string_append_printf(out, "%s-chart\t%s%s\t%s\t%s\n", prefix, lead, label,
+                               shown ? "shown" : "hidden", self->builds[i].model.title);
+        g_free(label);
+    }
+    GtkTextBuffer *buf = gtk_text_view_get_buffer(GTK_TEXT_VIEW(self->report));
+    GtkTextIter a, b;
+    gtk_text_buffer_get_bounds(buf, &a, &b);
+    char *text = gtk_text_buffer_get_text(buf, &a, &b, FALSE);
+    char **lines = g_strsplit(text, "\n", -1);
+    for (char **l = lines; *l; l++)
+        g_string_append_printf(out, "%s-report\t%s%s\n", prefix, lead, *l);
+    g_strfreev(lines);
+    g_free(text);
+    g_free(lead);
+}
+
+char *dmk_lab_result_title(const DmkRunResult *r)
+{
+    const char *what = dmk_lab_title(dmk_lab_from_name(r->lab));
+    GDateTime *utc = r->date[0] ? g_date_time_new_from_iso8601(r->date, NULL) : NULL;
+    GDateTime *local = utc ? g_date_time_to_local(utc) : NULL;
+    char *when = local ? g_date_time_format(local, "%H:%M") : NULL;
+    char *title = when ? g_strdup_printf("%s %s", what[0] ? what : "Lab", when)
+                       : g_strdup(what[0] ? what : "Lab");
+    g_free(when);
+    if (local)
+        g_date_time_unref(local);
+    if (utc)
+        g_date_time_unref(utc);
+    return title;
+}
+
+static void dmk_lab_view_dispose(GObject *object)
+{
+    DmkLabView *self = DMK_LAB_VIEW(object);
+    for (size_t i = 0; i < self->n; i++)
+        g_clear_object(&self->areas[i]);
+    g_clear_pointer(&self->saved, dmk_saved_unref);
+    G_OBJECT_CLASS(dmk_lab_view_parent_class)->dispose(object);
+}
+
+static void dmk_lab_view_finalize(GObject *object)
+{
+    DmkLabView *self = DMK_LAB_VIEW(object);
+    for (size_t i = 0; i < self->n; i++)
+        dmk_chart_build_free(&self->builds[i]);
+    G_OBJECT_CLASS(dmk_lab_view_parent_class)->finalize(object);
+}
+
+static void dmk_lab_view_class_init(DmkLabViewClass *klass)
+{
+    G_OBJECT_CLASS(klass)->dispose = dmk_lab_view_dispose;
+    G_OBJECT_CLASS(klass)->finalize = dmk_lab_view_finalize;
+}
+
+static void dmk_lab_view_init(DmkLabView *self)
+{
+    gtk_widget_add_css_class(GTK_WIDGET(self), "lab-view");
+}
+
+/* ---- the Lab tab: its form --------------------------------------------------- */
+
+#define N_KINDS (DMK_LAB_RECOVERY + 1)
+
+typedef enum {
+    F_JOB,
+    F_DURATION,
+    F_AMOUNT,
+    F_SPAN,
+    F_STEP,
+    F_WARMUP,
+    F_QD,
+    F_IDLE,
+    F_SETTLE,
+    F_SAMPLE,
+    N_FIELDS,
+} FieldId;
+
+typedef struct {
+    FieldId id;
+    const char *label; /* with a mnemonic */
+    const char *tip;
+    const double *presets; /* time fields: what the list offers, in seconds */
+    size_t n_presets;
+} FieldSpec;
+
+static const double durations[] = {60, 600, 1800, 3600, 7200, 43200};
+static const double degradations[] = {600, 1800, 3600, 7200};
+static const double samples[] = {0.1, 0.5, 1, 5, 10, 60};
+static const double steps[] = {5, 10, 20, 30, 60, 180};
+static const double probes[] = {30, 60, 180};
+static const double warmups[] = {0, 1, 2, 5, 10};
+static const double idles[] = {60, 300, 900, 1800, 3600};
+static const double settles[] = {0, 60, 300, 900};
+
+#define PRESETS(a) a, G_N_ELEMENTS(a)
+
+static const char *const write_jobs[] = {
+    "RND4K Q32T1", "RND4K Q1T1", "RND4K Q32T16", "SEQ1M Q8T1", "SEQ1M Q1T1", "SEQ128K Q32T1", NULL};
+static const char *const seq_jobs[] = {"SEQ1M Q8T1", "SEQ1M Q1T1", "SEQ128K Q32T1", NULL};
+static const guint64 span_gib[] = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024};
+static const guint64 amount_gib[] = {0, 8, 16, 32, 64, 128, 256, 512, 1024};
+static const guint64 qds[] = {1, 2, 4, 8, 16, 32};
+
+#define JOB_TIP \
+    "What is written, by CrystalDiskMark's name: pattern, block size, queue depth, threads"
+#define SPAN_TIP   "The test file: the area written over, again and again"
+#define SAMPLE_TIP "How often speed and temperature are recorded: 0.1 to 60 s"
+#define TIME_TIP   " (pick one, or type e.g. 90 s, 45 min, 3 h or 1:30:00)"
+#define SETTLE_TIP \
+    "Idle after the test file is written, for the drive to empty its cache first" TIME_TIP
+
+static const FieldSpec sustained_fields[] = {
+    {F_JOB, "_Write test", JOB_TIP, NULL, 0},
+    {F_DURATION, "_Duration", "How long to write" TIME_TIP, PRESETS(durations)},
+    {F_SPAN, "Test fi_le", SPAN_TIP, NULL, 0},
+    {F_SETTLE, "Settle _time", SETTLE_TIP, PRESETS(settles)},
+    {F_SAMPLE, "Sample _every", SAMPLE_TIP, PRESETS(samples)},
+};
+static const FieldSpec fullspan_fields[] = {
+    {F_JOB, "_Write test", JOB_TIP, NULL, 0},
+    {F_AMOUNT, "A_mount", "How much to write: the free space (2 GiB are left free), or a size",
+     NULL, 0},
+    {F_SAMPLE, "Sample _every", SAMPLE_TIP, PRESETS(samples)},
+};
+static const FieldSpec mixed_fields[] = {
+    {F_STEP, "Ste_p time", "How long each read share is measured" TIME_TIP, PRESETS(steps)},
+    {F_WARMUP, "W_arm-up", "Discarded before each step" TIME_TIP, PRESETS(warmups)},
+    {F_QD, "_QD per thread", "Outstanding I/Os of each thread (the reviews: 1)", NULL, 0},
+    {F_SPAN, "Test fi_le", SPAN_TIP, NULL, 0},
+};
+static const FieldSpec latency_fields[] = {
+    {F_STEP, "Ste_p time", "How long each load step is measured" TIME_TIP, PRESETS(steps)},
+    {F_WARMUP, "W_arm-up", "Discarded before each step" TIME_TIP, PRESETS(warmups)},
+    {F_SPAN, "Test fi_le", SPAN_TIP, NULL, 0},
+};
+static const FieldSpec recovery_fields[] = {
+    {F_JOB, "_Write test", JOB_TIP, NULL, 0},
+    {F_DURATION, "_Degradation", "How long to write to wear the drive down" TIME_TIP,
+     PRESETS(degradations)},
+    {F_STEP, "_Probe time", "How long each probe (fresh, degraded ...) measures" TIME_TIP,
+     PRESETS(probes)},
+    {F_IDLE, "_Idle time", "Idle before the after-idle probe, for the drive to clean up" TIME_TIP,
+     PRESETS(idles)},
+    {F_SPAN, "Test fi_le", SPAN_TIP, NULL, 0},
+    {F_SETTLE, "Settle _time", SETTLE_TIP, PRESETS(settles)},
+    {F_SAMPLE, "Sample _every", SAMPLE_TIP, PRESETS(samples)},
+};
+
+static const struct {
+    const FieldSpec *fields;
+    size_t n;
+} kind_fields[N_KINDS] = {
+    [DMK_LAB_SUSTAINED] = {sustained_fields, G_N_ELEMENTS(sustained_fields)},
+    [DMK_LAB_FULLSPAN] = {fullspan_fields, G_N_ELEMENTS(fullspan_fields)},
+    [DMK_LAB_MIXED] = {mixed_fields, G_N_ELEMENTS(mixed_fields)},
+    [DMK_LAB_LATENCY] = {latency_fields, G_N_ELEMENTS(latency_fields)},
+    [DMK_LAB_RECOVERY] = {recovery_fields, G_N_ELEMENTS(recovery_fields)},
+};
+
+/* What each test shows, while none has run yet. */
+static const char *const kind_blurbs[N_KINDS] = {
+    [DMK_LAB_SUSTAINED] = "A long write that finds the SLC cache: speed against data written, "
+                          "the cliff where the cache runs out, the steady speed after it, and the "
+                          "drive's temperature where a sensor can be read.",
+    [DMK_LAB_FULLSPAN] = "One sequential write across the free space, as AIDA64's linear write: "
+                         "the cache, the cliff and the native speed of the whole drive.",
+    [DMK_LAB_MIXED] = "Reads and writes at once, from 0 to 100 % reads: sequential 128 KiB with "
+                      "two threads, then random 4 KiB with four, as the reviews' Iometer runs.",
+    [DMK_LAB_LATENCY] = "Four workloads, each at full speed and then held to 10 to 120 % of it: "
+                        "mean and 99th-percentile latency against IOPS, as StorageReview shows.",
+    [DMK_LAB_RECOVERY] = "Fresh, then worn down by a long random write, then after idle time "
+                         "and after TRIM: how far the drive falls and how well it recovers.",
+};
+
+enum { SIGNAL_RUN, SIGNAL_KIND_CHANGED, N_SIGNALS };
+static guint signals[N_SIGNALS];
+
+struct _DmkLabPage {
+    GtkBox parent_instance;
+    /* the form */
+    GtkWidget *kind_dd;
+    GtkWidget *form_stack; /* a grid of fields per test */
+    GtkWidget *fields[N_KINDS][N_FIELDS];
+    GtkSizeGroup *label_group;
+    GtkWidget *summary, *duration, *note;
+    GtkWidget *button;
+    gboolean running;
+    /* the right side */
+    GtkWidget *progress_box, *progress_label, *progress;
+    GtkWidget *stack; /* "empty", "live", "result" */
+    GtkWidget *empty_title, *empty_text;
+    GtkWidget *live_area;
+    GtkWidget *result_box;
+    DmkLabView *view;
+    /* the live chart: speed over data written (or time), approximate */
+    DmkChartModel live_model;
+    DmkChartSeries live_series;
+    GArray *live; /* DmkChartPoint */
+    gboolean live_by_bytes, live_iops;
+    uint32_t live_bs;
+    size_t live_test;
+    double live_base, live_last; /* bytes written by earlier tests, and the latest */
+    DmkLabKind live_kind;
+    gint64 live_drawn_us; /* when the live chart was last redrawn */
+};
+
+G_DEFINE_FINAL_TYPE(DmkLabPage, dmk_lab_page, GTK_TYPE_BOX)
+
+static void update_summary(DmkLabPage *self);
+
+/* ---- field widgets ------------------------------------------------------------ */
+
+/* Values of a drop-down of numbers, by position. */
+#define VALUES_KEY "dmk-values"
+
+typedef enum {
+    NUM_SIZE,   /* "32 GiB" */
+    NUM_AMOUNT, /* a size, or 0: "Free space − 2 GiB" */
+    NUM_COUNT,  /* "8" */
+} NumberKind;
+
+static GArray *dd_values(GtkWidget *dd)
+{
+    return g_object_get_data(G_OBJECT(dd), VALUES_KEY);
+}
+
+static char *number_label(guint64 v, NumberKind kind)
+{
+    char buf[32];
+    if (kind == NUM_COUNT)
+        return g_strdup_printf("%" G_GUINT64_FORMAT, v);
+    if (kind == NUM_AMOUNT && v == 0)
+        return g_strdup("Free space \u2212 2 GiB");
+    return g_strdup(dmk_format_size(v, buf, sizeof buf));
+}
+
+/* Fills a drop-down with sizes (or counts) and selects `selected`,
+ * which joins the list in order when it is not one of them. */
+static void fill_numbers(GtkWidget *dd, const guint64 *v, size_t n, guint64 selected,
+                         NumberKind kind)
+{
+    GArray *values = g_array_new(FALSE, FALSE, sizeof(guint64));
+    g_array_append_vals(values, v, (guint)n);
+    guint pos = 0;
+    while (pos < values->len && g_array_index(values, guint64, pos) < selected)
+        pos++;
+    if (pos == values->len || g_array_index(values, guint64, pos) != selected)
+        g_array_insert_val(values, pos, selected);
+    GtkStringList *labels = gtk_string_list_new(NULL);
+    for (guint i = 0; i < values->len; i++) {
+        guint64 x = g_array_index(values, guint64, i);
+        char *label = number_label(x, kind);
+        gtk_string_list_append(labels, label);
+        g_free(label);
+    }
+    g_object_set_data_full(G_OBJECT(dd), VALUES_KEY, values, (GDestroyNotify)g_array_unref);
+    gtk_drop_down_set_model(GTK_DROP_DOWN(dd), G_LIST_MODEL(labels));
+    g_object_unref(labels);
+    gtk_drop_down_set_selected(GTK_DROP_DOWN(dd), pos);
+}
+
+static guint64 dd_value(GtkWidget *dd)
+{
+    GArray *values = dd_values(dd);
+    guint i = gtk_drop_down_get_selected(GTK_DROP_DOWN(dd));
+    return values && i < values->len ? g_array_index(values, guint64, i) : 0;
+}
+
+static void on_field_changed(GObject *w, GParamSpec *pspec, DmkLabPage *self)
+{
+    (void)w;
+    (void)pspec;
+    update_summary(self);
+}
+
+static void on_time_changed(GtkComboBox *combo, DmkLabPage *self)
+{
+    double v;
+    GtkWidget *entry = gtk_combo_box_get_child(combo);
+    if (parse_time(gtk_editable_get_text(GTK_EDITABLE(entry)), &v))
+        gtk_widget_remove_css_class(entry, "error");
+    else
+        gtk_widget_add_css_class(entry, "error");
+    update_summary(self);
+}
+
+static GtkWidget *number_dropdown(DmkLabPage *self, const guint64 *v, size_t n, guint64 selected,
+                                  NumberKind kind)
+{
+    GtkWidget *dd = gtk_drop_down_new(NULL, NULL);
+    gtk_drop_down_set_expression(
+        GTK_DROP_DOWN(dd), gtk_property_expression_new(GTK_TYPE_STRING_OBJECT, NULL, "string"));
+    fill_numbers(dd, v, n, selected, kind);
+    g_signal_connect(dd, "notify::selected", G_CALLBACK(on_field_changed), self);
+    return dd;
+}
+
+static GtkWidget *job_dropdown(DmkLabPage *self, const char *const *names, const DmkJob *job)
+{
+    char name[48];
+    dmk_job_format_name(job, name, sizeof name);
+    GtkWidget *dd = gtk_drop_down_new_from_strings(names);
+    for (guint i = 0; names[i]; i++)
+        if (strcmp(names[i], name) == 0)
+            gtk_drop_down_set_selected(GTK_DROP_DOWN(dd), i);
+    g_signal_connect(dd, "notify::selected", G_CALLBACK(on_field_changed), self);
+    return dd;
+}
+
+static void set_time(GtkWidget *combo, double seconds)
+{
+    char *text = time_text(seconds);
+    gtk_editable_set_text(GTK_EDITABLE(gtk_combo_box_get_child(GTK_COMBO_BOX(combo))), text);
+    g_free(text);
+}
+
+/* A list of the usual lengths that takes any other typed in. */
+static GtkWidget *time_combo(DmkLabPage *self, const FieldSpec *f, double value)
+{
+    GtkWidget *combo = gtk_combo_box_text_new_with_entry();
+    for (size_t i = 0; i < f->n_presets; i++) {
+        char *text = time_text(f->presets[i]);
+        gtk_combo_box_text_append_text(GTK_COMBO_BOX_TEXT(combo), text);
+        g_free(text);
+    }
+    GtkWidget *entry = gtk_combo_box_get_child(GTK_COMBO_BOX(combo));
+    gtk_editable_set_width_chars(GTK_EDITABLE(entry), 8);
+    set_time(combo, value);
+    g_signal_connect(combo, "changed", G_CALLBACK(on_time_changed), self);
+    return combo;
+}
+
+/* The field's widget, showing p's value. */
+static GtkWidget *field_widget(DmkLabPage *self, const FieldSpec *f, const DmkLabParams *p)
+{
+    switch (f->id) {
+    case F_JOB:
+        return job_dropdown(self, p->kind == DMK_LAB_FULLSPAN ? seq_jobs : write_jobs, &p->job);
+    case F_DURATION:
+        return time_combo(self, f, p->duration_s);
+    case F_SAMPLE:
+        return time_combo(self, f, p->sample_s);
+    case F_STEP:
+        return time_combo(self, f, p->step_s);
+    case F_WARMUP:
+        return time_combo(self, f, p->warmup_s);
+    case F_IDLE:
+        return time_combo(self, f, p->idle_s);
+    case F_SETTLE:
+        return time_combo(self, f, p->settle_s);
+    case F_SPAN: {
+        guint64 v[G_N_ELEMENTS(span_gib)];
+        for (size_t i = 0; i < G_N_ELEMENTS(span_gib); i++)
+            v[i] = span_gib[i] << 30;
+        return number_dropdown(self, v, G_N_ELEMENTS(v), p->span, NUM_SIZE);
+    }
+    case F_AMOUNT: {
+        guint64 v[G_N_ELEMENTS(amount_gib)];
+        for (size_t i = 0; i < G_N_ELEMENTS(amount_gib); i++)
+            v[i] = amount_gib[i] << 30;
+        return number_dropdown(self, v, G_N_ELEMENTS(v), p->span, NUM_AMOUNT);
+    }
+    default:
+        return number_dropdown(self, qds, G_N_ELEMENTS(qds), p->mixed_qd, NUM_COUNT);
+    }
+}
+
+static GtkWidget *form_label(DmkLabPage *self, const char *text, GtkWidget *widget)
+{
+    GtkWidget *l = gtk_label_new_with_mnemonic(text);
+    gtk_label_set_xalign(GTK_LABEL(l), 1);
+    gtk_label_set_mnemonic_widget(GTK_LABEL(l), widget);
+    gtk_widget_add_css_class(l, "form-label");
+    gtk_size_group_add_widget(self->label_group, l);
+    return l;
+}
+
+static GtkWidget *form_grid(void)
+{
+    GtkWidget *grid = gtk_grid_new();
+    gtk_grid_set_row_spacing(GTK_GRID(grid), 6);
+    gtk_grid_set_column_spacing(GTK_GRID(grid), 8);
+    return grid;
+}
+
+static GtkWidget *build_kind_form(DmkLabPage *self, DmkLabKind k)
+{
+    DmkLabParams p;
+    dmk_lab_params_init(&p, k);
+    GtkWidget *grid = form_grid();
+    for (size_t i = 0; i < kind_fields[k].n; i++) {
+        const FieldSpec *f = &kind_fields[k].fields[i];
+        GtkWidget *w = field_widget(self, f, &p);
+        gtk_widget_set_hexpand(w, TRUE);
+        gtk_widget_set_tooltip_text(w, f->tip);
+        self->fields[k][f->id] = w;
+        gtk_grid_attach(GTK_GRID(grid), form_label(self, f->label, w), 0, (int)i, 1, 1);
+        gtk_grid_attach(GTK_GRID(grid), w, 1, (int)i, 1, 1);
+    }
+    return grid;
+}
+
+/* ---- reading the form ---------------------------------------------------------- */
+
+/* The field's name for messages: "Sample every", without its mnemonic. */
+static char *field_name(DmkLabKind k, FieldId id)
+{
+    for (size_t i = 0; i < kind_fields[k].n; i++) {
+        if (kind_fields[k].fields[i].id != id)
+            continue;
+        char **parts = g_strsplit(kind_fields[k].fields[i].label, "_", -1);
+        char *name = g_strjoinv("", parts);
+        g_strfreev(parts);
+        return name;
+    }
+    return g_strdup("?");
+}
+
+static int read_time(DmkLabPage *self, DmkLabKind k, FieldId id, double min, double max,
+                     double *out, DmkError *err)
+{
+    GtkWidget *combo = self->fields[k][id];
+    if (!combo)
+        return DMK_OK; /* not a setting of this test: the default stays */
+    const char *text =
+        gtk_editable_get_text(GTK_EDITABLE(gtk_combo_box_get_child(GTK_COMBO_BOX(combo))));
+    double v;
+    char *name = field_name(k, id);
+    int rc = DMK_OK;
+    if (!parse_time(text, &v))
+        rc = dmk_error_set(err, DMK_E_INVAL, 0,
+                           "%s: '%s' is not a length of time (type e.g. 90 s, 45 min, 3 h or "
+                           "1:30:00)",
+                           name, text);
+    else if (v < min || v > max)
+        rc = dmk_error_set(err, DMK_E_INVAL, 0, "%s: %s is out of range (%g to %g s)", name, text,
+                           min, max);
+    else
+        *out = v;
+    g_free(name);
+    return rc;
+}
+
+static void read_choices(DmkLabPage *self, DmkLabKind k, DmkLabParams *p)
+{
+    GtkWidget **f = self->fields[k];
+    if (f[F_JOB]) {
+        GtkStringObject *s = gtk_drop_down_get_selected_item(GTK_DROP_DOWN(f[F_JOB]));
+        if (s)
+            dmk_job_parse_name(gtk_string_object_get_string(s), &p->job, NULL);
+    }
+    if (f[F_SPAN])
+        p->span = dd_value(f[F_SPAN]);
+    if (f[F_AMOUNT])
+        p->span = dd_value(f[F_AMOUNT]);
+    if (f[F_QD])
+        p->mixed_qd = (uint32_t)dd_value(f[F_QD]);
+}
+
+int dmk_lab_page_get_params(DmkLabPage *self, DmkLabParams *out, DmkError *err)
+{
+    DmkLabKind k = dmk_lab_page_get_kind(self);
+    dmk_lab_params_init(out, k);
+    read_choices(self, k, out);
+    int rc = read_time(self, k, F_DURATION, 1, DMK_SECONDS_MAX, &out->duration_s, err);
+    if (rc == DMK_OK)
+        rc = read_time(self, k, F_SAMPLE, DMK_LAB_SAMPLE_MIN, DMK_LAB_SAMPLE_MAX, &out->sample_s,
+                       err);
+    if (rc == DMK_OK)
+        rc = read_time(self, k, F_STEP, 0.1, DMK_SECONDS_MAX, &out->step_s, err);
+    if (rc == DMK_OK)
+        rc = read_time(self, k, F_WARMUP, 0, DMK_SECONDS_MAX, &out->warmup_s, err);
+    if (rc == DMK_OK)
+        rc = read_time(self, k, F_IDLE, 0, DMK_SECONDS_MAX, &out->idle_s, err);
+    if (rc == DMK_OK)
+        rc = read_time(self, k, F_SETTLE, 0, DMK_SECONDS_MAX, &out->settle_s, err);
+    return rc;
+}
+
+DmkLabKind dmk_lab_page_get_kind(DmkLabPage *self)
+{
+    return (DmkLabKind)(gtk_drop_down_get_selected(GTK_DROP_DOWN(self->kind_dd)) + 1);
+}
+
+void dmk_lab_page_set_kind(DmkLabPage *self, DmkLabKind kind)
+{
+    if (kind > DMK_LAB_NONE && kind < N_KINDS)
+        gtk_drop_down_set_selected(GTK_DROP_DOWN(self->kind_dd), (guint)kind - 1);
+}
+
+static void override_time(DmkLabPage *self, FieldId id, double v)
+{
+    for (int k = DMK_LAB_SUSTAINED; v >= 0 && k < N_KINDS; k++)
+        if (self->fields[k][id])
+            set_time(self->fields[k][id], v);
+}
+
+static void override_size(DmkLabPage *self, FieldId id, guint64 v, NumberKind kind)
+{
+    for (int k = DMK_LAB_SUSTAINED; v > 0 && k < N_KINDS; k++) {
+        GtkWidget *dd = self->fields[k][id];
+        if (!dd)
+            continue;
+        GArray *old = g_array_ref(dd_values(dd));
+        fill_numbers(dd, (const guint64 *)(void *)old->data, old->len, v, kind);
+        g_array_unref(old);
+    }
+}
+
+void dmk_lab_page_apply_overrides(DmkLabPage *self, const DmkLabOverrides *o)
+{
+    dmk_lab_page_set_kind(self, o->kind);
+    override_time(self, F_DURATION, o->duration_s);
+    override_time(self, F_SAMPLE, o->sample_s);
+    override_time(self, F_STEP, o->step_s);
+    override_time(self, F_WARMUP, o->warmup_s);
+    override_time(self, F_IDLE, o->idle_s);
+    override_time(self, F_SETTLE, o->settle_s);
+    override_size(self, F_SPAN, o->span, NUM_SIZE);
+    override_size(self, F_AMOUNT, o->span, NUM_AMOUNT);
+}
+
+/* ---- what the form means --------------------------------------------------- */
+
+static char *describe_sustained(const DmkLabParams *p)
+{
+    char span[32];
+    char *job = job_words(&p->job), *dur = time_text(p->duration_s);
+    char *sample = time_text(p->sample_s);
+    char *s = g_strdup_printf("%s for %s over a %s test file, sampled every %s.", job, dur,
+                              dmk_format_size(p->span, span, sizeof span), sample);
+    g_free(job);
+    g_free(dur);
+    g_free(sample);
+    return s;
+}
+
+static char *describe_fullspan(const DmkLabParams *p)
+{
+    char span[32];
+    char *job = job_words(&p->job), *sample = time_text(p->sample_s);
+    char *amount = p->span ? g_strdup(dmk_format_size(p->span, span, sizeof span))
+                           : g_strdup("the free space but 2 GiB");
+    char *s = g_strdup_printf("%s once over %s, sampled every %s. It fills the drive; the file "
+                              "is removed afterwards.",
+                              job, amount, sample);
+    g_free(job);
+    g_free(sample);
+    g_free(amount);
+    return s;
+}
+
+static char *describe_steps(const DmkLabParams *p, const char *what, int n)
+{
+    char span[32];
+    char *step = time_text(p->step_s), *warm = time_text(p->warmup_s);
+    char *after = p->warmup_s > 0 ? g_strdup_printf("each after a %s warm-up", warm)
+                                  : g_strdup("with no warm-up");
+    char *s = g_strdup_printf("%s %d steps of %s, %s, on a %s test file.", what, n, step, after,
+                              dmk_format_size(p->span, span, sizeof span));
+    g_free(after);
+    g_free(step);
+    g_free(warm);
+    return s;
+}
+
+static char *describe_recovery(const DmkLabParams *p)
+{
+    char span[32];
+    char *job = job_words(&p->job), *deg = time_text(p->duration_s);
+    char *probe = time_text(p->step_s), *idle = time_text(p->idle_s);
+    char *s = g_strdup_printf("%s, measured for %s each: fresh, degraded after %s of them, "
+                              "after %s idle and after TRIM, on a %s test file.",
+                              job, probe, deg, idle, dmk_format_size(p->span, span, sizeof span));
+    g_free(job);
+    g_free(deg);
+    g_free(probe);
+    g_free(idle);
+    return s;
+}
+
+/* "First the test file is written, then it rests 5 min." */
+static char *describe_fill(const DmkLabParams *p)
+{
+    if (p->kind == DMK_LAB_FULLSPAN)
+        return g_strdup("");
+    if (!(p->settle_s > 0))
+        return g_strdup(" The test file is written in full first.");
+    char *settle = time_text(p->settle_s);
+    char *s = g_strdup_printf(" The test file is written in full first, then the drive rests %s "
+                              "to empty its cache.",
+                              settle);
+    g_free(settle);
+    return s;
+}
+
+static char *describe_test(const DmkLabParams *p)
+{
+    switch (p->kind) {
+    case DMK_LAB_SUSTAINED:
+        return describe_sustained(p);
+    case DMK_LAB_FULLSPAN:
+        return describe_fullspan(p);
+    case DMK_LAB_MIXED: {
+        char *what = g_strdup_printf("Sequential 128 KiB (2 threads), then random 4 KiB "
+                                     "(4 threads), QD%u per thread, at 0 to 100 %% reads:",
+                                     p->mixed_qd);
+        char *s = describe_steps(p, what, 2 * DMK_LAB_MIX_STEPS);
+        g_free(what);
+        return s;
+    }
+    case DMK_LAB_LATENCY:
+        return describe_steps(p,
+                              "4 KiB random read (QD128) and write (QD64), 64 KiB sequential "
+                              "read (QD16) and write (QD8), each at full speed and held to 10 "
+                              "to 120 % of it:",
+                              DMK_LAB_LAT_PROFILES * (DMK_LAB_RAMP_STEPS + 1));
+    default:
+        return describe_recovery(p);
+    }
+}
+
+static char *describe(const DmkLabParams *p)
+{
+    char *test = describe_test(p), *fill = describe_fill(p);
+    char *s = g_strconcat(test, fill, NULL);
+    g_free(test);
+    g_free(fill);
+    return s;
+}
+
+/* The planned length, the fill excluded; a full-span write lasts as long
+ * as the drive takes. */
+static double planned_s(const DmkLabParams *p)
+{
+    double step = p->step_s + p->warmup_s;
+    switch (p->kind) {
+    case DMK_LAB_SUSTAINED:
+        return p->settle_s + p->duration_s;
+    case DMK_LAB_MIXED:
+        return p->settle_s + 2 * DMK_LAB_MIX_STEPS * step;
+    case DMK_LAB_LATENCY:
+        return p->settle_s + DMK_LAB_LAT_PROFILES * (DMK_LAB_RAMP_STEPS + 1) * step;
+    case DMK_LAB_RECOVERY:
+        return p->settle_s + 4 * p->step_s + p->duration_s + p->idle_s;
+    default:
+        return -1;
+    }
+}
+
+static void update_summary(DmkLabPage *self)
+{
+    DmkLabParams p;
+    DmkError err = {0};
+    if (!self->summary)
+        return; /* still building */
+    if (dmk_lab_page_get_params(self, &p, &err) != DMK_OK) {
+        gtk_label_set_text(GTK_LABEL(self->summary), err.msg);
+        gtk_label_set_text(GTK_LABEL(self->duration), "");
+        return;
+    }
+    char *text = describe(&p);
+    gtk_label_set_text(GTK_LABEL(self->summary), text);
+    g_free(text);
+    double s = planned_s(&p);
+    char *length = s >= 0 ? length_text(s) : NULL;
+    /* All but the full-span write fill the file first (dmk-lab.h). */
+    gboolean fill = p.kind != DMK_LAB_FULLSPAN;
+    char *when = length ? g_strdup_printf("Takes about %s%s.", length,
+                                          fill ? ", after the test file is written" : "")
+                        : g_strdup("Takes as long as the drive needs to write it.");
+    gtk_label_set_text(GTK_LABEL(self->duration), when);
+    g_free(when);
+    g_free(length);
+}
+
+void dmk_lab_page_set_note(DmkLabPage *self, const char *note)
+{
+    gtk_label_set_text(GTK_LABEL(self->note), note);
+}
+
+/* ---- running ------------------------------------------------------------------ */
+
+void dmk_lab_page_set_running(DmkLabPage *self, gboolean running, gboolean mine)
+{
+    GtkWidget *b = self->button;
+    self->running = running && mine;
+    gtk_button_set_label(GTK_BUTTON(b), running && mine ? "Stop" : "Start");
+    if (running && mine)
+        gtk_widget_add_css_class(b, "stop");
+    else
+        gtk_widget_remove_css_class(b, "stop");
+    gtk_widget_set_tooltip_text(b, running && mine ? "Stop the test; what it measured is kept (Esc)"
+                                   : running       ? "Another run is under way"
+                                                   : "Run the test chosen above");
+    gtk_widget_set_sensitive(b, !running || mine);
+    gtk_widget_set_sensitive(self->kind_dd, !running);
+    gtk_widget_set_sensitive(self->form_stack, !running);
+}
+
+/* Stage and step for the progress line: "Latency under load, RND4K
+ * Q128T1 read 40 % (step 5 of 48)". */
+static char *progress_head(DmkLabPage *self, const DmkProgress *p)
+{
+    const char *title = dmk_lab_title(self->live_kind);
+    if (p->n_tests <= 1 || !p->test)
+        return g_strdup(title);
+    const DmkTest *t = p->test;
+    gboolean mixed = t->mode == DMK_MODE_MIX;
+    return g_strdup_printf("%s, %s%s%s %s (step %zu of %zu)", title, t->name, mixed ? "" : " ",
+                           mixed ? "" : dmk_mode_name(t->mode), t->label, p->test_index + 1,
+                           p->n_tests);
+}
+
+/* ", 1,234 MB/s (301,000 IOPS), 45 °C" while measuring. */
+static void append_speed(GString *s, const DmkProgress *p)
+{
+    if (p->stage != DMK_STAGE_MEASURE && p->stage != DMK_STAGE_WARMUP)
+        return;
+    char *mb = thousands(p->mb_s);
+    g_string_append_printf(s, ", %s MB/s", mb);
+    g_free(mb);
+    const DmkJob *j = p->test && p->test->n_jobs == 1 ? &p->test->jobs[0] : NULL;
+    if (j && j->pattern == DMK_PATTERN_RND && j->block_size) {
+        char *iops = thousands(p->mb_s * 1e6 / j->block_size);
+        g_string_append_printf(s, " (%s IOPS)", iops);
+        g_free(iops);
+    }
+}
+
+/* "Sustained write: 12:34 elapsed, about 1:47:26 left, 1,234 MB/s, 45 °C". */
+static char *progress_line(DmkLabPage *self, const DmkProgress *p)
+{
+    if (p->stage == DMK_STAGE_CLEANUP)
+        return g_strdup("Removing the test file\u2026");
+    if (p->stage == DMK_STAGE_PREPARE || !p->test)
+        return g_strdup_printf("Preparing the test file: %d %%", (int)(p->fraction * 100 + 0.5));
+    char *head = progress_head(self, p);
+    char *elapsed = dmk_text_clock(p->elapsed_s), *left = dmk_text_clock(p->remaining_s);
+    GString *s = g_string_new(head);
+    /* Idle before the first step is the settle time after the fill. */
+    const char *idle = p->stage != DMK_STAGE_INTERVAL ? ""
+                       : p->test_index == 0           ? "settling, "
+                                                      : "idle, ";
+    g_string_append_printf(s, ": %s%s elapsed", idle, elapsed);
+    if (isfinite(p->remaining_s) && p->remaining_s >= 0)
+        g_string_append_printf(s, ", about %s left", left);
+    append_speed(s, p);
+    if (isfinite(p->temp_c))
+        g_string_append_printf(s, ", %.0f \u00b0C", p->temp_c);
+    g_free(head);
+    g_free(elapsed);
+    g_free(left);
+    return g_string_free(s, FALSE);
+}
+
+/* Halves the points, each pair merged into its mean. */
+static void thin_live(GArray *a)
+{
+    guint n = a->len / 2;
+    for (guint i = 0; i < n; i++) {
+        DmkChartPoint *p = &g_array_index(a, DmkChartPoint, 2 * i);
+        DmkChartPoint q = {(p[0].x + p[1].x) / 2, (p[0].y + p[1].y) / 2};
+        g_array_index(a, DmkChartPoint, i) = q;
+    }
+    if (a->len % 2)
+        g_array_index(a, DmkChartPoint, n++) = g_array_index(a, DmkChartPoint, a->len - 1);
+    g_array_set_size(a, n);
+}
+
+/* Redraws at most 4 times a second: the run shares the CPU with us. */
+static void refresh_live(DmkLabPage *self, gboolean now)
+{
+    self->live_series.points = (const DmkChartPoint *)(void *)self->live->data;
+    self->live_series.n = self->live->len;
+    gint64 t = g_get_monotonic_time();
+    if (!now && t - self->live_drawn_us < LIVE_REDRAW_US)
+        return;
+    self->live_drawn_us = t;
+    gtk_widget_queue_draw(self->live_area);
+}
+
+/* Speed against data written (sustained, full span, recovery) or against
+ * time (mixed, latency), from the progress reports: an approximation
+ * until the exact charts from the samples replace it. */
+static void add_live_point(DmkLabPage *self, const DmkProgress *p)
+{
+    if ((p->stage != DMK_STAGE_MEASURE && p->stage != DMK_STAGE_WARMUP) || !p->test ||
+        !isfinite(p->mb_s) || p->mb_s < 0)
+        return;
+    if (p->test_index != self->live_test) {
+        self->live_base += self->live_last;
+        self->live_last = 0;
+        self->live_test = p->test_index;
+    }
+    self->live_last = (double)p->test_bytes;
+    DmkChartPoint pt;
+    pt.x = self->live_by_bytes ? (self->live_base + self->live_last) / GIB : p->elapsed_s;
+    pt.y = self->live_iops && self->live_bs ? p->mb_s * 1e6 / self->live_bs : p->mb_s;
+    g_array_append_val(self->live, pt);
+    if (self->live->len > LIVE_POINTS_MAX)
+        thin_live(self->live);
+    if (self->live->len == 1)
+        gtk_stack_set_visible_child_name(GTK_STACK(self->stack), "live");
+    refresh_live(self, self->live->len == 1);
+}
+
+void dmk_lab_page_progress(DmkLabPage *self, const DmkProgress *p)
+{
+    char *text = progress_line(self, p);
+    double total = p->elapsed_s + p->remaining_s;
+    double fraction = p->stage == DMK_STAGE_PREPARE  ? p->fraction
+                      : total > 0 && isfinite(total) ? p->elapsed_s / total
+                                                     : 0;
+    gtk_progress_bar_set_fraction(GTK_PROGRESS_BAR(self->progress), CLAMP(fraction, 0, 1));
+    gtk_label_set_text(GTK_LABEL(self->progress_label), text);
+    g_free(text);
+    add_live_point(self, p);
+}
+
+static void set_empty(DmkLabPage *self, const char *title, const char *text)
+{
+    gtk_label_set_text(GTK_LABEL(self->empty_title), title);
+    gtk_label_set_text(GTK_LABEL(self->empty_text), text);
+}
+
+/* The live chart's titles, from what the spec runs. */
+static void live_titles(DmkLabPage *self, const DmkRunSpec *spec)
+{
+    DmkChartModel *m = &self->live_model;
+    dmk_chart_model_init(m);
+    const DmkTest *t = spec->n_tests ? &spec->tests[0] : NULL;
+    self->live_bs = t && t->n_jobs ? t->jobs[0].block_size : 0;
+    self->live_iops =
+        self->live_by_bytes && t && t->n_jobs && t->jobs[0].pattern == DMK_PATTERN_RND;
+    const char *metric = self->live_iops ? "iops" : "mb_s";
+    if (self->live_by_bytes)
+        g_snprintf(m->title, sizeof m->title, "%s: %s %s vs data written (live)",
+                   dmk_lab_title(self->live_kind), t ? t->name : "",
+                   self->live_iops ? "IOPS" : "MB/s");
+    else
+        g_snprintf(m->title, sizeof m->title, "%s: throughput over time (live)",
+                   dmk_lab_title(self->live_kind));
+    g_strlcpy(m->subtitle,
+              "Approximate, from the progress reports; the exact charts follow at the end",
+              sizeof m->subtitle);
+    g_strlcpy(m->x_title, self->live_by_bytes ? "Data written (GiB)" : "Time (s)",
+              sizeof m->x_title);
+    g_strlcpy(m->y_title, dmk_chart_metric_title(metric), sizeof m->y_title);
+    g_snprintf(self->live_series.name, sizeof self->live_series.name, "%s",
+               self->live_by_bytes && t ? t->name : "All steps");
+    m->n_series = 1;
+    m->series = &self->live_series;
+}
+
+/* The last run's view goes: its result lives on in its own tab. */
+static void drop_view(DmkLabPage *self)
+{
+    if (self->view)
+        gtk_box_remove(GTK_BOX(self->result_box), GTK_WIDGET(self->view));
+    self->view = NULL;
+}
+
+void dmk_lab_page_begin(DmkLabPage *self, const DmkRunSpec *spec)
+{
+    drop_view(self);
+    self->live_kind = dmk_lab_from_name(spec->lab);
+    self->live_by_bytes = self->live_kind == DMK_LAB_SUSTAINED ||
+                          self->live_kind == DMK_LAB_FULLSPAN ||
+                          self->live_kind == DMK_LAB_RECOVERY;
+    self->live_test = 0;
+    self->live_base = self->live_last = 0;
+    g_array_set_size(self->live, 0);
+    live_titles(self, spec);
+    refresh_live(self, TRUE);
+    /* Until the first measurement: the fill and settling have no chart. */
+    set_empty(self, "Getting ready\u2026",
+              spec->no_fill ? "The chart starts with the first measurement."
+                            : "The test file is written in full first, and the drive may rest a "
+                              "while; the chart starts with the first measurement.");
+    gtk_stack_set_visible_child_name(GTK_STACK(self->stack), "empty");
+    gtk_progress_bar_set_fraction(GTK_PROGRESS_BAR(self->progress), 0);
+    gtk_label_set_text(GTK_LABEL(self->progress_label), "Starting\u2026");
+    gtk_widget_set_visible(self->progress_box, TRUE);
+}
+
+static void show_result(DmkLabPage *self, DmkSaved *saved)
+{
+    drop_view(self);
+    self->view = DMK_LAB_VIEW(dmk_lab_view_new(saved, FALSE));
+    gtk_box_append(GTK_BOX(self->result_box), GTK_WIDGET(self->view));
+    gtk_stack_set_visible_child_name(GTK_STACK(self->stack), "result");
+}
+
+void dmk_lab_page_end(DmkLabPage *self, DmkSaved *saved, const char *status)
+{
+    gtk_label_set_text(GTK_LABEL(self->progress_label), status);
+    refresh_live(self, TRUE);
+    if (g_str_has_prefix(status, "Done"))
+        gtk_progress_bar_set_fraction(GTK_PROGRESS_BAR(self->progress), 1.0);
+    if (saved) {
+        show_result(self, saved);
+    } else if (self->live->len == 0) {
+        set_empty(self, "Nothing was measured", status);
+        gtk_stack_set_visible_child_name(GTK_STACK(self->stack), "empty");
+    }
+}
+
+DmkLabView *dmk_lab_page_get_view(DmkLabPage *self)
+{
+    return self->view;
+}
+
+/* ---- for tests ---------------------------------------------------------------- */
+
+static char *field_text(GtkWidget *w)
+{
+    if (GTK_IS_COMBO_BOX(w))
+        return g_strdup(
+            gtk_editable_get_text(GTK_EDITABLE(gtk_combo_box_get_child(GTK_COMBO_BOX(w)))));
+    GtkStringObject *s = gtk_drop_down_get_selected_item(GTK_DROP_DOWN(w));
+    return g_strdup(s ? gtk_string_object_get_string(s) : "");
+}
+
+void dmk_lab_page_dump(DmkLabPage *self, GString *out)
+{
+    DmkLabKind k = dmk_lab_page_get_kind(self);
+    g_string_append_printf(out, "lab-test\t%s\n", dmk_lab_name(k));
+    for (size_t i = 0; i < kind_fields[k].n; i++) {
+        FieldId id = kind_fields[k].fields[i].id;
+        char *name = field_name(k, id), *value = field_text(self->fields[k][id]);
+        g_string_append_printf(out, "lab-field\t%s\t%s\n", name, value);
+        g_free(name);
+        g_free(value);
+    }
+    g_string_append_printf(out, "lab-summary\t%s\t%s\n",
+                           gtk_label_get_text(GTK_LABEL(self->summary)),
+                           gtk_label_get_text(GTK_LABEL(self->duration)));
+    g_string_append_printf(out, "lab-state\t%s\n",
+                           gtk_stack_get_visible_child_name(GTK_STACK(self->stack)));
+    if (gtk_widget_get_visible(self->progress_box))
+        g_string_append_printf(out, "lab-progress\t%s\n",
+                               gtk_label_get_text(GTK_LABEL(self->progress_label)));
+    g_string_append_printf(out, "lab-live-points\t%u\n", self->live->len);
+    if (self->view)
+        dmk_lab_view_dump(self->view, "lab", 0, out);
+}
+
+/* ---- building ------------------------------------------------------------------ */
+
+static void on_kind(GtkDropDown *dd, GParamSpec *pspec, DmkLabPage *self)
+{
+    (void)pspec;
+    DmkLabKind k = (DmkLabKind)(gtk_drop_down_get_selected(dd) + 1);
+    gtk_stack_set_visible_child_name(GTK_STACK(self->form_stack), dmk_lab_name(k));
+    if (!self->view && self->live->len == 0 && !self->running)
+        set_empty(self, dmk_lab_title(k), kind_blurbs[k]);
+    update_summary(self);
+    g_signal_emit(self, signals[SIGNAL_KIND_CHANGED], 0);
+}
+
+static void on_button(GtkButton *b, DmkLabPage *self)
+{
+    (void)b;
+    g_signal_emit(self, signals[SIGNAL_RUN], 0);
+}
+
+static GtkWidget *info_label(const char *css_class)
+{
+    GtkWidget *l = gtk_label_new("");
+    gtk_label_set_xalign(GTK_LABEL(l), 0);
+    gtk_label_set_wrap(GTK_LABEL(l), TRUE);
+    gtk_label_set_wrap_mode(GTK_LABEL(l), PANGO_WRAP_WORD_CHAR);
+    /* Narrow natural width: the form's width decides where it wraps. */
+    gtk_label_set_max_width_chars(GTK_LABEL(l), 10);
+    gtk_widget_add_css_class(l, css_class);
+    return l;
+}
+
+static GtkWidget *build_kind_chooser(DmkLabPage *self)
+{
+    const char *titles[N_KINDS] = {NULL};
+    for (int k = DMK_LAB_SUSTAINED; k < N_KINDS; k++)
+        titles[k - 1] = dmk_lab_title((DmkLabKind)k);
+    self->kind_dd = gtk_drop_down_new_from_strings(titles);
+    gtk_widget_set_hexpand(self->kind_dd, TRUE);
+    gtk_widget_set_tooltip_text(self->kind_dd, "Which review-lab test to run");
+    GtkWidget *grid = form_grid();
+    gtk_grid_attach(GTK_GRID(grid), form_label(self, "_Test", self->kind_dd), 0, 0, 1, 1);
+    gtk_grid_attach(GTK_GRID(grid), self->kind_dd, 1, 0, 1, 1);
+    return grid;
+}
+
+/* The test and its settings, what they mean and how long it takes, and
+ * Start: a form down the left, as a lab tool's side panel. */
+static GtkWidget *build_form(DmkLabPage *self)
+{
+    GtkWidget *box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 10);
+    gtk_widget_add_css_class(box, "lab-form");
+    gtk_widget_set_size_request(box, FORM_WIDTH, -1);
+    gtk_box_append(GTK_BOX(box), build_kind_chooser(self));
+    self->form_stack = gtk_stack_new();
+    gtk_stack_set_vhomogeneous(GTK_STACK(self->form_stack), FALSE);
+    for (int k = DMK_LAB_SUSTAINED; k < N_KINDS; k++)
+        gtk_stack_add_named(GTK_STACK(self->form_stack), build_kind_form(self, (DmkLabKind)k),
+                            dmk_lab_name((DmkLabKind)k));
+    gtk_box_append(GTK_BOX(box), self->form_stack);
+    gtk_box_append(GTK_BOX(box), gtk_separator_new(GTK_ORIENTATION_HORIZONTAL));
+    self->summary = info_label("lab-summary");
+    self->duration = info_label("lab-duration");
+    self->note = info_label("result-context");
+    gtk_box_append(GTK_BOX(box), self->summary);
+    gtk_box_append(GTK_BOX(box), self->duration);
+    gtk_box_append(GTK_BOX(box), self->note);
+    self->button = gtk_button_new_with_label("Start");
+    gtk_widget_add_css_class(self->button, "run-button");
+    gtk_widget_set_margin_top(self->button, 4);
+    g_signal_connect(self->button, "clicked", G_CALLBACK(on_button), self);
+    gtk_box_append(GTK_BOX(box), self->button);
+    /* A fixed width however long the words: the chart gets the rest; a
+     * short window scrolls the form rather than cut it. */
+    GtkWidget *scroll = gtk_scrolled_window_new();
+    gtk_scrolled_window_set_policy(GTK_SCROLLED_WINDOW(scroll), GTK_POLICY_NEVER,
+                                   GTK_POLICY_AUTOMATIC);
+    gtk_scrolled_window_set_propagate_natural_height(GTK_SCROLLED_WINDOW(scroll), TRUE);
+    gtk_scrolled_window_set_child(GTK_SCROLLED_WINDOW(scroll), box);
+    gtk_widget_set_hexpand(scroll, FALSE); /* the fields expand within it, not it */
+    return scroll;
+}
+
+static GtkWidget *build_empty(DmkLabPage *self)
+{
+    GtkWidget *box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6);
+    gtk_widget_set_valign(box, GTK_ALIGN_CENTER);
+    gtk_widget_add_css_class(box, "empty-state");
+    self->empty_title = gtk_label_new("");
+    self->empty_text = gtk_label_new("");
+    gtk_label_set_wrap(GTK_LABEL(self->empty_text), TRUE);
+    gtk_label_set_max_width_chars(GTK_LABEL(self->empty_text), 50);
+    gtk_label_set_justify(GTK_LABEL(self->empty_text), GTK_JUSTIFY_CENTER);
+    gtk_widget_add_css_class(self->empty_title, "empty-title");
+    gtk_widget_add_css_class(self->empty_text, "result-context");
+    gtk_box_append(GTK_BOX(box), self->empty_title);
+    gtk_box_append(GTK_BOX(box), self->empty_text);
+    return box;
+}
+
+static GtkWidget *build_live(DmkLabPage *self)
+{
+    self->live_area = chart_area(&self->live_model);
+    GtkWidget *frame = gtk_frame_new(NULL);
+    gtk_frame_set_child(GTK_FRAME(frame), self->live_area);
+    gtk_widget_set_overflow(frame, GTK_OVERFLOW_HIDDEN);
+    gtk_widget_add_css_class(frame, "chart");
+    return frame;
+}
+
+/* The progress line over its bar: a long line reads better left-aligned
+ * in the body font than squeezed into the bar. */
+static GtkWidget *build_progress(DmkLabPage *self)
+{
+    self->progress_box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 4);
+    self->progress_label = gtk_label_new("");
+    gtk_label_set_xalign(GTK_LABEL(self->progress_label), 0);
+    gtk_label_set_ellipsize(GTK_LABEL(self->progress_label), PANGO_ELLIPSIZE_END);
+    gtk_label_set_selectable(GTK_LABEL(self->progress_label), TRUE);
+    gtk_widget_set_can_focus(self->progress_label, FALSE);
+    gtk_widget_add_css_class(self->progress_label, "lab-progress");
+    self->progress = gtk_progress_bar_new();
+    gtk_box_append(GTK_BOX(self->progress_box), self->progress_label);
+    gtk_box_append(GTK_BOX(self->progress_box), self->progress);
+    gtk_widget_set_visible(self->progress_box, FALSE); /* until a test starts */
+    return self->progress_box;
+}
+
+static GtkWidget *build_results(DmkLabPage *self)
+{
+    GtkWidget *box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 8);
+    gtk_widget_set_hexpand(box, TRUE);
+    gtk_box_append(GTK_BOX(box), build_progress(self));
+    self->result_box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0);
+    self->stack = gtk_stack_new();
+    gtk_stack_add_named(GTK_STACK(self->stack), build_empty(self), "empty");
+    gtk_stack_add_named(GTK_STACK(self->stack), build_live(self), "live");
+    gtk_stack_add_named(GTK_STACK(self->stack), self->result_box, "result");
+    gtk_widget_set_vexpand(self->stack, TRUE);
+    gtk_box_append(GTK_BOX(box), self->stack);
+    return box;
+}
+
+static void dmk_lab_page_dispose(GObject *object)
+{
+    DmkLabPage *self = DMK_LAB_PAGE(object);
+    g_clear_object(&self->label_group);
+    G_OBJECT_CLASS(dmk_lab_page_parent_class)->dispose(object);
+}
+
+static void dmk_lab_page_finalize(GObject *object)
+{
+    DmkLabPage *self = DMK_LAB_PAGE(object);
+    g_array_unref(self->live);
+    G_OBJECT_CLASS(dmk_lab_page_parent_class)->finalize(object);
+}
+
+static void dmk_lab_page_class_init(DmkLabPageClass *klass)
+{
+    G_OBJECT_CLASS(klass)->dispose = dmk_lab_page_dispose;
+    G_OBJECT_CLASS(klass)->finalize = dmk_lab_page_finalize;
+    signals[SIGNAL_RUN] = g_signal_new("run", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL,
+                                       NULL, NULL, G_TYPE_NONE, 0);
+    signals[SIGNAL_KIND_CHANGED] =
+        g_signal_new("kind-changed", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                     NULL, G_TYPE_NONE, 0);
+}
+
+static void dmk_lab_page_init(DmkLabPage *self)
+{
+    self->live = g_array_new(FALSE, TRUE, sizeof(DmkChartPoint));
+    self->label_group = gtk_size_group_new(GTK_SIZE_GROUP_HORIZONTAL);
+    dmk_chart_model_init(&self->live_model);
+    gtk_orientable_set_orientation(GTK_ORIENTABLE(self), GTK_ORIENTATION_HORIZONTAL);
+    gtk_box_set_spacing(GTK_BOX(self), 14);
+    gtk_widget_add_css_class(GTK_WIDGET(self), "lab-page");
+    gtk_box_append(GTK_BOX(self), build_form(self));
+    gtk_box_append(GTK_BOX(self), build_results(self));
+    g_signal_connect(self->kind_dd, "notify::selected", G_CALLBACK(on_kind), self);
+    on_kind(GTK_DROP_DOWN(self->kind_dd), NULL, self);
+}
+
+GtkWidget *dmk_lab_page_new(void)
+{
+    return g_object_new(DMK_TYPE_LAB_PAGE, NULL);
+}

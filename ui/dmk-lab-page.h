@@ -1,0 +1,124 @@
+/* The Lab tab: the review-lab tests of core/dmk-lab.h (sustained write,
+ * full-span write, mixed load, latency under load, recovery), each with
+ * its settings, a live chart while it runs and, at the end, its charts
+ * (ui/dmk-chart-lab.h) and its written report (dmk_lab_report).
+ *
+ * DmkLabPage is the tab itself: a form on the left (the test and its
+ * settings, defaults from dmk_lab_params_init), the run's progress and
+ * charts on the right. The window runs the test through its one worker
+ * with the Benchmark tab's target, as it runs the sweep tab's sweeps;
+ * signal "run" fires when Start (or Stop) is pressed, "kind-changed"
+ * when another test is chosen.
+ *
+ * DmkLabView shows one finished (or stopped) lab result: a chart picker,
+ * the charts and the report. The Lab tab shows the latest run in one;
+ * a lab result opened from a file gets a tab of its own with one. */
+#ifndef DMK_LAB_PAGE_H
+#define DMK_LAB_PAGE_H
+
+#include <gtk/gtk.h>
+
+#include "dmk-lab.h"
+#include "dmk-runner.h"
+#include "dmk-saved.h"
+#include "dmk-window.h"
+
+G_BEGIN_DECLS
+
+/* What the command line sets for lab runs (scripts and tests). Times < 0
+ * and sizes of 0 keep what the form says; the form shows what is used. */
+typedef struct {
+    DmkLabKind kind;   /* DMK_LAB_NONE: keep */
+    double duration_s; /* sustained: the run; recovery: the degradation */
+    double sample_s;
+    double step_s; /* mixed, latency: each step; recovery: each probe */
+    double warmup_s;
+    double idle_s;
+    double settle_s;
+    uint64_t span; /* the test file; full span: the amount written */
+    /* null backend only: the simulated drive (0: none) and its latency */
+    uint64_t null_cache_bytes;
+    uint64_t null_bytes_per_c;
+    double null_latency_us; /* < 0: none given */
+} DmkLabOverrides;
+
+void dmk_lab_overrides_init(DmkLabOverrides *o);
+
+/* ---- one lab result ----------------------------------------------------- */
+
+#define DMK_TYPE_LAB_VIEW (dmk_lab_view_get_type())
+G_DECLARE_FINAL_TYPE(DmkLabView, dmk_lab_view, DMK, LAB_VIEW, GtkBox)
+
+/* Keeps a reference to saved. with_context: the drive, place and settings
+ * on top (a result tab); the Lab tab's own view leaves them to the report. */
+GtkWidget *dmk_lab_view_new(DmkSaved *saved, gboolean with_context);
+DmkSaved *dmk_lab_view_get_saved(DmkLabView *self);
+
+/* Exports what is shown: one chart, or all of them as a grid, as PNG
+ * (scale 1 or 2), SVG or PDF by path's extension. */
+gboolean dmk_lab_view_export(DmkLabView *self, const char *path, double scale, GError **error);
+/* The exported picture's size at scale 1, in pixels (points in SVG, PDF). */
+void dmk_lab_view_export_size(DmkLabView *self, int *width, int *height);
+
+/* For tests: "<prefix>-chart\t[<tab>\t]<picker label>\tshown|hidden\t<title>"
+ * per chart, "<prefix>-report\t[<tab>\t]<line>" per line of the report;
+ * tab 0: no tab number. */
+void dmk_lab_view_dump(DmkLabView *self, const char *prefix, int tab, GString *out);
+
+/* dmk_lab_report's text, valid UTF-8: what the view shows and Ctrl+C
+ * copies; g_free(). */
+char *dmk_lab_report_text(const DmkRunResult *r);
+
+/* "Sustained write 14:05": a lab result's tab title before it is saved. */
+char *dmk_lab_result_title(const DmkRunResult *r);
+
+/* ---- the Lab tab ------------------------------------------------------------ */
+
+#define DMK_TYPE_LAB_PAGE (dmk_lab_page_get_type())
+G_DECLARE_FINAL_TYPE(DmkLabPage, dmk_lab_page, DMK, LAB_PAGE, GtkBox)
+
+GtkWidget *dmk_lab_page_new(void);
+
+DmkLabKind dmk_lab_page_get_kind(DmkLabPage *self);
+void dmk_lab_page_set_kind(DmkLabPage *self, DmkLabKind kind);
+/* Puts the command line's settings into the form. */
+void dmk_lab_page_apply_overrides(DmkLabPage *self, const DmkLabOverrides *o);
+
+/* The test the form describes; DMK_E_INVAL with a message naming the
+ * field when a typed time cannot be read. */
+int dmk_lab_page_get_params(DmkLabPage *self, DmkLabParams *out, DmkError *err);
+
+/* Where the test file goes, from the Benchmark tab: "Test file in /data
+ * (ext4, 80.7 GiB free) · random data". */
+void dmk_lab_page_set_note(DmkLabPage *self, const char *note);
+
+/* A run began (running and mine) or ended, or another run keeps Start
+ * waiting (running, not mine). */
+void dmk_lab_page_set_running(DmkLabPage *self, gboolean running, gboolean mine);
+
+/* This page's run: it starts, progresses, ends with what it measured
+ * (saved may be NULL: nothing was) and the status ("Done in 0:42",
+ * "Stopped after 1:02:03"). A stopped run's samples are shown as well. */
+void dmk_lab_page_begin(DmkLabPage *self, const DmkRunSpec *spec);
+void dmk_lab_page_progress(DmkLabPage *self, const DmkProgress *p);
+void dmk_lab_page_end(DmkLabPage *self, DmkSaved *saved, const char *status);
+
+/* The view of the latest result, NULL before there is one. */
+DmkLabView *dmk_lab_page_get_view(DmkLabPage *self);
+
+/* For tests: the test chosen, the form's values, the progress line, the
+ * chart shown and, with a result, its view's lines ("lab-..."). */
+void dmk_lab_page_dump(DmkLabPage *self, GString *out);
+
+/* ---- the window's side (dmk-window-*.c) ---------------------------------- */
+
+/* Shows the Lab tab with `kind` chosen (DMK_LAB_NONE: as it is). */
+void dmk_window_show_lab(DmkWindow *self, DmkLabKind kind);
+/* Starts the Lab tab's test, as its Start button does; a full-span write
+ * asks first unless `confirmed` (the command line's --autorun). */
+void dmk_window_run_lab(DmkWindow *self, gboolean confirmed);
+void dmk_window_set_lab_overrides(DmkWindow *self, const DmkLabOverrides *o);
+
+G_END_DECLS
+
+#endif
