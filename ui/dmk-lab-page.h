@@ -21,7 +21,6 @@
 #include "dmk-lab.h"
 #include "dmk-runner.h"
 #include "dmk-saved.h"
-#include "dmk-window.h"
 
 G_BEGIN_DECLS
 
@@ -109,15 +108,6 @@ DmkLabView *dmk_lab_page_get_view(DmkLabPage *self);
 /* For tests: the test chosen, the form's values, the progress line, the
  * chart shown and, with a result, its view's lines ("lab-..."). */
 void dmk_lab_page_dump(DmkLabPage *self, GString *out);
-
-/* ---- the window's side (dmk-window-*.c) ---------------------------------- */
-
-/* Shows the Lab tab with `kind` chosen (DMK_LAB_NONE: as it is). */
-void dmk_window_show_lab(DmkWindow *self, DmkLabKind kind);
-/* Starts the Lab tab's test, as its Start button does; a full-span write
- * asks first unless `confirmed` (the command line's --autorun). */
-void dmk_window_run_lab(DmkWindow *self, gboolean confirmed);
-void dmk_window_set_lab_overrides(DmkWindow *self, const DmkLabOverrides *o);
 
 G_END_DECLS
 

@@ -8,6 +8,7 @@
 
 #include <gtk/gtk.h>
 
+#include "dmk-lab-page.h"
 #include "dmk-result.h"
 #include "dmk-sweep.h"
 
@@ -64,6 +65,13 @@ void dmk_window_show_compare(DmkWindow *self);
  * button), and the finished sweep opens as a tab. */
 void dmk_window_show_sweep(DmkWindow *self, DmkSweepKind kind);
 void dmk_window_run_sweep(DmkWindow *self);
+
+/* Shows the Lab tab with `kind` chosen (DMK_LAB_NONE: as it is). */
+void dmk_window_show_lab(DmkWindow *self, DmkLabKind kind);
+/* Starts the Lab tab's test, as its Start button does; a full-span write
+ * asks first unless `confirmed` (the command line's --autorun). */
+void dmk_window_run_lab(DmkWindow *self, gboolean confirmed);
+void dmk_window_set_lab_overrides(DmkWindow *self, const DmkLabOverrides *o);
 
 /* Exports the chart of the tab shown (a result, compare or the sweep) as
  * PNG (scale 1 or 2), SVG or PDF by path's extension. */
