@@ -1,7 +1,8 @@
 /* The Lab tab: the review-lab tests of core/dmk-lab.h (sustained write,
  * full-span write, mixed load, latency under load, recovery), each with
- * its settings, a live chart while it runs and, at the end, its charts
- * (ui/dmk-chart-lab.h) and its written report (dmk_lab_report).
+ * its settings, a live chart while it runs and, at the end, its result in
+ * a DmkLabView (dmk-lab-view.h): the charts (ui/dmk-chart-lab.h) and the
+ * written report (dmk_lab_report).
  *
  * DmkLabPage is the tab itself: a form on the left (the test and its
  * settings, defaults from dmk_lab_params_init), the run's progress and
@@ -10,14 +11,14 @@
  * signal "run" fires when Start (or Stop) is pressed, "kind-changed"
  * when another test is chosen.
  *
- * DmkLabView shows one finished (or stopped) lab result: a chart picker,
- * the charts and the report. The Lab tab shows the latest run in one;
- * a lab result opened from a file gets a tab of its own with one. */
+ * The tab shows the latest run's result in its own DmkLabView; a lab
+ * result opened from a file gets a tab of its own with one. */
 #ifndef DMK_LAB_PAGE_H
 #define DMK_LAB_PAGE_H
 
 #include <gtk/gtk.h>
 
+#include "dmk-lab-view.h"
 #include "dmk-lab.h"
 #include "dmk-runner.h"
 #include "dmk-saved.h"
@@ -42,34 +43,6 @@ typedef struct {
 } DmkLabOverrides;
 
 void dmk_lab_overrides_init(DmkLabOverrides *o);
-
-/* ---- one lab result ----------------------------------------------------- */
-
-#define DMK_TYPE_LAB_VIEW (dmk_lab_view_get_type())
-G_DECLARE_FINAL_TYPE(DmkLabView, dmk_lab_view, DMK, LAB_VIEW, GtkBox)
-
-/* Keeps a reference to saved. with_context: the drive, place and settings
- * on top (a result tab); the Lab tab's own view leaves them to the report. */
-GtkWidget *dmk_lab_view_new(DmkSaved *saved, gboolean with_context);
-DmkSaved *dmk_lab_view_get_saved(DmkLabView *self);
-
-/* Exports what is shown: one chart, or all of them as a grid, as PNG
- * (scale 1 or 2), SVG or PDF by path's extension. */
-gboolean dmk_lab_view_export(DmkLabView *self, const char *path, double scale, GError **error);
-/* The exported picture's size at scale 1, in pixels (points in SVG, PDF). */
-void dmk_lab_view_export_size(DmkLabView *self, int *width, int *height);
-
-/* For tests: "<prefix>-chart\t[<tab>\t]<picker label>\tshown|hidden\t<title>"
- * per chart, "<prefix>-report\t[<tab>\t]<line>" per line of the report;
- * tab 0: no tab number. */
-void dmk_lab_view_dump(DmkLabView *self, const char *prefix, int tab, GString *out);
-
-/* dmk_lab_report's text, valid UTF-8: what the view shows and Ctrl+C
- * copies; g_free(). */
-char *dmk_lab_report_text(const DmkRunResult *r);
-
-/* "Sustained write 14:05": a lab result's tab title before it is saved. */
-char *dmk_lab_result_title(const DmkRunResult *r);
 
 /* ---- the Lab tab ------------------------------------------------------------ */
 

@@ -5,6 +5,7 @@
 
 #include <string.h>
 
+#include "dmk-lab-view.h"
 #include "dmk-plot.h"
 #include "dmk-size.h"
 #include "dmk-target-list.h"

@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "dmk-lab-view.h"
 #include "dmk-result-view.h"
 #include "dmk-size.h"
 #include "dmk-text.h"
