@@ -528,7 +528,8 @@ static const DmkOption options[] = {
     {"--margin", "SIZE", LAB, opt_margin,
      "fullspan without --size: space left free (default: 2GiB)"},
     {"--null-cache", "SIZE", LAB, opt_null_cache,
-     "null backend only: simulate a write cache of SIZE that slows writes 4x once full"},
+     "null backend only: simulate a write cache of SIZE that slows writes 4x once full and "
+     "empties in 5 s of idle"},
     {"--null-thermal", "SIZE", LAB, opt_null_thermal,
      "null backend only: simulate a sensor, 1 C warmer per SIZE written, throttling at 80 C"},
     {"--null-slow", "N", LAB, opt_null_slow,

@@ -54,9 +54,17 @@ static const char *num(double v, char *buf, size_t len)
     return buf;
 }
 
+/* GiB with one decimal; under 1 GiB in MiB, so a small cache is not "0.0 GiB". */
 static const char *gib(double bytes, char *buf, size_t len)
 {
-    return dmk_format_double(bytes / (double)(1ULL << 30), 1, buf, len);
+    char n[32];
+    if (bytes < (double)(1ULL << 30)) {
+        snprintf(buf, len, "%s MiB",
+                 dmk_format_double(bytes / (double)(1ULL << 20), 0, n, sizeof n));
+        return buf;
+    }
+    snprintf(buf, len, "%s GiB", dmk_format_double(bytes / (double)(1ULL << 30), 1, n, sizeof n));
+    return buf;
 }
 
 /* "180,000 IOPS (737 MB/s)" for random tests, "1,850 MB/s" for sequential ones. */
@@ -119,8 +127,8 @@ static void put_timeline(Out *o, const DmkRunResult *r, const DmkTestResult *t)
     char a[32], b[32], d[32];
     double secs = t->n_samples ? t->samples[t->n_samples - 1].t_s : 0.0;
     double period = t->n_samples ? t->samples[0].t_s : 0.0;
-    put(o, "%s write, %s: %s GiB written in %s s, sampled every %s s%s.\n", t->test.name,
-        t->test.label, gib(c.total_bytes, a, sizeof a), num(secs, b, sizeof b),
+    put(o, "%s write, %s: %s written in %s s, sampled every %s s%s.\n", t->test.name, t->test.label,
+        gib(c.total_bytes, a, sizeof a), num(secs, b, sizeof b),
         dmk_format_double(period, period < 1 ? 1 : 0, d, sizeof d),
         t->partial ? " (stopped early)" : "");
     DmkLabThermal th;
@@ -130,18 +138,18 @@ static void put_timeline(Out *o, const DmkRunResult *r, const DmkTestResult *t)
         put(o, "Cache: too few samples (%zu) to look for a cache.\n", c.n);
     } else if (thermal_drop) {
         put(o,
-            "Cache: no cache detected; the speed drop at %s s (after %s GiB) came as the "
+            "Cache: no cache detected; the speed drop at %s s (after %s) came as the "
             "drive reached its maximum temperature: thermal throttling, below.\n",
             num(c.cliff_t_s, a, sizeof a), gib(c.cache_bytes, b, sizeof b));
     } else if (c.cliff) {
-        put(o, "Cache: %s GiB written before the speed dropped at %s s, from ",
+        put(o, "Cache: %s written before the speed dropped at %s s, from ",
             gib(c.cache_bytes, a, sizeof a), num(c.cliff_t_s, b, sizeof b));
         put_speed(o, c.before, iops, bs);
         put(o, " to ");
         put_speed(o, c.after, iops, bs);
         put(o, ".\n");
     } else {
-        put(o, "Cache: no cache detected in %s GiB written (no sustained drop in speed).\n",
+        put(o, "Cache: no cache detected in %s written (no sustained drop in speed).\n",
             gib(c.total_bytes, a, sizeof a));
     }
     if (c.n >= 10) {

@@ -169,6 +169,15 @@ static int check_params(const DmkLabParams *p, DmkError *err)
     if (p->kind == DMK_LAB_FULLSPAN && p->job.pattern != DMK_PATTERN_SEQ)
         return dmk_error_set(err, DMK_E_INVAL, 0,
                              "the full-span write is sequential (SEQ...), not random");
+    bool timed = p->kind == DMK_LAB_SUSTAINED || p->kind == DMK_LAB_RECOVERY;
+    bool stepped =
+        p->kind == DMK_LAB_MIXED || p->kind == DMK_LAB_LATENCY || p->kind == DMK_LAB_RECOVERY;
+    if (timed && !(p->duration_s >= 0.1 && p->duration_s <= DMK_SECONDS_MAX))
+        return dmk_error_set(err, DMK_E_INVAL, 0, "duration %g s is out of range (0.1 to %g s)",
+                             p->duration_s, DMK_SECONDS_MAX);
+    if (stepped && !(p->step_s >= 0.1 && p->step_s <= DMK_SECONDS_MAX))
+        return dmk_error_set(err, DMK_E_INVAL, 0, "step time %g s is out of range (0.1 to %g s)",
+                             p->step_s, DMK_SECONDS_MAX);
     if (!(p->settle_s >= 0 && p->settle_s <= DMK_SECONDS_MAX))
         return dmk_error_set(err, DMK_E_INVAL, 0, "settle time %g s is out of range (0 to %g s)",
                              p->settle_s, DMK_SECONDS_MAX);

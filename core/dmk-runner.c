@@ -399,19 +399,20 @@ static void merge_timeline(const DmkRunner *r, const DmkCrew *c, double period_s
     }
 }
 
-/* How much of the schedule was measured: all of it, or up to a stop or
- * the last completion of a test that ends by bytes. */
-static double measured_s(const DmkCrew *c, const DmkSchedule *s, uint64_t t_stop)
+/* How much of the schedule was measured: all of it, or up to the last
+ * completion of a test that ends by bytes or was stopped. A stop is seen
+ * up to a poll period late; the last measured completion is when the
+ * counted I/O really ended. */
+static double measured_s(const DmkCrew *c, const DmkSchedule *s, bool stopped)
 {
     uint64_t end = s->t_end;
-    if (s->limit_ios) {
-        end = s->t_measure;
+    if (s->limit_ios || stopped) {
+        uint64_t last = s->t_measure;
         for (uint32_t i = 0; i < c->n; i++)
-            if (c->w[i].last_counted_ns > end)
-                end = c->w[i].last_counted_ns;
+            if (c->w[i].last_counted_ns > last)
+                last = c->w[i].last_counted_ns;
+        end = last < end ? last : end;
     }
-    if (t_stop && t_stop < end)
-        end = t_stop;
     return end > s->t_measure ? secs(end - s->t_measure) : 0.0;
 }
 
@@ -502,9 +503,9 @@ static int run_test(DmkRunner *r, size_t index, DmkTestResult *out, DmkError *er
     sched = c.w[0].sched;
     DmkTestCtx ctx = {index, &test, &sched, t0, sched.limit_ios ? test.limit_bytes : 0};
     rc = crew_run(r, &c, test_stage, &ctx, err);
-    uint64_t t_stop = rc == DMK_OK ? 0 : dmk_clock_ns();
     if (rc == DMK_OK || (rc == DMK_E_STOPPED && s->keep_partial)) {
-        int crc = collect_test(r, &c, &test, &sched, measured_s(&c, &sched, t_stop), out);
+        double secs_measured = measured_s(&c, &sched, rc != DMK_OK);
+        int crc = collect_test(r, &c, &test, &sched, secs_measured, out);
         out->partial = rc != DMK_OK;
         if (crc != DMK_OK)
             rc =

@@ -185,6 +185,10 @@ static void set_running_tile(DmkWindow *self, DmkTile *tile)
 static void on_progress(const DmkProgress *p, gpointer data)
 {
     DmkWindow *self = data;
+    /* The engine has stopped all I/O once it removes the test file; how
+     * long that takes is the file system's (a discard mount trims first). */
+    if (p->stage == DMK_STAGE_CLEANUP && self->stop_asked_us && !self->stop_took_us)
+        self->stop_took_us = g_get_monotonic_time() - self->stop_asked_us;
     if (self->stop_asked_us)
         return; /* "Stopping…" stays until the run has ended */
     char *text = dmk_text_progress(p);
@@ -285,7 +289,7 @@ static void on_finished(int rc, DmkRunResult *res, const DmkError *err, gpointer
     DmkWindow *self = data;
     dmk_run_worker_unref(self->worker);
     self->worker = NULL;
-    if (self->stop_asked_us)
+    if (self->stop_asked_us && !self->stop_took_us)
         self->stop_took_us = g_get_monotonic_time() - self->stop_asked_us;
     unmark_tiles(self);
     DmkSaved *saved = keep_result(self, res);

@@ -134,9 +134,13 @@ static double sim_advance(DmkSimDrive *d, uint64_t now, uint64_t written)
     if (c->cache_bytes) {
         double drain = c->drain_s > 0 ? (double)c->cache_bytes / c->drain_s * dt : 0.0;
         d->cache_used = d->cache_used - drain > 0 ? d->cache_used - drain : 0.0;
-        if (d->cache_used >= (double)c->cache_bytes)
+        /* A full cache passes writes straight to (slow) flash: it never
+         * holds more than its size, so idle time frees room at once. */
+        if (written && d->cache_used + (double)written > (double)c->cache_bytes)
             factor *= c->slow_factor;
         d->cache_used += (double)written;
+        if (d->cache_used > (double)c->cache_bytes)
+            d->cache_used = (double)c->cache_bytes;
     }
     if (c->bytes_per_c) {
         d->temp_c -= SIM_COOL_C_PER_S * dt;

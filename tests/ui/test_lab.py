@@ -82,9 +82,11 @@ def test_sustained_finds_cache():
         check(int(field(lines, "lab-live-points")) > 5, "the live chart drew no points")
         text = report(lines)
         cache = line_with(text, "Cache: ")
-        check("GiB written before the speed dropped" in cache, f"no cache found: {cache}")
-        gib = float(cache.split()[1])
-        check(0.1 <= gib <= 1.0, f"cache of {gib} GiB, simulated 256 MiB (+ what drains)")
+        check("written before the speed dropped" in cache, f"no cache found: {cache}")
+        amount, unit = float(cache.split()[1]), cache.split()[2]
+        mib = amount * (1024 if unit == "GiB" else 1)
+        check(unit in ("MiB", "GiB") and 100 <= mib <= 1024,
+              f"cache of {amount} {unit}, simulated 256 MiB (+ what drains)")
         temp = line_with(text, "Temperature: ")
         check("simulated sensor" in temp, f"the simulated sensor was not read: {temp}")
         labels = [c[0] for c in charts(lines)]

@@ -1,0 +1,322 @@
+#!/usr/bin/env python3
+"""drivemark-cli's review-lab commands (sustained, fullspan, mixed, latency,
+recovery) as a user drives them: the help, usage errors (exit 2, a message
+naming the option, nothing on stdout), the null backend's simulated drive
+wired to its options, and Ctrl+C during a sustained write: exit 130 with
+the samples so far saved. Prints TAP.
+
+    test_lab_cli.py DRIVEMARK_CLI"""
+
+import csv
+import io
+import json
+import os
+import pty
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+
+CLI = os.environ.get("DMK_CLI") or sys.argv[1]
+TMP_BASE = os.environ.get("DMK_TEST_TMPDIR", ".")
+LABS = ["sustained", "fullspan", "mixed", "latency", "recovery"]
+
+
+class Skip(Exception):
+    pass
+
+
+def check(cond, what):
+    if not cond:
+        raise AssertionError(what)
+
+
+def run(args, timeout=120):
+    return subprocess.run([CLI] + args, capture_output=True, text=True, timeout=timeout)
+
+
+class Dir:
+    """A fresh directory on the build dir's (real) file system."""
+
+    def __enter__(self):
+        os.makedirs(TMP_BASE, exist_ok=True)
+        self.path = tempfile.mkdtemp(prefix="labcli-", dir=TMP_BASE)
+        return self.path
+
+    def __exit__(self, *exc):
+        shutil.rmtree(self.path, ignore_errors=True)
+
+
+def usage_error(args, *needles):
+    r = run(args)
+    check(r.returncode == 2, f"{args}: exit {r.returncode}, expected 2; stderr: {r.stderr}")
+    for n in needles:
+        check(n in r.stderr, f"{args}: stderr lacks {n!r}: {r.stderr}")
+    check("Try 'drivemark-cli --help'." in r.stderr, f"{args}: no hint: {r.stderr}")
+    check(r.stdout == "", f"{args}: printed on stdout: {r.stdout}")
+
+
+def parse_csv(text):
+    check("\r\n" in text, "CSV rows end in CRLF")
+    return list(csv.DictReader(io.StringIO(text, newline="")))
+
+
+# ---- help and usage -------------------------------------------------------------
+
+
+LAB_OPTIONS = ["--duration SECONDS", "--sample SECONDS", "--step SECONDS", "--idle SECONDS",
+               "--settle SECONDS", "--margin SIZE", "--null-cache SIZE", "--null-thermal SIZE",
+               "--null-slow N"]
+
+
+def test_help():
+    r = run(["--help"])
+    check(r.returncode == 0 and r.stderr == "", f"--help: {r.returncode} {r.stderr}")
+    text = r.stdout
+    check("drivemark-cli sustained|fullspan|mixed|latency|recovery [OPTION]..." in text,
+          "usage line of the lab commands")
+    for lab in LABS:
+        check(lab in text.split("Options of")[0], f"--help does not describe {lab}")
+    check("\nOptions of the lab tests:\n" in text, "no heading for the lab options")
+    section = text.split("\nOptions of the lab tests:\n")[1].split("\n\n")[0]
+    for opt in LAB_OPTIONS:
+        check(f"\n  {opt} " in "\n" + section, f"the lab options lack {opt}: {section}")
+    # options shared with run and sweep name the lab tests where they apply
+    check("Options of run and the lab tests:\n  --test NAME" in text, "--test for the lab tests")
+    check("Options of sweep and the lab tests:\n  --qd LIST" in text, "--qd for mixed")
+    check("mixed: one, per thread" in text, "--qd's meaning for mixed")
+    check("default: 5m for sustained and recovery" in text, "--settle's default")
+    # each lab command's --help is the same help
+    for lab in LABS:
+        r2 = run([lab, "--help"])
+        check(r2.returncode == 0 and r2.stdout == text, f"{lab} --help: {r2.returncode}")
+
+
+def test_lab_usage_errors():
+    # options that do not fit the command
+    usage_error(["sustained", "--idle", "5"], "--idle does not apply to sustained")
+    usage_error(["mixed", "--idle", "5"], "--idle does not apply to mixed")
+    usage_error(["fullspan", "--size", "1G", "--margin", "8M"],
+                "--margin does not apply to fullspan with --size")
+    usage_error(["sustained", "--margin", "8M"], "--margin does not apply to sustained")
+    usage_error(["mixed", "--test", "RND4K Q1T1"], "--test does not apply to mixed")
+    usage_error(["latency", "--test", "RND4K Q1T1"], "--test does not apply to latency")
+    usage_error(["latency", "--duration", "10"], "--duration does not apply to latency")
+    usage_error(["fullspan", "--duration", "10"], "--duration does not apply to fullspan")
+    usage_error(["sustained", "--step", "10"], "--step does not apply to sustained")
+    usage_error(["fullspan", "--settle", "10"], "--settle does not apply to fullspan")
+    usage_error(["sustained", "--qd", "4"], "--qd does not apply to sustained")
+    usage_error(["mixed", "--qd", "1,2"], "mixed takes one --qd")
+    usage_error(["sustained", "--test", "RND4K Q1T1", "--test", "RND4K Q2T1"],
+                "sustained takes one --test")
+    usage_error(["fullspan", "--test", "RND4K Q8T1"], "sequential")
+    # the simulated drive needs the null backend
+    usage_error(["sustained", "--null-cache", "1G"], "--null-cache", "--backend null")
+    usage_error(["sustained", "--null-thermal", "1M"], "--null-thermal", "--backend null")
+    # values out of range name the option and the range
+    usage_error(["sustained", "--sample", "0.01"], "--sample '0.01'", "0.1")
+    usage_error(["sustained", "--sample", "61"], "--sample '61'", "60")
+    usage_error(["sustained", "--duration", "0"], "--duration '0'")
+    usage_error(["sustained", "--duration", "-5"], "--duration '-5'")
+    usage_error(["recovery", "--step", "0.05"], "--step '0.05'")
+    usage_error(["recovery", "--idle", "-1"], "--idle '-1'")
+    usage_error(["sustained", "--settle", "-1"], "--settle '-1'")
+    usage_error(["fullspan", "--margin", "0"], "--margin '0'")
+    usage_error(["sustained", "--size", "8M"], "--size '8M'")
+    usage_error(["sustained", "--backend", "null", "--null-slow", "0"], "--null-slow '0'")
+    usage_error(["sustained", "--backend", "null", "--null-cache", "1KB"], "--null-cache '1KB'")
+    # lab options are not run's, nor run's the lab's
+    usage_error(["run", "--duration", "5"], "'--duration' is not an option of run")
+    usage_error(["run", "--null-cache", "1G"], "'--null-cache' is not an option of run")
+    usage_error(["sustained", "--profile", "peak"], "'--profile' is not an option of sustained")
+    usage_error(["latency", "--passes", "2"], "'--passes' is not an option of latency")
+    usage_error(["recovery", "--mode", "read"], "'--mode' is not an option of recovery")
+
+
+# ---- the simulated drive through the command line --------------------------------
+
+
+def test_null_sustained_cache_and_thermal():
+    # 2000 us, QD32: 16,000 IOPS; a 64 MiB cache (the fill takes 16 MiB of
+    # it, it drains at 64 MiB / 5 s), 4x slower past it
+    r = run(["sustained", "--backend", "null", "--null-latency", "2000", "--null-cache", "64M",
+             "--size", "16M", "--settle", "0", "--duration", "2.5", "--sample", "0.1",
+             "--quiet", "--json", "-"])
+    check(r.returncode == 0, f"exit {r.returncode}: {r.stderr}")
+    doc = json.loads(r.stdout)
+    check(doc["lab"] == "sustained" and doc["backend"] == "null", "context")
+    x = doc["results"][0]
+    check(x["label"] == "sustained" and len(x["timeline"]) == 25, f"{len(x['timeline'])} samples")
+    check(all(s["temp_c"] is None for s in x["timeline"]), "a temperature without a sensor")
+    fast = [s["iops"] for s in x["timeline"][1:4]]
+    slow = [s["iops"] for s in x["timeline"][-5:]]
+    check(statistics.median(fast) > 2.5 * statistics.median(slow), f"{fast} then {slow}")
+    check("Cache: " in r.stderr and "written before the speed dropped" in r.stderr,
+          f"report: {r.stderr}")
+    check("no temperature sensor" in r.stderr, r.stderr)
+    # a sensor that reaches 80 C and throttles
+    r = run(["sustained", "--backend", "null", "--null-latency", "2000", "--null-thermal",
+             "1536K", "--size", "16M", "--settle", "0", "--duration", "2.5", "--sample", "0.1",
+             "--quiet", "--json", "-"])
+    check(r.returncode == 0, f"exit {r.returncode}: {r.stderr}")
+    doc = json.loads(r.stdout)
+    check(doc["temp_sensor"] == "simulated sensor (null backend)", doc["temp_sensor"])
+    temps = [s["temp_c"] for s in doc["results"][0]["timeline"]]
+    check(all(t is not None and 40 <= t <= 80 for t in temps), f"temperatures {temps}")
+    check(temps[-1] == 80 and temps[0] < 70, f"temperatures {temps}")
+    check("Thermal throttling: after" in r.stderr and "maximum of 80 C" in r.stderr, r.stderr)
+
+
+# ---- Ctrl+C -------------------------------------------------------------------------
+
+
+def read_pty_until(fd, proc, needle, seconds):
+    """Reads the progress a child draws on the pty until needle shows."""
+    buf, deadline = b"", time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        check(proc.poll() is None, f"the run ended early: {buf[-300:]!r}")
+        try:
+            data = os.read(fd, 4096)
+        except OSError:
+            break
+        buf += data
+        if needle in buf:
+            return buf
+    raise AssertionError(f"no {needle!r} in the progress within {seconds} s: {buf[-300:]!r}")
+
+
+def drain_pty(fd):
+    while True:
+        try:
+            if not os.read(fd, 4096):
+                return
+        except OSError:
+            return
+
+
+def interrupted(target, extra, d, measure_s):
+    """A sustained write interrupted measure_s seconds into its measurement;
+    returns (exit status, stdout, seconds it took to stop, CSV rows)."""
+    c = os.path.join(d, "partial.csv")
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([CLI, "sustained", "--target", target, "--settle", "0", "--duration",
+                             "60", "--sample", "0.25", "--csv", c] + extra,
+                            stdout=subprocess.PIPE, stderr=slave, text=True)
+    os.close(slave)
+    try:
+        read_pty_until(master, proc, b" elapsed ", 60)  # the measurement is under way
+        time.sleep(measure_s)
+        t0 = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        drain_pty(master)
+        out = proc.communicate(timeout=30)[0]
+        took = time.monotonic() - t0
+    finally:
+        os.close(master)
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    check(os.path.exists(c), "no CSV after Ctrl+C")
+    return proc.returncode, out, took, parse_csv(open(c, encoding="utf-8", newline="").read())
+
+
+def check_partial_csv(rows, measure_s):
+    tests = [x for x in rows if x["record"] == "test"]
+    samples = [x for x in rows if x["record"] == "sample"]
+    check(len(tests) == 1, f"{len(tests)} test rows")
+    check(all(x["complete"] == "0" for x in rows), "the result says complete")
+    check(tests[0]["partial"] == "1", "the test is not marked partial")
+    check(tests[0]["label"] == "sustained", tests[0]["label"])
+    t = [float(x["t_s"]) for x in samples]
+    print(f"# {len(samples)} samples: {t}")
+    # 0.25 s samples up to the stop, the last maybe shorter
+    check(len(t) >= int(measure_s / 0.25), f"{len(t)} samples for {measure_s} s")
+    check(all(abs(v - 0.25 * (k + 1)) < 1e-6 for k, v in enumerate(t[:-1])), f"t_s {t}")
+    check(0.25 * (len(t) - 1) < t[-1] <= 0.25 * len(t) + 1e-6, f"t_s {t}")
+    return samples
+
+
+def test_sigint_sustained_disk():
+    with Dir() as d:
+        target = os.path.join(d, "t")
+        os.mkdir(target)
+        rc, out, took, rows = interrupted(target, ["--size", "64MiB"], d, 1.5)
+        check(rc == 130, f"exit {rc}, expected 130")
+        check(took < 5, f"took {took:.1f} s to stop")
+        check("Stopped before the end" in out and "(stopped early)" in out, out)
+        check_partial_csv(rows, 1.5)
+        check(os.listdir(target) == [], f"left behind: {os.listdir(target)}")
+
+
+def test_sigint_sustained_null():
+    """The same on the null backend, whose speed is known: the last,
+    partial sample and the test's numbers cover the time until the stop,
+    not the moments after it."""
+    with Dir() as d:
+        rc, out, took, rows = interrupted(".", ["--backend", "null", "--null-latency", "1000",
+                                                "--size", "16M"], d, 1.2)
+        check(rc == 130, f"exit {rc}, expected 130")
+        check(took < 3, f"took {took:.1f} s to stop")
+        samples = check_partial_csv(rows, 1.2)
+        iops = [float(x["iops"]) for x in samples]
+        whole = statistics.median(iops[:-1])
+        last_len = float(samples[-1]["t_s"]) - float(samples[-2]["t_s"])
+        test = [x for x in rows if x["record"] == "test"][0]
+        print(f"# median sample {whole:.0f} IOPS, the last ({last_len:.3f} s) {iops[-1]:.0f}, "
+              f"the test {float(test['iops']):.0f}")
+        if last_len >= 0.05:
+            check(iops[-1] >= 0.5 * whole,
+                  f"the last sample ({last_len:.3f} s) ran at {iops[-1]:.0f} IOPS against "
+                  f"{whole:.0f}: it counts time after the stop")
+        check(float(test["iops"]) >= 0.93 * whole,
+              f"the test's {test['iops']} IOPS against samples of {whole:.0f}: its seconds run "
+              f"past the stop")
+
+
+def test_sigterm_lab():
+    with Dir() as d:
+        c = os.path.join(d, "r.csv")
+        proc = subprocess.Popen([CLI, "recovery", "--backend", "null", "--size", "16M",
+                                 "--settle", "0", "--step", "0.3", "--duration", "1", "--idle",
+                                 "60", "--sample", "0.1", "--quiet", "--csv", c],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        time.sleep(2.5)  # the probes before the idle take ~1.6 s
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=30)
+        check(proc.returncode == 143, f"exit {proc.returncode}: {err}")
+        rows = parse_csv(open(c, encoding="utf-8", newline="").read())
+        tests = [x["label"] for x in rows if x["record"] == "test"]
+        check(tests == ["fresh", "degradation", "degraded"], f"tests {tests}")
+        check(all(x["partial"] == "0" for x in rows if x["record"] == "test"), "partial")
+        check("after idle   not measured" in out, out)
+
+
+# ---- TAP runner ------------------------------------------------------------
+
+
+def main():
+    tests = [(n, f) for n, f in globals().items() if n.startswith("test_") and callable(f)]
+    failed = 0
+    for i, (name, fn) in enumerate(tests, 1):
+        t0 = time.monotonic()
+        try:
+            fn()
+            print(f"ok {i} - {name} ({time.monotonic() - t0:.1f} s)")
+        except Skip as s:
+            print(f"ok {i} - {name} # SKIP {s}")
+        except Exception:  # noqa: BLE001 - every failure is reported
+            failed += 1
+            print(f"not ok {i} - {name}")
+            for line in traceback.format_exc().splitlines():
+                print(f"# {line}")
+        sys.stdout.flush()
+    print(f"1..{len(tests)}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
