@@ -649,10 +649,21 @@ static int add_mixed_lines(Lab *l, size_t f)
     return DMK_OK;
 }
 
+/* How long a step ran: its own measure time, or, for a result loaded from
+ * CSV (which does not keep it), where its timeline ends. */
+static double step_seconds(const DmkTestResult *t)
+{
+    if (t->test.measure_s > 0)
+        return t->test.measure_s;
+    if (t->n_samples)
+        return t->samples[t->n_samples - 1].t_s;
+    return t->score.total.seconds;
+}
+
 static void mixed_subtitle(Lab *l)
 {
     char step[32], what[96];
-    double s = l->res[0]->tests[0].test.measure_s;
+    double s = step_seconds(&l->res[0]->tests[0]);
     if (l->kind == DMK_LAB_CHART_MIXED)
         snprintf(what, sizeof what, "each point %s s, reads and writes mixed per I/O",
                  dmk_format_double(s, s < 10 ? 1 : 0, step, sizeof step));
@@ -916,7 +927,7 @@ static void recovery_finding(const DmkRunResult *r, char *buf, size_t len)
 {
     const DmkTestResult *deg = dmk_lab_timeline_test(r);
     double secs = deg && deg->n_samples ? deg->samples[deg->n_samples - 1].t_s : 0;
-    double probe = r->n_tests ? r->tests[0].test.measure_s : 0;
+    double probe = r->n_tests ? step_seconds(&r->tests[0]) : 0;
     char a[32], b[32];
     if (secs >= 120)
         snprintf(a, sizeof a, "%s min", dmk_format_double(secs / 60, 0, b, sizeof b));
