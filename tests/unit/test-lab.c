@@ -1476,7 +1476,15 @@ static void latency_profile_once(const void *arg)
     qsort(ratio, 11, sizeof *ratio, cmp_double);
     qsort(p50, 11, sizeof *p50, cmp_double);
     printf("# median step: %.3f of its rate, latency median %.0f us\n", ratio[5], p50[5]);
+#ifdef _WIN32
+    /* Under Wine on a loaded VM the null backend's waits wake up to tens of
+     * ms late (latencies of 24 ms for 2 ms were measured), more than the
+     * limiter's 4 ms of catching up: the rate may fall further short. It
+     * still never exceeds the rate (above). */
+    DMK_CHECK(ratio[5] >= 0.8);
+#else
     DMK_CHECK(ratio[5] >= 0.95);
+#endif
     DMK_CHECK(p50[5] <= latency_us * 1.1 + 500);
     char *text = report_of(res);
     char want[128];
