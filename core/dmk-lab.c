@@ -74,15 +74,9 @@ void dmk_lab_params_init(DmkLabParams *p, DmkLabKind kind)
 
 static DmkTest *add_test(DmkRunSpec *spec, const DmkJob *job, DmkMode mode, const char *label)
 {
-    DmkTest *t = &spec->tests[spec->n_tests++];
-    memset(t, 0, sizeof *t);
-    dmk_job_format_name(job, t->name, sizeof t->name);
-    t->mode = mode;
-    t->n_jobs = 1;
-    t->jobs[0] = *job;
-    t->jobs[0].read_share = mode == DMK_MODE_READ    ? 100
-                            : mode == DMK_MODE_WRITE ? 0
-                                                     : job->read_share;
+    DmkError ignored; /* a lab run has at most 48 of the spec's 256 tests */
+    dmk_run_spec_add(spec, job, mode, job->read_share, &ignored);
+    DmkTest *t = &spec->tests[spec->n_tests - 1];
     snprintf(t->label, sizeof t->label, "%s", label);
     return t;
 }

@@ -29,6 +29,18 @@ uint64_t dmk_target_free_size(uint64_t free_bytes, uint64_t margin)
     return size;
 }
 
+int dmk_target_size(const DmkTargetParams *p, uint64_t free_bytes, int os_error, uint64_t *size,
+                    DmkError *err)
+{
+    *size = p->size ? p->size : dmk_target_free_size(free_bytes, p->free_margin);
+    if (*size == 0)
+        return dmk_error_set(err, DMK_E_NOSPC, os_error,
+                             "%s has %llu MiB free, no more than the %llu MiB safety margin",
+                             p->dir, (unsigned long long)(free_bytes >> 20),
+                             (unsigned long long)(p->free_margin >> 20));
+    return dmk_target_check_space(p->dir, *size, free_bytes, os_error, err);
+}
+
 int dmk_target_check_space(const char *dir, uint64_t size, uint64_t free_bytes, int os_error,
                            DmkError *err)
 {

@@ -200,6 +200,11 @@ int dmk_target_check_space(const char *dir, uint64_t size, uint64_t free_bytes, 
  * free_bytes free under the rule above: the full-span write's size. */
 uint64_t dmk_target_free_size(uint64_t free_bytes, uint64_t margin);
 
+/* The test file's size for p: p->size, or the free space but
+ * p->free_margin (full span); then the space rule above. */
+int dmk_target_size(const DmkTargetParams *p, uint64_t free_bytes, int os_error, uint64_t *size,
+                    DmkError *err);
+
 /* The OS's real backend (libaio on Linux, completion ports on Windows). */
 const DmkBackend *dmk_backend_native(void);
 

@@ -13,9 +13,9 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-/* ---- temperature ---------------------------------------------------------- */
+/* ---- small sysfs readers and the temperature ------------------------------ */
 
-static bool read_text(const char *path, char *buf, size_t len)
+bool dmk_linux_read_line(const char *path, char *buf, size_t len)
 {
     buf[0] = '\0';
     FILE *f = fopen(path, "re");
@@ -23,14 +23,20 @@ static bool read_text(const char *path, char *buf, size_t len)
         return false;
     bool ok = fgets(buf, (int)len, f) != NULL;
     fclose(f);
-    buf[strcspn(buf, "\n")] = '\0';
-    return ok;
+    if (!ok) {
+        buf[0] = '\0';
+        return false;
+    }
+    size_t n = strlen(buf);
+    while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' ' || buf[n - 1] == '\t'))
+        buf[--n] = '\0';
+    return true;
 }
 
 int dmk_linux_read_temp(const char *input, double *celsius)
 {
     char line[32];
-    if (!read_text(input, line, sizeof line) || !line[0])
+    if (!dmk_linux_read_line(input, line, sizeof line) || !line[0])
         return DMK_E_NOTSUP;
     char *end;
     long milli = strtol(line, &end, 10);
@@ -55,9 +61,9 @@ static void describe_sensor(const char *input, char *desc, size_t len)
     if (slash)
         *slash = '\0';
     snprintf(path, sizeof path, "%s/name", dir);
-    read_text(path, name, sizeof name);
+    dmk_linux_read_line(path, name, sizeof name);
     snprintf(path, sizeof path, "%s/temp1_label", dir);
-    read_text(path, label, sizeof label);
+    dmk_linux_read_line(path, label, sizeof label);
     const char *hw = strrchr(dir, '/');
     snprintf(desc, len, "%s%s%s (%s)", name[0] ? name : "hwmon", label[0] ? " " : "", label,
              hw ? hw + 1 : dir);

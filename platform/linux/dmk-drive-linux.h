@@ -10,6 +10,10 @@
 
 #include "dmk-platform.h"
 
+/* Reads the first line of a small text file (sysfs, procfs), trimmed of
+ * trailing blanks; false and "" when it cannot. */
+bool dmk_linux_read_line(const char *path, char *buf, size_t len);
+
 /* Finds a readable temperature input of the disk whose sysfs directory
  * is disk_dir ("/sys/devices/.../block/nvme0n1"): *input gets its path,
  * desc a name for people ("nvme Composite (hwmon2)"). */

@@ -27,29 +27,10 @@
 
 /* ---- small sysfs / procfs readers -------------------------------------- */
 
-/* Reads the first line of a small text file, trimmed; "" on failure. */
-static bool read_line(const char *path, char *buf, size_t len)
-{
-    buf[0] = '\0';
-    FILE *f = fopen(path, "re");
-    if (!f)
-        return false;
-    bool ok = fgets(buf, (int)len, f) != NULL;
-    fclose(f);
-    if (!ok) {
-        buf[0] = '\0';
-        return false;
-    }
-    size_t n = strlen(buf);
-    while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' ' || buf[n - 1] == '\t'))
-        buf[--n] = '\0';
-    return true;
-}
-
 static uint64_t read_u64(const char *path)
 {
     char line[64];
-    return read_line(path, line, sizeof line) ? strtoull(line, NULL, 10) : 0;
+    return dmk_linux_read_line(path, line, sizeof line) ? strtoull(line, NULL, 10) : 0;
 }
 
 /* Fills fs_type, mount_point and device from the mountinfo line whose
@@ -126,10 +107,10 @@ static void describe_disk(dev_t dev, DmkTargetInfo *info, char *sensor, size_t s
         return;
     dmk_linux_find_sensor(dir, sensor, sensor_len, info->temp_sensor, sizeof info->temp_sensor);
     snprintf(path, sizeof path, "%s/device/model", dir);
-    if (!read_line(path, info->model, sizeof info->model)) {
+    if (!dmk_linux_read_line(path, info->model, sizeof info->model)) {
         /* MMC and SD cards name themselves in device/name. */
         snprintf(path, sizeof path, "%s/device/name", dir);
-        read_line(path, info->model, sizeof info->model);
+        dmk_linux_read_line(path, info->model, sizeof info->model);
     }
     snprintf(path, sizeof path, "%s/size", dir);
     info->capacity_bytes = read_u64(path) * 512ULL;
@@ -203,13 +184,7 @@ static int check_space(const DmkTargetParams *p, uint64_t *size, DmkTargetInfo *
     info->fs_size_bytes = (uint64_t)sv.f_blocks * sv.f_frsize;
     /* f_bavail, not f_bfree: blocks reserved for root are not ours. */
     info->fs_free_bytes = (uint64_t)sv.f_bavail * sv.f_frsize;
-    *size = p->size ? p->size : dmk_target_free_size(info->fs_free_bytes, p->free_margin);
-    if (*size == 0)
-        return dmk_error_set(err, DMK_E_NOSPC, ENOSPC,
-                             "%s has %llu MiB free, no more than the %llu MiB safety margin",
-                             p->dir, (unsigned long long)(info->fs_free_bytes >> 20),
-                             (unsigned long long)(p->free_margin >> 20));
-    return dmk_target_check_space(p->dir, *size, info->fs_free_bytes, ENOSPC, err);
+    return dmk_target_size(p, info->fs_free_bytes, ENOSPC, size, err);
 }
 
 /* ---- the test file ------------------------------------------------------ */

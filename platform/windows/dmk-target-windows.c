@@ -176,13 +176,7 @@ static int check_space(const wchar_t *path, const DmkTargetParams *p, uint64_t *
     info->fs_size_bytes = total.QuadPart;
     /* The caller's bytes, not the volume's: disk quotas count. */
     info->fs_free_bytes = avail.QuadPart;
-    *size = p->size ? p->size : dmk_target_free_size(info->fs_free_bytes, p->free_margin);
-    if (*size == 0)
-        return dmk_error_set(err, DMK_E_NOSPC, ERROR_DISK_FULL,
-                             "%s has %llu MiB free, no more than the %llu MiB safety margin",
-                             p->dir, (unsigned long long)(info->fs_free_bytes >> 20),
-                             (unsigned long long)(p->free_margin >> 20));
-    return dmk_target_check_space(p->dir, *size, info->fs_free_bytes, ERROR_DISK_FULL, err);
+    return dmk_target_size(p, info->fs_free_bytes, ERROR_DISK_FULL, size, err);
 }
 
 /* ---- the test file ------------------------------------------------------ */
