@@ -1,6 +1,7 @@
 #include "dmk-worker.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -74,9 +75,14 @@ static inline void prep_io(DmkWorker *w, DmkIo *io)
     w->issued++;
 }
 
+static const char *op_name(const DmkIo *io)
+{
+    return io->op == DMK_OP_READ ? "reading" : "writing";
+}
+
 static int fail_io(DmkWorker *w, const DmkIo *io)
 {
-    const char *op = io->op == DMK_OP_READ ? "reading" : "writing";
+    const char *op = op_name(io);
     if (io->res >= 0)
         return dmk_error_set(&w->err, DMK_E_SHORT, 0,
                              "%s %u bytes at offset %llu of the test file in %s moved only %lld "
@@ -149,6 +155,19 @@ static int account_batch(DmkWorker *w, DmkIo **done, int n, uint64_t now)
     return DMK_OK;
 }
 
+/* A failed submit, named as a failed I/O is: the backend's message says
+ * what the OS said (io_submit's errno), not which file or request. */
+static int submit_error(DmkWorker *w, int code)
+{
+    const DmkIo *io = w->pending[0];
+    char why[sizeof w->err.msg];
+    snprintf(why, sizeof why, "%s", w->err.msg);
+    return dmk_error_set(&w->err, code, w->err.os_error,
+                         "%s %u bytes at offset %llu of the test file in %s could not be "
+                         "submitted: %.500s",
+                         op_name(io), io->len, (unsigned long long)io->offset, w->path, why);
+}
+
 /* Hands the pending requests to the OS, stamping each with its submit
  * time; what the OS does not accept stays pending for the next round. */
 static int submit_pending(DmkWorker *w, int *n_pending, int *inflight)
@@ -159,8 +178,12 @@ static int submit_pending(DmkWorker *w, int *n_pending, int *inflight)
     for (int i = 0; i < *n_pending; i++)
         w->pending[i]->submit_ns = now;
     int k = w->be->submit(w->q, w->pending, *n_pending, &w->err);
+    /* DMK_E_AGAIN means "try again later" (dmk-error.h): the push-back
+     * that a return of 0 also means, not a failure. */
+    if (k == DMK_E_AGAIN)
+        k = 0;
     if (k < 0)
-        return k;
+        return submit_error(w, k);
     if (k > 0 && k < *n_pending)
         memmove(w->pending, w->pending + k, (size_t)(*n_pending - k) * sizeof *w->pending);
     *n_pending -= k;
@@ -213,19 +236,63 @@ static uint64_t wait_ns(const DmkWorker *w, uint64_t now, int n_idle)
     return left < (double)REAP_TIMEOUT_NS ? (uint64_t)left : REAP_TIMEOUT_NS;
 }
 
-static int watchdog_error(DmkWorker *w, int inflight)
+static bool listed(DmkIo *const *list, int n, const DmkIo *io)
 {
+    for (int i = 0; i < n; i++)
+        if (list[i] == io)
+            return true;
+    return false;
+}
+
+/* The request in flight the longest: neither free nor waiting to go out.
+ * Only the watchdog's message needs it, so a plain scan, off the hot path. */
+static const DmkIo *oldest_inflight(const DmkWorker *w, int n_idle, int n_pending)
+{
+    const DmkIo *old = NULL;
+    for (uint32_t i = 0; i < w->depth; i++) {
+        const DmkIo *io = &w->ios[i];
+        if (listed(w->idle, n_idle, io) || listed(w->pending, n_pending, io))
+            continue;
+        if (!old || io->submit_ns < old->submit_ns)
+            old = io;
+    }
+    return old;
+}
+
+/* The watchdog's error names the request the drive has held the longest
+ * or, holding none, the one it keeps refusing: which operation and
+ * offset hung is what a user (or a bug report) needs. */
+static int watchdog_error(DmkWorker *w, int inflight, int n_idle, int n_pending)
+{
+    const DmkIo *io = inflight ? oldest_inflight(w, n_idle, n_pending) : NULL;
+    double wd_s = (double)w->sched.watchdog_ns / 1e9;
+    if (io)
+        return dmk_error_set(&w->err, DMK_E_TIMEOUT, 0,
+                             "no I/O completed for %.0f s on the test file in %s: %s %u bytes at "
+                             "offset %llu was submitted %.1f s ago and has not completed (%d "
+                             "request%s in flight); the drive stopped responding",
+                             wd_s, w->path, op_name(io), io->len, (unsigned long long)io->offset,
+                             (double)(dmk_clock_ns() - io->submit_ns) / 1e9, inflight,
+                             inflight == 1 ? "" : "s");
+    if (n_pending)
+        return dmk_error_set(&w->err, DMK_E_TIMEOUT, 0,
+                             "no I/O completed for %.0f s on the test file in %s: the drive kept "
+                             "refusing %d requests, the first %s %u bytes at offset %llu; the "
+                             "drive stopped responding",
+                             wd_s, w->path, n_pending, op_name(w->pending[0]), w->pending[0]->len,
+                             (unsigned long long)w->pending[0]->offset);
     return dmk_error_set(&w->err, DMK_E_TIMEOUT, 0,
                          "no I/O completed for %.0f s on the test file in %s (%d requests in "
                          "flight); the drive stopped responding",
-                         (double)w->sched.watchdog_ns / 1e9, w->path, inflight);
+                         wd_s, w->path, inflight);
 }
 
 /* Waits for what is still in flight so its buffers can be freed; bounded
- * by the watchdog. Errors here are ignored: the run is over. */
-static void drain(DmkWorker *w, int inflight)
+ * by the watchdog counted from the last completion, so that a run the
+ * watchdog ended does not wait a second watchdog time. Errors here are
+ * ignored: the run is over. */
+static void drain(DmkWorker *w, int inflight, uint64_t last)
 {
-    uint64_t last = dmk_clock_ns();
     while (inflight > 0) {
         DmkError ignored;
         int n = w->be->reap(w->q, 1, (int)w->depth, REAP_TIMEOUT_NS, w->done, &ignored);
@@ -251,12 +318,35 @@ static int issue(DmkWorker *w, uint64_t now, int *n_idle, int *n_pending, int *i
 }
 
 /* Nothing in flight: wait for the next due time, or for the OS to take
- * requests again after pushing back. */
-static void pause_idle(const DmkWorker *w, uint64_t now, int n_idle, int n_pending)
+ * requests again after pushing back. Idling for a rate is no sign of a
+ * stuck drive, but refusing every request for the watchdog time is. */
+static int pause_idle(DmkWorker *w, uint64_t *now, uint64_t *last_done, int n_idle, int n_pending)
 {
-    uint64_t ns = n_pending ? 100000 : wait_ns(w, now, n_idle);
+    uint64_t ns = n_pending ? 100000 : wait_ns(w, *now, n_idle);
     if (ns)
         dmk_sleep_ns(ns);
+    *now = dmk_clock_ns();
+    if (n_pending == 0)
+        *last_done = *now;
+    else if (*now - *last_done > w->sched.watchdog_ns)
+        return watchdog_error(w, 0, n_idle, n_pending);
+    return DMK_OK;
+}
+
+/* Whether requests prepared but pushed back still go out once no new ones
+ * may: yes in a test that ends by count (the fill, the full-span write),
+ * which counted them as issued and must do every one; no at the end of a
+ * timed test or after a stop. */
+static bool flush_pending(const DmkWorker *w, int n_pending)
+{
+    return n_pending && w->sched.limit_ios && !atomic_load_explicit(w->stop, memory_order_relaxed);
+}
+
+/* Nothing more goes out: the pending requests are free again. */
+static void drop_pending(DmkWorker *w, int *n_idle, int *n_pending)
+{
+    while (*n_pending)
+        w->idle[(*n_idle)++] = w->pending[--*n_pending];
 }
 
 static int io_loop(DmkWorker *w)
@@ -267,18 +357,20 @@ static int io_loop(DmkWorker *w)
     uint64_t now = dmk_clock_ns(), last_done = now;
     w->next_due = (double)now;
     for (;;) {
-        bool more = rc == DMK_OK && should_issue(w, now);
-        if (more)
+        if (should_issue(w, now))
             rc = issue(w, now, &n_idle, &n_pending, &inflight);
+        else if (flush_pending(w, n_pending))
+            rc = submit_pending(w, &n_pending, &inflight);
+        else
+            drop_pending(w, &n_idle, &n_pending);
         if (rc != DMK_OK)
             break;
-        if (!more)
-            n_pending = 0; /* nothing more goes out */
         if (inflight == 0) {
             if (n_pending == 0 && !should_issue(w, now))
                 break;
-            pause_idle(w, now, n_idle, n_pending);
-            now = last_done = dmk_clock_ns();
+            rc = pause_idle(w, &now, &last_done, n_idle, n_pending);
+            if (rc != DMK_OK)
+                break;
             continue;
         }
         int n = w->be->reap(w->q, 1, inflight, wait_ns(w, now, n_idle), w->done, &w->err);
@@ -294,12 +386,12 @@ static int io_loop(DmkWorker *w)
             for (int i = 0; i < n; i++)
                 w->idle[n_idle++] = w->done[i];
         } else if (now - last_done > w->sched.watchdog_ns) {
-            rc = watchdog_error(w, inflight);
+            rc = watchdog_error(w, inflight, n_idle, n_pending);
         }
         if (rc != DMK_OK)
             break;
     }
-    drain(w, inflight);
+    drain(w, inflight, last_done);
     return rc;
 }
 

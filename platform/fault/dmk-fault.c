@@ -1,0 +1,378 @@
+/* The fault backend (dmk-fault.h): requests complete in memory as in the
+ * null backend, in submit order, at once or after a fixed latency, except
+ * where the installed script makes them fail. Faults are decided as a real
+ * drive's would show: a completion's result, a submit call's return, a
+ * target call's error, never by reaching into the engine. */
+#include "dmk-fault.h"
+
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef _Atomic uint64_t DmkFaultCount;
+
+/* Counts shared by every queue (queues run on their own threads), so that
+ * "the 5th completion" means the 5th the drive handed back. */
+typedef struct {
+    DmkFaultCount submit_calls, accepted, accepted_op[2];
+    DmkFaultCount completed_all, completed[2], bytes[2];
+    DmkFaultCount faults, pushed_back, lost, opens, sync_calls;
+    atomic_int targets_open, queues_open;
+} DmkFaultCounts;
+
+static DmkFaultScript dmk_fault_script;
+static DmkFaultCounts dmk_fault_counts;
+
+struct DmkTarget {
+    DmkFaultScript script; /* as it was at open */
+    char dir[1024];        /* for messages */
+    uint64_t latency_ns;
+    uint64_t size;
+    atomic_bool vanished; /* the drive is gone: nothing works any more */
+};
+
+struct DmkQueue {
+    DmkTarget *target;
+    uint64_t latency_ns;
+    uint64_t last_due; /* completions stay in submit order */
+    unsigned depth;
+    unsigned head, count; /* FIFO of in-flight requests that will complete */
+    unsigned n_lost;      /* swallowed requests: they hold their slot for ever */
+    DmkIo **fifo;
+};
+
+/* ---- counting and striking ----------------------------------------------- */
+
+/* Numbers an event: 1 for the first. */
+static uint64_t count_up(DmkFaultCount *c)
+{
+    return atomic_fetch_add(c, 1) + 1;
+}
+
+/* The event's number among those fault f counts; 0 when f does not count it. */
+static uint64_t event_no(const DmkFaultAt *f, int op, uint64_t all, uint64_t of_op)
+{
+    if (f->ops == DMK_FAULT_ANY)
+        return all;
+    bool reads = f->ops == DMK_FAULT_READS;
+    return reads == (op == DMK_OP_READ) ? of_op : 0;
+}
+
+/* Whether fault f strikes event number k (0: an event it does not count). */
+static bool strikes(const DmkFaultAt *f, uint64_t k)
+{
+    if (!f->nth || k < f->nth)
+        return false;
+    uint32_t times = f->times ? f->times : 1;
+    return times == DMK_FAULT_FOREVER || k - f->nth < times;
+}
+
+static int code_of(const DmkFaultAt *f)
+{
+    return f->code ? f->code : DMK_E_IO;
+}
+
+/* Fills err as a real backend would for fault f: what failed, then the
+ * OS's text for its os_error. */
+static int report(DmkError *err, const DmkFaultAt *f, const char *what)
+{
+    atomic_fetch_add(&dmk_fault_counts.faults, 1);
+    if (f->os_error)
+        return dmk_error_os(err, code_of(f), f->os_error, "%s", what);
+    return dmk_error_set(err, code_of(f), 0, "%s (error %d)", what, code_of(f));
+}
+
+/* ---- targets ------------------------------------------------------------- */
+
+static void fill_info(const DmkTargetParams *p, const DmkTarget *t, DmkTargetInfo *info)
+{
+    memset(info, 0, sizeof *info);
+    snprintf(info->path, sizeof info->path, "%s", p->dir);
+    snprintf(info->fs_type, sizeof info->fs_type, "fault");
+    snprintf(info->model, sizeof info->model, "Fault backend (no I/O)");
+    info->test_size = t->size;
+    info->capacity_bytes = t->size;
+    info->fs_size_bytes = t->size;
+    info->fs_free_bytes = t->size;
+    info->discard = -1;
+    info->mem_align = 512;
+    info->offset_align = 512;
+}
+
+static int fault_target_open(const DmkTargetParams *p, DmkTarget **out, DmkTargetInfo *info,
+                             DmkError *err)
+{
+    const DmkFaultScript *s = &dmk_fault_script;
+    if (strikes(&s->open, count_up(&dmk_fault_counts.opens))) {
+        char what[1100];
+        snprintf(what, sizeof what, "creating the test file in %s failed", p->dir);
+        return report(err, &s->open, what);
+    }
+    DmkTarget *t = calloc(1, sizeof *t);
+    if (!t)
+        return dmk_error_set(err, DMK_E_NOMEM, 0, "out of memory");
+    t->script = *s;
+    snprintf(t->dir, sizeof t->dir, "%s", p->dir);
+    t->latency_ns = p->null_latency_ns;
+    t->size = p->size ? p->size : 64ULL << 30; /* "free space": a 64 GiB drive */
+    if (!p->size && p->free_margin)
+        t->size = t->size > p->free_margin ? (t->size - p->free_margin) >> 20 << 20 : 0;
+    atomic_init(&t->vanished, false);
+    fill_info(p, t, info);
+    atomic_fetch_add(&dmk_fault_counts.targets_open, 1);
+    *out = t;
+    return DMK_OK;
+}
+
+static void fault_target_close(DmkTarget *t)
+{
+    if (t)
+        atomic_fetch_sub(&dmk_fault_counts.targets_open, 1);
+    free(t);
+}
+
+/* A vanished drive fails every flush; otherwise the script's sync fault. */
+static int fault_target_sync(DmkTarget *t, DmkError *err)
+{
+    uint64_t k = count_up(&dmk_fault_counts.sync_calls);
+    const DmkFaultAt *f = NULL;
+    if (atomic_load(&t->vanished))
+        f = &t->script.vanish;
+    else if (strikes(&t->script.sync, k))
+        f = &t->script.sync;
+    if (!f)
+        return DMK_OK;
+    char what[1100];
+    snprintf(what, sizeof what, "flushing the test file in %s to the drive failed", t->dir);
+    return report(err, f, what);
+}
+
+static int fault_temperature(DmkTarget *t, double *celsius)
+{
+    (void)t;
+    (void)celsius;
+    return DMK_E_NOTSUP;
+}
+
+static int fault_trim(DmkTarget *t, DmkTrimReport *rep, DmkError *err)
+{
+    (void)err;
+    memset(rep, 0, sizeof *rep);
+    rep->punched_bytes = t->size;
+    snprintf(rep->note, sizeof rep->note,
+             "TRIM: the fault backend has no drive to trim; nothing was done.");
+    return DMK_OK;
+}
+
+/* ---- queues -------------------------------------------------------------- */
+
+static int fault_queue_open(DmkTarget *t, unsigned depth, DmkQueue **out, DmkError *err)
+{
+    DmkQueue *q = calloc(1, sizeof *q);
+    if (q)
+        q->fifo = calloc(depth, sizeof *q->fifo);
+    if (!q || !q->fifo) {
+        free(q);
+        return dmk_error_set(err, DMK_E_NOMEM, 0, "out of memory for an I/O queue");
+    }
+    q->target = t;
+    q->latency_ns = t->latency_ns;
+    q->depth = depth;
+    atomic_fetch_add(&dmk_fault_counts.queues_open, 1);
+    *out = q;
+    return DMK_OK;
+}
+
+/* Swallowed requests are simply forgotten: the backend never allocated
+ * anything for them, and the engine owns their memory. */
+static void fault_queue_close(DmkQueue *q)
+{
+    if (!q)
+        return;
+    atomic_fetch_sub(&dmk_fault_counts.queues_open, 1);
+    free(q->fifo);
+    free(q);
+}
+
+/* The faults of one submit call: a negative DmkErrCode, 0 when the drive
+ * pushes back, 1 when the call goes ahead. */
+static int call_fault(DmkTarget *t, uint64_t call, int n, DmkError *err)
+{
+    const DmkFaultScript *s = &t->script;
+    char what[96];
+    snprintf(what, sizeof what, "submitting %d requests failed", n);
+    if (s->vanish.nth && call >= s->vanish.nth)
+        atomic_store(&t->vanished, true);
+    if (atomic_load(&t->vanished))
+        return report(err, &s->vanish, what);
+    if (strikes(&s->submit_error, call))
+        return report(err, &s->submit_error, what);
+    if (strikes(&s->push_back, call)) {
+        atomic_fetch_add(&dmk_fault_counts.faults, 1);
+        atomic_fetch_add(&dmk_fault_counts.pushed_back, 1);
+        return 0;
+    }
+    return 1;
+}
+
+/* Each request's due time, kept in its private area. */
+static uint64_t *due_of(DmkIo *io)
+{
+    return (uint64_t *)(void *)io->priv;
+}
+
+/* Takes one request into the FIFO, unless the script swallows it. */
+static void accept_one(DmkQueue *q, DmkIo *io)
+{
+    DmkFaultCounts *c = &dmk_fault_counts;
+    const DmkFaultAt *lose = &q->target->script.lose;
+    uint64_t all = count_up(&c->accepted);
+    uint64_t of_op = count_up(&c->accepted_op[io->op & 1]);
+    if (strikes(lose, event_no(lose, io->op, all, of_op))) {
+        q->n_lost++;
+        atomic_fetch_add(&c->lost, 1);
+        atomic_fetch_add(&c->faults, 1);
+        return;
+    }
+    uint64_t due = io->submit_ns + q->latency_ns;
+    q->last_due = due > q->last_due ? due : q->last_due;
+    *due_of(io) = q->last_due;
+    q->fifo[(q->head + q->count) % q->depth] = io;
+    q->count++;
+}
+
+static int fault_submit(DmkQueue *q, DmkIo **ios, int n, DmkError *err)
+{
+    int go = call_fault(q->target, count_up(&dmk_fault_counts.submit_calls), n, err);
+    if (go <= 0)
+        return go;
+    int room = (int)(q->depth - q->count - q->n_lost);
+    uint32_t max = q->target->script.submit_max;
+    int k = n < room ? n : room;
+    if (max && (uint32_t)k > max)
+        k = (int)max;
+    for (int i = 0; i < k; i++)
+        accept_one(q, ios[i]);
+    return k;
+}
+
+/* ---- completions --------------------------------------------------------- */
+
+/* Sets a request's result: moved in full, or as the script says. */
+static void complete(const DmkTarget *t, DmkIo *io)
+{
+    DmkFaultCounts *c = &dmk_fault_counts;
+    const DmkFaultScript *s = &t->script;
+    int op = io->op & 1;
+    uint64_t all = count_up(&c->completed_all), of_op = count_up(&c->completed[op]);
+    const DmkFaultAt *f = NULL;
+    io->res = io->len;
+    io->os_error = 0;
+    if (atomic_load(&t->vanished))
+        f = &s->vanish;
+    else if (strikes(&s->fail, event_no(&s->fail, op, all, of_op)))
+        f = &s->fail;
+    if (f) {
+        io->res = code_of(f);
+        io->os_error = f->os_error;
+        atomic_fetch_add(&c->faults, 1);
+    } else if (strikes(&s->short_io, event_no(&s->short_io, op, all, of_op))) {
+        io->res = io->len / 2;
+        atomic_fetch_add(&c->faults, 1);
+    }
+    if (io->res > 0)
+        atomic_fetch_add(&c->bytes[op], (uint64_t)io->res);
+}
+
+static bool head_due(const DmkQueue *q, uint64_t now)
+{
+    return q->count && *due_of(q->fifo[q->head]) <= now;
+}
+
+static void wait_until(uint64_t until)
+{
+    uint64_t now = dmk_clock_ns();
+    /* Sleep when far, spin when near: a latency of a few microseconds is
+     * shorter than the OS's sleep granularity. */
+    if (until > now + 200000)
+        dmk_sleep_ns(until - now - 100000);
+    while (dmk_clock_ns() < until)
+        ;
+}
+
+static int fault_reap(DmkQueue *q, int min, int max, uint64_t timeout_ns, DmkIo **done,
+                      DmkError *err)
+{
+    (void)err;
+    int n = 0;
+    /* A vanished drive fails what is in flight at once, due or not. */
+    bool now_all = q->latency_ns == 0 || atomic_load(&q->target->vanished);
+    uint64_t now = dmk_clock_ns(), deadline = now + timeout_ns;
+    while (n < max && q->count) {
+        if (!now_all && !head_due(q, now)) {
+            if (n >= min || now >= deadline)
+                break;
+            uint64_t due = *due_of(q->fifo[q->head]);
+            wait_until(due < deadline ? due : deadline);
+            now = dmk_clock_ns();
+            continue;
+        }
+        DmkIo *io = q->fifo[q->head];
+        q->head = (q->head + 1) % q->depth;
+        q->count--;
+        complete(q->target, io);
+        done[n++] = io;
+    }
+    /* Only swallowed requests left: nothing will come, but a real reap
+     * would wait its time out rather than return at once. */
+    if (n < min && !q->count && now < deadline)
+        wait_until(deadline);
+    return n;
+}
+
+static const DmkBackend dmk_fault_backend = {
+    .name = "fault",
+    .target_open = fault_target_open,
+    .target_close = fault_target_close,
+    .target_sync = fault_target_sync,
+    .queue_open = fault_queue_open,
+    .queue_close = fault_queue_close,
+    .submit = fault_submit,
+    .reap = fault_reap,
+    .target_temperature = fault_temperature,
+    .target_trim = fault_trim,
+};
+
+const DmkBackend *dmk_backend_fault(const DmkFaultScript *script)
+{
+    static const DmkFaultScript none;
+    dmk_fault_script = script ? *script : none;
+    DmkFaultCounts *c = &dmk_fault_counts;
+    DmkFaultCount *all[] = {&c->submit_calls,   &c->accepted,      &c->accepted_op[0],
+                            &c->accepted_op[1], &c->completed_all, &c->completed[0],
+                            &c->completed[1],   &c->bytes[0],      &c->bytes[1],
+                            &c->faults,         &c->pushed_back,   &c->lost,
+                            &c->opens,          &c->sync_calls};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        atomic_store(all[i], 0);
+    return &dmk_fault_backend;
+}
+
+void dmk_fault_stats(DmkFaultStats *out)
+{
+    DmkFaultCounts *c = &dmk_fault_counts;
+    memset(out, 0, sizeof *out);
+    out->submit_calls = atomic_load(&c->submit_calls);
+    out->accepted = atomic_load(&c->accepted);
+    for (int op = 0; op < 2; op++) {
+        out->completed[op] = atomic_load(&c->completed[op]);
+        out->bytes[op] = atomic_load(&c->bytes[op]);
+    }
+    out->faults = atomic_load(&c->faults);
+    out->pushed_back = atomic_load(&c->pushed_back);
+    out->lost = atomic_load(&c->lost);
+    out->sync_calls = atomic_load(&c->sync_calls);
+    out->targets_open = atomic_load(&c->targets_open);
+    out->queues_open = atomic_load(&c->queues_open);
+}
