@@ -364,10 +364,35 @@ static void merge_pass(const DmkCrew *c, uint32_t pass, double seconds, DmkPassR
     free(h);
 }
 
+/* The workers' counts of timeline period k. */
+static DmkSlot sum_slot(const DmkCrew *c, size_t k)
+{
+    DmkSlot sum = {0, 0, 0};
+    for (uint32_t i = 0; i < c->n; i++) {
+        if (k < c->w[i].timeline_len) {
+            sum.ios += c->w[i].timeline[k].ios;
+            sum.bytes += c->w[i].timeline[k].bytes;
+            sum.lat_sum_ns += c->w[i].timeline[k].lat_sum_ns;
+        }
+    }
+    return sum;
+}
+
+static void set_sample(DmkSample *s, const DmkSlot *sum, double start, double end, double temp)
+{
+    s->t_s = end;
+    s->mb_s = (double)sum->bytes / (end - start) / 1e6;
+    s->iops = (double)sum->ios / (end - start);
+    s->lat_mean_us = sum->ios ? (double)sum->lat_sum_ns / (double)sum->ios / 1e3 : 0.0;
+    s->temp_c = temp;
+}
+
 /* Sums the workers' timelines. Completions after the measured part are
  * never counted, so when the period does not divide it the last sample is
  * a shorter one: it ends with the measurement and its rates use its real
- * length. */
+ * length. A last piece under a tenth of a period joins the sample before
+ * it instead: its rate would rest on a few I/Os in a sliver of time, and
+ * its end would not survive the files' millisecond resolution. */
 static void merge_timeline(const DmkRunner *r, const DmkCrew *c, double period_s, double measured_s,
                            DmkTestResult *t)
 {
@@ -377,25 +402,21 @@ static void merge_timeline(const DmkRunner *r, const DmkCrew *c, double period_s
             len = c->w[i].timeline_len;
     if (len > max_len)
         len = max_len;
-    t->samples = len ? calloc(len, sizeof *t->samples) : NULL;
-    t->n_samples = t->samples ? len : 0;
+    bool fold = len >= 2 && measured_s - period_s * (double)(len - 1) < period_s / 10;
+    size_t n = fold ? len - 1 : len;
+    t->samples = n ? calloc(n, sizeof *t->samples) : NULL;
+    t->n_samples = t->samples ? n : 0;
     for (size_t k = 0; k < t->n_samples; k++) {
-        uint64_t ios = 0, bytes = 0, lat = 0;
-        for (uint32_t i = 0; i < c->n; i++) {
-            if (k < c->w[i].timeline_len) {
-                ios += c->w[i].timeline[k].ios;
-                bytes += c->w[i].timeline[k].bytes;
-                lat += c->w[i].timeline[k].lat_sum_ns;
-            }
+        DmkSlot sum = sum_slot(c, k);
+        bool last = k + 1 == t->n_samples;
+        if (last && fold) {
+            DmkSlot tail = sum_slot(c, k + 1);
+            sum.ios += tail.ios;
+            sum.bytes += tail.bytes;
+            sum.lat_sum_ns += tail.lat_sum_ns;
         }
-        double start = period_s * (double)k;
-        double end = fmin(period_s * (double)(k + 1), measured_s);
-        DmkSample *s = &t->samples[k];
-        s->t_s = end;
-        s->mb_s = (double)bytes / (end - start) / 1e6;
-        s->iops = (double)ios / (end - start);
-        s->lat_mean_us = ios ? (double)lat / (double)ios / 1e3 : 0.0;
-        s->temp_c = temp_of_slot(r, k);
+        double end = last ? measured_s : fmin(period_s * (double)(k + 1), measured_s);
+        set_sample(&t->samples[k], &sum, period_s * (double)k, end, temp_of_slot(r, k));
     }
 }
 

@@ -12,11 +12,8 @@
 #include "dmk-chart-private.h"
 #include "dmk-platform.h"
 #include "dmk-runner.h"
+#include "chart-pixels.h"
 #include "lab-fixtures.h"
-
-/* The renderer's palette, as RGB24 pixels. */
-static const uint32_t series_rgb[8] = {0x1e7b34, 0xe08214, 0x2c5fa8, 0xc0392b,
-                                       0x7b4fa0, 0x17a2b8, 0x8c6a2f, 0x333333};
 
 /* ---- null-backend runs ----------------------------------------------------------- */
 
@@ -91,46 +88,9 @@ static void run_all_labs(void)
 
 /* ---- helpers ----------------------------------------------------------------------- */
 
-static const char *tmp_dir(void)
-{
-    const char *d = getenv("DMK_TEST_TMPDIR");
-    if (!d || !d[0])
-        return ".";
-    mkdir(d, 0755);
-    return d;
-}
-
-static cairo_surface_t *draw(const DmkChartModel *m, int w, int h)
-{
-    cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, h);
-    cairo_t *cr = cairo_create(s);
-    dmk_chart_render(cr, w, h, m);
-    DMK_CHECK(cairo_status(cr) == CAIRO_STATUS_SUCCESS);
-    cairo_destroy(cr);
-    cairo_surface_flush(s);
-    return s;
-}
-
-static uint32_t pixel(cairo_surface_t *s, int x, int y)
-{
-    const unsigned char *d = cairo_image_surface_get_data(s);
-    int stride = cairo_image_surface_get_stride(s);
-    return *(const uint32_t *)(d + (size_t)y * (size_t)stride + (size_t)x * 4) & 0xffffff;
-}
-
-static size_t count_rgb(cairo_surface_t *s, uint32_t rgb, int x0, int x1)
-{
-    size_t n = 0;
-    int h = cairo_image_surface_get_height(s);
-    for (int y = 0; y < h; y++)
-        for (int x = x0; x < x1; x++)
-            n += pixel(s, x, y) == rgb;
-    return n;
-}
-
 static size_t count_rgb_column(cairo_surface_t *s, uint32_t rgb, int x)
 {
-    return count_rgb(s, rgb, x, x + 1);
+    return count_rgb_in(s, rgb, x, x + 1);
 }
 
 /* Pixels whose colour leans to `rgb`'s hue from white: a translucent dot. */
@@ -152,30 +112,6 @@ static size_t count_tinted(cairo_surface_t *s, uint32_t rgb)
         }
     }
     return n;
-}
-
-static size_t count_non_white(cairo_surface_t *s, int x0, int y0, int x1, int y1)
-{
-    size_t n = 0;
-    for (int y = y0; y < y1; y++)
-        for (int x = x0; x < x1; x++)
-            n += pixel(s, x, y) != 0xffffff;
-    return n;
-}
-
-static size_t read_head(const char *path, unsigned char *buf, size_t cap)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return 0;
-    size_t n = fread(buf, 1, cap, f);
-    fclose(f);
-    return n;
-}
-
-static uint32_t be32(const unsigned char *p)
-{
-    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
 /* PNG (w x h), SVG and PDF of m, each checked as its format. */
@@ -389,7 +325,7 @@ static void test_temperature_model(void)
     /* The temperature line is drawn in its colour in the plot, and the
      * right axis's labels stand right of the plot. */
     cairo_surface_t *s = draw(m, 800, 500);
-    DMK_CHECK(count_rgb(s, series_rgb[3], 0, 800) > 100);
+    DMK_CHECK(count_rgb_in(s, series_rgb[3], 0, 800) > 100);
     DMK_CHECK(count_non_white(s, 760, 150, 800, 450) > 50);
     cairo_surface_destroy(s);
     export_all(m, "lab-temperature-step", 800, 500);
@@ -429,12 +365,12 @@ static void test_many_dots(void)
     DMK_CHECK_INT(build(&b, DMK_LAB_CHART_SPEED, r, 0), DMK_OK);
     DMK_CHECK_INT(b.model.series[0].n, 7200);
     cairo_surface_t *s = draw(&b.model, 800, 500);
-    size_t tinted = count_tinted(s, series_rgb[2]), solid = count_rgb(s, series_rgb[2], 0, 800);
+    size_t tinted = count_tinted(s, series_rgb[2]), solid = count_rgb_in(s, series_rgb[2], 0, 800);
     size_t plot = count_non_white(s, 100, 100, 780, 440);
     DMK_CHECK(tinted > 5000);      /* the samples show */
     DMK_CHECK(solid < tinted / 4); /* translucent, not solid blobs */
     DMK_CHECK(plot < 680 * 340 * 0.6);
-    DMK_CHECK(count_rgb(s, series_rgb[1], 0, 800) > 500); /* the average over them */
+    DMK_CHECK(count_rgb_in(s, series_rgb[1], 0, 800) > 500); /* the average over them */
     cairo_surface_destroy(s);
     dmk_chart_build_free(&b);
     DMK_CHECK_INT(build(&b, DMK_LAB_CHART_TEMPERATURE, r, 0), DMK_OK);
@@ -622,7 +558,7 @@ static void test_zoom_clips(void)
     cairo_surface_t *s = draw(&b.model, 800, 500);
     /* the dots' colour only inside the plot: not in the right margin */
     DMK_CHECK_INT(count_tinted(s, series_rgb[2]) > 1000, 1);
-    DMK_CHECK_INT(count_rgb(s, series_rgb[1], 790, 800), 0);
+    DMK_CHECK_INT(count_rgb_in(s, series_rgb[1], 790, 800), 0);
     cairo_surface_destroy(s);
     dmk_chart_build_free(&b);
     dmk_run_result_free(r);

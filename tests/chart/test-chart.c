@@ -8,12 +8,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "chart-pixels.h"
 #include "dmk-chart-private.h"
 #include "dmk-chart.h"
-
-/* The renderer's palette, as RGB24 pixels. */
-static const uint32_t series_rgb[8] = {0x1e7b34, 0xe08214, 0x2c5fa8, 0xc0392b,
-                                       0x7b4fa0, 0x17a2b8, 0x8c6a2f, 0x333333};
 
 /* ---- sample models: what a review compares ---- */
 
@@ -107,43 +104,6 @@ static DmkChartModel bars_model(void)
 }
 
 /* ---- pixel checks ---- */
-
-static cairo_surface_t *draw(const DmkChartModel *m, int w, int h)
-{
-    cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, h);
-    cairo_t *cr = cairo_create(s);
-    dmk_chart_render(cr, w, h, m);
-    DMK_CHECK(cairo_status(cr) == CAIRO_STATUS_SUCCESS);
-    cairo_destroy(cr);
-    cairo_surface_flush(s);
-    return s;
-}
-
-static uint32_t pixel(cairo_surface_t *s, int x, int y)
-{
-    const unsigned char *d = cairo_image_surface_get_data(s);
-    int stride = cairo_image_surface_get_stride(s);
-    return *(const uint32_t *)(d + (size_t)y * (size_t)stride + (size_t)x * 4) & 0xffffff;
-}
-
-static size_t count_rgb(cairo_surface_t *s, uint32_t rgb)
-{
-    size_t n = 0;
-    int w = cairo_image_surface_get_width(s), h = cairo_image_surface_get_height(s);
-    for (int y = 0; y < h; y++)
-        for (int x = 0; x < w; x++)
-            n += pixel(s, x, y) == rgb;
-    return n;
-}
-
-static size_t count_non_white(cairo_surface_t *s, int x0, int y0, int x1, int y1)
-{
-    size_t n = 0;
-    for (int y = y0; y < y1; y++)
-        for (int x = x0; x < x1; x++)
-            n += pixel(s, x, y) != 0xffffff;
-    return n;
-}
 
 /* Distinct colours, up to a cap: a blank or one-colour image has few. */
 static size_t distinct_colours(cairo_surface_t *s)
@@ -497,34 +457,10 @@ static void test_long_labels(void)
 
 /* ---- export ---- */
 
-static const char *tmp_dir(void)
-{
-    const char *d = getenv("DMK_TEST_TMPDIR");
-    if (!d || !d[0])
-        return ".";
-    mkdir(d, 0755);
-    return d;
-}
-
-static size_t read_file(const char *path, unsigned char *buf, size_t cap)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return 0;
-    size_t n = fread(buf, 1, cap, f);
-    fclose(f);
-    return n;
-}
-
-static uint32_t be32(const unsigned char *p)
-{
-    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
 static void check_png(const char *path, uint32_t w, uint32_t h)
 {
     unsigned char b[32];
-    size_t n = read_file(path, b, sizeof b);
+    size_t n = read_head(path, b, sizeof b);
     DMK_CHECK(n == sizeof b);
     if (n != sizeof b)
         return;
@@ -561,13 +497,13 @@ static void test_export_svg_pdf(void)
     static unsigned char buf[1 << 20];
     snprintf(path, sizeof path, "%s/chart.svg", tmp_dir());
     DMK_CHECK_INT(dmk_chart_export(&m, path, 800, 500, 1, &err), DMK_OK);
-    size_t n = read_file(path, buf, sizeof buf - 1);
+    size_t n = read_head(path, buf, sizeof buf - 1);
     buf[n] = '\0';
     DMK_CHECK(n > 1000 && memcmp(buf, "<?xml", 5) == 0);
     DMK_CHECK(strstr((char *)buf, "<svg") != NULL);
     snprintf(path, sizeof path, "%s/chart.Pdf", tmp_dir());
     DMK_CHECK_INT(dmk_chart_export(&m, path, 800, 500, 1, &err), DMK_OK);
-    n = read_file(path, buf, sizeof buf);
+    n = read_head(path, buf, sizeof buf);
     DMK_CHECK(n > 1000 && memcmp(buf, "%PDF-", 5) == 0);
     while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
         n--;

@@ -2,21 +2,20 @@
 """drivemark-cli as a user drives it: exit codes, messages, JSON and CSV
 output that agree, signals, and no test file left behind. Prints TAP."""
 
-import csv
-import io
 import json
 import os
 import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
-import traceback
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import dmktest  # noqa: E402
+from dmktest import Skip, check, parse_csv  # noqa: E402
 
 CLI = os.environ.get("DMK_CLI") or sys.argv[1]
 VERSION = os.environ.get("DMK_VERSION", "")
-TMP_BASE = os.environ.get("DMK_TEST_TMPDIR", ".")
 
 # Small and short, as the whole suite must be.
 QUICK = ["--size", "64MiB", "--passes", "1", "--measure", "1", "--warmup", "0",
@@ -24,39 +23,17 @@ QUICK = ["--size", "64MiB", "--passes", "1", "--measure", "1", "--warmup", "0",
 
 
 def run(args, timeout=120, env=None):
-    e = dict(os.environ)
-    if env:
-        e.update(env)
-    return subprocess.run([CLI] + args, capture_output=True, text=True, timeout=timeout, env=e)
+    return dmktest.run_cli(CLI, args, timeout, env=env)
 
 
-class Dir:
+class Dir(dmktest.Dir):
     """A fresh directory on the build dir's (real) file system."""
 
-    def __enter__(self):
-        os.makedirs(TMP_BASE, exist_ok=True)
-        self.path = tempfile.mkdtemp(prefix="cli-", dir=TMP_BASE)
-        return self.path
-
-    def __exit__(self, *exc):
-        shutil.rmtree(self.path, ignore_errors=True)
-
-
-class Skip(Exception):
-    pass
-
-
-def check(cond, what):
-    if not cond:
-        raise AssertionError(what)
+    prefix = "cli-"
 
 
 def usage_error(args, *needles):
-    r = run(args)
-    check(r.returncode == 2, f"{args}: exit {r.returncode}, expected 2; stderr: {r.stderr}")
-    for n in needles:
-        check(n in r.stderr, f"{args}: stderr lacks {n!r}: {r.stderr}")
-    check(r.stdout == "", f"{args}: printed on stdout: {r.stdout}")
+    dmktest.check_usage_error(run(args), args, needles)
 
 
 # ---- tests ---------------------------------------------------------------
@@ -100,11 +77,6 @@ def test_usage_errors():
     usage_error(["run", "--size", "16MiB", "--test", "SEQ64M Q1T1"], "larger than")
     usage_error(["--size", "1G", "run"], "belongs after a command")
     usage_error(["run", "--quiet=1"], "takes no value")
-
-
-def parse_csv(text):
-    check("\r\n" in text, "CSV rows end in CRLF")
-    return list(csv.DictReader(io.StringIO(text, newline="")))
 
 
 def test_run_json_and_csv_agree():
@@ -542,24 +514,5 @@ def test_chart_errors():
 # ---- TAP runner ------------------------------------------------------------
 
 
-def main():
-    tests = [(n, f) for n, f in globals().items() if n.startswith("test_") and callable(f)]
-    failed = 0
-    for i, (name, fn) in enumerate(tests, 1):
-        try:
-            fn()
-            print(f"ok {i} - {name}")
-        except Skip as s:
-            print(f"ok {i} - {name} # SKIP {s}")
-        except Exception:  # noqa: BLE001 - every failure is reported
-            failed += 1
-            print(f"not ok {i} - {name}")
-            for line in traceback.format_exc().splitlines():
-                print(f"# {line}")
-        sys.stdout.flush()
-    print(f"1..{len(tests)}")
-    return 1 if failed else 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(dmktest.run_tap(dmktest.tests_in(globals())))

@@ -7,62 +7,35 @@ the samples so far saved. Prints TAP.
 
     test_lab_cli.py DRIVEMARK_CLI"""
 
-import csv
-import io
 import json
 import os
 import pty
-import shutil
 import signal
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
-import traceback
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import dmktest  # noqa: E402
+from dmktest import check, read_csv  # noqa: E402
 
 CLI = os.environ.get("DMK_CLI") or sys.argv[1]
-TMP_BASE = os.environ.get("DMK_TEST_TMPDIR", ".")
 LABS = ["sustained", "fullspan", "mixed", "latency", "recovery"]
 
 
-class Skip(Exception):
-    pass
-
-
-def check(cond, what):
-    if not cond:
-        raise AssertionError(what)
-
-
 def run(args, timeout=120):
-    return subprocess.run([CLI] + args, capture_output=True, text=True, timeout=timeout)
+    return dmktest.run_cli(CLI, args, timeout)
 
 
-class Dir:
+class Dir(dmktest.Dir):
     """A fresh directory on the build dir's (real) file system."""
 
-    def __enter__(self):
-        os.makedirs(TMP_BASE, exist_ok=True)
-        self.path = tempfile.mkdtemp(prefix="labcli-", dir=TMP_BASE)
-        return self.path
-
-    def __exit__(self, *exc):
-        shutil.rmtree(self.path, ignore_errors=True)
+    prefix = "labcli-"
 
 
 def usage_error(args, *needles):
-    r = run(args)
-    check(r.returncode == 2, f"{args}: exit {r.returncode}, expected 2; stderr: {r.stderr}")
-    for n in needles:
-        check(n in r.stderr, f"{args}: stderr lacks {n!r}: {r.stderr}")
-    check("Try 'drivemark-cli --help'." in r.stderr, f"{args}: no hint: {r.stderr}")
-    check(r.stdout == "", f"{args}: printed on stdout: {r.stdout}")
-
-
-def parse_csv(text):
-    check("\r\n" in text, "CSV rows end in CRLF")
-    return list(csv.DictReader(io.StringIO(text, newline="")))
+    dmktest.check_usage_error(run(args), args, needles, hint=True)
 
 
 # ---- help and usage -------------------------------------------------------------
@@ -221,7 +194,7 @@ def interrupted(target, extra, d, measure_s):
             proc.kill()
             proc.wait()
     check(os.path.exists(c), "no CSV after Ctrl+C")
-    return proc.returncode, out, took, parse_csv(open(c, encoding="utf-8", newline="").read())
+    return proc.returncode, out, took, read_csv(c)
 
 
 def check_partial_csv(rows, measure_s):
@@ -288,7 +261,7 @@ def test_sigterm_lab():
         proc.send_signal(signal.SIGTERM)
         out, err = proc.communicate(timeout=30)
         check(proc.returncode == 143, f"exit {proc.returncode}: {err}")
-        rows = parse_csv(open(c, encoding="utf-8", newline="").read())
+        rows = read_csv(c)
         tests = [x["label"] for x in rows if x["record"] == "test"]
         check(tests == ["fresh", "degradation", "degraded"], f"tests {tests}")
         check(all(x["partial"] == "0" for x in rows if x["record"] == "test"), "partial")
@@ -298,25 +271,5 @@ def test_sigterm_lab():
 # ---- TAP runner ------------------------------------------------------------
 
 
-def main():
-    tests = [(n, f) for n, f in globals().items() if n.startswith("test_") and callable(f)]
-    failed = 0
-    for i, (name, fn) in enumerate(tests, 1):
-        t0 = time.monotonic()
-        try:
-            fn()
-            print(f"ok {i} - {name} ({time.monotonic() - t0:.1f} s)")
-        except Skip as s:
-            print(f"ok {i} - {name} # SKIP {s}")
-        except Exception:  # noqa: BLE001 - every failure is reported
-            failed += 1
-            print(f"not ok {i} - {name}")
-            for line in traceback.format_exc().splitlines():
-                print(f"# {line}")
-        sys.stdout.flush()
-    print(f"1..{len(tests)}")
-    return 1 if failed else 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(dmktest.run_tap(dmktest.tests_in(globals()), timed=True))

@@ -12,53 +12,37 @@ Prints TAP.
 GROUP is "file" (every command but latency) or "latency" (its 48 steps
 take half a minute); without it, both."""
 
-import csv
-import io
 import json
 import os
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
-import traceback
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import dmktest  # noqa: E402
+from dmktest import Skip, check, read_csv  # noqa: E402
 
 CLI = os.environ.get("DMK_CLI") or sys.argv[1]
 GROUP = sys.argv[2] if len(sys.argv) > 2 else ""
-TMP_BASE = os.environ.get("DMK_TEST_TMPDIR", ".")
 MIB = 1 << 20
 
 
-class Skip(Exception):
-    pass
-
-
-def check(cond, what):
-    if not cond:
-        raise AssertionError(what)
-
-
 def run(args, timeout=180, prefix=()):
-    return subprocess.run(list(prefix) + [CLI] + args, capture_output=True, text=True,
-                          timeout=timeout)
+    return dmktest.run_cli(CLI, args, timeout, prefix=prefix)
 
 
-class Dir:
+class Dir(dmktest.Dir):
     """A fresh directory on the build dir's (real) file system."""
 
-    def __enter__(self):
-        os.makedirs(TMP_BASE, exist_ok=True)
-        self.path = tempfile.mkdtemp(prefix="lab-", dir=TMP_BASE)
-        return self.path
-
-    def __exit__(self, *exc):
-        shutil.rmtree(self.path, ignore_errors=True)
+    prefix = "lab-"
 
 
-def parse_csv(path):
-    text = open(path, encoding="utf-8", newline="").read()
-    check("\r\n" in text, "CSV rows end in CRLF")
-    return list(csv.DictReader(io.StringIO(text, newline="")))
+def target_in(d):
+    """A fresh target directory, d/t."""
+    target = os.path.join(d, "t")
+    os.mkdir(target)
+    return target
 
 
 def lab(cmd, target, args, d, prefix=(), name=None):
@@ -74,7 +58,7 @@ def lab(cmd, target, args, d, prefix=(), name=None):
     check(r.stderr == "", f"{cmd}: stderr {r.stderr!r}")
     entries = [e for e in os.listdir(target) if e != "lost+found"]
     check(entries == [], f"{cmd} left {entries} in {target}")
-    return r.stdout, parse_csv(c), json.load(open(j, encoding="utf-8")), c
+    return r.stdout, read_csv(c), json.load(open(j, encoding="utf-8")), c
 
 
 def tests_of(rows):
@@ -144,8 +128,7 @@ def check_report(cmd, title, out, csv_path, sensor):
 
 def test_sustained():
     with Dir() as d:
-        target = os.path.join(d, "t")
-        os.mkdir(target)
+        target = target_in(d)
         # filled first, then 1 s to settle
         out, rows, doc, c = lab("sustained", target, ["--size", "64MiB", "--duration", "3",
                                                       "--sample", "0.5", "--settle", "1"], d)
@@ -170,8 +153,7 @@ def test_sustained():
 
 def test_fullspan_size():
     with Dir() as d:
-        target = os.path.join(d, "t")
-        os.mkdir(target)
+        target = target_in(d)
         out, rows, doc, c = lab("fullspan", target, ["--size", "128MiB", "--sample", "0.5"], d)
         sensor = check_common("fullspan", rows, doc, target, 0.5)
         tests = tests_of(rows)
@@ -197,8 +179,7 @@ def test_fullspan_size():
 
 def test_mixed():
     with Dir() as d:
-        target = os.path.join(d, "t")
-        os.mkdir(target)
+        target = target_in(d)
         out, rows, doc, c = lab("mixed", target, ["--size", "64MiB", "--step", "0.5", "--sample",
                                                   "0.5", "--warmup", "0"], d)
         check_common("mixed", rows, doc, target, 0.5)
@@ -331,8 +312,7 @@ def test_loop_fullspan_free_space():
 
 def test_latency():
     with Dir() as d:
-        target = os.path.join(d, "t")
-        os.mkdir(target)
+        target = target_in(d)
         out, rows, doc, c = lab("latency", target, ["--size", "64MiB", "--step", "0.5",
                                                     "--sample", "0.5", "--warmup", "0"], d)
         sensor = check_common("latency", rows, doc, target, 0.5)
@@ -369,27 +349,12 @@ def test_latency():
 
 
 def main():
-    tests = [(n, f) for n, f in globals().items() if n.startswith("test_") and callable(f)]
+    tests = dmktest.tests_in(globals())
     if GROUP == "latency":
         tests = [(n, f) for n, f in tests if n == "test_latency"]
     elif GROUP == "file":
         tests = [(n, f) for n, f in tests if n != "test_latency"]
-    failed = 0
-    for i, (name, fn) in enumerate(tests, 1):
-        t0 = time.monotonic()
-        try:
-            fn()
-            print(f"ok {i} - {name} ({time.monotonic() - t0:.1f} s)")
-        except Skip as s:
-            print(f"ok {i} - {name} # SKIP {s}")
-        except Exception:  # noqa: BLE001 - every failure is reported
-            failed += 1
-            print(f"not ok {i} - {name}")
-            for line in traceback.format_exc().splitlines():
-                print(f"# {line}")
-        sys.stdout.flush()
-    print(f"1..{len(tests)}")
-    return 1 if failed else 0
+    return dmktest.run_tap(tests, timed=True)
 
 
 if __name__ == "__main__":

@@ -18,25 +18,18 @@ import subprocess
 import sys
 import tempfile
 import time
-import traceback
 import zlib
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import dmktest  # noqa: E402
+from dmktest import TMP_BASE, Skip, check  # noqa: E402
 
 APP = os.environ.get("DMK_DRIVEMARK") or sys.argv[1]
 CLI = os.environ.get("DMK_DRIVEMARK_CLI") or os.path.join(os.path.dirname(APP), "drivemark-cli")
-TMP_BASE = os.environ.get("DMK_TEST_TMPDIR", ".")
 
 # Small and short: the whole suite must stay quick.
 QUICK = ["--size", "64MiB", "--passes", "1", "--measure", "1", "--warmup", "0",
          "--interval", "0"]
-
-
-class Skip(Exception):
-    pass
-
-
-def check(cond, what):
-    if not cond:
-        raise AssertionError(what)
 
 
 # ---- an X server of our own -------------------------------------------------
@@ -109,16 +102,10 @@ def field(lines, key):
     return None
 
 
-class Dir:
+class Dir(dmktest.Dir):
     """A fresh target directory on the build dir's (real) file system."""
 
-    def __enter__(self):
-        os.makedirs(TMP_BASE, exist_ok=True)
-        self.path = tempfile.mkdtemp(prefix="ui-", dir=TMP_BASE)
-        return self.path
-
-    def __exit__(self, *exc):
-        shutil.rmtree(self.path, ignore_errors=True)
+    prefix = "ui-"
 
 
 def check_empty(path):
@@ -585,25 +572,9 @@ TESTS = [test_run_fills_tiles, test_stop_while_measuring, test_stop_while_fillin
          test_sweep_opens_tab, test_recent_results_kept, test_dialogs_open]
 
 
-def main():
-    print(f"1..{len(TESTS)}")
-    failed = 0
-    for i, t in enumerate(TESTS, 1):
-        name = t.__name__[5:]
-        try:
-            note = t()
-            print(f"ok {i} - {name}")
-            if note:
-                print(f"# {note}")
-        except Skip as s:
-            print(f"ok {i} - {name} # SKIP {s}")
-        except Exception:
-            failed += 1
-            print(f"not ok {i} - {name}")
-            for line in traceback.format_exc().splitlines():
-                print(f"# {line}")
-        sys.stdout.flush()
-    return 1 if failed else 0
+def main(tests=TESTS):
+    """TAP for tests, each named without its test_, the plan first."""
+    return dmktest.run_tap([(t.__name__[5:], t) for t in tests], plan_first=True)
 
 
 if __name__ == "__main__":

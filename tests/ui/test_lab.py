@@ -15,10 +15,9 @@ import os
 import re
 import sys
 import tempfile
-import traceback
 
 import test_gui as t
-from test_gui import Dir, Skip, check, check_empty, check_screenshot, field, rows
+from test_gui import Dir, check, check_empty, check_screenshot, field, rows
 
 # A drive the engine's overhead does not hide: 0.5 ms per I/O, so a
 # RND4K Q32T1 write runs at ~60,000 IOPS in its cache and ~15,000 after.
@@ -255,26 +254,5 @@ TESTS = [test_sustained_finds_cache, test_latency_four_profiles, test_stop_keeps
          test_engine_error_in_info_bar, test_bad_lab_options]
 
 
-def main():
-    print(f"1..{len(TESTS)}")
-    failed = 0
-    for i, test in enumerate(TESTS, 1):
-        name = test.__name__[5:]
-        try:
-            note = test()
-            print(f"ok {i} - {name}")
-            if note:
-                print(f"# {note}")
-        except Skip as s:
-            print(f"ok {i} - {name} # SKIP {s}")
-        except Exception:
-            failed += 1
-            print(f"not ok {i} - {name}")
-            for line in traceback.format_exc().splitlines():
-                print(f"# {line}")
-        sys.stdout.flush()
-    return 1 if failed else 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(t.main(TESTS))

@@ -2,6 +2,7 @@
  * same bytes), fast, and bad files are refused with a message that names
  * the file, the line and the column. argv[1] is tests/data. */
 #include "dmk-test.h"
+#include "dmk-test-lab.h"
 #include "dmk-test-result.h"
 #include "dmk-test-scratch.h"
 
@@ -356,14 +357,11 @@ static void test_round_trip_lab(void)
  * its lab is refused. */
 static void test_lab_size_limit(void)
 {
-    DmkRunResult r;
-    DmkTestResult t;
-    DmkPassResult passes[2];
-    DmkSample samples[DMK_TEST_LAB_SAMPLES];
-    dmk_test_build_lab_result(&r, &t, passes, samples);
-    r.lab[0] = '\0';
+    DmkTestLab lab;
+    dmk_test_lab_init(&lab);
+    lab.r.lab[0] = '\0';
     size_t len = 0;
-    char *s = write_csv(&r, &len);
+    char *s = write_csv(&lab.r, &len);
     if (!s)
         return;
     DmkRunResult *back = NULL;

@@ -1,5 +1,6 @@
 /* dmk-csv: the CSV result file, read back with libcsv's strict parser. */
 #include "dmk-test.h"
+#include "dmk-test-lab.h"
 #include "dmk-test-result.h"
 #include "dmk-test-scratch.h"
 
@@ -307,14 +308,11 @@ static void test_text_round_trip(void)
  * test, and temperatures where the sensor had them. */
 static void test_lab_rows(void)
 {
-    DmkRunResult r;
-    DmkTestResult t;
-    DmkPassResult passes[2];
-    DmkSample samples[DMK_TEST_LAB_SAMPLES];
-    dmk_test_build_lab_result(&r, &t, passes, samples);
-    samples[1].temp_c = 250.0; /* a misread: no drive is that hot */
-    samples[3].temp_c = INFINITY;
-    char *s = write_csv(&r);
+    DmkTestLab lab;
+    dmk_test_lab_init(&lab);
+    lab.samples[1].temp_c = 250.0; /* a misread: no drive is that hot */
+    lab.samples[3].temp_c = INFINITY;
+    char *s = write_csv(&lab.r);
     if (!s)
         return;
     Table tb;

@@ -1,5 +1,6 @@
 /* dmk-json: string escaping and the result document. */
 #include "dmk-test.h"
+#include "dmk-test-lab.h"
 #include "dmk-test-result.h"
 #include "dmk-test-scratch.h"
 
@@ -272,13 +273,10 @@ static void test_document(void)
  * stopped test, and each sample's temperature, null without a reading. */
 static void test_document_lab(void)
 {
-    DmkRunResult r;
-    DmkTestResult t;
-    DmkPassResult passes[2];
-    DmkSample samples[DMK_TEST_LAB_SAMPLES];
-    dmk_test_build_lab_result(&r, &t, passes, samples);
-    samples[1].temp_c = 250.0; /* a misread: no drive is that hot */
-    char *s = write_json(&r);
+    DmkTestLab lab;
+    dmk_test_lab_init(&lab);
+    lab.samples[1].temp_c = 250.0; /* a misread: no drive is that hot */
+    char *s = write_json(&lab.r);
     DMK_CHECK(s != NULL);
     if (!s)
         return;
@@ -313,8 +311,8 @@ static void test_document_lab(void)
     free(s);
 
     /* a platform that cannot tell whether discard is on: null */
-    r.target.discard = -1;
-    s = write_json(&r);
+    lab.r.target.discard = -1;
+    s = write_json(&lab.r);
     if (s)
         DMK_CHECK(strstr(s, "\"discard\":null,") != NULL);
     free(s);

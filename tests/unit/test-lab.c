@@ -61,6 +61,27 @@ static void report_done(char *text)
     free(text);
 }
 
+/* A NULL-ended list of strings, for check_report. */
+#define PARTS(...) ((const char *const[]){__VA_ARGS__, NULL})
+
+/* The report of r holds each of `has` and none of `lacks` (PARTS lists;
+ * NULL: none). */
+static void check_report(const DmkRunResult *r, const char *const *has, const char *const *lacks)
+{
+    char *text = report_of(r);
+    for (size_t i = 0; has && has[i]; i++) {
+        if (!contains(text, has[i]))
+            printf("# the report lacks \"%s\"\n", has[i]);
+        DMK_CHECK(contains(text, has[i]));
+    }
+    for (size_t i = 0; lacks && lacks[i]; i++) {
+        if (contains(text, lacks[i]))
+            printf("# the report has \"%s\"\n", lacks[i]);
+        DMK_CHECK(!contains(text, lacks[i]));
+    }
+    report_done(text);
+}
+
 /* Timing on a shared machine: a run whose numbers a busy neighbour spoiled
  * (a thread held up for milliseconds) runs again, up to three times in
  * all; what a broken implementation gets wrong, it gets wrong every time.
@@ -87,6 +108,13 @@ static void with_retries(const char *what, void (*fn)(const void *), const void 
         }
     }
 }
+
+/* test_NAME: NAME_once, with retries; `what` names it in their messages. */
+#define RETRIED_TEST(name, what)               \
+    static void test_##name(void)              \
+    {                                          \
+        with_retries(what, name##_once, NULL); \
+    }
 
 /* ---- names and defaults ------------------------------------------------------ */
 
@@ -512,6 +540,21 @@ static DmkSample *step_series(size_t n, size_t drop, double high, double low)
     return s;
 }
 
+/* dmk_lab_cliff of n samples in MB/s; frees them. */
+static DmkLabCliff cliff_freeing(DmkSample *s, size_t n)
+{
+    DmkLabCliff c;
+    dmk_lab_cliff(s, n, "mb_s", &c);
+    free(s);
+    return c;
+}
+
+/* dmk_lab_cliff of a step_series. */
+static DmkLabCliff step_cliff(size_t n, size_t drop, double high, double low)
+{
+    return cliff_freeing(step_series(n, drop, high, low), n);
+}
+
 static void test_cliff_clean_step(void)
 {
     DmkSample *s = step_series(40, 15, 1000, 250);
@@ -582,59 +625,37 @@ static void test_cliff_none(void)
     s = samples_new(60, 1.0);
     for (size_t i = 0; i < 60; i++)
         set_speed(&s[i], (i * 7) % 11 < 5 ? 1000 : 300);
-    dmk_lab_cliff(s, 60, "mb_s", &c);
-    DMK_CHECK(!c.cliff);
-    free(s);
+    DMK_CHECK(!cliff_freeing(s, 60).cliff);
     s = samples_new(60, 1.0);
     for (size_t i = 0; i < 60; i++)
         set_speed(&s[i], (i / 4) % 2 ? 300 : 1000);
-    dmk_lab_cliff(s, 60, "mb_s", &c);
-    DMK_CHECK(!c.cliff);
-    free(s);
+    DMK_CHECK(!cliff_freeing(s, 60).cliff);
     /* one long dip that recovers is no cliff */
     s = samples_new(60, 1.0);
     for (size_t i = 0; i < 60; i++)
         set_speed(&s[i], i >= 20 && i < 35 ? 250 : 1000);
-    dmk_lab_cliff(s, 60, "mb_s", &c);
-    DMK_CHECK(!c.cliff);
-    free(s);
+    DMK_CHECK(!cliff_freeing(s, 60).cliff);
     /* a drop of 25 % is not a cliff (30 % needed) */
-    s = step_series(40, 15, 1000, 750);
-    dmk_lab_cliff(s, 40, "mb_s", &c);
-    DMK_CHECK(!c.cliff);
-    free(s);
+    DMK_CHECK(!step_cliff(40, 15, 1000, 750).cliff);
     /* a rise is not a cliff */
-    s = step_series(40, 15, 250, 1000);
-    dmk_lab_cliff(s, 40, "mb_s", &c);
-    DMK_CHECK(!c.cliff);
-    free(s);
+    DMK_CHECK(!step_cliff(40, 15, 250, 1000).cliff);
 }
 
 static void test_cliff_too_late(void)
 {
-    DmkLabCliff c;
     /* 5 % of the samples after the drop: too few to call it sustained */
-    DmkSample *s = step_series(100, 95, 1000, 250);
-    dmk_lab_cliff(s, 100, "mb_s", &c);
+    DmkLabCliff c = step_cliff(100, 95, 1000, 250);
     DMK_CHECK(!c.cliff);
     DMK_CHECK(c.cache_bytes == 0);
-    free(s);
-    s = step_series(100, 92, 1000, 250);
-    dmk_lab_cliff(s, 100, "mb_s", &c);
-    DMK_CHECK(!c.cliff);
-    free(s);
+    DMK_CHECK(!step_cliff(100, 92, 1000, 250).cliff);
     /* 10 %: enough */
-    s = step_series(100, 90, 1000, 250);
-    dmk_lab_cliff(s, 100, "mb_s", &c);
+    c = step_cliff(100, 90, 1000, 250);
     DMK_CHECK(c.cliff);
     DMK_CHECK_NEAR(c.cache_bytes, 90e9, 1);
-    free(s);
     /* a drop right at the start (3 samples before it) is found too */
-    s = step_series(40, 3, 1000, 250);
-    dmk_lab_cliff(s, 40, "mb_s", &c);
+    c = step_cliff(40, 3, 1000, 250);
     DMK_CHECK(c.cliff);
     DMK_CHECK_NEAR(c.cache_bytes, 3e9, 1);
-    free(s);
 }
 
 static void test_cliff_few_samples(void)
@@ -652,11 +673,9 @@ static void test_cliff_few_samples(void)
     DMK_CHECK_INT(c.n, 0);
     DMK_CHECK(!c.cliff && c.total_bytes == 0);
     /* ten is enough */
-    s = step_series(10, 4, 1000, 100);
-    dmk_lab_cliff(s, 10, "mb_s", &c);
+    c = step_cliff(10, 4, 1000, 100);
     DMK_CHECK(c.cliff);
     DMK_CHECK_NEAR(c.cache_bytes, 4e9, 1);
-    free(s);
 }
 
 static void test_steady_state(void)
@@ -890,12 +909,7 @@ static void test_mixed_recovery_analysis(void)
     }
     DMK_CHECK_INT(m[0].n, 6);
     DMK_CHECK_NEAR(m[0].mean_mb_s, sum / 6, 1e-9);
-    char *text = report_of(r);
-    DMK_CHECK(contains(text, "Mixed load on /mnt/x"));
-    DMK_CHECK(contains(text, "Read share"));
-    DMK_CHECK(contains(text, "Average"));
-    DMK_CHECK(contains(text, "SEQ128K Q1T2"));
-    report_done(text);
+    check_report(r, PARTS("Mixed load on /mnt/x", "Read share", "Average", "SEQ128K Q1T2"), NULL);
     dmk_run_result_free(r);
 
     /* recovery stopped after the degraded probe: the last two not measured */
@@ -915,22 +929,17 @@ static void test_mixed_recovery_analysis(void)
     DMK_CHECK_NEAR(rec.value[1], 7000, 1e-9);
     DMK_CHECK(isnan(rec.value[2]) && isnan(rec.value[3]));
     DMK_CHECK(dmk_lab_timeline_test(r) == &r->tests[1]); /* the degradation, by its label */
-    text = report_of(r);
-    DMK_CHECK(contains(text, "Stopped before the end"));
-    DMK_CHECK(contains(text, "after idle   not measured"));
-    DMK_CHECK(contains(text, "fresh        30,000 IOPS (123 MB/s)"));
-    report_done(text);
+    check_report(r,
+                 PARTS("Stopped before the end", "after idle   not measured",
+                       "fresh        30,000 IOPS (123 MB/s)"),
+                 NULL);
     dmk_run_result_free(r);
 
     /* not a lab result; a lab result with no test */
     r = result_new("", 0);
-    text = report_of(r);
-    DMK_CHECK(contains(text, "Not a review-lab result."));
-    report_done(text);
+    check_report(r, PARTS("Not a review-lab result."), NULL);
     snprintf(r->lab, sizeof r->lab, "sustained");
-    text = report_of(r);
-    DMK_CHECK(contains(text, "No test completed."));
-    report_done(text);
+    check_report(r, PARTS("No test completed."), NULL);
     dmk_run_result_free(r);
 }
 
@@ -1048,6 +1057,57 @@ static DmkRunSpec *lab_spec(const DmkLabParams *p, uint64_t latency_us, DmkNullS
     return s;
 }
 
+/* One run on the null backend: its spec (freed with it), what its
+ * progress showed, its result, status and seconds. */
+typedef struct {
+    DmkRunSpec *spec;
+    Watch w;
+    DmkRunResult *res;
+    DmkError err;
+    int rc;
+    double took;
+} NullRun;
+
+typedef enum { NO_CALLBACKS, WATCHED } Watching;
+
+/* Readies run to run spec, which it takes over; set run->w's stops, then null_run. */
+static void null_run_init(NullRun *run, DmkRunSpec *spec)
+{
+    memset(run, 0, sizeof *run);
+    run->spec = spec;
+    watch_init(&run->w);
+}
+
+/* Runs run->spec with run->w watching, or with no callbacks at all, and
+ * checks that it ends with `want`; true when there is a result to check. */
+static bool null_run(NullRun *run, Watching watching, int want)
+{
+    uint64_t t0 = dmk_clock_ns();
+    run->rc = run_null(run->spec, watching == WATCHED ? &run->w : NULL, &run->res, &run->err);
+    run->took = (double)(dmk_clock_ns() - t0) / 1e9;
+    DMK_CHECK_INT(run->rc, want);
+    return run->res != NULL;
+}
+
+static void null_run_free(NullRun *run)
+{
+    dmk_run_result_free(run->res);
+    free(run->spec);
+    run->res = NULL;
+    run->spec = NULL;
+}
+
+/* Runs spec (taken over), which must succeed; false, with nothing left
+ * to free, when there is no result to check. */
+static bool run_ok(NullRun *run, DmkRunSpec *spec, Watching watching)
+{
+    null_run_init(run, spec);
+    if (null_run(run, watching, DMK_OK))
+        return true;
+    null_run_free(run);
+    return false;
+}
+
 /* A short sustained write as dmk_lab_build makes it: the 16 MiB file is
  * filled first (16 MiB into the simulated cache, +16 MiB / bytes_per_c
  * on the simulated sensor), with no settle unless the test asks. */
@@ -1059,6 +1119,22 @@ static DmkLabParams sustained_params(double duration_s, double sample_s)
     p.duration_s = duration_s;
     p.sample_s = sample_s;
     p.settle_s = 0;
+    return p;
+}
+
+/* A short recovery test in 0.1 s samples: probes of step_s, a degradation
+ * of duration_s, an idle of idle_s, after a settle of settle_s. */
+static DmkLabParams recovery_params(uint64_t span, double step_s, double duration_s, double idle_s,
+                                    double settle_s)
+{
+    DmkLabParams p;
+    dmk_lab_params_init(&p, DMK_LAB_RECOVERY);
+    p.span = span;
+    p.step_s = step_s;
+    p.duration_s = duration_s;
+    p.idle_s = idle_s;
+    p.settle_s = settle_s;
+    p.sample_s = 0.1;
     return p;
 }
 
@@ -1100,17 +1176,20 @@ static double median_iops(const DmkTestResult *t)
 }
 
 /* The samples are periods of `period` s ending at t_s, the last possibly
- * shorter (ending at `measured`), and their bytes add up to the pass's. */
+ * shorter (ending at `measured`; a last piece under a tenth of a period
+ * joins the sample before it), and their bytes add up to the pass's. */
 static void check_samples(const DmkTestResult *t, double period, double measured)
 {
     size_t expect = (size_t)ceil(measured / period - 1e-6);
+    if (expect >= 2 && measured - period * (double)(expect - 1) < period / 10)
+        expect--;
     if (t->n_samples != expect)
         printf("# %s %s: %zu samples over %.3f s, expected %zu\n", t->test.name, t->test.label,
                t->n_samples, measured, expect);
     DMK_CHECK_INT(t->n_samples, expect);
     double bytes = 0;
     for (size_t i = 0; i < t->n_samples; i++) {
-        double end = fmin(period * (double)(i + 1), measured);
+        double end = i + 1 == t->n_samples ? measured : fmin(period * (double)(i + 1), measured);
         DMK_CHECK_NEAR(t->samples[i].t_s, end, 1e-6);
         bytes += sample_bytes(t->samples, i);
     }
@@ -1125,17 +1204,10 @@ static void sustained_cache_once(const void *arg)
      * cache that never drains, of which the fill took 16 MiB: the cliff
      * comes after 64 MiB of the run's writes (about 1 s in) */
     DmkLabParams p = sustained_params(3.0, 0.1);
-    DmkRunSpec *s = lab_spec(&p, 2000, (DmkNullSim){80 * MIB, 4, 0, 0});
-    Watch w;
-    watch_init(&w);
-    DmkRunResult *res;
-    DmkError err;
-    int rc = run_null(s, &w, &res, &err);
-    DMK_CHECK_INT(rc, DMK_OK);
-    if (!res) {
-        free(s);
+    NullRun run;
+    if (!run_ok(&run, lab_spec(&p, 2000, (DmkNullSim){80 * MIB, 4, 0, 0}), WATCHED))
         return;
-    }
+    const DmkRunResult *res = run.res;
     DMK_CHECK(res->complete);
     DMK_CHECK_STR(res->lab, "sustained");
     DMK_CHECK_INT(res->n_tests, 1);
@@ -1162,24 +1234,17 @@ static void sustained_cache_once(const void *arg)
     DMK_CHECK(c.steady);
     DMK_CHECK(near_rel(c.steady_mean, c.after, 0.1));
     /* the progress: no sensor, time moving the right way */
-    DMK_CHECK(w.temp_nan > 0 && w.temp_finite == 0);
-    char *text = report_of(res);
-    DMK_CHECK(contains(text, "Sustained write on"));
-    DMK_CHECK(contains(text, "RND4K Q32T1 write, sustained:"));
-    DMK_CHECK(contains(text, "sampled every 0.1 s."));
-    DMK_CHECK(contains(text, " MiB written before the speed dropped at"));
-    DMK_CHECK(contains(text, "Steady state (last 20 % of the run):"));
-    DMK_CHECK(contains(text, "Temperature: no temperature sensor readable"));
-    DMK_CHECK(!contains(text, "no cache detected"));
-    report_done(text);
-    dmk_run_result_free(res);
-    free(s);
+    DMK_CHECK(run.w.temp_nan > 0 && run.w.temp_finite == 0);
+    check_report(
+        res,
+        PARTS("Sustained write on", "RND4K Q32T1 write, sustained:", "sampled every 0.1 s.",
+              " MiB written before the speed dropped at", "Steady state (last 20 % of the run):",
+              "Temperature: no temperature sensor readable"),
+        PARTS("no cache detected"));
+    null_run_free(&run);
 }
 
-static void test_sustained_cache(void)
-{
-    with_retries("sustained cache", sustained_cache_once, NULL);
-}
+RETRIED_TEST(sustained_cache, "sustained cache")
 
 /* The lab's own preparation: a 128 MiB fill overflows a 32 MiB cache
  * that drains in 2 s, and a settle of 2.2 s empties it again, so the run
@@ -1192,19 +1257,11 @@ static void sustained_settle_once(const void *arg)
     DmkLabParams p = sustained_params(2.0, 0.1);
     p.span = 128 * MIB;
     p.settle_s = 2.2;
-    DmkRunSpec *s = lab_spec(&p, 2000, (DmkNullSim){32 * MIB, 2, 2.0, 0});
-    DmkRunResult *res;
-    DmkError err;
-    uint64_t t0 = dmk_clock_ns();
-    int rc = run_null(s, NULL, &res, &err);
-    double took = (double)(dmk_clock_ns() - t0) / 1e9;
-    DMK_CHECK_INT(rc, DMK_OK);
-    if (!res) {
-        free(s);
+    NullRun run;
+    if (!run_ok(&run, lab_spec(&p, 2000, (DmkNullSim){32 * MIB, 2, 2.0, 0}), NO_CALLBACKS))
         return;
-    }
-    DMK_CHECK(took >= 4.2); /* the settle was spent */
-    const DmkTestResult *t = &res->tests[0];
+    DMK_CHECK(run.took >= 4.2); /* the settle was spent */
+    const DmkTestResult *t = &run.res->tests[0];
     check_samples(t, 0.1, 2.0);
     DmkLabCliff c;
     dmk_lab_cliff(t->samples, t->n_samples, "iops", &c);
@@ -1218,31 +1275,20 @@ static void sustained_settle_once(const void *arg)
     DMK_CHECK(fabs(c.cache_bytes - expect) <= one * 1.05);
     DMK_CHECK(c.before >= 16000 * 0.75 && c.before <= 16000 * 1.02);
     DMK_CHECK(near_rel(c.before / c.after, 2.0, 0.2));
-    dmk_run_result_free(res);
-    free(s);
+    null_run_free(&run);
 }
 
-static void test_sustained_settle(void)
-{
-    with_retries("sustained settle", sustained_settle_once, NULL);
-}
+RETRIED_TEST(sustained_settle, "sustained settle")
 
 static void sustained_no_cache_once(const void *arg)
 {
     (void)arg;
     DmkLabParams p = sustained_params(1.5, 0.1);
-    DmkRunSpec *s = lab_spec(&p, 1000, (DmkNullSim){0});
-    Watch w;
-    watch_init(&w);
-    DmkRunResult *res;
-    DmkError err;
-    int rc = run_null(s, &w, &res, &err);
-    DMK_CHECK_INT(rc, DMK_OK);
-    if (!res) {
-        free(s);
+    NullRun run;
+    if (!run_ok(&run, lab_spec(&p, 1000, (DmkNullSim){0}), WATCHED))
         return;
-    }
-    const DmkTestResult *t = &res->tests[0];
+    const Watch *w = &run.w;
+    const DmkTestResult *t = &run.res->tests[0];
     check_samples(t, 0.1, 1.5);
     DmkLabCliff c;
     dmk_lab_cliff(t->samples, t->n_samples, "iops", &c);
@@ -1253,31 +1299,25 @@ static void sustained_no_cache_once(const void *arg)
            c.steady_excursion_pct);
     /* progress: remaining falls to 0, elapsed rises, bytes grow, no temperature */
     printf("# progress: %d reports, remaining %.2f -> %.2f s (largest rise %.3f s), %llu bytes\n",
-           w.calls, w.first_remaining, w.last_remaining, w.max_remaining_rise,
-           (unsigned long long)w.max_bytes);
-    DMK_CHECK(w.calls >= 10);
-    DMK_CHECK(w.first_remaining <= 1.5 + 1e-9 && w.first_remaining >= 1.2);
-    DMK_CHECK(w.last_remaining <= 0.2);
-    DMK_CHECK(w.max_remaining_rise <= 0.02);
-    DMK_CHECK_INT(w.elapsed_falls, 0);
-    DMK_CHECK_INT(w.bytes_falls, 0);
-    DMK_CHECK(w.max_bytes > 0 && w.max_bytes <= t->score.total.bytes + 32 * 4096);
-    DMK_CHECK(w.max_bytes >= t->score.total.bytes * 0.8);
-    DMK_CHECK(w.temp_nan == w.measure_calls && w.temp_finite == 0);
-    char *text = report_of(res);
-    DMK_CHECK(contains(text, "Cache: no cache detected in"));
-    DMK_CHECK(contains(text, "(no sustained drop in speed)"));
-    DMK_CHECK(contains(text, "no temperature sensor"));
-    DMK_CHECK(!contains(text, "Thermal throttling"));
-    report_done(text);
-    dmk_run_result_free(res);
-    free(s);
+           w->calls, w->first_remaining, w->last_remaining, w->max_remaining_rise,
+           (unsigned long long)w->max_bytes);
+    DMK_CHECK(w->calls >= 10);
+    DMK_CHECK(w->first_remaining <= 1.5 + 1e-9 && w->first_remaining >= 1.2);
+    DMK_CHECK(w->last_remaining <= 0.2);
+    DMK_CHECK(w->max_remaining_rise <= 0.02);
+    DMK_CHECK_INT(w->elapsed_falls, 0);
+    DMK_CHECK_INT(w->bytes_falls, 0);
+    DMK_CHECK(w->max_bytes > 0 && w->max_bytes <= t->score.total.bytes + 32 * 4096);
+    DMK_CHECK(w->max_bytes >= t->score.total.bytes * 0.8);
+    DMK_CHECK(w->temp_nan == w->measure_calls && w->temp_finite == 0);
+    check_report(run.res,
+                 PARTS("Cache: no cache detected in", "(no sustained drop in speed)",
+                       "no temperature sensor"),
+                 PARTS("Thermal throttling"));
+    null_run_free(&run);
 }
 
-static void test_sustained_no_cache(void)
-{
-    with_retries("sustained no cache", sustained_no_cache_once, NULL);
-}
+RETRIED_TEST(sustained_no_cache, "sustained no cache")
 
 static void sustained_thermal_once(const void *arg)
 {
@@ -1286,19 +1326,12 @@ static void sustained_thermal_once(const void *arg)
      * run to 80 C after ~44 MiB more (~0.7 s at 65.5 MB/s); throttled, the
      * writes (4,000 IOPS, 16 MB/s, +10 C/s) outrun the cooling (2 C/s) */
     DmkLabParams p = sustained_params(2.5, 0.1);
-    DmkRunSpec *s = lab_spec(&p, 2000, (DmkNullSim){0, 4, 0, 3 * MIB / 2});
-    Watch w;
-    watch_init(&w);
-    DmkRunResult *res;
-    DmkError err;
-    int rc = run_null(s, &w, &res, &err);
-    DMK_CHECK_INT(rc, DMK_OK);
-    if (!res) {
-        free(s);
+    NullRun run;
+    if (!run_ok(&run, lab_spec(&p, 2000, (DmkNullSim){0, 4, 0, 3 * MIB / 2}), WATCHED))
         return;
-    }
-    DMK_CHECK_STR(res->target.temp_sensor, "simulated sensor (null backend)");
-    const DmkTestResult *t = &res->tests[0];
+    const Watch *w = &run.w;
+    DMK_CHECK_STR(run.res->target.temp_sensor, "simulated sensor (null backend)");
+    const DmkTestResult *t = &run.res->tests[0];
     check_samples(t, 0.1, 2.5);
     size_t finite = 0, whole = 0;
     double first = NAN, last = NAN;
@@ -1327,25 +1360,18 @@ static void sustained_thermal_once(const void *arg)
     DMK_CHECK(th.throttle_t_s > 0.3 && th.throttle_t_s < 1.5);
     DMK_CHECK(near_rel(th.before / th.after, 4.0, 0.15));
     /* progress carries the temperature, whole degrees, up to 80 */
-    DMK_CHECK(w.temp_finite == w.measure_calls && w.temp_nan == 0);
-    DMK_CHECK(w.temp_min >= 40 && w.temp_max == 80);
-    DMK_CHECK_INT(w.temp_not_whole, 0);
-    char *text = report_of(res);
-    DMK_CHECK(contains(text, "Temperature: "));
-    DMK_CHECK(contains(text, "to 80 C (simulated sensor (null backend))."));
-    DMK_CHECK(contains(text, "Thermal throttling: after"));
-    DMK_CHECK(contains(text, "at its maximum of 80 C, the speed fell from"));
-    DMK_CHECK(contains(text, "Cache: no cache detected; the speed drop at"));
-    DMK_CHECK(!contains(text, "no temperature sensor"));
-    report_done(text);
-    dmk_run_result_free(res);
-    free(s);
+    DMK_CHECK(w->temp_finite == w->measure_calls && w->temp_nan == 0);
+    DMK_CHECK(w->temp_min >= 40 && w->temp_max == 80);
+    DMK_CHECK_INT(w->temp_not_whole, 0);
+    check_report(run.res,
+                 PARTS("Temperature: ", "to 80 C (simulated sensor (null backend)).",
+                       "Thermal throttling: after", "at its maximum of 80 C, the speed fell from",
+                       "Cache: no cache detected; the speed drop at"),
+                 PARTS("no temperature sensor"));
+    null_run_free(&run);
 }
 
-static void test_sustained_thermal(void)
-{
-    with_retries("sustained thermal", sustained_thermal_once, NULL);
-}
+RETRIED_TEST(sustained_thermal, "sustained thermal")
 
 /* A drive with a sensor that hardly warms (1 C per 16 MiB against 2 C/s
  * of cooling: +2 C/s at full speed, cooling past the cache) and a cache
@@ -1354,16 +1380,10 @@ static void sustained_cache_with_sensor_once(const void *arg)
 {
     (void)arg;
     DmkLabParams p = sustained_params(2.5, 0.1);
-    DmkRunSpec *s = lab_spec(&p, 2000, (DmkNullSim){80 * MIB, 4, 0, 16 * MIB});
-    DmkRunResult *res;
-    DmkError err;
-    int rc = run_null(s, NULL, &res, &err);
-    DMK_CHECK_INT(rc, DMK_OK);
-    if (!res) {
-        free(s);
+    NullRun run;
+    if (!run_ok(&run, lab_spec(&p, 2000, (DmkNullSim){80 * MIB, 4, 0, 16 * MIB}), NO_CALLBACKS))
         return;
-    }
-    const DmkTestResult *t = &res->tests[0];
+    const DmkTestResult *t = &run.res->tests[0];
     DmkLabThermal th;
     dmk_lab_thermal(t->samples, t->n_samples, "iops", &th);
     DmkLabCliff c;
@@ -1373,18 +1393,13 @@ static void sustained_cache_with_sensor_once(const void *arg)
     DMK_CHECK(th.sensor && th.max_c < 50);
     DMK_CHECK(c.cliff);
     DMK_CHECK(!th.throttled);
-    char *text = report_of(res);
-    DMK_CHECK(contains(text, "No thermal throttling detected."));
-    DMK_CHECK(contains(text, "written before the speed dropped"));
-    report_done(text);
-    dmk_run_result_free(res);
-    free(s);
+    check_report(run.res,
+                 PARTS("No thermal throttling detected.", "written before the speed dropped"),
+                 NULL);
+    null_run_free(&run);
 }
 
-static void test_sustained_cache_with_sensor(void)
-{
-    with_retries("sustained cache with sensor", sustained_cache_with_sensor_once, NULL);
-}
+RETRIED_TEST(sustained_cache_with_sensor, "sustained cache with sensor")
 
 /* The latency ramp's four profiles (dmk_lab_build's latency spec), each
  * run on its own at a latency that makes its maximum 4,000 IOPS (QD x
@@ -1422,14 +1437,13 @@ static void latency_profile_once(const void *arg)
     uint64_t latency_us = (uint64_t)lat_profiles[i].qd * 250;
     double capacity = lat_profiles[i].qd / ((double)latency_us / 1e6); /* 4,000 IOPS */
     s->null_latency_ns = latency_us * 1000;
-    DmkRunResult *res;
-    DmkError err;
-    int rc = run_null(s, NULL, &res, &err);
-    DMK_CHECK_INT(rc, DMK_OK);
-    if (!res || res->n_tests != 12) {
-        DMK_CHECK(res && res->n_tests == 12);
-        dmk_run_result_free(res);
-        free(s);
+    NullRun run;
+    if (!run_ok(&run, s, NO_CALLBACKS))
+        return;
+    const DmkRunResult *res = run.res;
+    if (res->n_tests != 12) {
+        DMK_CHECK(res->n_tests == 12);
+        null_run_free(&run);
         return;
     }
     DMK_CHECK(res->complete);
@@ -1486,16 +1500,11 @@ static void latency_profile_once(const void *arg)
     DMK_CHECK(ratio[5] >= 0.95);
 #endif
     DMK_CHECK(p50[5] <= latency_us * 1.1 + 500);
-    char *text = report_of(res);
     char want[128];
     snprintf(want, sizeof want, "%s (%s, %.0f outstanding): peak ", lat_profiles[i].title,
              lat_profiles[i].name, lat_profiles[i].qd);
-    DMK_CHECK(contains(text, want));
-    DMK_CHECK(contains(text, "no step stayed under 1 ms."));
-    DMK_CHECK(contains(text, "\n  120 %  "));
-    report_done(text);
-    dmk_run_result_free(res);
-    free(s);
+    check_report(res, PARTS(want, "no step stayed under 1 ms.", "\n  120 %  "), NULL);
+    null_run_free(&run);
 }
 
 static void test_latency_ramp(void)
@@ -1516,15 +1525,10 @@ static void mixed_run_once(const void *arg)
     p.warmup_s = 0;
     p.sample_s = 0.25;
     p.mixed_qd = 8;
-    DmkRunSpec *s = lab_spec(&p, 1000, (DmkNullSim){0});
-    DmkRunResult *res;
-    DmkError err;
-    int rc = run_null(s, NULL, &res, &err);
-    DMK_CHECK_INT(rc, DMK_OK);
-    if (!res) {
-        free(s);
+    NullRun run;
+    if (!run_ok(&run, lab_spec(&p, 1000, (DmkNullSim){0}), NO_CALLBACKS))
         return;
-    }
+    const DmkRunResult *res = run.res;
     DMK_CHECK_INT(res->n_tests, 12);
     for (size_t i = 0; i < res->n_tests && i < 12; i++) {
         const DmkTestResult *t = &res->tests[i];
@@ -1549,20 +1553,11 @@ static void mixed_run_once(const void *arg)
     DMK_CHECK_INT(m[0].n, 6);
     DMK_CHECK_INT(m[1].n, 6);
     DMK_CHECK_NEAR(m[1].mb_s[3], res->tests[9].score.total.mb_s, 1e-9);
-    char *text = report_of(res);
-    DMK_CHECK(contains(text, "Mixed load on"));
-    DMK_CHECK(contains(text, "SEQ128K Q8T2"));
-    DMK_CHECK(contains(text, "RND4K Q8T4"));
-    DMK_CHECK(contains(text, "       100 %"));
-    report_done(text);
-    dmk_run_result_free(res);
-    free(s);
+    check_report(res, PARTS("Mixed load on", "SEQ128K Q8T2", "RND4K Q8T4", "       100 %"), NULL);
+    null_run_free(&run);
 }
 
-static void test_mixed_run(void)
-{
-    with_retries("mixed run", mixed_run_once, NULL);
-}
+RETRIED_TEST(mixed_run, "mixed run")
 
 static void fullspan_run_once(const void *arg)
 {
@@ -1574,15 +1569,10 @@ static void fullspan_run_once(const void *arg)
     dmk_lab_params_init(&p, DMK_LAB_FULLSPAN);
     p.span = 2 * GIB;
     p.sample_s = 0.1;
-    DmkRunSpec *s = lab_spec(&p, 5000, (DmkNullSim){512 * MIB, 2, 0, 0});
-    DmkRunResult *res;
-    DmkError err;
-    int rc = run_null(s, NULL, &res, &err);
-    DMK_CHECK_INT(rc, DMK_OK);
-    if (!res) {
-        free(s);
+    NullRun run;
+    if (!run_ok(&run, lab_spec(&p, 5000, (DmkNullSim){512 * MIB, 2, 0, 0}), NO_CALLBACKS))
         return;
-    }
+    const DmkRunResult *res = run.res;
     DMK_CHECK(res->complete);
     DMK_CHECK(res->size == 2 * GIB);
     DMK_CHECK_INT(res->n_tests, 1);
@@ -1607,21 +1597,15 @@ static void fullspan_run_once(const void *arg)
     DMK_CHECK(fabs(c.cache_bytes - 512.0 * MIB) <= c.before * 1e6 * 0.1 * 1.05);
     DMK_CHECK(near_rel(c.before / c.after, 2.0, 0.15));
     DMK_CHECK(near_rel(c.total_bytes, 2048.0 * MIB, 1e-6));
-    char *text = report_of(res);
-    DMK_CHECK(contains(text, "Full-span write on"));
-    DMK_CHECK(contains(text, "SEQ1M Q8T1 write, full span: 2.0 GiB written in"));
-    DMK_CHECK(contains(text, "\nCache: ") && contains(text, " MiB written before"));
-    DMK_CHECK(contains(text, " written before the speed dropped at "));
-    DMK_CHECK(contains(text, " MB/s to "));
-    report_done(text);
-    dmk_run_result_free(res);
-    free(s);
+    check_report(res,
+                 PARTS("Full-span write on", "SEQ1M Q8T1 write, full span: 2.0 GiB written in",
+                       "\nCache: ", " MiB written before", " written before the speed dropped at ",
+                       " MB/s to "),
+                 NULL);
+    null_run_free(&run);
 }
 
-static void test_fullspan_run(void)
-{
-    with_retries("fullspan run", fullspan_run_once, NULL);
-}
+RETRIED_TEST(fullspan_run, "fullspan run")
 
 static void test_recovery_run(void)
 {
@@ -1632,28 +1616,12 @@ static void test_recovery_run(void)
      * MiB/s, more than the drain: the cache stays nearly full); a full cache
      * that idled 1 s takes 4 MiB (1,024 writes) at full speed again, then
      * slows (~7,000 IOPS over the probe); after TRIM 32,000 again */
-    DmkLabParams p;
-    dmk_lab_params_init(&p, DMK_LAB_RECOVERY);
-    p.span = 16 * MIB;
-    p.step_s = 0.3;
-    p.duration_s = 1.5;
-    p.idle_s = 1;
-    p.settle_s = 0.5;
-    p.sample_s = 0.1;
-    DmkRunSpec *s = lab_spec(&p, 1000, (DmkNullSim){112 * MIB, 8, 28, 0});
-    Watch w;
-    watch_init(&w);
-    DmkRunResult *res;
-    DmkError err;
-    uint64_t t0 = dmk_clock_ns();
-    int rc = run_null(s, &w, &res, &err);
-    double took = (double)(dmk_clock_ns() - t0) / 1e9;
-    DMK_CHECK_INT(rc, DMK_OK);
-    if (!res) {
-        free(s);
+    DmkLabParams p = recovery_params(16 * MIB, 0.3, 1.5, 1, 0.5);
+    NullRun run;
+    if (!run_ok(&run, lab_spec(&p, 1000, (DmkNullSim){112 * MIB, 8, 28, 0}), WATCHED))
         return;
-    }
-    DMK_CHECK(took >= 4.2); /* the settle and idle time were spent */
+    const DmkRunResult *res = run.res;
+    DMK_CHECK(run.took >= 4.2); /* the settle and idle time were spent */
     DMK_CHECK(res->complete);
     DMK_CHECK_INT(res->n_tests, 5);
     DmkLabRecovery rec;
@@ -1681,20 +1649,14 @@ static void test_recovery_run(void)
     for (size_t i = 0; i < res->n_tests; i++)
         if (i != 1)
             check_samples(&res->tests[i], 0.1, 0.3);
-    DMK_CHECK(w.max_remaining_rise <= 0.02);
-    DMK_CHECK_INT(w.elapsed_falls, 0);
-    char *text = report_of(res);
-    DMK_CHECK(contains(text, "Recovery on"));
-    DMK_CHECK(contains(text, "fresh        "));
-    DMK_CHECK(contains(text, "degraded     "));
-    DMK_CHECK(contains(text, "after idle   "));
-    DMK_CHECK(contains(text, "after TRIM   "));
-    DMK_CHECK(!contains(text, "not measured"));
-    DMK_CHECK(contains(text, "RND4K Q32T1 write, degradation:"));
-    DMK_CHECK(contains(text, "TRIM: the null backend's simulated drive forgot"));
-    report_done(text);
-    dmk_run_result_free(res);
-    free(s);
+    DMK_CHECK(run.w.max_remaining_rise <= 0.02);
+    DMK_CHECK_INT(run.w.elapsed_falls, 0);
+    check_report(
+        res,
+        PARTS("Recovery on", "fresh        ", "degraded     ", "after idle   ", "after TRIM   ",
+              "RND4K Q32T1 write, degradation:", "TRIM: the null backend's simulated drive forgot"),
+        PARTS("not measured"));
+    null_run_free(&run);
 }
 
 /* ---- stopping -------------------------------------------------------------------- */
@@ -1741,31 +1703,21 @@ static void check_partial(const DmkRunResult *res, const Watch *w)
         if (len >= 0.02)
             DMK_CHECK(last->iops >= median * 0.5);
     }
-    char *text = report_of(res);
-    DMK_CHECK(contains(text, "Stopped before the end"));
-    DMK_CHECK(contains(text, "(stopped early)"));
-    report_done(text);
+    check_report(res, PARTS("Stopped before the end", "(stopped early)"), NULL);
 }
 
 static void test_stop_from_callback(void)
 {
     DmkLabParams p = sustained_params(20, 0.1);
-    DmkRunSpec *s = lab_spec(&p, 1000, (DmkNullSim){0});
-    Watch w;
-    watch_init(&w);
-    w.stop_after_measure = 10; /* ~1 s in */
-    DmkRunResult *res;
-    DmkError err;
-    uint64_t t0 = dmk_clock_ns();
-    int rc = run_null(s, &w, &res, &err);
-    double took = (double)(dmk_clock_ns() - t0) / 1e9;
-    DMK_CHECK_INT(rc, DMK_E_STOPPED);
-    DMK_CHECK(contains(err.msg, "stopped"));
-    DMK_CHECK(took < 4.0);
-    if (res)
-        check_partial(res, &w);
-    dmk_run_result_free(res);
-    free(s);
+    NullRun run;
+    null_run_init(&run, lab_spec(&p, 1000, (DmkNullSim){0}));
+    run.w.stop_after_measure = 10; /* ~1 s in */
+    null_run(&run, WATCHED, DMK_E_STOPPED);
+    DMK_CHECK(contains(run.err.msg, "stopped"));
+    DMK_CHECK(run.took < 4.0);
+    if (run.res)
+        check_partial(run.res, &run.w);
+    null_run_free(&run);
 }
 
 typedef struct {
@@ -1818,25 +1770,13 @@ static void test_stop_from_thread(void)
 /* A stop while the recovery test idles keeps the probes before it, whole. */
 static void test_stop_in_idle(void)
 {
-    DmkLabParams p;
-    dmk_lab_params_init(&p, DMK_LAB_RECOVERY);
-    p.span = 64 * MIB;
-    p.step_s = 0.2;
-    p.duration_s = 0.4;
-    p.idle_s = 30;
-    p.settle_s = 0;
-    p.sample_s = 0.1;
-    DmkRunSpec *s = lab_spec(&p, 1000, (DmkNullSim){16 * MIB, 4, 20, 0});
-    Watch w;
-    watch_init(&w);
-    w.stop_at_interval = true;
-    DmkRunResult *res;
-    DmkError err;
-    uint64_t t0 = dmk_clock_ns();
-    int rc = run_null(s, &w, &res, &err);
-    double took = (double)(dmk_clock_ns() - t0) / 1e9;
-    DMK_CHECK_INT(rc, DMK_E_STOPPED);
-    DMK_CHECK(took < 5.0);
+    DmkLabParams p = recovery_params(64 * MIB, 0.2, 0.4, 30, 0);
+    NullRun run;
+    null_run_init(&run, lab_spec(&p, 1000, (DmkNullSim){16 * MIB, 4, 20, 0}));
+    run.w.stop_at_interval = true;
+    null_run(&run, WATCHED, DMK_E_STOPPED);
+    DMK_CHECK(run.took < 5.0);
+    const DmkRunResult *res = run.res;
     if (res) {
         DMK_CHECK(!res->complete);
         DMK_CHECK_INT(res->n_tests, 3);
@@ -1849,12 +1789,9 @@ static void test_stop_in_idle(void)
         DMK_CHECK(isfinite(rec.value[0]) && isfinite(rec.value[1]));
         DMK_CHECK(isnan(rec.value[2]) && isnan(rec.value[3]));
         DMK_CHECK_STR(res->lab_note, ""); /* no TRIM happened */
-        char *text = report_of(res);
-        DMK_CHECK(contains(text, "after TRIM   not measured"));
-        report_done(text);
+        check_report(res, PARTS("after TRIM   not measured"), NULL);
     }
-    dmk_run_result_free(res);
-    free(s);
+    null_run_free(&run);
 }
 
 /* A stop while the drive settles after the fill: nothing was measured. */
@@ -1862,28 +1799,19 @@ static void test_stop_in_settle(void)
 {
     DmkLabParams p = sustained_params(5, 0.1);
     p.settle_s = 30;
-    DmkRunSpec *s = lab_spec(&p, 1000, (DmkNullSim){0});
-    Watch w;
-    watch_init(&w);
-    w.stop_at_interval = true;
-    DmkRunResult *res;
-    DmkError err;
-    uint64_t t0 = dmk_clock_ns();
-    int rc = run_null(s, &w, &res, &err);
-    double took = (double)(dmk_clock_ns() - t0) / 1e9;
-    DMK_CHECK_INT(rc, DMK_E_STOPPED);
-    DMK_CHECK(took < 3.0);
-    DMK_CHECK(w.t_stop_ns != 0);
-    DMK_CHECK_INT(w.measure_calls, 0);
-    if (res) {
-        DMK_CHECK(!res->complete);
-        DMK_CHECK_INT(res->n_tests, 0);
-        char *text = report_of(res);
-        DMK_CHECK(contains(text, "No test completed."));
-        report_done(text);
+    NullRun run;
+    null_run_init(&run, lab_spec(&p, 1000, (DmkNullSim){0}));
+    run.w.stop_at_interval = true;
+    null_run(&run, WATCHED, DMK_E_STOPPED);
+    DMK_CHECK(run.took < 3.0);
+    DMK_CHECK(run.w.t_stop_ns != 0);
+    DMK_CHECK_INT(run.w.measure_calls, 0);
+    if (run.res) {
+        DMK_CHECK(!run.res->complete);
+        DMK_CHECK_INT(run.res->n_tests, 0);
+        check_report(run.res, PARTS("No test completed."), NULL);
     }
-    dmk_run_result_free(res);
-    free(s);
+    null_run_free(&run);
 }
 
 /* ---- rate limiting ---------------------------------------------------------------- */
@@ -1913,11 +1841,11 @@ static void rate_once(const void *arg)
     DMK_CHECK_INT(dmk_job_parse_name(name, &job, &err), DMK_OK);
     DMK_CHECK_INT(dmk_run_spec_add(s, &job, DMK_MODE_READ, 100, &err), DMK_OK);
     s->tests[0].rate_iops = rate;
-    DmkRunResult *res;
-    int rc = run_null(s, NULL, &res, &err);
-    DMK_CHECK_INT(rc, DMK_OK);
-    if (res && res->n_tests == 1) {
-        const DmkTestResult *t = &res->tests[0];
+    NullRun run;
+    null_run_init(&run, s);
+    null_run(&run, NO_CALLBACKS, DMK_OK);
+    if (run.res && run.res->n_tests == 1) {
+        const DmkTestResult *t = &run.res->tests[0];
         double best = best_sample(t), median = median_iops(t), got = t->score.total.iops;
         double r = (double)rate;
         /* The rate when nothing held the worker up (its best 0.1 s, at
@@ -1940,8 +1868,7 @@ static void rate_once(const void *arg)
         /* latency is the drive's, not time spent waiting for the rate */
         DMK_CHECK(t->score.total.lat_p50_us <= (double)latency_us * 1.35 + 100);
     }
-    dmk_run_result_free(res);
-    free(s);
+    null_run_free(&run);
 }
 
 static void test_rate_limit(void)

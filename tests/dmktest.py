@@ -1,0 +1,103 @@
+"""What the Python test scripts share (tests/cli, tests/integration,
+tests/ui): check() and Skip, fresh directories on the build dir's file
+system, drivemark-cli's usage errors, CSV output read back, and the TAP
+runner. Plain stdlib; each script puts tests/ on sys.path to import it."""
+
+import csv
+import io
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+
+TMP_BASE = os.environ.get("DMK_TEST_TMPDIR", ".")
+
+
+class Skip(Exception):
+    pass
+
+
+def check(cond, what):
+    if not cond:
+        raise AssertionError(what)
+
+
+class Dir:
+    """A fresh directory on the build dir's (real) file system; a script
+    names its own with a subclass that sets prefix."""
+
+    prefix = "dmk-"
+
+    def __enter__(self):
+        os.makedirs(TMP_BASE, exist_ok=True)
+        self.path = tempfile.mkdtemp(prefix=self.prefix, dir=TMP_BASE)
+        return self.path
+
+    def __exit__(self, *exc):
+        shutil.rmtree(self.path, ignore_errors=True)
+
+
+def run_cli(cli, args, timeout, env=None, prefix=()):
+    """Runs drivemark-cli (after prefix, a command that runs it) with args,
+    stdout and stderr captured as text; env adds to os.environ."""
+    e = dict(os.environ)
+    if env:
+        e.update(env)
+    return subprocess.run(list(prefix) + [cli] + args, capture_output=True, text=True,
+                          timeout=timeout, env=e)
+
+
+def check_usage_error(r, args, needles, hint=False):
+    """r, the run of args, is a usage error: exit 2, each of needles (and
+    with hint, the pointer to --help) on stderr, nothing on stdout."""
+    check(r.returncode == 2, f"{args}: exit {r.returncode}, expected 2; stderr: {r.stderr}")
+    for n in needles:
+        check(n in r.stderr, f"{args}: stderr lacks {n!r}: {r.stderr}")
+    if hint:
+        check("Try 'drivemark-cli --help'." in r.stderr, f"{args}: no hint: {r.stderr}")
+    check(r.stdout == "", f"{args}: printed on stdout: {r.stdout}")
+
+
+def parse_csv(text):
+    check("\r\n" in text, "CSV rows end in CRLF")
+    return list(csv.DictReader(io.StringIO(text, newline="")))
+
+
+def read_csv(path):
+    return parse_csv(open(path, encoding="utf-8", newline="").read())
+
+
+def tests_in(namespace):
+    """[(name, function)] of a module's test_ functions, in file order."""
+    return [(n, f) for n, f in namespace.items() if n.startswith("test_") and callable(f)]
+
+
+def run_tap(tests, plan_first=False, timed=False):
+    """Runs [(name, function)] and prints TAP: the plan first or last, each
+    test's seconds after its name when timed, and a "# " line with what a
+    test returns. Returns the exit status."""
+    if plan_first:
+        print(f"1..{len(tests)}")
+    failed = 0
+    for i, (name, fn) in enumerate(tests, 1):
+        t0 = time.monotonic()
+        try:
+            note = fn()
+            took = f" ({time.monotonic() - t0:.1f} s)" if timed else ""
+            print(f"ok {i} - {name}{took}")
+            if note:
+                print(f"# {note}")
+        except Skip as s:
+            print(f"ok {i} - {name} # SKIP {s}")
+        except Exception:  # noqa: BLE001 - every failure is reported
+            failed += 1
+            print(f"not ok {i} - {name}")
+            for line in traceback.format_exc().splitlines():
+                print(f"# {line}")
+        sys.stdout.flush()
+    if not plan_first:
+        print(f"1..{len(tests)}")
+    return 1 if failed else 0
