@@ -45,10 +45,11 @@ static void aio_target_close(DmkTarget *t)
 
 static int aio_target_sync(DmkTarget *t, DmkError *err)
 {
-    int fd = ((DmkLinuxTarget *)t)->fd;
-    if (fdatasync(fd) != 0)
+    const DmkLinuxTarget *lt = (const DmkLinuxTarget *)t;
+    if (fdatasync(lt->fd) != 0)
         return dmk_error_os(err, dmk_error_from_errno(errno), errno,
-                            "flushing the test file to the drive (fdatasync) failed");
+                            "flushing the test file in %s to the drive (fdatasync) failed",
+                            lt->dir);
     return DMK_OK;
 }
 
