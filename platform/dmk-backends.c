@@ -53,3 +53,14 @@ int dmk_target_check_space(const char *dir, uint64_t size, uint64_t free_bytes, 
                          dir, (unsigned long long)(size >> 20),
                          (unsigned long long)(free_bytes >> 20), (unsigned long long)(need >> 20));
 }
+
+void dmk_wait_until_ns(uint64_t until)
+{
+    uint64_t now = dmk_clock_ns();
+    /* Sleep when far, spin when near: a latency of a few microseconds is
+     * shorter than the OS's sleep granularity. */
+    if (until > now + 200000)
+        dmk_sleep_ns(until - now - 100000);
+    while (dmk_clock_ns() < until)
+        ;
+}

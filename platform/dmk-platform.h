@@ -205,6 +205,11 @@ uint64_t dmk_target_free_size(uint64_t free_bytes, uint64_t margin);
 int dmk_target_size(const DmkTargetParams *p, uint64_t free_bytes, int os_error, uint64_t *size,
                     DmkError *err);
 
+/* Waits until dmk_clock_ns() reaches `until`, sleeping while it is far
+ * and spinning the last ~100 us: the in-memory backends' simulated
+ * latencies are shorter than the OS's sleep granularity. */
+void dmk_wait_until_ns(uint64_t until);
+
 /* The OS's real backend (libaio on Linux, completion ports on Windows). */
 const DmkBackend *dmk_backend_native(void);
 

@@ -290,17 +290,6 @@ static bool head_due(const DmkQueue *q, uint64_t now)
     return q->count && *due_of(q->fifo[q->head]) <= now;
 }
 
-static void wait_until(uint64_t until)
-{
-    uint64_t now = dmk_clock_ns();
-    /* Sleep when far, spin when near: a latency of a few microseconds is
-     * shorter than the OS's sleep granularity. */
-    if (until > now + 200000)
-        dmk_sleep_ns(until - now - 100000);
-    while (dmk_clock_ns() < until)
-        ;
-}
-
 static int fault_reap(DmkQueue *q, int min, int max, uint64_t timeout_ns, DmkIo **done,
                       DmkError *err)
 {
@@ -314,7 +303,7 @@ static int fault_reap(DmkQueue *q, int min, int max, uint64_t timeout_ns, DmkIo 
             if (n >= min || now >= deadline)
                 break;
             uint64_t due = *due_of(q->fifo[q->head]);
-            wait_until(due < deadline ? due : deadline);
+            dmk_wait_until_ns(due < deadline ? due : deadline);
             now = dmk_clock_ns();
             continue;
         }
@@ -327,7 +316,7 @@ static int fault_reap(DmkQueue *q, int min, int max, uint64_t timeout_ns, DmkIo 
     /* Only swallowed requests left: nothing will come, but a real reap
      * would wait its time out rather than return at once. */
     if (n < min && !q->count && now < deadline)
-        wait_until(deadline);
+        dmk_wait_until_ns(deadline);
     return n;
 }
 

@@ -205,14 +205,7 @@ static bool head_due(const DmkQueue *q, uint64_t now)
 static void wait_for_head(const DmkQueue *q, uint64_t deadline)
 {
     uint64_t due = *due_of(q->fifo[q->head]);
-    uint64_t until = due < deadline ? due : deadline;
-    uint64_t now = dmk_clock_ns();
-    /* Sleep when far, spin when near: a latency of a few microseconds is
-     * shorter than the OS's sleep granularity. */
-    if (until > now + 200000)
-        dmk_sleep_ns(until - now - 100000);
-    while (dmk_clock_ns() < until)
-        ;
+    dmk_wait_until_ns(due < deadline ? due : deadline);
 }
 
 static int null_reap(DmkQueue *q, int min, int max, uint64_t timeout_ns, DmkIo **done,
