@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "dmk-empty-state.h"
 #include "dmk-plot.h"
 #include "dmk-size.h"
 #include "dmk-text.h"
@@ -257,18 +258,7 @@ static GtkWidget *build_controls(DmkSweepPage *self)
 
 static GtkWidget *build_empty(DmkSweepPage *self)
 {
-    GtkWidget *box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6);
-    gtk_widget_set_valign(box, GTK_ALIGN_CENTER);
-    gtk_widget_add_css_class(box, "empty-state");
-    self->empty_title = gtk_label_new("");
-    self->empty_text = gtk_label_new("");
-    gtk_label_set_wrap(GTK_LABEL(self->empty_text), TRUE);
-    gtk_label_set_max_width_chars(GTK_LABEL(self->empty_text), 50);
-    gtk_label_set_justify(GTK_LABEL(self->empty_text), GTK_JUSTIFY_CENTER);
-    gtk_widget_add_css_class(self->empty_title, "empty-title");
-    gtk_widget_add_css_class(self->empty_text, "result-context");
-    gtk_box_append(GTK_BOX(box), self->empty_title);
-    gtk_box_append(GTK_BOX(box), self->empty_text);
+    GtkWidget *box = dmk_empty_state_new(&self->empty_title, &self->empty_text);
     set_empty(self, "No sweep measured yet",
               "Start measures each point in turn, and the line grows as they finish. The "
               "finished sweep opens as a tab of its own, to save, export or compare.");
