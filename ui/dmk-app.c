@@ -35,6 +35,7 @@ struct _DmkApp {
     DmkAppOptions opt;
     DmkWindow *window;
     int exit_status;
+    int frames_waited; /* for a screenshot with something to show */
 };
 
 G_DEFINE_FINAL_TYPE(DmkApp, dmk_app, GTK_TYPE_APPLICATION)
@@ -434,11 +435,23 @@ static void dump_clipboard(DmkApp *self)
     gdk_clipboard_read_text_async(gtk_widget_get_clipboard(w), NULL, on_clipboard_text, self);
 }
 
+static void finish_after_frame(DmkApp *self);
+
+/* Up to this many frames, when the window queued another redraw after the
+ * one waited for (a slow machine): the screenshot needs a drawn one. */
+#define SCREENSHOT_FRAMES_MAX 20
+
 static gboolean finish_script(gpointer data)
 {
     DmkApp *self = data;
     if (!self->window)
         return G_SOURCE_REMOVE;
+    if (self->opt.screenshot && self->frames_waited < SCREENSHOT_FRAMES_MAX &&
+        !dmk_screenshot_ready(GTK_WIDGET(self->window))) {
+        self->frames_waited++;
+        finish_after_frame(self);
+        return G_SOURCE_REMOVE;
+    }
     write_outputs(self);
     if (self->opt.dump_clipboard)
         dump_clipboard(self); /* quits once the text is back */

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "dmk-chart.h"
-#include "dmk-empty-state.h"
+#include "dmk-widgets.h"
 #include "dmk-lab-view.h"
 #include "dmk-size.h"
 #include "dmk-text.h"
@@ -369,8 +369,7 @@ static GtkWidget *number_dropdown(DmkLabPage *self, const guint64 *v, size_t n, 
                                   NumberKind kind)
 {
     GtkWidget *dd = gtk_drop_down_new(NULL, NULL);
-    gtk_drop_down_set_expression(
-        GTK_DROP_DOWN(dd), gtk_property_expression_new(GTK_TYPE_STRING_OBJECT, NULL, "string"));
+    dmk_drop_down_show_strings(GTK_DROP_DOWN(dd));
     fill_numbers(dd, v, n, selected, kind);
     g_signal_connect(dd, "notify::selected", G_CALLBACK(on_field_changed), self);
     return dd;
@@ -768,17 +767,10 @@ void dmk_lab_page_set_note(DmkLabPage *self, const char *note)
 
 void dmk_lab_page_set_running(DmkLabPage *self, gboolean running, gboolean mine)
 {
-    GtkWidget *b = self->button;
     self->running = running && mine;
-    gtk_button_set_label(GTK_BUTTON(b), running && mine ? "Stop" : "Start");
-    if (running && mine)
-        gtk_widget_add_css_class(b, "stop");
-    else
-        gtk_widget_remove_css_class(b, "stop");
-    gtk_widget_set_tooltip_text(b, running && mine ? "Stop the test; what it measured is kept (Esc)"
-                                   : running       ? "Another run is under way"
-                                                   : "Run the test chosen above");
-    gtk_widget_set_sensitive(b, !running || mine);
+    dmk_start_button_set(self->button, running, mine,
+                         "Stop the test; what it measured is kept (Esc)",
+                         "Run the test chosen above");
     gtk_widget_set_sensitive(self->kind_dd, !running);
     gtk_widget_set_sensitive(self->form_stack, !running);
 }

@@ -3,6 +3,7 @@
 #include "dmk-chart-lab.h"
 #include "dmk-lab.h"
 #include "dmk-plot.h"
+#include "dmk-widgets.h"
 #include "dmk-size.h"
 #include "dmk-text.h"
 
@@ -247,15 +248,6 @@ static GtkWidget *build_report(DmkLabView *self)
 
 /* ---- the rows above the charts ------------------------------------------------ */
 
-/* The window's actions act on the tab shown, so a button names one. */
-static GtkWidget *action_button(const char *label, const char *action, const char *tip)
-{
-    GtkWidget *b = gtk_button_new_with_mnemonic(label);
-    gtk_actionable_set_action_name(GTK_ACTIONABLE(b), action);
-    gtk_widget_set_tooltip_text(b, tip);
-    return b;
-}
-
 /* The picker on the left, Export Chart and Save Results on the right. */
 static GtkWidget *build_toolbar(DmkLabView *self)
 {
@@ -264,11 +256,11 @@ static GtkWidget *build_toolbar(DmkLabView *self)
     gtk_widget_set_hexpand(self->picker, TRUE);
     gtk_widget_set_halign(self->picker, GTK_ALIGN_START);
     gtk_box_append(GTK_BOX(row), self->picker);
-    gtk_box_append(GTK_BOX(row), action_button("Export _Chart…", "win.export-chart",
-                                               "Save the chart shown as PNG, SVG or PDF"));
-    gtk_box_append(GTK_BOX(row),
-                   action_button("_Save Results…", "win.save",
-                                 "Save every sample and step as CSV (or JSON), to open again"));
+    gtk_box_append(GTK_BOX(row), dmk_action_button_new("Export _Chart…", "win.export-chart",
+                                                       "Save the chart shown as PNG, SVG or PDF"));
+    gtk_box_append(GTK_BOX(row), dmk_action_button_new(
+                                     "_Save Results…", "win.save",
+                                     "Save every sample and step as CSV (or JSON), to open again"));
     return row;
 }
 

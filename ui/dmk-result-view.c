@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "dmk-plot.h"
+#include "dmk-widgets.h"
 #include "dmk-report.h"
 #include "dmk-text.h"
 #include "dmk-tile.h"
@@ -36,14 +37,6 @@ static GtkWidget *context_label(const char *text, const char *css_class)
     return l;
 }
 
-static GtkWidget *action_button(const char *label, const char *action, const char *tip)
-{
-    GtkWidget *b = gtk_button_new_with_mnemonic(label);
-    gtk_actionable_set_action_name(GTK_ACTIONABLE(b), action);
-    gtk_widget_set_tooltip_text(b, tip);
-    return b;
-}
-
 static GtkWidget *build_header(DmkResultView *self)
 {
     const DmkRunResult *r = dmk_saved_get_result(self->saved);
@@ -60,11 +53,13 @@ static GtkWidget *build_header(DmkResultView *self)
         gtk_box_append(GTK_BOX(info), context_label(r->comment, "result-comment"));
     GtkWidget *buttons = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6);
     gtk_widget_set_valign(buttons, GTK_ALIGN_START);
-    gtk_box_append(GTK_BOX(buttons), action_button("Export C_SV…", "win.export-csv",
-                                                   "Save this result as a CSV file (Ctrl+S)"));
     gtk_box_append(GTK_BOX(buttons),
-                   action_button("Export _Chart…", "win.export-chart",
-                                 "Save the chart as PNG, SVG or PDF (by the name's extension)"));
+                   dmk_action_button_new("Export C_SV…", "win.export-csv",
+                                         "Save this result as a CSV file (Ctrl+S)"));
+    gtk_box_append(
+        GTK_BOX(buttons),
+        dmk_action_button_new("Export _Chart…", "win.export-chart",
+                              "Save the chart as PNG, SVG or PDF (by the name's extension)"));
     gtk_box_append(GTK_BOX(box), info);
     gtk_box_append(GTK_BOX(box), buttons);
     return box;

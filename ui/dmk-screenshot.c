@@ -13,6 +13,17 @@ static GskRenderNode *render_node(GtkWidget *widget, int width, int height, int 
     return gtk_snapshot_free_to_node(snapshot);
 }
 
+gboolean dmk_screenshot_ready(GtkWidget *widget)
+{
+    int width = gtk_widget_get_width(widget), height = gtk_widget_get_height(widget);
+    if (width <= 0 || height <= 0)
+        return FALSE;
+    GskRenderNode *node = render_node(widget, width, height, 1);
+    if (node)
+        gsk_render_node_unref(node);
+    return node != NULL;
+}
+
 gboolean dmk_screenshot_save(GtkWidget *widget, const char *path, GError **error)
 {
     int width = gtk_widget_get_width(widget);

@@ -6,6 +6,10 @@
 
 #include <gtk/gtk.h>
 
+/* Whether the widget has a render tree to take now: false between a
+ * queued redraw and the frame that draws it. */
+gboolean dmk_screenshot_ready(GtkWidget *widget);
+
 /* The widget must be realized and laid out (call after a frame). */
 gboolean dmk_screenshot_save(GtkWidget *widget, const char *path, GError **error);
 

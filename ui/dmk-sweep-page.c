@@ -2,7 +2,7 @@
 
 #include <string.h>
 
-#include "dmk-empty-state.h"
+#include "dmk-widgets.h"
 #include "dmk-plot.h"
 #include "dmk-size.h"
 #include "dmk-text.h"
@@ -98,16 +98,7 @@ void dmk_sweep_page_set_note(DmkSweepPage *self, const char *note)
 
 void dmk_sweep_page_set_running(DmkSweepPage *self, gboolean running, gboolean mine)
 {
-    GtkWidget *b = self->button;
-    gtk_button_set_label(GTK_BUTTON(b), running && mine ? "Stop" : "Start");
-    if (running && mine)
-        gtk_widget_add_css_class(b, "stop");
-    else
-        gtk_widget_remove_css_class(b, "stop");
-    gtk_widget_set_tooltip_text(b, running && mine ? "Stop the sweep (Esc)"
-                                   : running       ? "Another run is under way"
-                                                   : "Run the sweep");
-    gtk_widget_set_sensitive(b, !running || mine);
+    dmk_start_button_set(self->button, running, mine, "Stop the sweep (Esc)", "Run the sweep");
     gtk_widget_set_sensitive(self->kind_dd, !running);
     gtk_widget_set_sensitive(self->pattern_dd, !running);
     gtk_widget_set_sensitive(self->mode_dd, !running);

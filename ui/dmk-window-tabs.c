@@ -384,7 +384,7 @@ gboolean dmk_window_drop(DmkWindow *self, const GValue *value)
 {
     GSList *list = NULL;
     if (G_VALUE_HOLDS(value, GDK_TYPE_FILE_LIST) && g_value_get_boxed(value))
-        list = g_slist_copy(gdk_file_list_get_files(g_value_get_boxed(value)));
+        list = gdk_file_list_get_files(g_value_get_boxed(value)); /* ours to free */
     else if (G_VALUE_HOLDS(value, G_TYPE_FILE) && g_value_get_object(value))
         list = g_slist_prepend(NULL, g_value_get_object(value));
     guint n = g_slist_length(list);

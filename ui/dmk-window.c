@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "dmk-widgets.h"
 #include "dmk-target-list.h"
 #include "dmk-text.h"
 
@@ -271,8 +272,7 @@ static void set_strings(GtkDropDown *dd, const char *const *strings)
 {
     GtkStringList *list = gtk_string_list_new(strings);
     /* The expression first: it gives the drop-down its default factory. */
-    gtk_drop_down_set_expression(
-        dd, gtk_property_expression_new(GTK_TYPE_STRING_OBJECT, NULL, "string"));
+    dmk_drop_down_show_strings(dd);
     gtk_drop_down_set_model(dd, G_LIST_MODEL(list));
     g_object_unref(list);
 }
@@ -295,8 +295,7 @@ static void fill_static_lists(DmkWindow *self)
             g_free(label);
         }
     }
-    gtk_drop_down_set_expression(
-        self->profile_dd, gtk_property_expression_new(GTK_TYPE_STRING_OBJECT, NULL, "string"));
+    dmk_drop_down_show_strings(self->profile_dd);
     gtk_drop_down_set_model(self->profile_dd, G_LIST_MODEL(profiles));
     g_object_unref(profiles);
 }
@@ -334,8 +333,7 @@ static void sync_sizes(DmkWindow *self)
     }
     if (!listed)
         add_size(self, labels, current);
-    gtk_drop_down_set_expression(
-        self->size_dd, gtk_property_expression_new(GTK_TYPE_STRING_OBJECT, NULL, "string"));
+    dmk_drop_down_show_strings(self->size_dd);
     gtk_drop_down_set_model(self->size_dd, G_LIST_MODEL(labels));
     g_object_unref(labels);
     for (guint i = 0; i < self->n_sizes; i++)

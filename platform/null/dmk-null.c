@@ -48,7 +48,14 @@ static int null_target_open(const DmkTargetParams *p, DmkTarget **out, DmkTarget
     if (!t)
         return dmk_error_set(err, DMK_E_NOMEM, 0, "out of memory");
     t->latency_ns = p->null_latency_ns;
-    t->size = p->size ? p->size : 64ULL << 30; /* "free space": a 64 GiB drive */
+    /* No disk, so any size fits; the full span takes the free space of a
+     * simulated 64 GiB drive, by the rule the real targets follow. */
+    t->size = p->size;
+    int rc = p->size ? DMK_OK : dmk_target_size(p, 64ULL << 30, 0, &t->size, err);
+    if (rc != DMK_OK) {
+        free(t);
+        return rc;
+    }
     if (p->null_sim && (p->null_sim->cache_bytes || p->null_sim->bytes_per_c)) {
         t->sim_on = true;
         t->sim.cfg = *p->null_sim;
@@ -62,8 +69,6 @@ static int null_target_open(const DmkTargetParams *p, DmkTarget **out, DmkTarget
     snprintf(info->path, sizeof info->path, "%s", p->dir);
     snprintf(info->fs_type, sizeof info->fs_type, "null");
     snprintf(info->model, sizeof info->model, "Null backend (no I/O)");
-    if (!p->size && p->free_margin)
-        t->size = t->size > p->free_margin ? (t->size - p->free_margin) >> 20 << 20 : 0;
     info->test_size = t->size;
     info->capacity_bytes = t->size;
     info->fs_size_bytes = t->size;

@@ -1,0 +1,24 @@
+/* Small widget helpers the window's tabs share, so each looks and behaves
+ * the same wherever it appears. */
+#ifndef DMK_WIDGETS_H
+#define DMK_WIDGETS_H
+
+#include <gtk/gtk.h>
+
+/* The centred "nothing here yet" box of the Sweep and Lab tabs; *title
+ * and *text get its two labels (set with gtk_label_set_text). */
+GtkWidget *dmk_empty_state_new(GtkWidget **title, GtkWidget **text);
+
+/* A drop-down over a GtkStringList shows its strings (and gets the default
+ * factory for them); set before the model. */
+void dmk_drop_down_show_strings(GtkDropDown *dd);
+
+/* A button that activates a window action ("win.export-chart"). */
+GtkWidget *dmk_action_button_new(const char *label, const char *action, const char *tip);
+
+/* A tab's Start button: "Stop" while its own run goes on, insensitive
+ * while another tab's run does; the tooltips say which. */
+void dmk_start_button_set(GtkWidget *button, gboolean running, gboolean mine, const char *stop_tip,
+                          const char *start_tip);
+
+#endif
