@@ -11,10 +11,14 @@ cd "$(dirname "$0")"
 
 BUILD=${DMK_BUILD_DIR:-build}
 WIN_BUILD=${DMK_WIN_BUILD_DIR:-build-win}
+ASAN_BUILD=${DMK_ASAN_BUILD_DIR:-build-asan}   # the whole suite under ASan + UBSan (clang)
+FUZZ_BUILD=${DMK_FUZZ_BUILD_DIR:-build-fuzz}   # libFuzzer targets only (clang)
+FUZZ_SECONDS=${DMK_FUZZ_SECONDS:-60}           # how long each fuzz target runs
 PACKAGES=(
     build-essential meson ninja-build pkg-config python3   # toolchain
     libaio-dev libcsv-dev libcairo2-dev                     # engine, CSV, charts
     clang-format                                            # style check
+    clang libclang-rt-14-dev llvm-14                        # ASan/UBSan and libFuzzer builds, symbolizer
     locales                                                 # a decimal-comma locale for tests
     e2fsprogs mount util-linux                              # loop-device tests
     libgtk-4-dev libgtk-4-bin fonts-dejavu-core adwaita-icon-theme  # the desktop app
@@ -63,9 +67,12 @@ check_format() {
 }
 
 # A closing line that any CI reads: "N passed, N failed, N skipped".
-# Counts the native and the Windows (Wine) test runs together.
+# Counts the native, the ASan + UBSan (with its check of the sanitizers'
+# reports), the fuzzing and the Windows (Wine) test runs together.
 summarize() {
-    python3 - "$BUILD/meson-logs/testlog.json" "$WIN_BUILD/meson-logs/testlog.json" <<'PY'
+    python3 - "$BUILD/meson-logs/testlog.json" "$ASAN_BUILD/meson-logs/testlog.json" \
+        "$ASAN_BUILD/meson-logs/sanitizer-reports.json" "$FUZZ_BUILD/meson-logs/testlog.json" \
+        "$WIN_BUILD/meson-logs/testlog.json" <<'PY'
 import json, os, sys
 counts = {"passed": 0, "failed": 0, "skipped": 0}
 for path in sys.argv[1:]:
@@ -92,12 +99,60 @@ make_test_locale() {
     export LOCPATH="$dir"
 }
 
+# The same build and tests with AddressSanitizer (leaks included) and
+# UndefinedBehaviorSanitizer, clang-built: every sanitizer report goes to a
+# file (tests/sanitizers/env.sh), then check-reports.py fails the run on any
+# error or leak of ours and prints them. The tests that start drivemark-cli
+# or drivemark get the sanitized ones (the same build dir). Three times the
+# usual time limits: ASan runs the suite about 1.6x slower, the window 3x.
+sanitized_tests() {
+    local reports="$ASAN_BUILD/sanitizer-reports"
+    if [ ! -f "$ASAN_BUILD/build.ninja" ]; then
+        CC=clang meson setup "$ASAN_BUILD" --buildtype=debugoptimized \
+            -Db_sanitize=address,undefined -Db_lundef=false \
+            -Dc_args=-fno-sanitize-recover=undefined || return 1
+    fi
+    ninja -C "$ASAN_BUILD" || return 1
+    rm -rf "$reports"
+    local rc=0
+    (
+        # shellcheck source=tests/sanitizers/env.sh
+        source tests/sanitizers/env.sh "$reports"
+        meson test -C "$ASAN_BUILD" --no-rebuild --print-errorlogs --num-processes 2 \
+            --timeout-multiplier 3
+    ) || rc=$?
+    python3 tests/sanitizers/check-reports.py "$reports" \
+        "$ASAN_BUILD/meson-logs/sanitizer-reports.json" || rc=$?
+    return "$rc"
+}
+
+# The libFuzzer targets (tests/fuzz): the CSV reader and the command-line
+# parser, FUZZ_SECONDS each, side by side. Only they and the libraries they
+# link are built in FUZZ_BUILD. A crash fails the run; the input that caused
+# it stays in $FUZZ_BUILD/tests/fuzz/*-out/crashes and its path is printed.
+fuzz_tests() {
+    if [ ! -f "$FUZZ_BUILD/build.ninja" ]; then
+        CC=clang meson setup "$FUZZ_BUILD" --buildtype=debugoptimized -Dfuzzing=true \
+            -Db_sanitize=address,undefined -Db_lundef=false \
+            -Dc_args=-fno-sanitize-recover=undefined || return 1
+    fi
+    meson configure "$FUZZ_BUILD" -Dfuzz_seconds="$FUZZ_SECONDS" || return 1
+    ninja -C "$FUZZ_BUILD" tests/fuzz/fuzz-csv tests/fuzz/fuzz-cli || return 1
+    meson test -C "$FUZZ_BUILD" --no-rebuild --print-errorlogs --num-processes 2 --suite fuzz
+}
+
 run_tests() {
     check_format
     make_test_locale
     local rc=0
-    rm -f "$BUILD/meson-logs/testlog.json" "$WIN_BUILD/meson-logs/testlog.json"
+    rm -f "$BUILD/meson-logs/testlog.json" "$WIN_BUILD/meson-logs/testlog.json" \
+        "$ASAN_BUILD/meson-logs/testlog.json" "$ASAN_BUILD/meson-logs/sanitizer-reports.json" \
+        "$FUZZ_BUILD/meson-logs/testlog.json"
     meson test -C "$BUILD" --print-errorlogs --num-processes 2 || rc=$?
+    log "the ASan + UBSan build ($ASAN_BUILD) and its tests"
+    sanitized_tests || rc=$?
+    log "fuzzing the CSV reader and the command line ($FUZZ_BUILD, ${FUZZ_SECONDS} s each)"
+    fuzz_tests || rc=$?
     log "the Windows build (mingw-w64) and its tests under Wine"
     # shellcheck source=platform/windows/run-wine-tests.sh
     source platform/windows/run-wine-tests.sh

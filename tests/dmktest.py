@@ -15,6 +15,12 @@ import traceback
 
 TMP_BASE = os.environ.get("DMK_TEST_TMPDIR", ".")
 
+# How much slower than a plain build the programs under test run: the
+# sanitizer run (tests/sanitizers/env.sh) sets 3, as ASan makes the window
+# start and draw about three times slower. Only the few tests that script
+# a moment ("stop 0.8 s in, while the file is filling") scale by it.
+TIME_SCALE = float(os.environ.get("DMK_TEST_TIME_SCALE", "1"))
+
 
 class Skip(Exception):
     pass
