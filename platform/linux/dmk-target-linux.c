@@ -18,7 +18,9 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "dmk-cow-linux.h"
 #include "dmk-drive-linux.h"
+#include "dmk-iface-linux.h"
 #include "dmk-mountinfo.h"
 #include "dmk-platform.h"
 
@@ -52,6 +54,8 @@ static void describe_mount(dev_t dev, DmkTargetInfo *info)
             snprintf(info->fs_type, sizeof info->fs_type, "%s", m.fstype);
             snprintf(info->device, sizeof info->device, "%s", m.source);
             info->discard = dmk_linux_opts_discard(m.super_opts) || dmk_linux_opts_discard(m.opts);
+            bool z = dmk_linux_opts_compress(m.super_opts) || dmk_linux_opts_compress(m.opts);
+            info->compression = z ? DMK_FS_FEATURE_ACTIVE : DMK_FS_FEATURE_NONE;
         }
     }
     fclose(f);
@@ -114,6 +118,8 @@ static void describe_disk(dev_t dev, DmkTargetInfo *info, char *sensor, size_t s
     }
     snprintf(path, sizeof path, "%s/size", dir);
     info->capacity_bytes = read_u64(path) * 512ULL;
+    info->interface_bytes_s =
+        dmk_iface_of_disk("/sys", dir, info->interface, sizeof info->interface);
 }
 
 /* Logical block size of the device: what direct I/O must align to when
@@ -317,6 +323,8 @@ int dmk_linux_target_open(const DmkTargetParams *p, DmkLinuxTarget **out, DmkTar
         free(t);
         return err->code;
     }
+    /* Before any byte is allocated: btrfs sets NOCOW on empty files only. */
+    dmk_linux_cow_off(t->fd, info);
     learn_alignment(t->fd, st.st_dev, info);
     rc = size_file(t->fd, p, size, err);
     if (rc != DMK_OK) {
