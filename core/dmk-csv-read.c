@@ -612,12 +612,12 @@ static int read_honest_context(Reader *rd, const Cells *c)
     if (rc == DMK_OK)
         rc = get_choice(rd, c, DMK_COL_COMPRESSION, states, &z);
     if (rc == DMK_OK)
-        rc = get_text(rd, c, DMK_COL_INTERFACE, ti->interface, sizeof ti->interface);
+        rc = get_text(rd, c, DMK_COL_INTERFACE, ti->iface, sizeof ti->iface);
     if (rc == DMK_OK)
         rc = get_real(rd, c, DMK_COL_INTERFACE_MB_S, STAT_MAX, &mb);
     ti->cow = (DmkFsFeature)cow;
     ti->compression = (DmkFsFeature)z;
-    ti->interface_bytes_s = (uint64_t)(mb * 1e6 + 0.5);
+    ti->iface_bytes_s = (uint64_t)(mb * 1e6 + 0.5);
     return rc;
 }
 

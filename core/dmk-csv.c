@@ -193,8 +193,8 @@ static void put_honest_context(Row *r, const DmkRunResult *res)
     const DmkTargetInfo *ti = &res->target;
     put_text(r, DMK_COL_COW, dmk_fs_feature_name(ti->cow));
     put_text(r, DMK_COL_COMPRESSION, dmk_fs_feature_name(ti->compression));
-    put_text(r, DMK_COL_INTERFACE, ti->interface);
-    put_num(r, DMK_COL_INTERFACE_MB_S, (double)ti->interface_bytes_s / 1e6);
+    put_text(r, DMK_COL_INTERFACE, ti->iface);
+    put_num(r, DMK_COL_INTERFACE_MB_S, (double)ti->iface_bytes_s / 1e6);
 }
 
 /* Schema 4: a test row's achieved queue depth and flags; the flags'

@@ -29,7 +29,7 @@ uint32_t dmk_test_asked_qd(const DmkTest *t)
  * so a mixed test's total may exceed one direction's limit honestly. */
 static bool over_interface(const DmkRunResult *r, const DmkTestResult *t)
 {
-    double limit = (double)r->target.interface_bytes_s / 1e6;
+    double limit = (double)r->target.iface_bytes_s / 1e6;
     if (limit <= 0)
         return false; /* unknown link: no check */
     return t->score.read.mb_s > limit || t->score.write.mb_s > limit;
@@ -124,7 +124,7 @@ void dmk_flag_describe(const DmkRunResult *r, const DmkTestResult *t, uint32_t b
                      dmk_format_size(r->size, a, sizeof a),
                      dmk_format_size(DMK_PEAK_SPAN_BYTES, b, sizeof b));
     } else if (bit == DMK_FLAG_OVER_INTERFACE) {
-        link_kind(ti->interface, kind, sizeof kind);
+        link_kind(ti->iface, kind, sizeof kind);
         snprintf(marker, mlen, "over %s limit", kind);
         if (tip)
             snprintf(tip, tlen,
@@ -135,8 +135,8 @@ void dmk_flag_describe(const DmkRunResult *r, const DmkTestResult *t, uint32_t b
                                            ? t->score.read.mb_s
                                            : t->score.write.mb_s,
                                        1, a, sizeof a),
-                     ti->interface[0] ? ti->interface : "unknown",
-                     dmk_format_double((double)ti->interface_bytes_s / 1e6, 0, b, sizeof b));
+                     ti->iface[0] ? ti->iface : "unknown",
+                     dmk_format_double((double)ti->iface_bytes_s / 1e6, 0, b, sizeof b));
     } else if (bit == DMK_FLAG_LOW_QD) {
         snprintf(marker, mlen, "QD %s of %u", dmk_format_double(t->achieved_qd, 1, a, sizeof a),
                  dmk_test_asked_qd(&t->test));

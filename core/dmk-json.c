@@ -126,8 +126,8 @@ static void write_target_flags(FILE *f, const DmkTargetInfo *ti)
 {
     kv_str(f, "cow", dmk_fs_feature_name(ti->cow), ",");
     kv_str(f, "compression", dmk_fs_feature_name(ti->compression), ",");
-    kv_str(f, "interface", ti->interface, ",");
-    kv_num(f, "interface_mb_s", (double)ti->interface_bytes_s / 1e6, 1, ",");
+    kv_str(f, "interface", ti->iface, ",");
+    kv_num(f, "interface_mb_s", (double)ti->iface_bytes_s / 1e6, 1, ",");
 }
 
 static void write_test(FILE *f, const DmkTestResult *t)

@@ -124,9 +124,9 @@ static void put_honesty(DmkStr *b, const DmkRunResult *r)
 {
     const DmkTargetInfo *t = &r->target;
     char mb[32], notes[1024], marker[64], tip[512];
-    if (t->interface_bytes_s)
-        put(b, "   Link: %s (%s MB/s per direction)\n", t->interface,
-            dmk_format_double((double)t->interface_bytes_s / 1e6, 0, mb, sizeof mb));
+    if (t->iface_bytes_s)
+        put(b, "   Link: %s (%s MB/s per direction)\n", t->iface,
+            dmk_format_double((double)t->iface_bytes_s / 1e6, 0, mb, sizeof mb));
     dmk_run_fs_notes(r, notes, sizeof notes);
     for (char *line = notes, *nl; (nl = strchr(line, '\n')) != NULL; line = nl + 1)
         put(b, "   Note: %.*s\n", (int)(nl - line), line);

@@ -154,11 +154,11 @@ typedef struct {
     int discard;            /* mounted with online discard: 1, 0, or -1 unknown */
     /* Honest numbers (results.md): what the file system does to the test
      * file, and the most the drive's link carries, so a result beyond it
-     * is flagged. interface_bytes_s is per direction; 0: unknown, no check. */
+     * is flagged. iface_bytes_s is per direction; 0: unknown, no check. */
     DmkFsFeature cow;
     DmkFsFeature compression;
-    char interface[48]; /* "PCIe 8.0 GT/s x4", "SATA 6.0 Gbps", "USB 5000 Mbps", "" */
-    uint64_t interface_bytes_s;
+    char iface[48]; /* "PCIe 8.0 GT/s x4", "SATA 6.0 Gbps", "USB 5000 Mbps", "" */
+    uint64_t iface_bytes_s;
 } DmkTargetInfo;
 
 typedef struct DmkTarget DmkTarget;

@@ -53,8 +53,8 @@ static void test_over_interface(void)
     /* unknown link: no check */
     f.t.score.read.mb_s = 5000;
     DMK_CHECK_INT(dmk_test_flags(&f.r, &f.t), 0);
-    snprintf(f.r.target.interface, sizeof f.r.target.interface, "SATA 6.0 Gbps");
-    f.r.target.interface_bytes_s = 600000000;
+    snprintf(f.r.target.iface, sizeof f.r.target.iface, "SATA 6.0 Gbps");
+    f.r.target.iface_bytes_s = 600000000;
     DMK_CHECK_INT(dmk_test_flags(&f.r, &f.t), DMK_FLAG_OVER_INTERFACE);
     f.t.score.read.mb_s = 560; /* a real SATA drive */
     DMK_CHECK_INT(dmk_test_flags(&f.r, &f.t), 0);
@@ -143,8 +143,8 @@ static void test_writers(void)
     fixture(&f);
     snprintf(f.r.target.fs_type, sizeof f.r.target.fs_type, "btrfs");
     f.r.target.cow = DMK_FS_FEATURE_OFF;
-    snprintf(f.r.target.interface, sizeof f.r.target.interface, "PCIe 8.0 GT/s x4");
-    f.r.target.interface_bytes_s = 3938461538ULL;
+    snprintf(f.r.target.iface, sizeof f.r.target.iface, "PCIe 8.0 GT/s x4");
+    f.r.target.iface_bytes_s = 3938461538ULL;
     f.t.achieved_qd = 8.04;
     f.t.flags = DMK_FLAG_PEAK | DMK_FLAG_LOW_QD;
     char *text = dmk_report_text(&f.r);
@@ -176,8 +176,8 @@ static void test_csv_round_trip(void)
     fixture(&f);
     f.r.target.cow = DMK_FS_FEATURE_ACTIVE;
     f.r.target.compression = DMK_FS_FEATURE_OFF;
-    snprintf(f.r.target.interface, sizeof f.r.target.interface, "SATA 6.0 Gbps");
-    f.r.target.interface_bytes_s = 600000000;
+    snprintf(f.r.target.iface, sizeof f.r.target.iface, "SATA 6.0 Gbps");
+    f.r.target.iface_bytes_s = 600000000;
     f.t.achieved_qd = 12.25;
     f.t.flags = DMK_FLAG_ALL;
     FILE *fp = dmk_scratch_open("test-flags.csv");
@@ -195,8 +195,8 @@ static void test_csv_round_trip(void)
     if (back) {
         DMK_CHECK_INT(back->target.cow, DMK_FS_FEATURE_ACTIVE);
         DMK_CHECK_INT(back->target.compression, DMK_FS_FEATURE_OFF);
-        DMK_CHECK_STR(back->target.interface, "SATA 6.0 Gbps");
-        DMK_CHECK(back->target.interface_bytes_s == 600000000ULL);
+        DMK_CHECK_STR(back->target.iface, "SATA 6.0 Gbps");
+        DMK_CHECK(back->target.iface_bytes_s == 600000000ULL);
         DMK_CHECK_INT(back->n_tests, 1);
         if (back->n_tests == 1) {
             DMK_CHECK_NEAR(back->tests[0].achieved_qd, 12.25, 1e-9);
