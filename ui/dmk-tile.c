@@ -99,10 +99,13 @@ GtkWidget *dmk_tile_new(void)
 static void update_accessible(DmkTile *self)
 {
     const char *text = gtk_label_get_text(GTK_LABEL(self->label));
-    char *name = g_strdup_printf("%s %s: %s %s", self->has_test ? self->test.name : "",
+    const char *flags =
+        gtk_widget_get_visible(self->badge) ? gtk_label_get_text(GTK_LABEL(self->badge)) : "";
+    char *name = g_strdup_printf("%s %s: %s %s%s%s", self->has_test ? self->test.name : "",
                                  self->has_test ? dmk_text_mode_title(self->test.mode) : "",
                                  self->has_value ? text : "no result",
-                                 self->has_value ? dmk_unit_label(self->unit) : "");
+                                 self->has_value ? dmk_unit_label(self->unit) : "",
+                                 flags[0] ? ", " : "", flags);
     gtk_accessible_update_property(GTK_ACCESSIBLE(self), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                    g_strstrip(name), -1);
     g_free(name);
@@ -167,6 +170,7 @@ void dmk_tile_set_flags(DmkTile *self, const DmkRunResult *r, const DmkTestResul
     g_string_free(badge, TRUE);
     g_string_free(tip, TRUE);
     update_tooltip(self);
+    update_accessible(self);
     gtk_widget_queue_resize(GTK_WIDGET(self));
 }
 

@@ -117,6 +117,13 @@ static void build_tree(void)
     put("devices/pci0000:00/0000:00:02.0/current_link_width", "1");
     /* loop */
     mkdirs("devices/virtual/block/loop0");
+    /* multipath NVMe: the namespace under a virtual subsystem whose nvme0
+     * links to the controller under the PCIe function */
+    mkdirs("devices/virtual/nvme-subsystem/nvme-subsys0/nvme0n1");
+    char link[2048], to[2048];
+    snprintf(link, sizeof link, "%s/devices/virtual/nvme-subsystem/nvme-subsys0/nvme0", root);
+    snprintf(to, sizeof to, "%s/devices/pci0000:00/0000:00:01.1/0000:01:00.0/nvme/nvme0", root);
+    DMK_CHECK_INT(symlink(to, link), 0);
 }
 
 static void test_walk(void)
@@ -137,6 +144,9 @@ static void test_walk(void)
     DMK_CHECK_STR(d, "");
     DMK_CHECK(walk("devices/virtual/block/loop0", d, sizeof d) == 0);
     DMK_CHECK_STR(d, "");
+    DMK_CHECK(walk("devices/virtual/nvme-subsystem/nvme-subsys0/nvme0n1", d, sizeof d) ==
+              3938461538ULL);
+    DMK_CHECK_STR(d, "PCIe 8.0 GT/s x4");
     /* an ata port whose link says nothing: unknown, not the PCIe above */
     put("class/ata_link/link3/sata_spd", "<unknown>");
     DMK_CHECK(walk("devices/pci0000:00/0000:00:17.0/ata3/host2/target2:0:0/2:0:0:0/block/sda", d,
