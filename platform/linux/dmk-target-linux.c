@@ -144,8 +144,7 @@ static void describe_disk(dev_t dev, DmkTargetInfo *info, char *sensor, size_t s
     }
     snprintf(path, sizeof path, "%s/size", dir);
     info->capacity_bytes = read_u64(path) * 512ULL;
-    info->iface_bytes_s =
-        dmk_iface_of_disk("/sys", dir, info->iface, sizeof info->iface);
+    info->iface_bytes_s = dmk_iface_of_disk("/sys", dir, info->iface, sizeof info->iface);
 }
 
 /* Logical block size of the device: what direct I/O must align to when
