@@ -84,6 +84,28 @@ static const char *metric_label(const char *metric)
     return "MB/s (10^6 bytes/s)";
 }
 
+/* Under a file's line in a comparison: what its file system did to the
+ * test file, and how many of its tests carry each flag. */
+static void print_file_flags(FILE *f, const DmkRunResult *r)
+{
+    char notes[1024];
+    dmk_run_fs_notes(r, notes, sizeof notes);
+    for (char *line = notes, *nl; (nl = strchr(line, '\n')) != NULL; line = nl + 1)
+        fprintf(f, "      Note: %.*s\n", (int)(nl - line), line);
+    bool any = false;
+    for (uint32_t bit = 1; bit & DMK_FLAG_ALL; bit <<= 1) {
+        size_t n = 0;
+        for (size_t i = 0; i < r->n_tests; i++)
+            n += (r->tests[i].flags & bit) != 0;
+        if (n)
+            fprintf(f, "%s%zu %s %s", any ? ", " : "      Flags: ", n, n == 1 ? "test" : "tests",
+                    dmk_flag_name(bit));
+        any = any || n;
+    }
+    if (any)
+        fputc('\n', f);
+}
+
 static void print_files(FILE *f, const DmkCliArgs *a, DmkRunResult *const *res)
 {
     fprintf(f, "Drivemark results: %s of each test's best pass\n\n", metric_label(a->metric));
@@ -93,6 +115,7 @@ static void print_files(FILE *f, const DmkCliArgs *a, DmkRunResult *const *res)
         dmk_cli_result_label(res[i], label, sizeof label);
         fprintf(f, "  [%zu] %s\n      %s (%s%s%s)%s\n", i + 1, a->files[i], label, t->path,
                 t->fs_type[0] ? ", " : "", t->fs_type, res[i]->complete ? "" : " - incomplete run");
+        print_file_flags(f, res[i]);
     }
 }
 

@@ -25,7 +25,7 @@ typedef struct {
 
 /* The schema the writer writes and the newest the reader takes: the
  * highest `since` in the table (test-csv-read checks that they agree). */
-#define DMK_CSV_SCHEMA 3
+#define DMK_CSV_SCHEMA 4
 
 /* A temperature cell holds a plausible reading or nothing (dmk-result.h). */
 #define DMK_CSV_TEMP_MIN DMK_TEMP_MIN_C
@@ -60,6 +60,12 @@ typedef enum {
     DMK_COL_DATA,
     DMK_COL_COMMENT,
     DMK_COL_LAB_NOTE,
+    /* schema 4, honest numbers: what the file system did to the test
+     * file and the drive's link (results.md, "Flags") */
+    DMK_COL_COW,
+    DMK_COL_COMPRESSION,
+    DMK_COL_INTERFACE,
+    DMK_COL_INTERFACE_MB_S,
     DMK_COL_COMPLETE,
     DMK_COL_TEST,
     DMK_COL_LABEL,
@@ -83,6 +89,8 @@ typedef enum {
     DMK_COL_MB_S_MIN,
     DMK_COL_MB_S_MAX,
     DMK_COL_PARTIAL,
+    DMK_COL_ACHIEVED_QD, /* schema 4, test rows only */
+    DMK_COL_FLAGS,       /* schema 4, test rows only: "peak over_interface low_qd" */
     DMK_COL_READ_MB_S,
     DMK_COL_READ_IOPS,
     DMK_COL_READ_LAT_MEAN,
@@ -94,7 +102,7 @@ typedef enum {
     DMK_COL_N_TAIL
 } DmkCsvTail;
 
-/* Room for every column of every schema (60 in schema 3), with a margin. */
+/* Room for every column of every schema (66 in schema 4), with a margin. */
 #define DMK_CSV_MAX_COLUMNS 80
 
 /* Context columns are DMK_COL_SCHEMA .. DMK_COL_COMPLETE; identity

@@ -598,6 +598,29 @@ static int read_context_text(Reader *rd, const Cells *c)
     return rc != DMK_OK || rd->file_col[DMK_COL_LAB] < 0 ? rc : read_lab(rd, c);
 }
 
+/* Schema 4: copy-on-write, compression and the link; older files say
+ * nothing of them (none, unknown link). */
+static int read_honest_context(Reader *rd, const Cells *c)
+{
+    static const char *const states[] = {"none", "off", "active", NULL};
+    DmkTargetInfo *ti = &rd->res->target;
+    int cow = 0, z = 0;
+    double mb = 0;
+    if (rd->file_col[DMK_COL_COW] < 0)
+        return DMK_OK;
+    int rc = get_choice(rd, c, DMK_COL_COW, states, &cow);
+    if (rc == DMK_OK)
+        rc = get_choice(rd, c, DMK_COL_COMPRESSION, states, &z);
+    if (rc == DMK_OK)
+        rc = get_text(rd, c, DMK_COL_INTERFACE, ti->iface, sizeof ti->iface);
+    if (rc == DMK_OK)
+        rc = get_real(rd, c, DMK_COL_INTERFACE_MB_S, STAT_MAX, &mb);
+    ti->cow = (DmkFsFeature)cow;
+    ti->compression = (DmkFsFeature)z;
+    ti->iface_bytes_s = (uint64_t)(mb * 1e6 + 0.5);
+    return rc;
+}
+
 static int read_context(Reader *rd, const Cells *c)
 {
     static const char *const datas[] = {"random", "zero", NULL};
@@ -630,6 +653,8 @@ static int read_context(Reader *rd, const Cells *c)
     r->data = data == 1 ? DMK_DATA_ZERO : DMK_DATA_RANDOM;
     r->complete = complete == 1;
     r->target.discard = -1; /* the file does not say */
+    if (rc == DMK_OK)
+        rc = read_honest_context(rd, c);
     return rc;
 }
 
@@ -740,6 +765,26 @@ static int read_partial(Reader *rd, const Cells *c, DmkTestResult *t)
     return rc;
 }
 
+/* Schema 4: the achieved queue depth and the flags as written; an older
+ * file's flags follow from what it holds (its size: peak). */
+static int read_honest_test(Reader *rd, const Cells *c, DmkTestResult *t)
+{
+    size_t qd_col = dmk_csv_col_tail(DMK_COL_ACHIEVED_QD), fl_col = dmk_csv_col_tail(DMK_COL_FLAGS);
+    char text[64], q[80];
+    if (rd->file_col[qd_col] < 0) {
+        t->flags = dmk_test_flags(rd->res, t);
+        return DMK_OK;
+    }
+    int rc = get_real(rd, c, qd_col, (double)DMK_QD_MAX * DMK_THREADS_MAX * DMK_MAX_JOBS,
+                      &t->achieved_qd);
+    if (rc == DMK_OK)
+        rc = get_text(rd, c, fl_col, text, sizeof text);
+    if (rc == DMK_OK && !dmk_flags_parse(text, &t->flags))
+        rc = fail_cell(rd, fl_col, "%s is not a list of flags (peak, over_interface, low_qd)",
+                       shown(text, strlen(text), q, sizeof q));
+    return rc;
+}
+
 static int read_spread(Reader *rd, const Cells *c, DmkTestResult *t)
 {
     int rc = get_real(rd, c, dmk_csv_col_tail(DMK_COL_MB_S_MEDIAN), STAT_MAX, &t->mb_s_median);
@@ -795,6 +840,8 @@ static int read_test_row(Reader *rd, const Cells *c)
         rc = read_partial(rd, c, t);
     if (rc == DMK_OK)
         rc = read_directions(rd, c, &t->score);
+    if (rc == DMK_OK)
+        rc = read_honest_test(rd, c, t);
     t->best_pass = best ? best - 1 : 0;
     if (rc == DMK_OK && cells_copy(&rd->test, c) != DMK_OK)
         rc = fail_at(rd, 0, -1, "out of memory");
@@ -830,8 +877,8 @@ static int read_pass_row(Reader *rd, const Cells *c)
     int rc = get_u32(rd, c, DMK_COL_PASS, 1, DMK_PASSES_MAX, &pass);
     if (rc == DMK_OK && pass != t->n_passes + 1)
         rc = fail_cell(rd, DMK_COL_PASS, "pass %u where pass %u was due", pass, t->n_passes + 1);
-    /* mb_s_median .. partial: what only a test row has */
-    for (DmkCsvTail k = DMK_COL_MB_S_MEDIAN; rc == DMK_OK && k <= DMK_COL_PARTIAL; k++)
+    /* mb_s_median .. flags: what only a test row has */
+    for (DmkCsvTail k = DMK_COL_MB_S_MEDIAN; rc == DMK_OK && k <= DMK_COL_FLAGS; k++)
         rc = need_empty(rd, c, dmk_csv_col_tail(k), "pass");
     if (rc == DMK_OK)
         rc = need_empty(rd, c, DMK_COL_T_S, "pass");

@@ -48,6 +48,10 @@ static const DmkCsvColumn head_cols[DMK_COL_N_HEAD] = {
     [DMK_COL_DATA] = COL_TEXT("data"),
     [DMK_COL_COMMENT] = COL_TEXT("comment"),
     [DMK_COL_LAB_NOTE] = {"lab_note", DMK_CSV_TEXT, 0, 3},
+    [DMK_COL_COW] = {"cow", DMK_CSV_TEXT, 0, 4},
+    [DMK_COL_COMPRESSION] = {"compression", DMK_CSV_TEXT, 0, 4},
+    [DMK_COL_INTERFACE] = {"interface", DMK_CSV_TEXT, 0, 4},
+    [DMK_COL_INTERFACE_MB_S] = {"interface_mb_s", DMK_CSV_REAL, 1, 4},
     [DMK_COL_COMPLETE] = COL_UINT("complete"),
     [DMK_COL_TEST] = COL_TEXT("test"),
     [DMK_COL_LABEL] = {"label", DMK_CSV_TEXT, 0, 3},
@@ -68,6 +72,8 @@ static const DmkCsvColumn tail_cols[DMK_COL_N_TAIL] = {
     [DMK_COL_MB_S_MIN] = COL_REAL("mb_s_min", 3),
     [DMK_COL_MB_S_MAX] = COL_REAL("mb_s_max", 3),
     [DMK_COL_PARTIAL] = {"partial", DMK_CSV_UINT, 0, 3},
+    [DMK_COL_ACHIEVED_QD] = {"achieved_qd", DMK_CSV_REAL, 2, 4},
+    [DMK_COL_FLAGS] = {"flags", DMK_CSV_TEXT, 0, 4},
     [DMK_COL_READ_MB_S] = COL_REAL("read_mb_s", 3),
     [DMK_COL_READ_IOPS] = COL_REAL("read_iops", 2),
     [DMK_COL_READ_LAT_MEAN] = COL_REAL("read_lat_mean_us", 3),
@@ -181,6 +187,24 @@ static void write_header(FILE *f)
 
 /* ---- the records --------------------------------------------------------- */
 
+/* Schema 4: copy-on-write, compression and the drive's link. */
+static void put_honest_context(Row *r, const DmkRunResult *res)
+{
+    const DmkTargetInfo *ti = &res->target;
+    put_text(r, DMK_COL_COW, dmk_fs_feature_name(ti->cow));
+    put_text(r, DMK_COL_COMPRESSION, dmk_fs_feature_name(ti->compression));
+    put_text(r, DMK_COL_INTERFACE, ti->iface);
+    put_num(r, DMK_COL_INTERFACE_MB_S, (double)ti->iface_bytes_s / 1e6);
+}
+
+/* Schema 4: a test row's achieved queue depth and flags; the flags'
+ * text lives in the row until end_row writes it. */
+static void put_honest_test(Row *r, const DmkTestResult *t, char *flags, size_t len)
+{
+    put_num(r, dmk_csv_col_tail(DMK_COL_ACHIEVED_QD), t->achieved_qd);
+    put_text(r, dmk_csv_col_tail(DMK_COL_FLAGS), dmk_flags_format(t->flags, flags, len));
+}
+
 /* schema .. complete, the record, and the test's identity. */
 static void put_context(Row *r, const DmkRunResult *res, const char *record, const DmkTestResult *t)
 {
@@ -210,6 +234,7 @@ static void put_context(Row *r, const DmkRunResult *res, const char *record, con
     put_text(r, DMK_COL_DATA, dmk_data_name(res->data));
     put_text(r, DMK_COL_COMMENT, res->comment);
     put_text(r, DMK_COL_LAB_NOTE, res->lab_note);
+    put_honest_context(r, res);
     put_u64(r, DMK_COL_COMPLETE, res->complete ? 1 : 0);
     put_text(r, DMK_COL_TEST, t->test.name);
     put_text(r, DMK_COL_LABEL, t->test.label);
@@ -265,6 +290,8 @@ static void write_test_rows(Row *r, const DmkRunResult *res, const DmkTestResult
     put_num(r, dmk_csv_col_tail(DMK_COL_MB_S_MIN), t->mb_s_min);
     put_num(r, dmk_csv_col_tail(DMK_COL_MB_S_MAX), t->mb_s_max);
     put_u64(r, dmk_csv_col_tail(DMK_COL_PARTIAL), t->partial ? 1 : 0);
+    char flags[64];
+    put_honest_test(r, t, flags, sizeof flags);
     put_directions(r, &t->score);
     end_row(r);
     for (uint32_t p = 0; p < t->n_passes; p++) {

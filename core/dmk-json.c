@@ -109,6 +109,27 @@ static void write_timeline(FILE *f, const DmkTestResult *t)
     fputc(']', f);
 }
 
+/* Honest numbers: the achieved queue depth and the flags' names. */
+static void write_test_flags(FILE *f, const DmkTestResult *t)
+{
+    kv_num(f, "achieved_qd", t->achieved_qd, 2, ",");
+    fputs(",\"flags\":[", f);
+    for (uint32_t bit = 1, n = 0; bit & DMK_FLAG_ALL; bit <<= 1)
+        if (t->flags & bit)
+            fprintf(f, "%s\"%s\"", n++ ? "," : "", dmk_flag_name(bit));
+    fputc(']', f);
+}
+
+/* What the file system did to the test file, and the drive's link
+ * (interface_mb_s 0: unknown, no check). */
+static void write_target_flags(FILE *f, const DmkTargetInfo *ti)
+{
+    kv_str(f, "cow", dmk_fs_feature_name(ti->cow), ",");
+    kv_str(f, "compression", dmk_fs_feature_name(ti->compression), ",");
+    kv_str(f, "interface", ti->iface, ",");
+    kv_num(f, "interface_mb_s", (double)ti->iface_bytes_s / 1e6, 1, ",");
+}
+
 static void write_test(FILE *f, const DmkTestResult *t)
 {
     const DmkJob *j = &t->test.jobs[0];
@@ -127,6 +148,7 @@ static void write_test(FILE *f, const DmkTestResult *t)
     kv_num(f, "mb_s_max", t->mb_s_max, 3, ",");
     kv_u64(f, "best_pass", t->best_pass + 1, ",");
     fprintf(f, ",\"partial\":%s", t->partial ? "true" : "false");
+    write_test_flags(f, t);
     if (t->test.mode == DMK_MODE_MIX) {
         fputs(",\"read\":{\"direction\":\"read\"", f);
         write_stats(f, &t->score.read);
@@ -164,6 +186,7 @@ static void write_context(FILE *f, const DmkRunResult *r)
         kv_u64(f, "discard", (unsigned long long)ti->discard, ",");
     else
         fputs(",\"discard\":null", f);
+    write_target_flags(f, ti);
     kv_u64(f, "capacity_bytes", ti->capacity_bytes, ",");
     kv_u64(f, "fs_size_bytes", ti->fs_size_bytes, ",");
     kv_u64(f, "fs_free_bytes", ti->fs_free_bytes, ",");

@@ -86,6 +86,11 @@ static void put_header(Out *o, const DmkRunResult *r)
         r->date);
     if (!r->complete)
         put(o, "Stopped before the end: what follows is what was measured until then.\n");
+    /* What the file system did to the test file (honest numbers). */
+    char notes[1024];
+    dmk_run_fs_notes(r, notes, sizeof notes);
+    for (char *line = notes, *nl; (nl = strchr(line, '\n')) != NULL; line = nl + 1)
+        put(o, "Note: %.*s.\n", (int)(nl - line), line);
 }
 
 static void put_temperature(Out *o, const DmkRunResult *r, const DmkTestResult *t, bool iops,

@@ -60,15 +60,34 @@ char *dmk_block_label(uint32_t bs, char *buf, size_t len)
     return buf;
 }
 
-static void put_test_line(DmkStr *b, const DmkTestResult *t)
+/* "  [peak, QD 12.4 of 32]" after a flagged test's line; "" when none. */
+static void flag_markers(const DmkRunResult *r, const DmkTestResult *t, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (uint32_t bit = 1; bit & DMK_FLAG_ALL; bit <<= 1) {
+        char m[64];
+        if (!(t->flags & bit) || used >= len)
+            continue;
+        dmk_flag_describe(r, t, bit, m, sizeof m, NULL, 0);
+        int n = snprintf(buf + used, len - used, "%s%s", used ? ", " : "  [", m);
+        used += n > 0 ? (size_t)n : 0;
+    }
+    if (used && used < len)
+        snprintf(buf + used, len - used, "]");
+}
+
+static void put_test_line(DmkStr *b, const DmkRunResult *r, const DmkTestResult *t)
 {
     const DmkJob *j = &t->test.jobs[0];
     const DmkStats *s = &t->score.total;
-    char bl[16], mb[32], io[32], lat[32];
-    put(b, "  %s %8s (Q=%3u, T=%2u): %9s MB/s [%9s IOPS] <%9s us>\n",
+    char bl[16], mb[32], io[32], lat[32], flags[200];
+    flag_markers(r, t, flags, sizeof flags);
+    put(b, "  %s %8s (Q=%3u, T=%2u): %9s MB/s [%9s IOPS] <%9s us>%s\n",
         j->pattern == DMK_PATTERN_SEQ ? "SEQ" : "RND", dmk_block_label(j->block_size, bl, 16),
         j->queue_depth, dmk_test_threads(&t->test), dmk_format_double(s->mb_s, 3, mb, 32),
-        dmk_format_double(s->iops, 1, io, 32), dmk_format_double(s->lat_mean_us, 2, lat, 32));
+        dmk_format_double(s->iops, 1, io, 32), dmk_format_double(s->lat_mean_us, 2, lat, 32),
+        flags);
     if (t->test.mode == DMK_MODE_MIX)
         put(b, "      read %3u %%: %s MB/s, write %3u %%: %s MB/s\n", j->read_share,
             dmk_format_double(t->score.read.mb_s, 3, mb, 32), 100 - j->read_share,
@@ -84,7 +103,7 @@ static void put_section(DmkStr *b, const DmkRunResult *r, DmkMode mode)
         if (!any)
             put(b, "\n[%s]\n", dmk_mode_title(mode));
         any = true;
-        put_test_line(b, &r->tests[i]);
+        put_test_line(b, r, &r->tests[i]);
     }
 }
 
@@ -97,6 +116,29 @@ static void put_drive(DmkStr *b, const DmkRunResult *r)
         t->capacity_bytes ? dmk_format_size(t->capacity_bytes, cap, sizeof cap) : "size unknown");
     put(b, "Backend: %s%s\n", r->backend,
         strcmp(r->backend, "null") == 0 ? " (no disk I/O: engine overhead only)" : "");
+}
+
+/* The drive's link, what the file system did to the test file, and
+ * what each flag seen on a test line means. */
+static void put_honesty(DmkStr *b, const DmkRunResult *r)
+{
+    const DmkTargetInfo *t = &r->target;
+    char mb[32], notes[1024], marker[64], tip[512];
+    if (t->iface_bytes_s)
+        put(b, "   Link: %s (%s MB/s per direction)\n", t->iface,
+            dmk_format_double((double)t->iface_bytes_s / 1e6, 0, mb, sizeof mb));
+    dmk_run_fs_notes(r, notes, sizeof notes);
+    for (char *line = notes, *nl; (nl = strchr(line, '\n')) != NULL; line = nl + 1)
+        put(b, "   Note: %.*s\n", (int)(nl - line), line);
+    for (uint32_t bit = 1; bit & DMK_FLAG_ALL; bit <<= 1) {
+        for (size_t i = 0; i < r->n_tests; i++) {
+            if (!(r->tests[i].flags & bit))
+                continue;
+            dmk_flag_describe(r, &r->tests[i], bit, marker, sizeof marker, tip, sizeof tip);
+            put(b, "   Flag: [%s] %s\n", dmk_flag_name(bit), tip);
+            break;
+        }
+    }
 }
 
 static void put_context(DmkStr *b, const DmkRunResult *r)
@@ -117,6 +159,7 @@ static void put_context(DmkStr *b, const DmkRunResult *r)
     put(b, "   Date: %s\n", r->date);
     put(b, "     OS: %s\n", r->os);
     put_drive(b, r);
+    put_honesty(b, r);
     if (r->comment[0])
         put(b, "Comment: %s\n", r->comment);
     if (!r->complete)

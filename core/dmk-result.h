@@ -50,6 +50,12 @@ typedef struct {
     size_t n_samples;
     DmkSample *samples;
     bool partial; /* stopped during its measurement: the passes and samples so far */
+    /* Honest numbers: the time-averaged requests in flight during the
+     * measured part, all threads together (0: not measured), and the
+     * DMK_FLAG_* bits that say why the score may not be what the drive
+     * sustains. */
+    double achieved_qd;
+    uint32_t flags;
 } DmkTestResult;
 
 typedef struct {
@@ -89,6 +95,55 @@ static inline double dmk_stat_get(const DmkStats *s, const DmkStatField *f)
 }
 
 const char *dmk_data_name(DmkDataKind d); /* "random", "zero" */
+
+/* ---- honest numbers (results.md, "Flags") ------------------------------- */
+
+/* Why a test's score may not be what the drive sustains. */
+enum {
+    DMK_FLAG_PEAK = 1u << 0,           /* the test span fits a drive's cache */
+    DMK_FLAG_OVER_INTERFACE = 1u << 1, /* faster than the drive's link can carry */
+    DMK_FLAG_LOW_QD = 1u << 2,         /* fewer requests in flight than asked */
+};
+#define DMK_FLAG_ALL (DMK_FLAG_PEAK | DMK_FLAG_OVER_INTERFACE | DMK_FLAG_LOW_QD)
+
+/* The reviews' practice (methodology.md): a 1 GiB CrystalDiskMark file
+ * fits inside an SLC cache, so its tiles are "peak"; labs use 16 to 32 GiB
+ * spans to get past the cache. A test on a span under this is peak. */
+#define DMK_PEAK_SPAN_BYTES (16ULL << 30)
+/* Achieved queue depth below this share of the asked one is flagged. */
+#define DMK_LOW_QD_SHARE 0.9
+
+/* Requests the test asked to keep in flight: queue depth x threads, all jobs. */
+uint32_t dmk_test_asked_qd(const DmkTest *t);
+
+/* The flags of test t of run r, from r's test size and link and t's
+ * score and achieved queue depth. */
+uint32_t dmk_test_flags(const DmkRunResult *r, const DmkTestResult *t);
+
+/* "peak", "over_interface", "low_qd" for one bit; NULL for others. */
+const char *dmk_flag_name(uint32_t bit);
+
+/* The set bits' names, space-separated ("peak low_qd"); "" for none. */
+char *dmk_flags_format(uint32_t flags, char *buf, size_t len);
+
+/* Parses dmk_flags_format's text (any order, single spaces); false for
+ * an unknown or repeated name. */
+bool dmk_flags_parse(const char *s, uint32_t *flags);
+
+/* A short marker for a tile or report line ("peak", "QD 12.4 of 32",
+ * "over SATA 6.0 Gbps limit") and, when tip is not NULL, a sentence that
+ * explains it. */
+void dmk_flag_describe(const DmkRunResult *r, const DmkTestResult *t, uint32_t bit, char *marker,
+                       size_t mlen, char *tip, size_t tlen);
+
+/* "none", "off", "active" (CSV and JSON); -1 from parse when unknown. */
+const char *dmk_fs_feature_name(DmkFsFeature f);
+int dmk_fs_feature_parse(const char *s);
+
+/* The run-level warnings for people, one per line (each ending in
+ * '\n'), "" when none: "btrfs copy-on-write: turned off for the test
+ * file (NOCOW)", "btrfs copy-on-write: active, the numbers include it". */
+void dmk_run_fs_notes(const DmkRunResult *r, char *buf, size_t len);
 
 /* Stats of a histogram that counted `bytes` over `seconds`. */
 void dmk_stats_from_hist(DmkStats *s, const DmkHist *h, uint64_t bytes, double seconds);

@@ -437,6 +437,16 @@ static double measured_s(const DmkCrew *c, const DmkSchedule *s, bool stopped)
     return end > s->t_measure ? secs(end - s->t_measure) : 0.0;
 }
 
+/* The achieved queue depth of the whole test: each worker's average
+ * requests in flight, summed, as the asked depth is queue depth x threads. */
+static double crew_qd(const DmkCrew *c)
+{
+    double sum = 0;
+    for (uint32_t i = 0; i < c->n; i++)
+        sum += dmk_worker_qd(&c->w[i]);
+    return sum;
+}
+
 /* The passes measured in `seconds` of the schedule, the last possibly cut short. */
 static int collect_test(DmkRunner *r, const DmkCrew *c, const DmkTest *test,
                         const DmkSchedule *sched, double seconds, DmkTestResult *out)
@@ -460,6 +470,8 @@ static int collect_test(DmkRunner *r, const DmkCrew *c, const DmkTest *test,
     dmk_test_result_summarize(out);
     if (sched->timeline_ns)
         merge_timeline(r, c, secs(sched->timeline_ns), seconds, out);
+    out->achieved_qd = crew_qd(c);
+    out->flags = dmk_test_flags(r->res, out);
     return DMK_OK;
 }
 

@@ -155,6 +155,26 @@ static int account_batch(DmkWorker *w, DmkIo **done, int n, uint64_t now)
     return DMK_OK;
 }
 
+/* Adds `inflight` requests x the time since the last stamp, clipped to
+ * the measured part, to the achieved queue depth; called before each
+ * change of inflight with the clock reading the loop takes anyway. */
+static inline void qd_track(DmkWorker *w, uint64_t now, int inflight)
+{
+    const DmkSchedule *s = &w->sched;
+    uint64_t from = w->qd_last_ns > s->t_measure ? w->qd_last_ns : s->t_measure;
+    uint64_t to = now < s->t_end ? now : s->t_end;
+    w->qd_last_ns = now;
+    if (s->uncounted || to <= from)
+        return;
+    w->qd_area += (uint64_t)inflight * (to - from);
+    w->qd_span_ns += to - from;
+}
+
+double dmk_worker_qd(const DmkWorker *w)
+{
+    return w->qd_span_ns ? (double)w->qd_area / (double)w->qd_span_ns : 0.0;
+}
+
 /* A failed submit, named as a failed I/O is: the backend's message says
  * what the OS said (io_submit's errno), not which file or request. */
 static int submit_error(DmkWorker *w, int code)
@@ -184,6 +204,8 @@ static int submit_pending(DmkWorker *w, int *n_pending, int *inflight)
         k = 0;
     if (k < 0)
         return submit_error(w, k);
+    if (k > 0)
+        qd_track(w, now, *inflight);
     if (k > 0 && k < *n_pending)
         memmove(w->pending, w->pending + k, (size_t)(*n_pending - k) * sizeof *w->pending);
     *n_pending -= k;
@@ -379,6 +401,8 @@ static int io_loop(DmkWorker *w)
             break;
         }
         now = dmk_clock_ns();
+        if (n > 0)
+            qd_track(w, now, inflight);
         inflight -= n;
         if (n > 0) {
             last_done = now;

@@ -58,6 +58,9 @@ typedef struct DmkWorker {
     uint64_t issued, completed;
     uint64_t last_counted_ns;    /* when the last measured I/O completed */
     _Atomic uint64_t live_bytes; /* read by the runner for progress */
+    /* Achieved queue depth: requests in flight x ns, over qd_span_ns of
+     * the measured part, stamped at each submit and reap (dmk_worker_qd). */
+    uint64_t qd_area, qd_span_ns, qd_last_ns;
     DmkThread *thread;
     atomic_int finished; /* set when dmk_worker_run returns */
     int rc;
@@ -73,5 +76,9 @@ int dmk_worker_init(DmkWorker *w, const DmkBackend *be, DmkTarget *target, const
 void dmk_worker_run(DmkWorker *w);
 
 void dmk_worker_destroy(DmkWorker *w);
+
+/* The time-averaged number of requests in flight during the measured
+ * part; 0 when nothing was measured. */
+double dmk_worker_qd(const DmkWorker *w);
 
 #endif

@@ -128,6 +128,15 @@ typedef struct {
     char note[512]; /* for people: what was done, what was not and why */
 } DmkTrimReport;
 
+/* A file system feature that changes what a benchmark measures:
+ * copy-on-write (btrfs, zfs, ReFS integrity streams) and compression
+ * (btrfs compress=, zfs, NTFS). Zero: not there, or not known to be. */
+typedef enum {
+    DMK_FS_FEATURE_NONE = 0,
+    DMK_FS_FEATURE_OFF = 1,    /* the file system has it, turned off for the test file */
+    DMK_FS_FEATURE_ACTIVE = 2, /* on for the test file: the numbers include it */
+} DmkFsFeature;
+
 /* What the platform learned about a target. Strings are "" when unknown. */
 typedef struct {
     char path[1024];  /* the directory (or device) as the user named it */
@@ -143,6 +152,13 @@ typedef struct {
     uint64_t test_size;     /* the test file's size as opened */
     char temp_sensor[128];  /* the drive's temperature sensor, "" when none is readable */
     int discard;            /* mounted with online discard: 1, 0, or -1 unknown */
+    /* Honest numbers (results.md): what the file system does to the test
+     * file, and the most the drive's link carries, so a result beyond it
+     * is flagged. iface_bytes_s is per direction; 0: unknown, no check. */
+    DmkFsFeature cow;
+    DmkFsFeature compression;
+    char iface[48]; /* "PCIe 8.0 GT/s x4", "SATA 6.0 Gbps", "USB 5000 Mbps", "" */
+    uint64_t iface_bytes_s;
 } DmkTargetInfo;
 
 typedef struct DmkTarget DmkTarget;

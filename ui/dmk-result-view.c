@@ -37,6 +37,18 @@ static GtkWidget *context_label(const char *text, const char *css_class)
     return l;
 }
 
+/* What the file system did to the test file, when it did anything. */
+static void append_flags_note(GtkWidget *info, const DmkRunResult *r)
+{
+    char notes[1024];
+    dmk_run_fs_notes(r, notes, sizeof notes);
+    size_t n = strlen(notes);
+    if (n && notes[n - 1] == '\n')
+        notes[n - 1] = '\0';
+    if (notes[0])
+        gtk_box_append(GTK_BOX(info), context_label(notes, "flags-note"));
+}
+
 static GtkWidget *build_header(DmkResultView *self)
 {
     const DmkRunResult *r = dmk_saved_get_result(self->saved);
@@ -49,6 +61,7 @@ static GtkWidget *build_header(DmkResultView *self)
         gtk_box_append(GTK_BOX(info), context_label(lines[i], classes[i]));
         g_free(lines[i]);
     }
+    append_flags_note(info, r);
     if (r->comment[0])
         gtk_box_append(GTK_BOX(info), context_label(r->comment, "result-comment"));
     GtkWidget *buttons = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6);
@@ -111,6 +124,7 @@ static void add_tile(DmkResultView *self, GtkGrid *grid, const char *name, DmkMo
     GtkWidget *tile = dmk_tile_new();
     dmk_tile_set_test(DMK_TILE(tile), &t->test);
     dmk_tile_set_stats(DMK_TILE(tile), &t->score.total);
+    dmk_tile_set_flags(DMK_TILE(tile), dmk_saved_get_result(self->saved), t);
     gtk_grid_attach(grid, tile, col, row, 1, 1);
     g_ptr_array_add(self->tiles, tile);
 }
@@ -208,11 +222,20 @@ void dmk_result_view_set_unit(DmkResultView *self, DmkUnit unit)
 
 void dmk_result_view_dump(DmkResultView *self, int tab, GString *out)
 {
+    char notes[1024];
+    dmk_run_fs_notes(dmk_saved_get_result(self->saved), notes, sizeof notes);
+    g_strchomp(notes);
+    if (notes[0])
+        g_string_append_printf(out, "tab-flags-note\t%d\t%s\n", tab,
+                               g_strdelimit(notes, "\n", ';'));
     for (guint i = 0; i < self->tiles->len; i++) {
         DmkTile *t = g_ptr_array_index(self->tiles, i);
         const DmkTest *test = dmk_tile_get_test(t);
         g_string_append_printf(out, "tab-tile\t%d\t%s\t%s\t%s\n", tab, test->name,
                                dmk_mode_name(test->mode), dmk_tile_get_text(t));
+        if (dmk_tile_get_flags_text(t)[0])
+            g_string_append_printf(out, "tab-tile-flags\t%d\t%s\t%s\t%s\n", tab, test->name,
+                                   dmk_mode_name(test->mode), dmk_tile_get_flags_text(t));
     }
 }
 

@@ -6,6 +6,8 @@ struct _DmkTile {
     GtkWidget parent_instance;
     GtkWidget *meter; /* first child: drawn behind the label */
     GtkWidget *label;
+    GtkWidget *badge; /* the honest-number flags: "peak", "QD 8.0 of 32"; hidden when none */
+    char *flags_tip;  /* what they mean, appended to the tooltip */
     DmkTest test;
     gboolean has_test;
     DmkStats stats;
@@ -16,12 +18,20 @@ struct _DmkTile {
 
 G_DEFINE_FINAL_TYPE(DmkTile, dmk_tile, GTK_TYPE_WIDGET)
 
-/* The label decides the size; the meter only fills part of it. */
+/* The label decides the size; the meter only fills part of it. A flag
+ * badge adds its line below the number. */
 static void dmk_tile_measure(GtkWidget *widget, GtkOrientation orientation, int for_size, int *min,
                              int *nat, int *min_baseline, int *nat_baseline)
 {
     DmkTile *self = DMK_TILE(widget);
     gtk_widget_measure(self->label, orientation, for_size, min, nat, min_baseline, nat_baseline);
+    if (orientation != GTK_ORIENTATION_VERTICAL || !gtk_widget_get_visible(self->badge))
+        return;
+    int bmin, bnat;
+    gtk_widget_measure(self->badge, orientation, -1, &bmin, &bnat, NULL, NULL);
+    *min += bmin;
+    *nat += bnat;
+    *min_baseline = *nat_baseline = -1;
 }
 
 static void dmk_tile_size_allocate(GtkWidget *widget, int width, int height, int baseline)
@@ -30,7 +40,14 @@ static void dmk_tile_size_allocate(GtkWidget *widget, int width, int height, int
     int meter_width = (int)(self->fraction * width + 0.5);
     gtk_widget_set_child_visible(self->meter, meter_width > 0);
     gtk_widget_allocate(self->meter, meter_width, height, -1, NULL);
-    gtk_widget_allocate(self->label, width, height, baseline, NULL);
+    int bh = 0;
+    if (gtk_widget_get_visible(self->badge)) {
+        gtk_widget_measure(self->badge, GTK_ORIENTATION_VERTICAL, width, NULL, &bh, NULL, NULL);
+        bh = bh < height ? bh : height;
+        GskTransform *at = gsk_transform_translate(NULL, &GRAPHENE_POINT_INIT(0, height - bh));
+        gtk_widget_allocate(self->badge, width, bh, -1, at);
+    }
+    gtk_widget_allocate(self->label, width, height - bh, bh ? -1 : baseline, NULL);
 }
 
 static void dmk_tile_dispose(GObject *object)
@@ -38,6 +55,8 @@ static void dmk_tile_dispose(GObject *object)
     DmkTile *self = DMK_TILE(object);
     g_clear_pointer(&self->meter, gtk_widget_unparent);
     g_clear_pointer(&self->label, gtk_widget_unparent);
+    g_clear_pointer(&self->badge, gtk_widget_unparent);
+    g_clear_pointer(&self->flags_tip, g_free);
     G_OBJECT_CLASS(dmk_tile_parent_class)->dispose(object);
 }
 
@@ -62,6 +81,12 @@ static void dmk_tile_init(DmkTile *self)
     /* Eight digits fit, so every tile has one width and numbers never jump. */
     gtk_label_set_width_chars(GTK_LABEL(self->label), 8);
     gtk_widget_set_parent(self->label, GTK_WIDGET(self));
+    self->badge = gtk_label_new("");
+    gtk_widget_add_css_class(self->badge, "badge");
+    gtk_label_set_xalign(GTK_LABEL(self->badge), 0.0);
+    gtk_label_set_ellipsize(GTK_LABEL(self->badge), PANGO_ELLIPSIZE_END);
+    gtk_widget_set_visible(self->badge, FALSE);
+    gtk_widget_set_parent(self->badge, GTK_WIDGET(self));
     gtk_widget_set_overflow(GTK_WIDGET(self), GTK_OVERFLOW_HIDDEN);
 }
 
@@ -74,20 +99,30 @@ GtkWidget *dmk_tile_new(void)
 static void update_accessible(DmkTile *self)
 {
     const char *text = gtk_label_get_text(GTK_LABEL(self->label));
-    char *name = g_strdup_printf("%s %s: %s %s", self->has_test ? self->test.name : "",
+    const char *flags =
+        gtk_widget_get_visible(self->badge) ? gtk_label_get_text(GTK_LABEL(self->badge)) : "";
+    char *name = g_strdup_printf("%s %s: %s %s%s%s", self->has_test ? self->test.name : "",
                                  self->has_test ? dmk_text_mode_title(self->test.mode) : "",
                                  self->has_value ? text : "no result",
-                                 self->has_value ? dmk_unit_label(self->unit) : "");
+                                 self->has_value ? dmk_unit_label(self->unit) : "",
+                                 flags[0] ? ", " : "", flags);
     gtk_accessible_update_property(GTK_ACCESSIBLE(self), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                    g_strstrip(name), -1);
     g_free(name);
 }
+
+static void set_class(GtkWidget *w, const char *name, gboolean on);
 
 static void update_tooltip(DmkTile *self)
 {
     char *tip = NULL;
     if (self->has_value && self->has_test)
         tip = dmk_text_tooltip(&self->test, &self->stats);
+    if (tip && self->flags_tip) {
+        char *both = g_strconcat(tip, "\n\n", self->flags_tip, NULL);
+        g_free(tip);
+        tip = both;
+    }
     gtk_widget_set_tooltip_text(GTK_WIDGET(self), tip);
     g_free(tip);
 }
@@ -103,6 +138,46 @@ static void refresh(DmkTile *self)
     update_tooltip(self);
     update_accessible(self);
     gtk_widget_queue_allocate(GTK_WIDGET(self));
+}
+
+/* The flags' markers joined on one line, and their explanations. */
+static void describe_flags(const DmkRunResult *r, const DmkTestResult *t, GString *badge,
+                           GString *tip)
+{
+    for (uint32_t bit = 1; bit & DMK_FLAG_ALL; bit <<= 1) {
+        char marker[64], why[512];
+        if (!(t->flags & bit))
+            continue;
+        dmk_flag_describe(r, t, bit, marker, sizeof marker, why, sizeof why);
+        g_string_append_printf(badge, "%s%s", badge->len ? " \u00b7 " : "", marker);
+        g_string_append_printf(tip, "%s%s", tip->len ? "\n" : "", why);
+    }
+}
+
+void dmk_tile_set_flags(DmkTile *self, const DmkRunResult *r, const DmkTestResult *t)
+{
+    g_return_if_fail(DMK_IS_TILE(self));
+    GString *badge = g_string_new(""), *tip = g_string_new("");
+    if (r && t)
+        describe_flags(r, t, badge, tip);
+    gtk_label_set_text(GTK_LABEL(self->badge), badge->str);
+    gtk_widget_set_visible(self->badge, badge->len > 0);
+    /* Peak is how every short test is; the others say a number is wrong. */
+    set_class(self->badge, "warn", t && (t->flags & ~(uint32_t)DMK_FLAG_PEAK));
+    set_class(GTK_WIDGET(self), "flagged", badge->len > 0);
+    g_free(self->flags_tip);
+    self->flags_tip = tip->len ? g_strdup(tip->str) : NULL;
+    g_string_free(badge, TRUE);
+    g_string_free(tip, TRUE);
+    update_tooltip(self);
+    update_accessible(self);
+    gtk_widget_queue_resize(GTK_WIDGET(self));
+}
+
+const char *dmk_tile_get_flags_text(DmkTile *self)
+{
+    g_return_val_if_fail(DMK_IS_TILE(self), "");
+    return gtk_widget_get_visible(self->badge) ? gtk_label_get_text(GTK_LABEL(self->badge)) : "";
 }
 
 void dmk_tile_set_test(DmkTile *self, const DmkTest *test)

@@ -31,6 +31,14 @@ void dmk_tile_set_unit(DmkTile *self, DmkUnit unit);
 const char *dmk_tile_get_text(DmkTile *self);
 gboolean dmk_tile_has_value(DmkTile *self);
 
+/* The honest-number flags of test t of run r (dmk-result.h) as a badge
+ * under the number ("peak", "QD 8.0 of 32", "over SATA limit") with
+ * their explanation in the tooltip; NULL clears them. */
+void dmk_tile_set_flags(DmkTile *self, const DmkRunResult *r, const DmkTestResult *t);
+
+/* The badge's text, "" when no flag shows (for tests). */
+const char *dmk_tile_get_flags_text(DmkTile *self);
+
 /* Running: this test is being measured now. Stale: the value is from an
  * earlier run and this run will replace it. Both only change the style. */
 void dmk_tile_set_running(DmkTile *self, gboolean running);

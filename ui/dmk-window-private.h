@@ -71,6 +71,7 @@ struct _DmkWindow {
 
     GSettings *recent; /* not delayed: the recent files outlive --options */
     GMenu *recent_menu;
+    GtkWidget *flags_note; /* under the tiles: CoW/compression of the last run, NULL before */
 };
 
 /* dmk-window.c */

@@ -284,6 +284,48 @@ static void report_end(DmkWindow *self, int rc, const DmkError *err, DmkSaved *s
     g_free(took);
 }
 
+/* The Benchmark tab's run-level note: what the file system did to the
+ * test file; hidden when it did nothing. Made on first use, under the
+ * tiles. */
+static void show_flags_note(DmkWindow *self, const DmkRunResult *r)
+{
+    char notes[1024];
+    dmk_run_fs_notes(r, notes, sizeof notes);
+    size_t n = strlen(notes);
+    if (n && notes[n - 1] == '\n')
+        notes[n - 1] = '\0';
+    if (!self->flags_note && !notes[0])
+        return;
+    if (!self->flags_note) {
+        self->flags_note = gtk_label_new("");
+        gtk_label_set_xalign(GTK_LABEL(self->flags_note), 0);
+        gtk_label_set_wrap(GTK_LABEL(self->flags_note), TRUE);
+        gtk_widget_add_css_class(self->flags_note, "flags-note");
+        gtk_widget_set_tooltip_text(self->flags_note,
+                                    "A copy-on-write or compressing file system changes what a "
+                                    "benchmark measures; Drivemark turns both off for its test "
+                                    "file where the file system allows (btrfs: NOCOW).");
+        gtk_box_insert_child_after(GTK_BOX(self->benchmark_page), self->flags_note,
+                                   GTK_WIDGET(self->grid));
+    }
+    gtk_label_set_text(GTK_LABEL(self->flags_note), notes);
+    gtk_widget_set_visible(self->flags_note, notes[0] != '\0');
+}
+
+/* The Benchmark tab's tiles take the finished run's flags (peak, a short
+ * queue, over the interface); tiles the run did not measure keep theirs. */
+static void show_flags(DmkWindow *self, const DmkRunResult *r)
+{
+    if (!r || self->sweeping || self->labbing)
+        return;
+    for (size_t i = 0; i < r->n_tests; i++) {
+        DmkTile *tile = dmk_window_find_tile(self, &r->tests[i].test);
+        if (tile)
+            dmk_tile_set_flags(tile, r, &r->tests[i]);
+    }
+    show_flags_note(self, r);
+}
+
 static void on_finished(int rc, DmkRunResult *res, const DmkError *err, gpointer data)
 {
     DmkWindow *self = data;
@@ -292,6 +334,7 @@ static void on_finished(int rc, DmkRunResult *res, const DmkError *err, gpointer
     if (self->stop_asked_us && !self->stop_took_us)
         self->stop_took_us = g_get_monotonic_time() - self->stop_asked_us;
     unmark_tiles(self);
+    show_flags(self, res);
     DmkSaved *saved = keep_result(self, res);
     report_end(self, rc, err, saved);
     self->sweeping = FALSE;
@@ -473,6 +516,9 @@ static void dump_tiles(DmkWindow *self, GString *s)
             g_string_append_printf(s, "tile\t%s\t%s\t%s\t%s\n", self->row_names[r],
                                    dmk_mode_name((DmkMode)c), dmk_tile_get_text(t),
                                    dmk_tile_has_value(t) ? "measured" : "empty");
+            if (dmk_tile_get_flags_text(t)[0])
+                g_string_append_printf(s, "tile-flags\t%s\t%s\t%s\n", self->row_names[r],
+                                       dmk_mode_name((DmkMode)c), dmk_tile_get_flags_text(t));
         }
     }
 }
@@ -481,6 +527,12 @@ char *dmk_window_dump(DmkWindow *self)
 {
     GString *s = g_string_new(NULL);
     dump_tiles(self, s);
+    if (self->flags_note && gtk_widget_get_visible(self->flags_note)) {
+        char *one =
+            g_strdelimit(g_strdup(gtk_label_get_text(GTK_LABEL(self->flags_note))), "\n", ';');
+        g_string_append_printf(s, "flags-note\t%s\n", one);
+        g_free(one);
+    }
     g_string_append_printf(s, "status\t%s\n", gtk_label_get_text(self->status_label));
     if (gtk_widget_get_visible(GTK_WIDGET(self->info_bar))) {
         /* "Heading: message; message" on one line. */

@@ -18,7 +18,9 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "dmk-cow-linux.h"
 #include "dmk-drive-linux.h"
+#include "dmk-iface-linux.h"
 #include "dmk-mountinfo.h"
 #include "dmk-platform.h"
 
@@ -33,28 +35,56 @@ static uint64_t read_u64(const char *path)
     return dmk_linux_read_line(path, line, sizeof line) ? strtoull(line, NULL, 10) : 0;
 }
 
-/* Fills fs_type, mount_point and device from the mountinfo line whose
- * device number is dev (the deepest mount wins for bind mounts). */
-static void describe_mount(dev_t dev, DmkTargetInfo *info)
+static void fill_mount(const DmkMountLine *m, DmkTargetInfo *info)
 {
+    snprintf(info->mount_point, sizeof info->mount_point, "%s", m->mnt);
+    snprintf(info->fs_type, sizeof info->fs_type, "%s", m->fstype);
+    snprintf(info->device, sizeof info->device, "%s", m->source);
+    info->discard = dmk_linux_opts_discard(m->super_opts) || dmk_linux_opts_discard(m->opts);
+    bool z = dmk_linux_opts_compress(m->super_opts) || dmk_linux_opts_compress(m->opts);
+    info->compression = z ? DMK_FS_FEATURE_ACTIVE : DMK_FS_FEATURE_NONE;
+}
+
+/* Whether mount point mnt holds path (a resolved path). */
+static bool mount_holds(const char *mnt, const char *path)
+{
+    size_t n = strlen(mnt);
+    return strcmp(mnt, "/") == 0 ||
+           (strncmp(mnt, path, n) == 0 && (path[n] == '/' || path[n] == '\0'));
+}
+
+/* Fills fs_type, mount_point and device from the mountinfo line whose
+ * device number is dev (the deepest mount wins for bind mounts) or, when
+ * none is (btrfs gives each subvolume its own anonymous device in stat,
+ * not the one mountinfo lists), from the deepest mount point holding dir.
+ * Returns the block device under it, for its sysfs entry: dev itself, or
+ * the mount's source device. */
+static dev_t describe_mount(dev_t dev, const char *dir, DmkTargetInfo *info)
+{
+    char real[PATH_MAX], line[4096];
     FILE *f = fopen("/proc/self/mountinfo", "re");
     if (!f)
-        return;
-    char line[4096];
-    size_t best = 0;
-    DmkMountLine m;
+        return dev;
+    bool have_path = realpath(dir, real) != NULL;
+    size_t best = 0, best_path = 0;
+    DmkMountLine m, by_path;
     while (fgets(line, sizeof line, f)) {
-        if (!dmk_mountinfo_parse(line, &m) || makedev(m.major, m.minor) != dev)
+        if (!dmk_mountinfo_parse(line, &m))
             continue;
-        if (strlen(m.mnt) >= best) {
-            best = strlen(m.mnt);
-            snprintf(info->mount_point, sizeof info->mount_point, "%s", m.mnt);
-            snprintf(info->fs_type, sizeof info->fs_type, "%s", m.fstype);
-            snprintf(info->device, sizeof info->device, "%s", m.source);
-            info->discard = dmk_linux_opts_discard(m.super_opts) || dmk_linux_opts_discard(m.opts);
+        if (makedev(m.major, m.minor) == dev && strlen(m.mnt) >= best) {
+            best = strlen(m.mnt) + 1;
+            fill_mount(&m, info);
+        } else if (have_path && mount_holds(m.mnt, real) && strlen(m.mnt) + 1 >= best_path) {
+            best_path = strlen(m.mnt) + 1;
+            by_path = m;
         }
     }
     fclose(f);
+    if (best || !best_path)
+        return dev;
+    fill_mount(&by_path, info);
+    struct stat st;
+    return stat(by_path.source, &st) == 0 && S_ISBLK(st.st_mode) ? st.st_rdev : dev;
 }
 
 /* The first entry of a sysfs directory (e.g. slaves/dm-0), into buf. */
@@ -114,6 +144,7 @@ static void describe_disk(dev_t dev, DmkTargetInfo *info, char *sensor, size_t s
     }
     snprintf(path, sizeof path, "%s/size", dir);
     info->capacity_bytes = read_u64(path) * 512ULL;
+    info->iface_bytes_s = dmk_iface_of_disk("/sys", dir, info->iface, sizeof info->iface);
 }
 
 /* Logical block size of the device: what direct I/O must align to when
@@ -304,8 +335,8 @@ int dmk_linux_target_open(const DmkTargetParams *p, DmkLinuxTarget **out, DmkTar
     if (!t)
         return dmk_error_set(err, DMK_E_NOMEM, 0, "out of memory");
     info->discard = -1; /* unknown until the mount is found */
-    describe_mount(st.st_dev, info);
-    describe_disk(st.st_dev, info, t->sensor, sizeof t->sensor);
+    dev_t disk = describe_mount(st.st_dev, p->dir, info);
+    describe_disk(disk, info, t->sensor, sizeof t->sensor);
     uint64_t size = 0;
     rc = check_space(p, &size, info, err);
     if (rc != DMK_OK) {
@@ -317,6 +348,8 @@ int dmk_linux_target_open(const DmkTargetParams *p, DmkLinuxTarget **out, DmkTar
         free(t);
         return err->code;
     }
+    /* Before any byte is allocated: btrfs sets NOCOW on empty files only. */
+    dmk_linux_cow_off(t->fd, info);
     learn_alignment(t->fd, st.st_dev, info);
     rc = size_file(t->fd, p, size, err);
     if (rc != DMK_OK) {

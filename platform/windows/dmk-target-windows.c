@@ -92,6 +92,27 @@ static void descriptor_field(const char *base, DWORD size, DWORD off, char *out,
 
 /* Model and size of the physical drive: best effort, "" and 0 where the
  * volume spans drives or the system does not say (Wine). */
+/* The drive's bus, for the over-the-interface flag: SATA carries at most
+ * 600 MB/s (6 Gbit/s, 8b/10b; the negotiated speed is not asked, so a
+ * 3 Gbit/s link is checked against the larger bound). NVMe's PCIe link
+ * needs SetupAPI's device properties, and USB's speed the USB stack's:
+ * named, but left unchecked (0). */
+static void describe_bus(HANDLE disk, DmkTargetInfo *info)
+{
+    _Alignas(8) char buf[256] = {0};
+    if (!query_property(disk, StorageAdapterProperty, buf, sizeof buf))
+        return;
+    const STORAGE_ADAPTER_DESCRIPTOR *a = (const STORAGE_ADAPTER_DESCRIPTOR *)buf;
+    if (a->BusType == BusTypeSata) {
+        snprintf(info->iface, sizeof info->iface, "SATA");
+        info->iface_bytes_s = 600000000ULL;
+    } else if (a->BusType == BusTypeNvme) {
+        snprintf(info->iface, sizeof info->iface, "NVMe");
+    } else if (a->BusType == BusTypeUsb) {
+        snprintf(info->iface, sizeof info->iface, "USB");
+    }
+}
+
 static void describe_drive(HANDLE vol, DmkTargetInfo *info)
 {
     STORAGE_DEVICE_NUMBER num;
@@ -118,6 +139,7 @@ static void describe_drive(HANDLE vol, DmkTargetInfo *info)
         snprintf(info->model, sizeof info->model, "%s%s%s", plain ? "" : vendor, plain ? "" : " ",
                  product);
     }
+    describe_bus(disk, info);
     DISK_GEOMETRY_EX geo;
     if (DeviceIoControl(disk, IOCTL_DISK_GET_DRIVE_GEOMETRY_EX, NULL, 0, &geo, sizeof geo, &got,
                         NULL))
@@ -224,8 +246,11 @@ static int create_file(const wchar_t *dir, const char *udir, HANDLE *out, DmkErr
 /* NTFS compression (inherited from a compressed folder) would measure the
  * compressor. File systems without it ("not supported") are fine; a file
  * that stays compressed is refused. */
-static int turn_off_compression(HANDLE h, const char *dir, DmkError *err)
+static int turn_off_compression(HANDLE h, const char *dir, DmkTargetInfo *info, DmkError *err)
 {
+    BY_HANDLE_FILE_INFORMATION fi;
+    bool was =
+        GetFileInformationByHandle(h, &fi) && (fi.dwFileAttributes & FILE_ATTRIBUTE_COMPRESSED);
     USHORT format = COMPRESSION_FORMAT_NONE;
     OVERLAPPED ov = {0};
     ov.hEvent = CreateEventW(NULL, TRUE, FALSE, NULL); /* the handle is overlapped */
@@ -236,7 +261,8 @@ static int turn_off_compression(HANDLE h, const char *dir, DmkError *err)
         GetOverlappedResult(h, &ov, &got, TRUE);
     if (ov.hEvent)
         CloseHandle(ov.hEvent);
-    BY_HANDLE_FILE_INFORMATION fi;
+    /* Recorded for the result: the folder compresses, the file does not. */
+    info->compression = was ? DMK_FS_FEATURE_OFF : DMK_FS_FEATURE_NONE;
     if (GetFileInformationByHandle(h, &fi) && (fi.dwFileAttributes & FILE_ATTRIBUTE_COMPRESSED))
         return dmk_error_set(err, DMK_E_NOTSUP, 0,
                              "refusing %s: the test file is NTFS-compressed there and compression "
@@ -244,6 +270,36 @@ static int turn_off_compression(HANDLE h, const char *dir, DmkError *err)
                              "compressor; use an uncompressed folder",
                              dir);
     return DMK_OK;
+}
+
+/* ReFS writes a file with integrity streams copy-on-write (checksummed
+ * data goes to new clusters): turned off while the file is still empty,
+ * and recorded either way. Other file systems do not answer. */
+static void refs_integrity(HANDLE h, DmkTargetInfo *info)
+{
+#ifdef FSCTL_GET_INTEGRITY_INFORMATION
+    FSCTL_GET_INTEGRITY_INFORMATION_BUFFER cur = {0};
+    DWORD got;
+    OVERLAPPED ov = {0};
+    ov.hEvent = CreateEventW(NULL, TRUE, FALSE, NULL); /* the handle is overlapped */
+    if (!ov.hEvent)
+        return;
+    bool ok =
+        DeviceIoControl(h, FSCTL_GET_INTEGRITY_INFORMATION, NULL, 0, &cur, sizeof cur, &got, &ov) ||
+        (GetLastError() == ERROR_IO_PENDING && GetOverlappedResult(h, &ov, &got, TRUE));
+    if (ok && cur.ChecksumAlgorithm != CHECKSUM_TYPE_NONE) {
+        FSCTL_SET_INTEGRITY_INFORMATION_BUFFER off = {CHECKSUM_TYPE_NONE, 0, 0};
+        ResetEvent(ov.hEvent);
+        bool set = DeviceIoControl(h, FSCTL_SET_INTEGRITY_INFORMATION, &off, sizeof off, NULL, 0,
+                                   &got, &ov) ||
+                   (GetLastError() == ERROR_IO_PENDING && GetOverlappedResult(h, &ov, &got, TRUE));
+        info->cow = set ? DMK_FS_FEATURE_OFF : DMK_FS_FEATURE_ACTIVE;
+    }
+    CloseHandle(ov.hEvent);
+#else
+    (void)h; /* this SDK lacks the integrity FSCTLs: nothing is recorded */
+    (void)info;
+#endif
 }
 
 /* SetEndOfFile reserves the clusters, so a full disk fails here, not
@@ -261,11 +317,13 @@ static int size_file(HANDLE h, const char *dir, uint64_t size, DmkError *err)
 }
 
 static int make_file(const wchar_t *dir, const DmkTargetParams *p, uint64_t size, HANDLE *out,
-                     DmkError *err)
+                     DmkTargetInfo *info, DmkError *err)
 {
     int rc = create_file(dir, p->dir, out, err);
     if (rc == DMK_OK)
-        rc = turn_off_compression(*out, p->dir, err);
+        rc = turn_off_compression(*out, p->dir, info, err);
+    if (rc == DMK_OK)
+        refs_integrity(*out, info);
     if (rc == DMK_OK)
         rc = size_file(*out, p->dir, size, err);
     if (rc != DMK_OK && *out != INVALID_HANDLE_VALUE) {
@@ -293,7 +351,7 @@ int dmk_win_target_open(const DmkTargetParams *p, DmkWinTarget **out, DmkTargetI
         rc = check_space(dir, p, &size, info, err);
     }
     if (rc == DMK_OK)
-        rc = make_file(dir, p, size, &h, err);
+        rc = make_file(dir, p, size, &h, info, err);
     free(dir);
     DmkWinTarget *t = rc == DMK_OK ? calloc(1, sizeof *t) : NULL;
     if (rc == DMK_OK && !t) {

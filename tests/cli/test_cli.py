@@ -108,11 +108,18 @@ def test_run_json_and_csv_agree():
         tests = [r for r in rows if r["record"] == "test"]
         check(len(tests) == 2, f"csv test rows {len(tests)}")
         for row, x in zip(tests, res):
-            check(row["schema"] == "3" and row["test"] == x["test"] and row["mode"] == x["mode"],
+            check(row["schema"] == "4" and row["test"] == x["test"] and row["mode"] == x["mode"],
                   "csv identity")
             for k in ["mb_s", "mb_s_median", "iops", "lat_mean_us", "lat_p99_us"]:
                 check(float(row[k]) == x[k], f"csv {k} {row[k]} != json {x[k]}")
             check(row["target"] == target and row["version"] == VERSION, "csv context")
+            # honest numbers: the same in both, a 64 MiB file is peak
+            check(float(row["achieved_qd"]) == x["achieved_qd"] and x["achieved_qd"] > 0,
+                  f"achieved_qd {row['achieved_qd']} vs {x['achieved_qd']}")
+            check(row["flags"].split() == x["flags"] and x["flags"][0] == "peak",
+                  f"flags {row['flags']!r} vs {x['flags']}")
+            check((row["cow"], row["compression"], row["interface"]) ==
+                  (doc["cow"], doc["compression"], doc["interface"]), "csv cow/link")
         check(os.listdir(target) == [], f"left behind: {os.listdir(target)}")
 
 
@@ -363,7 +370,7 @@ def test_sweep_csv():
         r = run(["sweep", "qd", "--qd", "1,2", "--mode", "read", "--csv", c] + NULL_QUICK)
         check(r.returncode == 0 and "[Read]" in r.stdout, r.stderr)
         rows = parse_csv(open(c, encoding="utf-8", newline="").read())
-        check(all(x["schema"] == "3" and x["sweep"] == "qd" for x in rows), "schema 3, sweep qd")
+        check(all(x["schema"] == "4" and x["sweep"] == "qd" for x in rows), "schema 4, sweep qd")
         check([x["queue_depth"] for x in rows if x["record"] == "test"] == ["1", "2"], "QDs")
 
 

@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""Honest numbers in the window: after a run every flagged tile shows its
+badge under the number (here the null backend with no latency: a 64 MiB
+file is "peak", and the engine cannot keep 32 requests in flight on a
+drive that completes at once, so the QD32 tiles also say "QD n of 32");
+the same flags show on the result reopened from its CSV as a tab; and a
+result whose file system had copy-on-write shows the run's note above
+its tiles. Prints TAP.
+
+    test_flags_ui.py DRIVEMARK"""
+
+import os
+import re
+import sys
+
+import test_gui as t
+from test_gui import Dir, check, check_screenshot, rows
+
+QUICK = ["--size", "64MiB", "--passes", "1", "--measure", "0.5", "--warmup", "0",
+         "--interval", "0"]
+
+
+def test_tiles_show_flags():
+    with Dir() as d:
+        shot = os.path.join(d, "flags.png")
+        rc, lines, err, _ = t.run_app(["--target", d, "--backend", "null", "--autorun",
+                                       "--quit-when-done", "--dump-tiles", "--screenshot",
+                                       shot] + QUICK)
+        check(rc == 0, f"exit {rc}; stderr: {err}")
+        measured = [r for r in rows(lines, "tile") if r[3] == "measured"]
+        flags = {(r[0], r[1]): r[2] for r in rows(lines, "tile-flags")}
+        check(len(measured) == 8, f"tiles: {measured}")
+        for name, mode, _, _ in measured:
+            check(flags.get((name, mode), "").startswith("peak"), f"{name} {mode}: {flags}")
+        q32 = flags.get(("RND4K Q32T1", "read"), "")
+        check(re.fullmatch(r"peak · QD \d+\.\d of 32", q32), f"RND4K Q32T1 read: {q32!r}")
+        check(rows(lines, "flags-note") == [], "a CoW note on the null backend")
+        check_screenshot(shot)
+        return f"RND4K Q32T1 read: {q32}"
+
+
+def cow_result(path):
+    """A saved result of a run on btrfs with copy-on-write left on and an
+    achieved queue depth of 8.5 for the asked 32: made from a real CSV
+    of the null backend, its schema-4 cells changed."""
+    rc = t.subprocess.run([t.CLI, "run", "--backend", "null", "--null-latency", "200",
+                           "--test", "RND4K Q32T1", "--mode", "read", "--target",
+                           os.path.dirname(path), "--csv", path, "--quiet"] + QUICK,
+                          capture_output=True, text=True, timeout=60)
+    check(rc.returncode == 0, rc.stderr)
+    text = open(path, encoding="utf-8", newline="").read()
+    check(text.count(',"none","none","",') >= 2, "no cow/compression cells")
+    text = text.replace(',"none","none","",', ',"active","none","",')
+    text = text.replace(',"null","","Null backend', ',"btrfs","","Null backend')
+    text = re.sub(r',[0-9.]+,"peak"', ',8.50,"peak low_qd"', text)
+    check('"peak low_qd"' in text, "the CSV has no flags cell to change")
+    open(path, "w", encoding="utf-8", newline="").write(text)
+
+
+def test_reopened_result_shows_flags():
+    with Dir() as d:
+        csv_path = os.path.join(d, "cow.csv")
+        cow_result(csv_path)
+        shot = os.path.join(d, "tab.png")
+        rc, lines, err, _ = t.run_app(["--open", csv_path, "--quit-when-done", "--dump-tiles",
+                                       "--screenshot", shot])
+        check(rc == 0, f"exit {rc}; stderr: {err}")
+        flags = rows(lines, "tab-tile-flags")
+        check(flags == [["1", "RND4K Q32T1", "read", "peak · QD 8.5 of 32"]], f"{flags}")
+        note = rows(lines, "tab-flags-note")
+        check(note and note[0][1].startswith("btrfs copy-on-write: active, the numbers include"),
+              f"{note}")
+        check_screenshot(shot)
+        return flags[0][3]
+
+
+TESTS = [test_tiles_show_flags, test_reopened_result_shows_flags]
+
+if __name__ == "__main__":
+    sys.exit(t.main(TESTS))
