@@ -4,12 +4,15 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "dmk-platform.h"
 
 typedef struct {
     int fd;
-    bool named; /* created by name and unlinked, where O_TMPFILE was missing */
+    bool named;  /* created by name and unlinked, where O_TMPFILE was missing */
+    bool device; /* a raw block device: nothing was created, nothing is deleted */
+    bool writable;
     uint64_t size;
     char dir[1024];
     char mount_point[512];
@@ -24,5 +27,16 @@ void dmk_linux_target_close(DmkLinuxTarget *t);
 /* The drive's temperature (DMK_E_NOTSUP without a sensor), and TRIM. */
 int dmk_linux_target_temperature(DmkLinuxTarget *t, double *celsius);
 int dmk_linux_target_trim(DmkLinuxTarget *t, DmkTrimReport *rep, DmkError *err);
+
+/* Fills model, capacity and the temperature sensor of the disk behind
+ * the device number dev (a partition's or dm device's disk). */
+void dmk_linux_describe_disk(dev_t dev, DmkTargetInfo *info, char *sensor, size_t sensor_len);
+
+/* A raw block device target (p->device), with the write guards of
+ * dmk-platform.h; dmk-device-linux.c. */
+int dmk_linux_device_open(const DmkTargetParams *p, DmkLinuxTarget **out, DmkTargetInfo *info,
+                          DmkError *err);
+/* BLKDISCARD of the test region. */
+int dmk_linux_device_trim(DmkLinuxTarget *t, DmkTrimReport *rep, DmkError *err);
 
 #endif
