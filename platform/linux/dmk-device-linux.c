@@ -34,6 +34,7 @@ typedef struct {
 } DmkBlk;
 
 typedef struct {
+    const char *root;   /* "" for the system; a fake tree's root in unit tests */
     const char *target; /* the device as the user named it */
     DmkBlk blk[MAX_PARTS + 1];
     size_t n; /* blk[0] is the device itself */
@@ -65,8 +66,8 @@ static bool add_blk(DmkBlkSet *s, dev_t dev, const char *sysfs)
  * subdirectories that carry a "partition" file. */
 static int collect(DmkBlkSet *s, dev_t dev, DmkError *err)
 {
-    char link[64], dir[PATH_MAX];
-    snprintf(link, sizeof link, "/sys/dev/block/%u:%u", major(dev), minor(dev));
+    char link[PATH_MAX], dir[PATH_MAX];
+    snprintf(link, sizeof link, "%s/sys/dev/block/%u:%u", s->root, major(dev), minor(dev));
     if (!realpath(link, dir))
         return dmk_error_os(err, DMK_E_IO, errno,
                             "refusing to write to %s: its entry in sysfs (%s) cannot be read, so "
@@ -117,10 +118,10 @@ static const char *who(const DmkBlkSet *s, const DmkBlk *b, char *buf, size_t le
 /* ---- the guards --------------------------------------------------------------- */
 
 /* What a holder is, for people: device-mapper names its devices. */
-static void describe_holder(const char *holder, char *buf, size_t len)
+static void describe_holder(const char *root, const char *holder, char *buf, size_t len)
 {
     char path[PATH_MAX], name[128];
-    snprintf(path, sizeof path, "/sys/class/block/%s/dm/name", holder);
+    snprintf(path, sizeof path, "%s/sys/class/block/%s/dm/name", root, holder);
     if (dmk_linux_read_line(path, name, sizeof name))
         snprintf(buf, len, "%.60s (device-mapper \"%.120s\")", holder, name);
     else if (strncmp(holder, "md", 2) == 0)
@@ -141,7 +142,7 @@ static int check_holders(const DmkBlkSet *s, DmkError *err)
         while ((e = readdir(d)) != NULL) {
             if (e->d_name[0] == '.')
                 continue;
-            describe_holder(e->d_name, h, sizeof h);
+            describe_holder(s->root, e->d_name, h, sizeof h);
             closedir(d);
             return dmk_error_set(err, DMK_E_PERM, EBUSY,
                                  "refusing to write to %s: %s is held by %s", s->target,
@@ -164,12 +165,14 @@ static const DmkBlk *node_in_set(const DmkBlkSet *s, const char *path)
 
 static int check_mounts(const DmkBlkSet *s, DmkError *err)
 {
-    FILE *f = fopen("/proc/self/mountinfo", "re");
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/proc/self/mountinfo", s->root);
+    FILE *f = fopen(path, "re");
     if (!f)
         return dmk_error_os(err, DMK_E_IO, errno,
-                            "refusing to write to %s: /proc/self/mountinfo cannot be read, so "
-                            "its mounts cannot be checked",
-                            s->target);
+                            "refusing to write to %s: %s cannot be read, so its mounts cannot be "
+                            "checked",
+                            s->target, path);
     char line[4096], w[128];
     DmkMountLine m;
     int rc = DMK_OK;
@@ -190,7 +193,9 @@ static int check_mounts(const DmkBlkSet *s, DmkError *err)
 
 static int check_swaps(const DmkBlkSet *s, DmkError *err)
 {
-    FILE *f = fopen("/proc/swaps", "re");
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/proc/swaps", s->root);
+    FILE *f = fopen(path, "re");
     if (!f)
         return DMK_OK; /* a kernel without swap support has none in use */
     char line[4096], name[4096], w[128];
@@ -212,11 +217,12 @@ static int check_swaps(const DmkBlkSet *s, DmkError *err)
 /* Every guard that can name what uses the device; O_EXCL at open time
  * then catches what they cannot see (another mount namespace, another
  * program's exclusive open). */
-static int check_unused(const char *target, dev_t dev, DmkError *err)
+int dmk_linux_device_check_unused(const char *root, const char *target, dev_t dev, DmkError *err)
 {
     DmkBlkSet *s = calloc(1, sizeof *s);
     if (!s)
         return dmk_error_set(err, DMK_E_NOMEM, 0, "out of memory");
+    s->root = root;
     s->target = target;
     int rc = collect(s, dev, err);
     if (rc == DMK_OK)
@@ -333,7 +339,7 @@ static int check_write(const DmkTargetParams *p, const char *real, dev_t rdev, D
                              p->dir,
                              p->device_confirm && *p->device_confirm ? p->device_confirm : "none");
     (void)real;
-    return check_unused(p->dir, rdev, err);
+    return dmk_linux_device_check_unused("", p->dir, rdev, err);
 }
 
 int dmk_linux_device_open(const DmkTargetParams *p, DmkLinuxTarget **out, DmkTargetInfo *info,
