@@ -116,7 +116,7 @@ class Mount:
     """mkfs.ext4 on dev, mounted at d/mnt; unmounted on exit."""
 
     def __init__(self, d, dev):
-        self.dev, self.mnt = dev, os.path.join(d, "mnt")
+        self.dev, self.mnt = dev, os.path.abspath(os.path.join(d, "mnt"))
 
     def __enter__(self):
         if not shutil.which("mkfs.ext4"):
@@ -233,9 +233,20 @@ def test_regular_file_refused():
             r = device_run(f, extra)
             refused(r, [f"{f} is a regular file, not a block device"], "regular file")
         check(sha(f) == before, "the file changed")
-        args = ["run", "--device", d, "--target", d] + QUICK
-        dmktest.check_usage_error(run(args), args, ["--device and --target exclude each other"],
-                                  hint=True)
+
+
+def test_usage_errors():
+    """Option mistakes are usage errors (exit 2), before anything is opened."""
+    with Dir() as d:
+        cases = [(["--device", d, "--target", d], "--device and --target exclude each other"),
+                 (["--target", d, "--yes-destroy-data=/dev/sdb"],
+                  "--yes-destroy-data belongs to --device"),
+                 (["--device", "/dev/sdb", "--yes-destroy-data="],
+                  "--yes-destroy-data needs the device's name"),
+                 (["--device="], "--device '' is not a usable path")]
+        for extra, needle in cases:
+            args = ["run"] + extra + QUICK
+            dmktest.check_usage_error(run(args), args, [needle], hint=True)
 
 
 # ---- in use ----------------------------------------------------------------
