@@ -139,18 +139,16 @@ static void unlock_all(DmkWinTarget *t)
     t->n_locks = 0;
 }
 
-/* A volume target ("\\.\E:") locks itself; a drive all of its volumes. */
+/* Writes go to a whole disk only: a volume's own handle cannot be
+ * locked and still opened again for each queue, while a disk's handles
+ * are apart from the volumes it carries (which are locked). */
 static int lock_for_write(DmkWinTarget *t, DmkError *err)
 {
-    bool volume = wcsncmp(t->device_path, L"\\\\.\\PhysicalDrive", 17) != 0;
-    if (volume) {
-        HANDLE vol = CreateFileW(t->device_path, GENERIC_READ | GENERIC_WRITE,
-                                 FILE_SHARE_READ | FILE_SHARE_WRITE, NULL, OPEN_EXISTING, 0, NULL);
-        if (vol == INVALID_HANDLE_VALUE)
-            return dmk_win_error(err, GetLastError(), "opening the volume %s to lock it failed",
-                                 t->dir);
-        return lock_volume(t, vol, t->device_path, err);
-    }
+    if (_wcsnicmp(t->device_path, L"\\\\.\\PhysicalDrive", 17) != 0)
+        return dmk_error_set(err, DMK_E_NOTSUP, 0,
+                             "refusing to write to %s: write tests take a whole disk "
+                             "(\\\\.\\PhysicalDriveN); a volume (\\\\.\\X:) may only be read",
+                             t->dir);
     HANDLE h = CreateFileW(t->device_path, 0, FILE_SHARE_READ | FILE_SHARE_WRITE, NULL,
                            OPEN_EXISTING, 0, NULL);
     long disk = h == INVALID_HANDLE_VALUE ? -1 : disk_number(h);
