@@ -185,7 +185,7 @@ static int learn_geometry(DmkWinTarget *t, const DmkTargetParams *p, DmkTargetIn
     if (p->size > bytes)
         return dmk_error_set(err, DMK_E_NOSPC, 0,
                              "the device %s holds %llu MiB, less than the %llu MiB test region "
-                             "(give a smaller --size)",
+                             "(choose a smaller test size, --size)",
                              p->dir, (unsigned long long)(bytes >> 20),
                              (unsigned long long)(p->size >> 20));
     t->size = (p->size ? p->size : bytes) / align * align;

@@ -198,6 +198,25 @@ def test_write_with_consent_stays_in_region():
         check(lo.sha(16 * MIB) == tail, "bytes past the 16 MiB region changed")
 
 
+def test_fullspan_whole_device():
+    """fullspan without --size writes the whole device, and only with consent."""
+    with Dir() as d, Loop(d) as lo:
+        first, last = lo.sha(0, MIB), lo.sha(IMG_SIZE - MIB)
+        args = ["fullspan", "--device", lo.dev, "--sample", "0.1", "--quiet"]
+        refused(run(args), [f"--yes-destroy-data={lo.dev}"], "fullspan without consent")
+        check(lo.sha(0, MIB) == first, "a refused fullspan wrote")
+        j = os.path.join(d, "fs.json")
+        r = run(args + ["--yes-destroy-data=" + lo.dev, "--json", j])
+        check(r.returncode == 0, f"fullspan: exit {r.returncode}: {r.stderr}")
+        doc = json.load(open(j, encoding="utf-8"))
+        check(doc["test_size"] == IMG_SIZE, f"test_size {doc['test_size']}, expected {IMG_SIZE}")
+        check(lo.sha(0, MIB) != first and lo.sha(IMG_SIZE - MIB) != last,
+              "the first or last MiB was not written")
+        r = run(["sustained", "--device", lo.dev, "--yes-destroy-data=" + lo.dev, "--quiet"])
+        refused(r, [f"the device {lo.dev} holds 48 MiB, less than the 32768 MiB test region"],
+                "region larger than the device")
+
+
 def test_symlink_resolved():
     """A link names the device it points at: either name confirms."""
     with Dir() as d, Loop(d) as lo:
