@@ -345,8 +345,13 @@ static void sync_sizes(DmkWindow *self)
 static void update_target_tooltip(DmkWindow *self)
 {
     const char *path = dmk_window_target_path(self);
-    char *tip = g_strdup_printf("The test file goes into %s\n(Ctrl+Shift+O chooses another folder)",
-                                path ? path : "?");
+    char *tip = dmk_window_target_is_device(self)
+                    ? g_strdup_printf("Raw device %s: write tests destroy the data on it\n"
+                                      "(Ctrl+Shift+O chooses a folder instead)",
+                                      path)
+                    : g_strdup_printf("The test file goes into %s\n(Ctrl+Shift+O chooses "
+                                      "another folder)",
+                                      path ? path : "?");
     gtk_widget_set_tooltip_text(GTK_WIDGET(self->target_dd), tip);
     g_free(tip);
 }
