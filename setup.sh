@@ -22,6 +22,7 @@ PACKAGES=(
     locales                                                 # a decimal-comma locale for tests
     e2fsprogs mount util-linux                              # loop-device tests
     btrfs-progs                                             # a loop-mounted btrfs: NOCOW, compression flags
+    dmsetup                                                 # a device-mapper holder (raw device guard test)
     libgtk-4-dev libgtk-4-bin fonts-dejavu-core adwaita-icon-theme  # the desktop app
     xvfb dbus-daemon desktop-file-utils appstream           # its tests in a real window
     gcc-mingw-w64-x86-64 wine wine64                        # Windows cross build, tests under Wine

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dmk-cli-device.h"
 #include "dmk-presets.h"
 #include "dmk-size.h"
 #include "dmk-version.h"
@@ -25,6 +26,7 @@ static int opt_target(DmkCliArgs *a, const char *v, DmkError *err)
     if (!*v || strlen(v) >= sizeof a->spec->dir)
         return dmk_error_set(err, DMK_E_INVAL, 0, "--target '%s' is not a usable path", v);
     snprintf(a->spec->dir, sizeof a->spec->dir, "%s", v);
+    a->target_set = true;
     return DMK_OK;
 }
 
@@ -476,6 +478,12 @@ static int opt_null_slow(DmkCliArgs *a, const char *v, DmkError *err)
  * wherever that changes. */
 static const DmkOption options[] = {
     {"--target", "DIR", ALL_RUNS, opt_target, "directory for the test file (default: .)"},
+    {"--device", "DEV", ALL_RUNS, dmk_cli_opt_device,
+     "a raw block device instead (e.g. /dev/sdb): tests use its first --size bytes (fullspan: "
+     "all of it); reads need no more, writes need --yes-destroy-data"},
+    {"--yes-destroy-data", "DEV", ALL_RUNS, dmk_cli_opt_destroy,
+     "allow write tests on --device, destroying its data: DEV must name that device; refused "
+     "while it or a partition is mounted, swap or held (device-mapper, md)"},
     {"--size", "SIZE", ALL_RUNS, opt_size,
      "test file size, 16MiB-64GiB; the lab tests' span, up to 1PiB (default: 1GiB; lab: "
      "32GiB; fullspan: the free space)"},
@@ -852,6 +860,9 @@ static int build_lab(DmkCliArgs *a, DmkError *err)
 /* Builds and checks what a measuring command (run, sweep, a lab test) will run. */
 static int build_spec(DmkCliArgs *a, DmkError *err)
 {
+    int usage = dmk_cli_device_usage(a, err);
+    if (usage != DMK_OK)
+        return usage;
     if (a->cmd == DMK_CMD_LAB) {
         int rc = build_lab(a, err);
         return rc == DMK_OK ? dmk_run_spec_validate(a->spec, dmk_os_max_inflight(), err) : rc;

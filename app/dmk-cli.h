@@ -75,6 +75,7 @@ typedef struct {
     /* the review-lab commands: their parameters, and which options were given */
     DmkLabParams lab;
     bool size_set, duration_set, step_set, idle_set, margin_set, settle_set;
+    bool target_set; /* --target given (it excludes --device) */
 } DmkCliArgs;
 
 /* Parses argv (argv[0] is the program). DMK_OK, or DMK_E_INVAL with a

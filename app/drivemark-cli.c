@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "dmk-cli-device.h"
 #include "dmk-cli-report.h"
 #include "dmk-cli.h"
 #include "dmk-json.h"
@@ -141,6 +142,10 @@ static int cmd_run(DmkCliArgs *a)
     DmkError err = {0};
     DmkRunOutputs out = {.args = a};
     const DmkBackend *be = dmk_backend_by_name(a->backend);
+    if (dmk_cli_device_consent(a, &err) != DMK_OK) {
+        fprintf(stderr, "drivemark-cli: %s\n", err.msg);
+        return 1; /* a refusal, not a usage error: nothing was touched */
+    }
     int rc = output_open(&out.json, a->json_path, &err);
     if (rc == DMK_OK)
         rc = output_open(&out.csv, a->csv_path, &err);

@@ -176,6 +176,7 @@ static void write_context(FILE *f, const DmkRunResult *r)
     kv_str(f, "comment", r->comment, ",");
     kv_str(f, "lab_note", r->lab_note, ",");
     kv_str(f, "target", ti->path, ",");
+    kv_str(f, "target_kind", ti->is_device ? "device" : "directory", ",");
     kv_str(f, "file_system", ti->fs_type, ",");
     kv_str(f, "mount_point", ti->mount_point, ",");
     kv_str(f, "device", ti->device, ",");

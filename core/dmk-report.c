@@ -149,9 +149,14 @@ static void put_context(DmkStr *b, const DmkRunResult *r)
         strcmp(r->sweep, "qd") == 0   ? " (queue-depth sweep)"
         : strcmp(r->sweep, "bs") == 0 ? " (block-size sweep)"
                                       : "");
-    put(b, "   Test: %s (x%u) [%s: %s, %s free of %s]\n", dmk_format_size(r->size, size, 32),
-        r->passes, t->path, t->fs_type[0] ? t->fs_type : "?",
-        dmk_format_size(t->fs_free_bytes, freeb, 32), dmk_format_size(t->fs_size_bytes, fsz, 32));
+    if (t->is_device) /* a raw device has no free space, only its size */
+        put(b, "   Test: %s (x%u) [%s: raw device of %s]\n", dmk_format_size(r->size, size, 32),
+            r->passes, t->path, dmk_format_size(t->fs_size_bytes, fsz, 32));
+    else
+        put(b, "   Test: %s (x%u) [%s: %s, %s free of %s]\n", dmk_format_size(r->size, size, 32),
+            r->passes, t->path, t->fs_type[0] ? t->fs_type : "?",
+            dmk_format_size(t->fs_free_bytes, freeb, 32),
+            dmk_format_size(t->fs_size_bytes, fsz, 32));
     put(b, "   Data: %s\n", r->data == DMK_DATA_ZERO ? "All 0x00" : "Random (incompressible)");
     put(b, "   Time: Measure %s s / Warm-up %s s / Interval %s s\n",
         dmk_format_double(r->measure_s, 1, meas, 32), dmk_format_double(r->warmup_s, 1, warm, 32),

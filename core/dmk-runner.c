@@ -667,6 +667,9 @@ static int prepare(DmkRunner *r, DmkRunResult *res, DmkError *err)
     const DmkRunSpec *s = r->spec;
     DmkTargetParams params = {s->dir,   s->size,        s->null_latency_ns,
                               &r->stop, s->free_margin, &s->null_sim};
+    params.device = s->device;
+    params.device_write = s->device && dmk_run_spec_writes(s);
+    params.device_confirm = s->device_confirm;
     int rc = r->be->target_open(&params, &r->target, &r->info, err);
     if (rc != DMK_OK)
         return rc;
@@ -682,7 +685,9 @@ static int prepare(DmkRunner *r, DmkRunResult *res, DmkError *err)
     if (rc == DMK_OK)
         rc = dmk_pool_init(&r->pool, s->data, r->size, max_block(s), pool_align(&r->info), r->seed,
                            err);
-    if (rc == DMK_OK && !s->no_fill) {
+    /* A device that only reads is read as it is: nothing is written. */
+    bool fill = !s->no_fill && (!s->device || params.device_write);
+    if (rc == DMK_OK && fill) {
         DmkProgress p = {.stage = DMK_STAGE_PREPARE};
         emit(r, &p);
         rc = fill_target(r, err);

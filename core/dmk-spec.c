@@ -317,3 +317,17 @@ int dmk_run_spec_validate(const DmkRunSpec *spec, uint64_t max_inflight, DmkErro
     }
     return DMK_OK;
 }
+
+bool dmk_run_spec_writes(const DmkRunSpec *spec)
+{
+    for (size_t i = 0; i < spec->n_tests; i++) {
+        const DmkTest *t = &spec->tests[i];
+        if (t->trim_before || t->mode == DMK_MODE_WRITE)
+            return true;
+        for (int j = 0; t->mode == DMK_MODE_MIX && j < t->n_jobs; j++)
+            if (t->jobs[j].read_share < 100)
+                return true;
+    }
+    /* A directory's test file is filled before it is read. */
+    return !spec->device && !spec->no_fill && spec->n_tests > 0;
+}

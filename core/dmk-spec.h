@@ -90,6 +90,12 @@ typedef struct {
     bool no_fill;         /* write-only tests: the file is allocated, not filled first */
     bool keep_partial;    /* a stop keeps the samples of the test under way */
     uint64_t free_margin; /* size == 0: the file takes the free space but this much */
+    /* dir names a raw block device, not a directory: the tests use its
+     * first `size` bytes (0: all of it). Writes need device_confirm to
+     * name the same device (dmk_device_confirmed); a run without write
+     * tests reads what is there and writes nothing. */
+    bool device;
+    char device_confirm[1024];
     size_t n_tests;
     DmkTest tests[DMK_MAX_TESTS];
 } DmkRunSpec;
@@ -121,5 +127,10 @@ const char *dmk_pattern_name(DmkPattern p); /* "seq", "rnd" */
 /* Total threads and in-flight requests of a test. */
 uint32_t dmk_test_threads(const DmkTest *t);
 uint64_t dmk_test_inflight(const DmkTest *t);
+
+/* Whether running the spec writes to the target: a write or mixed test,
+ * a TRIM, or the fill before reads (which a device run leaves out when
+ * nothing else writes). */
+bool dmk_run_spec_writes(const DmkRunSpec *spec);
 
 #endif

@@ -64,3 +64,27 @@ void dmk_wait_until_ns(uint64_t until)
     while (dmk_clock_ns() < until)
         ;
 }
+
+/* Windows device names ignore case ("\\\\.\\physicaldrive1"); Linux paths do not. */
+static bool same_name(const char *a, const char *b)
+{
+#ifdef _WIN32
+    return _stricmp(a, b) == 0;
+#else
+    return strcmp(a, b) == 0;
+#endif
+}
+
+bool dmk_device_confirmed(const char *path, const char *typed)
+{
+    if (!path || !typed || !*typed)
+        return false;
+    if (same_name(path, typed))
+        return true;
+    /* A link and what it points at name the same disk. A name that does
+     * not resolve stays as typed, so it matches only itself. */
+    char a[1024], b[1024];
+    dmk_os_resolve_device(path, a, sizeof a);
+    dmk_os_resolve_device(typed, b, sizeof b);
+    return same_name(a, b);
+}

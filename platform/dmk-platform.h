@@ -77,6 +77,30 @@ typedef struct {
  * were stored, or a negative DmkErrCode when the list cannot be read. */
 int dmk_os_list_volumes(DmkVolume *out, size_t max);
 
+/* ---- raw block devices ------------------------------------------------- */
+
+/* A whole disk a front end offers as a raw target ("Device (destroys
+ * data)"): never a partition, never a RAM or compressed-RAM disk. */
+typedef struct {
+    char path[256];      /* "/dev/sdb", "\\\\.\\PhysicalDrive1" */
+    char model[128];     /* "" when unknown */
+    uint64_t size_bytes; /* 0 when unknown */
+} DmkDevice;
+
+/* Fills out[0..max) with the whole block devices (Linux: /sys/block);
+ * returns how many, or a negative DmkErrCode. */
+int dmk_os_list_devices(DmkDevice *out, size_t max);
+
+/* The device path with symbolic links resolved ("/dev/disk/by-id/x" ->
+ * "/dev/sdb"); a copy of path where nothing resolves (Windows, a path
+ * that does not exist). */
+void dmk_os_resolve_device(const char *path, char *buf, size_t len);
+
+/* Whether `typed`, the name a user typed to allow writing, names the
+ * device `path`: the same string, or the same resolved path (a link and
+ * its target confirm each other). An empty `typed` never matches. */
+bool dmk_device_confirmed(const char *path, const char *typed);
+
 /* ---- targets and I/O -------------------------------------------------- */
 
 typedef enum { DMK_OP_READ = 0, DMK_OP_WRITE = 1 } DmkOp;
@@ -118,6 +142,15 @@ typedef struct {
     const _Atomic int *stop;    /* may be NULL; when set, slow steps (allocation) give up */
     uint64_t free_margin;       /* size == 0: bytes left free on the file system */
     const DmkNullSim *null_sim; /* null backend only; NULL: no simulation */
+    /* A raw block device instead of a directory: dir then names the
+     * device, and the test region is its first `size` bytes (0: all of it).
+     * Nothing is created or deleted. Opened read-only unless device_write;
+     * for writing, the device must be confirmed by device_confirm (see
+     * dmk_device_confirmed) and be in use by nothing (not mounted, no swap,
+     * no holder, no exclusive opener), or target_open refuses. */
+    bool device;
+    bool device_write;
+    const char *device_confirm;
 } DmkTargetParams;
 
 /* What TRIM of a test file did (recovery test). */
@@ -159,6 +192,7 @@ typedef struct {
     DmkFsFeature compression;
     char iface[48]; /* "PCIe 8.0 GT/s x4", "SATA 6.0 Gbps", "USB 5000 Mbps", "" */
     uint64_t iface_bytes_s;
+    bool is_device;         /* a raw block device, not a test file in a directory */
 } DmkTargetInfo;
 
 typedef struct DmkTarget DmkTarget;

@@ -19,6 +19,7 @@
 typedef struct {
     char *target, *profile, *mode, *unit, *backend, *comment;
     char *screenshot, *json, *export_chart, *sweep, *lab;
+    char *confirm_device; /* tests: typed into a device's question */
     char **open, **drop, **activate;
     gboolean compare;
     guint64 size;
@@ -96,6 +97,8 @@ static const GOptionEntry option_entries[] = {
      "Press Stop SECONDS after the run started (tests)", "SECONDS"},
     {"close-after", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_DOUBLE, NULL,
      "Close the window SECONDS after the run started (tests)", "SECONDS"},
+    {"confirm-device", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_FILENAME, NULL,
+     "Type NAME into a device's \"type its name\" question when asked (tests)", "NAME"},
     {"version", 0, 0, G_OPTION_ARG_NONE, NULL, "Show the version", NULL},
     {NULL, 0, 0, 0, NULL, NULL, NULL},
 };
@@ -271,6 +274,7 @@ static int parse_choices(DmkAppOptions *o, GVariantDict *d, DmkError *err)
 static int parse_options(DmkAppOptions *o, GVariantDict *d, DmkError *err)
 {
     g_variant_dict_lookup(d, "target", "^ay", &o->target);
+    g_variant_dict_lookup(d, "confirm-device", "^ay", &o->confirm_device);
     g_variant_dict_lookup(d, "screenshot", "^ay", &o->screenshot);
     g_variant_dict_lookup(d, "json", "^ay", &o->json);
     g_variant_dict_lookup(d, "export-chart", "^ay", &o->export_chart);
@@ -384,7 +388,10 @@ static void write_outputs(DmkApp *self)
     GError *error = NULL;
     if (o->export_chart)
         export_chart(self, o->export_chart);
-    if (o->screenshot && !dmk_screenshot_save(GTK_WIDGET(self->window), o->screenshot, &error)) {
+    /* A question still open is what the user looks at: it is the picture. */
+    GtkWidget *question = dmk_window_get_question(self->window);
+    GtkWidget *shown = question ? question : GTK_WIDGET(self->window);
+    if (o->screenshot && !dmk_screenshot_save(shown, o->screenshot, &error)) {
         g_printerr("drivemark: %s\n", error->message);
         g_clear_error(&error);
         self->exit_status = self->exit_status ? self->exit_status : EXIT_FAILED;
@@ -470,7 +477,9 @@ static void on_after_paint(GdkFrameClock *clock, gpointer data)
 /* The screenshot must show the final tiles: wait for the next frame. */
 static void finish_after_frame(DmkApp *self)
 {
-    GtkWidget *w = GTK_WIDGET(self->window);
+    /* An open question is what the screenshot shows: its frame counts. */
+    GtkWidget *question = dmk_window_get_question(self->window);
+    GtkWidget *w = question ? question : GTK_WIDGET(self->window);
     GdkFrameClock *clock = gtk_widget_get_frame_clock(w);
     if (!clock) {
         g_timeout_add(250, finish_script, self);
@@ -598,6 +607,8 @@ static void dmk_app_activate(GApplication *app)
     dmk_window_set_overrides(self->window, &ov);
     if (o->target)
         dmk_window_set_target(self->window, o->target);
+    if (o->confirm_device)
+        dmk_window_set_device_answer(self->window, o->confirm_device);
     if (o->comment)
         dmk_window_set_comment(self->window, o->comment);
     if (o->lab_set)
@@ -707,6 +718,7 @@ static void dmk_app_finalize(GObject *object)
     DmkAppOptions *o = &self->opt;
     g_clear_object(&self->settings);
     g_free(o->target);
+    g_free(o->confirm_device);
     g_free(o->profile);
     g_free(o->mode);
     g_free(o->unit);

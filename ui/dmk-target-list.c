@@ -3,6 +3,7 @@
 #include <string.h>
 
 #define MAX_VOLUMES 64
+#define MAX_DEVICES 64
 
 struct _DmkTargetItem {
     GObject parent_instance;
@@ -11,6 +12,7 @@ struct _DmkTargetItem {
     char *path;       /* where the test file goes */
     DmkVolume volume; /* the file system under path */
     gboolean has_volume;
+    DmkDevice device; /* DMK_TARGET_DEVICE: the disk */
 };
 
 G_DEFINE_FINAL_TYPE(DmkTargetItem, dmk_target_item, G_TYPE_OBJECT)
@@ -110,15 +112,36 @@ static void add_volumes(GListStore *store)
     g_free(vols);
 }
 
-/* Inserts a folder item before "Choose folder…" (or at the end). */
+/* Raw devices come after the folders, apart from them: a device is
+ * never what a user picking a folder meant. */
+static void add_devices(GListStore *store)
+{
+    DmkDevice *devs = g_new0(DmkDevice, MAX_DEVICES);
+    int n = dmk_os_list_devices(devs, MAX_DEVICES);
+    for (int i = 0; i < n; i++) {
+        char *name = g_strdup_printf("Device (destroys data): %s", devs[i].path);
+        DmkTargetItem *item = item_new(DMK_TARGET_DEVICE, name, devs[i].path);
+        item->device = devs[i];
+        g_list_store_append(store, item);
+        g_object_unref(item);
+        g_free(name);
+    }
+    g_free(devs);
+}
+
+/* Inserts a folder item before the devices and "Choose folder…". */
 static guint insert_folder(GListStore *store, const char *name, const char *path)
 {
     DmkTargetItem *item = item_new(DMK_TARGET_FOLDER, name, path);
     find_volume(store, item);
     guint n = g_list_model_get_n_items(G_LIST_MODEL(store));
-    DmkTargetItem *last = n ? g_list_model_get_item(G_LIST_MODEL(store), n - 1) : NULL;
-    guint pos = last && last->kind == DMK_TARGET_CHOOSE ? n - 1 : n;
-    g_clear_object(&last);
+    guint pos = n;
+    for (guint i = 0; i < n && pos == n; i++) {
+        DmkTargetItem *it = g_list_model_get_item(G_LIST_MODEL(store), i);
+        if (it->kind == DMK_TARGET_DEVICE || it->kind == DMK_TARGET_CHOOSE)
+            pos = i;
+        g_object_unref(it);
+    }
     g_list_store_insert(store, pos, item);
     g_object_unref(item);
     return pos;
@@ -133,6 +156,7 @@ GListStore *dmk_target_list_new(void)
     find_volume(store, home);
     g_list_store_insert(store, 0, home);
     g_object_unref(home);
+    add_devices(store);
     DmkTargetItem *choose = item_new(DMK_TARGET_CHOOSE, "Choose folder\u2026", NULL);
     g_list_store_append(store, choose);
     g_object_unref(choose);
@@ -158,7 +182,9 @@ guint dmk_target_list_default(GListStore *store)
     guint n = g_list_model_get_n_items(G_LIST_MODEL(store));
     for (guint i = 0; i < n; i++) {
         DmkTargetItem *item = g_list_model_get_item(G_LIST_MODEL(store), i);
-        gboolean ok = item->kind != DMK_TARGET_CHOOSE && (!item->has_volume || item->volume.usable);
+        /* Never a device: destroying data is not a default. */
+        gboolean ok = item->kind != DMK_TARGET_CHOOSE && item->kind != DMK_TARGET_DEVICE &&
+                      (!item->has_volume || item->volume.usable);
         g_object_unref(item);
         if (ok)
             return i;
@@ -184,6 +210,13 @@ static char *format_detail(DmkTargetItem *item)
 {
     if (item->kind == DMK_TARGET_CHOOSE)
         return g_strdup("Benchmark the drive under any folder");
+    if (item->kind == DMK_TARGET_DEVICE) {
+        char *size_s = g_format_size_full(item->device.size_bytes, G_FORMAT_SIZE_IEC_UNITS);
+        char *d = g_strdup_printf("%s%s%s \u2014 raw disk: write tests erase it",
+                                  item->device.model, item->device.model[0] ? ", " : "", size_s);
+        g_free(size_s);
+        return d;
+    }
     if (!item->has_volume)
         return g_strdup(item->path);
     const DmkVolume *v = &item->volume;
@@ -215,6 +248,8 @@ static char *format_compact(DmkTargetItem *item)
 {
     if (item->kind == DMK_TARGET_CHOOSE)
         return g_strdup(item->name);
+    if (item->kind == DMK_TARGET_DEVICE)
+        return g_strdup_printf("%s  (device)", item->path);
     char *name = item->kind == DMK_TARGET_VOLUME       ? g_strdup(item->path)
                  : strcmp(item->name, item->path) != 0 ? g_strdup("Home")
                                                        : g_path_get_basename(item->path);

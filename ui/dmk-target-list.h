@@ -1,6 +1,7 @@
 /* The target drop-down's model: the home folder, every mounted file
  * system the platform layer lists (unusable ones shown disabled with the
- * reason), folders the user picked, and "Choose folder…" last. */
+ * reason), folders the user picked, the whole block devices as raw
+ * targets ("Device (destroys data)"), and "Choose folder…" last. */
 #ifndef DMK_TARGET_LIST_H
 #define DMK_TARGET_LIST_H
 
@@ -14,13 +15,17 @@ typedef enum {
     DMK_TARGET_VOLUME = 0, /* a mount point or drive root */
     DMK_TARGET_FOLDER = 1, /* a folder: the home folder or one the user chose */
     DMK_TARGET_CHOOSE = 2, /* "Choose folder…" */
+    /* A whole block device, benchmarked raw: "Device (destroys data)".
+     * Write tests need its name typed (dmk_window_confirm_device). */
+    DMK_TARGET_DEVICE = 3,
 } DmkTargetKind;
 
 #define DMK_TYPE_TARGET_ITEM (dmk_target_item_get_type())
 G_DECLARE_FINAL_TYPE(DmkTargetItem, dmk_target_item, DMK, TARGET_ITEM, GObject)
 
 DmkTargetKind dmk_target_item_get_kind(DmkTargetItem *item);
-/* The folder the test file goes into; NULL for "Choose folder…". */
+/* The folder the test file goes into, or the device's path; NULL for
+ * "Choose folder…". */
 const char *dmk_target_item_get_path(DmkTargetItem *item);
 /* Why a volume cannot be a target ("read-only"); "" when it can. */
 const char *dmk_target_item_get_reason(DmkTargetItem *item);

@@ -55,7 +55,8 @@ struct _DmkWindow {
     DmkLabPage *lab_page;
     DmkCompareView *compare_view; /* shown while there is a result tab */
     DmkLabOverrides lab_overrides;
-    GtkWidget *lab_confirm; /* the full-span write's question, while it is asked */
+    GtkWidget *lab_confirm; /* the full-span write's (or a device's) question, while asked */
+    char *device_answer;    /* tests: typed into the device question at once (--confirm-device) */
 
     DmkRunWorker *worker;
     gboolean sweeping;      /* the worker runs the sweep tab's sweep */
@@ -135,5 +136,18 @@ void dmk_window_add_actions(DmkWindow *self);
 void dmk_window_choose_target(DmkWindow *self);
 /* Asks before a full-span write fills the target; starts it on yes. */
 void dmk_window_confirm_fullspan(DmkWindow *self, const DmkRunSpec *spec);
+
+/* dmk-window-device.c */
+/* What starts once a device's name is typed: a run (of one row, or all
+ * for -1), the sweep, or the Lab tab's test. */
+typedef enum { DMK_START_RUN = 0, DMK_START_SWEEP = 1, DMK_START_LAB = 2 } DmkStartKind;
+gboolean dmk_window_target_is_device(DmkWindow *self);
+/* TRUE when spec may start now: no device, or a device it only reads.
+ * Otherwise asks the user to type the device's name (Start stays
+ * refused until it matches exactly), then starts it with
+ * spec->device_confirm set; FALSE meanwhile. */
+gboolean dmk_window_device_ready(DmkWindow *self, DmkRunSpec *spec, DmkStartKind kind, int row);
+/* dmk-window-run.c: starts spec as kind, with no further question. */
+void dmk_window_launch(DmkWindow *self, const DmkRunSpec *spec, DmkStartKind kind, int row);
 
 #endif

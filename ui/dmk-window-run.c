@@ -57,6 +57,7 @@ static int base_spec(DmkWindow *self, DmkRunSpec *spec, DmkError *err)
     if (strlen(dir) >= sizeof spec->dir)
         return dmk_error_set(err, DMK_E_INVAL, 0, "the target's path is too long: %s", dir);
     g_strlcpy(spec->dir, dir, sizeof spec->dir);
+    spec->device = dmk_window_target_is_device(self);
     spec->size = g_settings_get_uint64(self->settings, "test-size");
     spec->passes = (uint32_t)g_settings_get_int(self->settings, "passes");
     spec->measure_s = seconds_setting(self, "measure-time", self->overrides.measure_s);
@@ -380,8 +381,8 @@ void dmk_window_start_run(DmkWindow *self, int row)
         g_free(spec);
         return;
     }
-    mark_stale(self, spec);
-    launch(self, spec, row_button(self, row));
+    if (dmk_window_device_ready(self, spec, DMK_START_RUN, row))
+        dmk_window_launch(self, spec, DMK_START_RUN, row);
     g_free(spec);
 }
 
@@ -399,10 +400,27 @@ void dmk_window_start_sweep(DmkWindow *self)
         g_free(spec);
         return;
     }
-    self->sweeping = TRUE;
-    dmk_sweep_page_begin(self->sweep_page, spec);
-    launch(self, spec, NULL);
+    if (dmk_window_device_ready(self, spec, DMK_START_SWEEP, -1))
+        dmk_window_launch(self, spec, DMK_START_SWEEP, -1);
     g_free(spec);
+}
+
+void dmk_window_launch(DmkWindow *self, const DmkRunSpec *spec, DmkStartKind kind, int row)
+{
+    if (self->worker)
+        return;
+    if (kind == DMK_START_LAB) {
+        dmk_window_start_lab(self, spec);
+        return;
+    }
+    if (kind == DMK_START_SWEEP) {
+        self->sweeping = TRUE;
+        dmk_sweep_page_begin(self->sweep_page, spec);
+        launch(self, spec, NULL);
+        return;
+    }
+    mark_stale(self, spec);
+    launch(self, spec, row_button(self, row));
 }
 
 void dmk_window_start_lab(DmkWindow *self, const DmkRunSpec *spec)
@@ -423,10 +441,10 @@ void dmk_window_run_lab(DmkWindow *self, gboolean confirmed)
     DmkRunSpec *spec = g_new(DmkRunSpec, 1);
     if (dmk_window_build_lab_spec(self, spec)) {
         /* Filling a drive is not something to start by a slip of the mouse. */
-        if (!confirmed && dmk_lab_from_name(spec->lab) == DMK_LAB_FULLSPAN)
+        if (!confirmed && !spec->device && dmk_lab_from_name(spec->lab) == DMK_LAB_FULLSPAN)
             dmk_window_confirm_fullspan(self, spec);
-        else
-            dmk_window_start_lab(self, spec);
+        else if (dmk_window_device_ready(self, spec, DMK_START_LAB, -1))
+            dmk_window_start_lab(self, spec); /* a device's own question replaces the fill's */
     }
     g_free(spec);
 }
@@ -551,6 +569,8 @@ char *dmk_window_dump(DmkWindow *self)
     if (self->lab_confirm) {
         char *text = NULL, *more = NULL;
         g_object_get(self->lab_confirm, "text", &text, "secondary-text", &more, NULL);
+        if (more)
+            g_strdelimit(more, "\n", ' '); /* one dump line */
         g_string_append_printf(s, "dialog\t%s\t%s\n", text ? text : "", more ? more : "");
         g_free(text);
         g_free(more);

@@ -93,8 +93,14 @@ void dmk_window_update_lab_note(DmkWindow *self)
                    dmk_format_size(shown, size, sizeof size));
     }
     char *data = g_settings_get_string(self->settings, "data");
-    char *note = g_strdup_printf("Test file in %s%s, the Benchmark tab's target; %s data", where,
-                                 free_text, strcmp(data, "zero") == 0 ? "all-zero" : "random");
+    const char *kind = strcmp(data, "zero") == 0 ? "all-zero" : "random";
+    /* A raw device has no free space and no test file: its data is lost. */
+    char *note = dmk_window_target_is_device(self)
+                     ? g_strdup_printf("Raw device %s, the Benchmark tab's target: the test "
+                                       "writes over its data; %s data",
+                                       where, kind)
+                     : g_strdup_printf("Test file in %s%s, the Benchmark tab's target; %s data",
+                                       where, free_text, kind);
     dmk_lab_page_set_note(self->lab_page, note);
     g_free(note);
     g_free(data);

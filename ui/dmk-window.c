@@ -345,8 +345,13 @@ static void sync_sizes(DmkWindow *self)
 static void update_target_tooltip(DmkWindow *self)
 {
     const char *path = dmk_window_target_path(self);
-    char *tip = g_strdup_printf("The test file goes into %s\n(Ctrl+Shift+O chooses another folder)",
-                                path ? path : "?");
+    char *tip = dmk_window_target_is_device(self)
+                    ? g_strdup_printf("Raw device %s: write tests destroy the data on it\n"
+                                      "(Ctrl+Shift+O chooses a folder instead)",
+                                      path)
+                    : g_strdup_printf("The test file goes into %s\n(Ctrl+Shift+O chooses "
+                                      "another folder)",
+                                      path ? path : "?");
     gtk_widget_set_tooltip_text(GTK_WIDGET(self->target_dd), tip);
     g_free(tip);
 }
@@ -432,8 +437,11 @@ static void on_target(GtkDropDown *dd, GParamSpec *pspec, DmkWindow *self)
     self->target_selected = gtk_drop_down_get_selected(dd);
     update_target_tooltip(self);
     dmk_window_update_lab_note(self);
-    /* GSettings strings are UTF-8; a path that is not stays for this session. */
-    if (g_utf8_validate(dmk_target_item_get_path(item), -1, NULL))
+    /* GSettings strings are UTF-8; a path that is not stays for this
+     * session. A device is never remembered: the next start must not
+     * open on a disk whose data a run destroys. */
+    if (dmk_target_item_get_kind(item) != DMK_TARGET_DEVICE &&
+        g_utf8_validate(dmk_target_item_get_path(item), -1, NULL))
         g_settings_set_string(self->settings, "target", dmk_target_item_get_path(item));
 }
 
@@ -575,6 +583,7 @@ static void dmk_window_finalize(GObject *object)
     DmkWindow *self = DMK_WINDOW(object);
     g_free(self->sizes);
     g_free(self->backend);
+    g_free(self->device_answer);
     g_free(self->status_at_stop);
     G_OBJECT_CLASS(dmk_window_parent_class)->finalize(object);
 }

@@ -32,6 +32,11 @@ void dmk_window_set_overrides(DmkWindow *self, const DmkRunOverrides *o);
 /* Selects a target folder (added to the list when it is not in it). */
 void dmk_window_set_target(DmkWindow *self, const char *path);
 void dmk_window_set_comment(DmkWindow *self, const char *comment);
+/* Tests: the text typed into a device's "type its name" question as soon
+ * as it is asked (the question's own button then decides). */
+void dmk_window_set_device_answer(DmkWindow *self, const char *typed);
+/* The question the window asks (a full-span write, a device's name), or NULL. */
+GtkWidget *dmk_window_get_question(DmkWindow *self);
 
 /* Gives the All button the keyboard focus, as CrystalDiskMark does. */
 void dmk_window_focus_run_button(DmkWindow *self);

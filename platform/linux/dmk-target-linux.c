@@ -130,7 +130,7 @@ static bool disk_sysfs_dir(dev_t dev, char *buf, size_t len)
     return true;
 }
 
-static void describe_disk(dev_t dev, DmkTargetInfo *info, char *sensor, size_t sensor_len)
+void dmk_linux_describe_disk(dev_t dev, DmkTargetInfo *info, char *sensor, size_t sensor_len)
 {
     char dir[PATH_MAX], path[PATH_MAX + 32];
     if (!disk_sysfs_dir(dev, dir, sizeof dir))
@@ -323,6 +323,8 @@ static int size_file(int fd, const DmkTargetParams *p, uint64_t size, DmkError *
 int dmk_linux_target_open(const DmkTargetParams *p, DmkLinuxTarget **out, DmkTargetInfo *info,
                           DmkError *err)
 {
+    if (p->device)
+        return dmk_linux_device_open(p, out, info, err);
     struct stat st;
     memset(info, 0, sizeof *info);
     snprintf(info->path, sizeof info->path, "%s", p->dir);
@@ -336,7 +338,7 @@ int dmk_linux_target_open(const DmkTargetParams *p, DmkLinuxTarget **out, DmkTar
         return dmk_error_set(err, DMK_E_NOMEM, 0, "out of memory");
     info->discard = -1; /* unknown until the mount is found */
     dev_t disk = describe_mount(st.st_dev, p->dir, info);
-    describe_disk(disk, info, t->sensor, sizeof t->sensor);
+    dmk_linux_describe_disk(disk, info, t->sensor, sizeof t->sensor);
     uint64_t size = 0;
     rc = check_space(p, &size, info, err);
     if (rc != DMK_OK) {
@@ -381,5 +383,7 @@ int dmk_linux_target_temperature(DmkLinuxTarget *t, double *celsius)
 
 int dmk_linux_target_trim(DmkLinuxTarget *t, DmkTrimReport *rep, DmkError *err)
 {
+    if (t->device)
+        return dmk_linux_device_trim(t, rep, err);
     return dmk_linux_trim(t->fd, t->size, t->dir, t->mount_point, t->discard, rep, err);
 }

@@ -4,12 +4,15 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "dmk-platform.h"
 
 typedef struct {
     int fd;
-    bool named; /* created by name and unlinked, where O_TMPFILE was missing */
+    bool named;  /* created by name and unlinked, where O_TMPFILE was missing */
+    bool device; /* a raw block device: nothing was created, nothing is deleted */
+    bool writable;
     uint64_t size;
     char dir[1024];
     char mount_point[512];
@@ -24,5 +27,21 @@ void dmk_linux_target_close(DmkLinuxTarget *t);
 /* The drive's temperature (DMK_E_NOTSUP without a sensor), and TRIM. */
 int dmk_linux_target_temperature(DmkLinuxTarget *t, double *celsius);
 int dmk_linux_target_trim(DmkLinuxTarget *t, DmkTrimReport *rep, DmkError *err);
+
+/* Fills model, capacity and the temperature sensor of the disk behind
+ * the device number dev (a partition's or dm device's disk). */
+void dmk_linux_describe_disk(dev_t dev, DmkTargetInfo *info, char *sensor, size_t sensor_len);
+
+/* A raw block device target (p->device), with the write guards of
+ * dmk-platform.h; dmk-device-linux.c. */
+int dmk_linux_device_open(const DmkTargetParams *p, DmkLinuxTarget **out, DmkTargetInfo *info,
+                          DmkError *err);
+/* The write guards alone: refuses (DMK_E_PERM, naming what it found)
+ * when the device dev or one of its partitions is mounted, used as swap
+ * or held (device-mapper, md). root is "" for the system; unit tests
+ * give a fake tree with sys/ and proc/ under it. */
+int dmk_linux_device_check_unused(const char *root, const char *target, dev_t dev, DmkError *err);
+/* BLKDISCARD of the test region. */
+int dmk_linux_device_trim(DmkLinuxTarget *t, DmkTrimReport *rep, DmkError *err);
 
 #endif

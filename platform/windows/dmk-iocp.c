@@ -113,6 +113,8 @@ static int iocp_target_temperature(DmkTarget *t, double *celsius)
 static int iocp_target_trim(DmkTarget *t, DmkTrimReport *rep, DmkError *err)
 {
     DmkWinTarget *wt = (DmkWinTarget *)t;
+    if (wt->device)
+        return dmk_win_device_trim(wt, rep, err);
     return dmk_win_trim(wt->file, wt->size, wt->dir, rep, err);
 }
 

@@ -336,6 +336,8 @@ static int make_file(const wchar_t *dir, const DmkTargetParams *p, uint64_t size
 int dmk_win_target_open(const DmkTargetParams *p, DmkWinTarget **out, DmkTargetInfo *info,
                         DmkError *err)
 {
+    if (p->device)
+        return dmk_win_device_open(p, out, info, err);
     memset(info, 0, sizeof *info);
     snprintf(info->path, sizeof info->path, "%s", p->dir);
     wchar_t *dir = dmk_win_long_path(p->dir);
@@ -380,6 +382,10 @@ void dmk_win_target_close(DmkWinTarget *t)
 {
     if (!t)
         return;
+    if (t->device) {
+        dmk_win_device_close(t);
+        return;
+    }
     CloseHandle(t->file); /* the last handle: the file is deleted */
     timeEndPeriod(1);
     if (t->sensor != INVALID_HANDLE_VALUE)
@@ -389,6 +395,8 @@ void dmk_win_target_close(DmkWinTarget *t)
 
 int dmk_win_target_reopen(DmkWinTarget *t, HANDLE *out, DmkError *err)
 {
+    if (t->device)
+        return dmk_win_device_reopen(t, out, err);
     /* FILE_SHARE_DELETE: the file is open with DELETE_ON_CLOSE. */
     *out = ReOpenFile(t->file, GENERIC_READ | GENERIC_WRITE,
                       FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, TEST_FILE_FLAGS);

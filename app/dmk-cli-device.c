@@ -1,0 +1,59 @@
+#include "dmk-cli-device.h"
+
+#include <string.h>
+
+int dmk_cli_opt_device(DmkCliArgs *a, const char *v, DmkError *err)
+{
+    if (!*v || strlen(v) >= sizeof a->spec->dir)
+        return dmk_error_set(err, DMK_E_INVAL, 0, "--device '%s' is not a usable path", v);
+    snprintf(a->spec->dir, sizeof a->spec->dir, "%s", v);
+    a->spec->device = true;
+    return DMK_OK;
+}
+
+int dmk_cli_opt_destroy(DmkCliArgs *a, const char *v, DmkError *err)
+{
+    if (!*v || strlen(v) >= sizeof a->spec->device_confirm)
+        return dmk_error_set(err, DMK_E_INVAL, 0,
+                             "--yes-destroy-data needs the device's name, e.g. "
+                             "--yes-destroy-data=/dev/sdb");
+    snprintf(a->spec->device_confirm, sizeof a->spec->device_confirm, "%s", v);
+    return DMK_OK;
+}
+
+int dmk_cli_device_usage(const DmkCliArgs *a, DmkError *err)
+{
+    if (a->spec->device && a->target_set)
+        return dmk_error_set(err, DMK_E_INVAL, 0,
+                             "--device and --target exclude each other: a run measures either a "
+                             "raw device or a test file in a directory");
+    if (a->spec->device_confirm[0] && !a->spec->device)
+        return dmk_error_set(err, DMK_E_INVAL, 0,
+                             "--yes-destroy-data belongs to --device (a directory target only "
+                             "ever writes its own test file)");
+    return DMK_OK;
+}
+
+int dmk_cli_device_consent(const DmkCliArgs *a, DmkError *err)
+{
+    const DmkRunSpec *s = a->spec;
+    if (!s->device)
+        return DMK_OK;
+    const char *typed = s->device_confirm;
+    char real[1024];
+    dmk_os_resolve_device(s->dir, real, sizeof real);
+    /* A wrong name is refused even for a read-only run: it shows the user
+     * meant some other disk. */
+    if (typed[0] && !dmk_device_confirmed(s->dir, typed))
+        return dmk_error_set(err, DMK_E_PERM, 0,
+                             "refusing to run on %s: --yes-destroy-data=%s names another device "
+                             "than --device %s (%s); type the device's name exactly",
+                             s->dir, typed, s->dir, real);
+    if (!typed[0] && dmk_run_spec_writes(s))
+        return dmk_error_set(err, DMK_E_PERM, 0,
+                             "refusing to write to %s: the tests write to the device, which "
+                             "destroys the data on it; to allow that, add "
+                             "--yes-destroy-data=%s (or read only: --mode read)",
+                             s->dir, s->dir);
+    return DMK_OK;
+}

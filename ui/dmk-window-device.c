@@ -1,0 +1,129 @@
+/* A raw device as the target: a run that writes to it starts only after
+ * the user has typed the device's name, as the CLI's --yes-destroy-data
+ * asks. The engine checks the typed name again and refuses a device in
+ * use (mounted, swap, held); such a refusal shows in the info bar like
+ * any other error. */
+#include "dmk-window-private.h"
+
+#include <string.h>
+
+#include "dmk-target-list.h"
+
+gboolean dmk_window_target_is_device(DmkWindow *self)
+{
+    DmkTargetItem *item = gtk_drop_down_get_selected_item(self->target_dd);
+    return item && dmk_target_item_get_kind(item) == DMK_TARGET_DEVICE;
+}
+
+typedef struct {
+    DmkRunSpec spec;
+    DmkStartKind kind;
+    int row;
+    GtkWidget *entry, *accept;
+} DmkDeviceAsk;
+
+static gboolean answer_matches(const DmkDeviceAsk *ask)
+{
+    const char *typed = gtk_editable_get_text(GTK_EDITABLE(ask->entry));
+    return dmk_device_confirmed(ask->spec.dir, typed);
+}
+
+static void on_typed(GtkEditable *entry, gpointer data)
+{
+    (void)entry;
+    DmkDeviceAsk *ask = data;
+    gtk_widget_set_sensitive(ask->accept, answer_matches(ask));
+}
+
+static void on_response(GtkDialog *dialog, int response, gpointer data)
+{
+    DmkWindow *self = data;
+    DmkDeviceAsk *ask = g_object_get_data(G_OBJECT(dialog), "dmk-ask");
+    /* Checked again here: the button is only a convenience. */
+    gboolean go = response == GTK_RESPONSE_ACCEPT && answer_matches(ask) && !self->worker;
+    if (response == GTK_RESPONSE_ACCEPT && !go)
+        return; /* a wrong name: the question stays */
+    self->lab_confirm = NULL;
+    if (go) {
+        g_strlcpy(ask->spec.device_confirm, gtk_editable_get_text(GTK_EDITABLE(ask->entry)),
+                  sizeof ask->spec.device_confirm);
+        dmk_window_launch(self, &ask->spec, ask->kind, ask->row);
+    }
+    gtk_window_destroy(GTK_WINDOW(dialog));
+    g_object_unref(self);
+}
+
+static GtkWidget *build_dialog(DmkWindow *self, DmkDeviceAsk *ask)
+{
+    const char *dev = ask->spec.dir;
+    GtkWidget *d =
+        gtk_message_dialog_new(GTK_WINDOW(self), GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                               GTK_MESSAGE_WARNING, GTK_BUTTONS_NONE, "Erase the data on %s?", dev);
+    char *span = ask->spec.size ? g_strdup_printf("the first %llu MiB of %s",
+                                                  (unsigned long long)(ask->spec.size >> 20), dev)
+                                : g_strdup_printf("all of %s", dev);
+    gtk_message_dialog_format_secondary_text(
+        GTK_MESSAGE_DIALOG(d),
+        "The write tests write over %s. Whatever is stored there, files and partitions "
+        "included, is lost for good.\n\nType the device's name, %s, to go ahead.",
+        span, dev);
+    g_free(span);
+    ask->entry = gtk_entry_new();
+    gtk_entry_set_placeholder_text(GTK_ENTRY(ask->entry), dev);
+    gtk_accessible_update_property(GTK_ACCESSIBLE(ask->entry), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                   "Device name", -1);
+    gtk_widget_set_margin_start(ask->entry, 12);
+    gtk_widget_set_margin_end(ask->entry, 12);
+    GtkWidget *area = gtk_message_dialog_get_message_area(GTK_MESSAGE_DIALOG(d));
+    gtk_box_append(GTK_BOX(area), ask->entry);
+    /* The heading would touch the top edge where the theme adds no room. */
+    gtk_widget_set_margin_top(area, 18);
+    gtk_widget_set_margin_bottom(area, 6);
+    gtk_dialog_add_buttons(GTK_DIALOG(d), "_Cancel", GTK_RESPONSE_CANCEL, "_Erase and Run",
+                           GTK_RESPONSE_ACCEPT, NULL);
+    ask->accept = gtk_dialog_get_widget_for_response(GTK_DIALOG(d), GTK_RESPONSE_ACCEPT);
+    gtk_widget_add_css_class(ask->accept, "destructive-action");
+    gtk_widget_set_sensitive(ask->accept, FALSE);
+    gtk_dialog_set_default_response(GTK_DIALOG(d), GTK_RESPONSE_CANCEL);
+    g_signal_connect(ask->entry, "changed", G_CALLBACK(on_typed), ask);
+    return d;
+}
+
+gboolean dmk_window_device_ready(DmkWindow *self, DmkRunSpec *spec, DmkStartKind kind, int row)
+{
+    if (!spec->device || !dmk_run_spec_writes(spec))
+        return TRUE; /* a device that is only read is read as it is */
+    if (self->lab_confirm) {
+        gtk_window_present(GTK_WINDOW(self->lab_confirm));
+        return FALSE;
+    }
+    DmkDeviceAsk *ask = g_new0(DmkDeviceAsk, 1);
+    ask->spec = *spec;
+    ask->kind = kind;
+    ask->row = row;
+    GtkWidget *d = build_dialog(self, ask);
+    g_object_set_data_full(G_OBJECT(d), "dmk-ask", ask, g_free);
+    g_signal_connect(d, "response", G_CALLBACK(on_response), g_object_ref(self));
+    self->lab_confirm = d;
+    gtk_window_present(GTK_WINDOW(d));
+    if (self->device_answer) {
+        g_object_ref(d); /* the response may destroy it */
+        /* Tests type as a user would; the button decides, as for a user. */
+        gtk_editable_set_text(GTK_EDITABLE(ask->entry), self->device_answer);
+        if (gtk_widget_get_sensitive(ask->accept)) /* as its click would, but at once */
+            gtk_dialog_response(GTK_DIALOG(d), GTK_RESPONSE_ACCEPT);
+        g_object_unref(d);
+    }
+    return FALSE;
+}
+
+void dmk_window_set_device_answer(DmkWindow *self, const char *typed)
+{
+    g_free(self->device_answer);
+    self->device_answer = g_strdup(typed);
+}
+
+GtkWidget *dmk_window_get_question(DmkWindow *self)
+{
+    return self->lab_confirm;
+}
