@@ -584,8 +584,8 @@ void dmk_cli_usage(FILE *f)
     fprintf(f, "Usage: drivemark-cli run [OPTION]...\n"
                "       drivemark-cli sweep qd|bs [OPTION]...\n"
                "       drivemark-cli sustained|fullspan|mixed|latency|recovery [OPTION]...\n"
-               "       drivemark-cli show [--metric NAME] FILE.csv...\n"
-               "       drivemark-cli chart --out FILE.png|svg|pdf [OPTION]... FILE.csv...\n"
+               "       drivemark-cli show [--metric NAME] [--] FILE.csv...\n"
+               "       drivemark-cli chart --out FILE.png|svg|pdf [OPTION]... [--] FILE.csv...\n"
                "       drivemark-cli --help | --version\n\n"
                "run benchmarks the drive under a directory the way CrystalDiskMark does, with\n"
                "its own test file that nothing leaves behind. MB/s = 1,000,000 bytes/s.\n"
@@ -896,15 +896,28 @@ int dmk_cli_parse(int argc, char **argv, DmkCliArgs *a, DmkError *err)
         return dmk_error_set(err, DMK_E_NOMEM, 0, "out of memory");
     dmk_run_spec_init(a->spec);
     DmkCommand cmd = DMK_CMD_NONE;
+    bool options_end = false;
     for (int i = 1; i < argc; i++) {
         int rc;
-        if (strncmp(argv[i], "--", 2) == 0 && argv[i][2])
+        if (!options_end && cmd != DMK_CMD_NONE && strcmp(argv[i], "--") == 0) {
+            /* After "--" every word is a file, even "-r.csv". */
+            options_end = true;
+            continue;
+        }
+        if (options_end)
+            rc = parse_positional(argv[i], a, err);
+        else if (strncmp(argv[i], "--", 2) == 0 && argv[i][2])
             rc = parse_option(argc, argv, &i, cmd, a, err);
         else if (cmd == DMK_CMD_NONE && argv[i][0] != '-') {
             rc = parse_command(argv[i], a, err);
             cmd = a->cmd;
         } else if (argv[i][0] != '-')
             rc = parse_positional(argv[i], a, err);
+        else if (cmd == DMK_CMD_SHOW || cmd == DMK_CMD_CHART)
+            rc = dmk_error_set(err, DMK_E_INVAL, 0,
+                               "unexpected argument '%s' (a file whose name begins with '-' "
+                               "goes after --, or as ./%s)",
+                               argv[i], argv[i]);
         else
             rc = dmk_error_set(err, DMK_E_INVAL, 0, "unexpected argument '%s'", argv[i]);
         if (rc != DMK_OK)
