@@ -18,6 +18,7 @@ import os
 import resource
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import time
@@ -344,6 +345,64 @@ def test_failed_run_keeps_old_results():
         check(not os.path.exists(js), "an empty JSON was created")
 
 
+def test_failed_run_keeps_a_device():
+    """A failed run with --csv naming a device only closes it: the old CLI
+    removed the path when nothing was measured, which as root deleted a
+    device node such as /dev/full."""
+    need_root()
+    with Dir() as d:
+        node = os.path.join(d, "full")
+        os.mknod(node, 0o666 | stat.S_IFCHR, os.makedev(1, 7))  # /dev/full's numbers
+        r = run(["run", "--target", os.path.join(d, "missing"), "--csv", node] + QUICK)
+        check(r.returncode == 1, f"exit {r.returncode}")
+        check(os.path.exists(node) and stat.S_ISCHR(os.stat(node).st_mode), "the node was removed")
+
+
+def test_sigkill_leaves_no_results():
+    """SIGKILL in the measured part: no test file, and no result file
+    (empty or cut) under the --csv and --json names."""
+    with Dir() as d:
+        target = os.path.join(d, "t")
+        os.mkdir(target)
+        csv, js = outputs_in(d)
+        proc = subprocess.Popen([CLI, "run", "--target", target, "--size", "32MiB", "--test",
+                                 "RND4K Q1T1", "--passes", "3", "--measure", "10", "--warmup",
+                                 "0", "--interval", "0", "--quiet", "--csv", csv, "--json", js],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            deadline = time.monotonic() + 20
+            while time.monotonic() < deadline and not holds_test_file(proc.pid, target):
+                check(proc.poll() is None, f"the run ended early: {proc.returncode}")
+                time.sleep(0.05)
+            time.sleep(0.5)  # past the fill, in the timed part
+            proc.kill()
+            proc.wait(timeout=10)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+        check(os.listdir(target) == [], f"left in the target: {os.listdir(target)}")
+        check(sorted(os.listdir(d)) == ["t"], f"left beside it: {os.listdir(d)}")
+
+
+def holds_test_file(pid, target):
+    """Whether process pid holds a 32 MiB file under target open."""
+    target = os.path.realpath(target)
+    try:
+        fds = os.listdir(f"/proc/{pid}/fd")
+    except OSError:
+        return False
+    for fd in fds:
+        try:
+            link = os.readlink(f"/proc/{pid}/fd/{fd}")
+            if link.startswith(target + "/") and os.stat(
+                    f"/proc/{pid}/fd/{fd}").st_size == 32 * MIB:
+                return True
+        except OSError:
+            continue
+    return False
+
+
 # ---- names ------------------------------------------------------------------------
 
 
@@ -400,31 +459,17 @@ def test_two_runs_one_directory():
                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
                  for i in range(2)]
         # Both hold a test file at once: two open, unlinked files.
-        seen = 0
+        both = False
         deadline = time.monotonic() + 20
-        while time.monotonic() < deadline and seen < 2 and procs[0].poll() is None:
-            seen = 0
-            for p in procs:
-                try:
-                    fds = os.listdir(f"/proc/{p.pid}/fd")
-                except OSError:
-                    continue
-                for fd in fds:
-                    try:
-                        link = os.readlink(f"/proc/{p.pid}/fd/{fd}")
-                    except OSError:
-                        continue
-                    if link.startswith(target + "/") and os.stat(
-                            f"/proc/{p.pid}/fd/{fd}").st_size == 32 * MIB:
-                        seen += 1
-                        break
+        while time.monotonic() < deadline and not both and procs[0].poll() is None:
+            both = all(holds_test_file(p.pid, target) for p in procs)
             time.sleep(0.05)
         errs = [p.communicate(timeout=60)[1] for p in procs]
         for i, p in enumerate(procs):
             check(p.returncode == 0, f"run {i}: exit {p.returncode}: {errs[i]}")
             doc = json.load(open(os.path.join(d, f"{i}.json")))
             check(doc["complete"] is True and doc["results"], f"run {i}: result")
-        check(seen == 2, "the two runs never held their test files at the same time")
+        check(both, "the two runs never held their test files at the same time")
         check(os.listdir(target) == [], f"left: {os.listdir(target)}")
 
 
