@@ -146,27 +146,48 @@ def test_enospc_before_allocation():
         check(open(csv).read() == "an old result\n", "the old result file was touched")
 
 
-def test_enospc_during_the_run():
-    """An ext4 on a loop device whose backing file is sparse on a smaller
-    file system: the test file is allocated (unwritten extents cost the
-    outer file system almost nothing), then the writes fill the outer file
-    system and the loop device fails them with ENOSPC. fullspan writes the
-    file once without a fill, so the error comes in the measured test."""
+def overcommitted(d, m):
+    """An ext4 on a loop device whose backing file is sparse (128 MiB) on a
+    smaller file system (32 MiB): the inner one reports 110 MiB free and
+    the test file is allocated (unwritten extents cost the outer file
+    system almost nothing); the writes then fill the outer file system and
+    the loop device fails them with ENOSPC. Returns the inner mount."""
+    outer = m.ext4(os.path.join(d, "outer.img"), os.path.join(d, "outer"), 32 * MIB)
+    return m.ext4(os.path.join(outer, "inner.img"), os.path.join(d, "inner"), 128 * MIB,
+                  ["-E", "nodiscard,lazy_itable_init=1,lazy_journal_init=1"])
+
+
+def check_nospc(r, target, outputs, prefix=""):
+    # Linux 6.x passes the loop device's ENOSPC on (BLK_STS_NOSPC); an
+    # older kernel may say EIO.
+    os_text = "No space left on device" if "No space" in r.stderr else "Input/output error"
+    check_failed(r, [prefix + "writing 1048576 bytes at offset ",
+                     f"of the test file in {target} failed: " + os_text], target, outputs)
+    return f"the loop device reported: {os_text}"
+
+
+def test_enospc_in_the_fill():
+    """run: the free-space check passes, the fill's writes fail."""
     need_root("mkfs.ext4")
     with Dir() as d, Mounts() as m:
-        outer = m.ext4(os.path.join(d, "outer.img"), os.path.join(d, "outer"), 32 * MIB)
-        inner = m.ext4(os.path.join(outer, "inner.img"), os.path.join(d, "inner"), 128 * MIB,
-                       ["-E", "nodiscard,lazy_itable_init=1,lazy_journal_init=1"])
+        inner = overcommitted(d, m)
+        csv, js = outputs_in(d)
+        r = run(["run", "--target", inner, "--size", "64MiB", "--passes", "1", "--measure",
+                 "0.1", "--quiet", "--csv", csv, "--json", js])
+        return check_nospc(r, inner, [csv, js], "preparing the test file failed: ")
+
+
+def test_enospc_in_the_measured_test():
+    """fullspan writes the file once without a fill: the error comes in the
+    measured test; the failed test is not kept, so nothing is saved."""
+    need_root("mkfs.ext4")
+    with Dir() as d, Mounts() as m:
+        inner = overcommitted(d, m)
         csv, js = outputs_in(d)
         r = run(["fullspan", "--target", inner, "--size", "64MiB", "--sample", "0.5",
                  "--quiet", "--csv", csv, "--json", js])
-        # Linux 6.x maps the loop device's ENOSPC through (BLK_STS_NOSPC);
-        # an older kernel may say EIO.
-        os_text = ("No space left on device" if "No space" in r.stderr
-                   else "Input/output error")
-        check_failed(r, ["writing 1048576 bytes at offset ", f"of the test file in {inner} failed: "
-                         + os_text], inner, [csv, js])
-        return f"the loop device reported: {os_text}"
+        check("preparing" not in r.stderr, f"failed in the fill: {r.stderr}")
+        return check_nospc(r, inner, [csv, js])
 
 
 def test_reserved_blocks_as_nobody():
