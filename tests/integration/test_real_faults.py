@@ -314,6 +314,13 @@ def test_results_to_dev_full():
             check(r.returncode == 1, f"chart {ext}: exit {r.returncode}")
             check(f'"{link}": No space left on device' in r.stderr, f"chart: {r.stderr!r}")
         print(f"# {r.stderr.strip()}")
+        if os.geteuid() == 0:
+            # a device node under a chart's name is written to, not removed
+            node = os.path.join(d, "node.png")
+            os.mknod(node, 0o666 | stat.S_IFCHR, os.makedev(1, 7))
+            r = run(["chart", "--out", node, csv])
+            check(r.returncode == 1 and "No space left on device" in r.stderr, r.stderr)
+            check(os.path.exists(node), "chart removed the device node")
 
 
 def test_results_path_not_a_file():
@@ -339,8 +346,8 @@ def test_results_path_not_a_file():
 
 
 def test_results_write_fails():
-    """A result file that cannot be written whole (a file-size limit of 2 KiB
-    under a 4 KiB CSV) is removed, not left cut short."""
+    """A result file or chart that cannot be written whole (a file-size
+    limit of 2 KiB) is removed, not left cut short."""
     with Dir() as d:
         csv, js = outputs_in(d)
         r = run(["run", "--target", d, "--csv", csv] + NULL_QUICK,
@@ -350,6 +357,14 @@ def test_results_write_fails():
         check(f"writing {csv} failed: File too large (the incomplete file was removed)"
               in r.stderr, r.stderr)
         check(not os.path.exists(csv), "a cut CSV was left")
+        r = run(["run", "--target", d, "--csv", csv] + NULL_QUICK)
+        check(r.returncode == 0, f"the CSV to chart: {r.stderr}")
+        for ext in ("png", "svg", "pdf"):
+            out = os.path.join(d, "c." + ext)
+            r = run(["chart", "--out", out, csv], preexec_fn=fsize_limit(2048))
+            check(r.returncode == 1 and f'Cannot write the chart to "{out}": File too large'
+                  in r.stderr, f"chart {ext}: {r.stderr!r}")
+            check(not os.path.exists(out), f"a cut {ext} chart was left")
 
 
 def test_failed_run_keeps_old_results():
