@@ -849,9 +849,23 @@ static int build_lab(DmkCliArgs *a, DmkError *err)
     return dmk_lab_build(&a->lab, a->spec, err);
 }
 
+/* One file (or stdout) for both formats would hold one of them cut into
+ * the other. */
+static int check_outputs(const DmkCliArgs *a, DmkError *err)
+{
+    if (a->json_path && a->csv_path && strcmp(a->json_path, a->csv_path) == 0)
+        return dmk_error_set(err, DMK_E_INVAL, 0,
+                             "--json and --csv both name '%s': give each its own file (at most "
+                             "one of them may be - for stdout)",
+                             a->csv_path);
+    return DMK_OK;
+}
+
 /* Builds and checks what a measuring command (run, sweep, a lab test) will run. */
 static int build_spec(DmkCliArgs *a, DmkError *err)
 {
+    if (check_outputs(a, err) != DMK_OK)
+        return DMK_E_INVAL;
     if (a->cmd == DMK_CMD_LAB) {
         int rc = build_lab(a, err);
         return rc == DMK_OK ? dmk_run_spec_validate(a->spec, dmk_os_max_inflight(), err) : rc;

@@ -155,6 +155,14 @@ def test_options_without_values_and_strays():
     usage_error([], "no command given")
 
 
+def test_one_file_for_both_formats():
+    for cmd in (["run"], ["sweep", "qd"], ["sustained"]):
+        for path in ("-", "r.out"):
+            usage_error(cmd + ["--json", path, "--csv", path],
+                        f"--json and --csv both name '{path}': give each its own file")
+    check(not os.path.exists("r.out"), "created r.out")
+
+
 # ---- malformed result files ------------------------------------------------------
 
 
