@@ -467,9 +467,11 @@ def test_odd_names():
                   f"{name!r}: target {rows[0]['target']!r}")
             s = run(["show", csv])
             check(s.returncode == 0 and target in s.stdout, f"show {name!r}: {s.stderr}")
-        # relative, with a leading '-': as --target -dir, and show -- -dir.csv
+        # relative, with a leading '-': as --target -dir, and show -- -dir.csv;
+        # the named fallback's file under it
         r = subprocess.run([CLI, "run", "--target", "-dir", "--csv", "-dir.csv"] + QUICK,
-                           cwd=d, capture_output=True, text=True, timeout=60)
+                           cwd=d, capture_output=True, text=True, timeout=60,
+                           env=dict(os.environ, DMK_TEST_NO_TMPFILE="1"))
         check(r.returncode == 0, f"--target -dir: {r.stderr}")
         s = subprocess.run([CLI, "show", "--", "-dir.csv"], cwd=d, capture_output=True,
                            text=True, timeout=60)
