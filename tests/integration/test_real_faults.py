@@ -444,7 +444,8 @@ def holds_test_file(pid, target):
 
 def odd_names():
     return ["with spaces", "-dir", "emoji \U0001F600\u00e9", "x" * 255,
-            "\u00e9" * 127 + "x"]  # 255 bytes of UTF-8 too
+            "\u00e9" * 127 + "x",  # 255 bytes of UTF-8 too
+            'a "quote", a comma,\na newline\tand a tab']  # CSV's and JSON's escapes
 
 
 def test_odd_names():
