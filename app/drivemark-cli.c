@@ -129,7 +129,7 @@ static int output_close(DmkOutput *o, DmkError *err)
 /* Writes res to o; a regular file that could not be written whole is
  * removed, so no truncated file passes for a result. */
 static int output_write(DmkOutput *o, const DmkRunResult *res,
-                        int (*write)(FILE *, const DmkRunResult *, const char *, DmkError *),
+                        int (*write_fn)(FILE *, const DmkRunResult *, const char *, DmkError *),
                         DmkError *err)
 {
     if (!o->path)
@@ -139,7 +139,7 @@ static int output_write(DmkOutput *o, const DmkRunResult *res,
         if (!o->f)
             return dmk_error_errno(err, errno, "opening %s for writing failed", o->path);
     }
-    int rc = write(o->f, res, o->path, err);
+    int rc = write_fn(o->f, res, o->path, err);
     int rc2 = output_close(o, rc == DMK_OK ? err : &(DmkError){0});
     if (rc == DMK_OK)
         rc = rc2;
