@@ -592,8 +592,8 @@ void dmk_cli_usage(FILE *f)
     fprintf(f, "Usage: drivemark-cli run [OPTION]...\n"
                "       drivemark-cli sweep qd|bs [OPTION]...\n"
                "       drivemark-cli sustained|fullspan|mixed|latency|recovery [OPTION]...\n"
-               "       drivemark-cli show [--metric NAME] FILE.csv...\n"
-               "       drivemark-cli chart --out FILE.png|svg|pdf [OPTION]... FILE.csv...\n"
+               "       drivemark-cli show [--metric NAME] [--] FILE.csv...\n"
+               "       drivemark-cli chart --out FILE.png|svg|pdf [OPTION]... [--] FILE.csv...\n"
                "       drivemark-cli --help | --version\n\n"
                "run benchmarks the drive under a directory the way CrystalDiskMark does, with\n"
                "its own test file that nothing leaves behind. MB/s = 1,000,000 bytes/s.\n"
@@ -857,9 +857,23 @@ static int build_lab(DmkCliArgs *a, DmkError *err)
     return dmk_lab_build(&a->lab, a->spec, err);
 }
 
+/* One file (or stdout) for both formats would hold one of them cut into
+ * the other. */
+static int check_outputs(const DmkCliArgs *a, DmkError *err)
+{
+    if (a->json_path && a->csv_path && strcmp(a->json_path, a->csv_path) == 0)
+        return dmk_error_set(err, DMK_E_INVAL, 0,
+                             "--json and --csv both name '%s': give each its own file (at most "
+                             "one of them may be - for stdout)",
+                             a->csv_path);
+    return DMK_OK;
+}
+
 /* Builds and checks what a measuring command (run, sweep, a lab test) will run. */
 static int build_spec(DmkCliArgs *a, DmkError *err)
 {
+    if (check_outputs(a, err) != DMK_OK)
+        return DMK_E_INVAL;
     int usage = dmk_cli_device_usage(a, err);
     if (usage != DMK_OK)
         return usage;
@@ -907,15 +921,28 @@ int dmk_cli_parse(int argc, char **argv, DmkCliArgs *a, DmkError *err)
         return dmk_error_set(err, DMK_E_NOMEM, 0, "out of memory");
     dmk_run_spec_init(a->spec);
     DmkCommand cmd = DMK_CMD_NONE;
+    bool options_end = false;
     for (int i = 1; i < argc; i++) {
         int rc;
-        if (strncmp(argv[i], "--", 2) == 0 && argv[i][2])
+        if (!options_end && cmd != DMK_CMD_NONE && strcmp(argv[i], "--") == 0) {
+            /* After "--" every word is a file, even "-r.csv". */
+            options_end = true;
+            continue;
+        }
+        if (options_end)
+            rc = parse_positional(argv[i], a, err);
+        else if (strncmp(argv[i], "--", 2) == 0 && argv[i][2])
             rc = parse_option(argc, argv, &i, cmd, a, err);
         else if (cmd == DMK_CMD_NONE && argv[i][0] != '-') {
             rc = parse_command(argv[i], a, err);
             cmd = a->cmd;
         } else if (argv[i][0] != '-')
             rc = parse_positional(argv[i], a, err);
+        else if (cmd == DMK_CMD_SHOW || cmd == DMK_CMD_CHART)
+            rc = dmk_error_set(err, DMK_E_INVAL, 0,
+                               "unexpected argument '%s' (a file whose name begins with '-' "
+                               "goes after --, or as ./%s)",
+                               argv[i], argv[i]);
         else
             rc = dmk_error_set(err, DMK_E_INVAL, 0, "unexpected argument '%s'", argv[i]);
         if (rc != DMK_OK)

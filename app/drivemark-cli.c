@@ -4,6 +4,8 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "dmk-cli-device.h"
 #include "dmk-cli-report.h"
@@ -38,27 +40,82 @@ static void on_progress(const DmkProgress *p, void *user_data)
     dmk_report_progress(p);
 }
 
-/* An output named by --json/--csv: "-" is stdout. Opened before the run
- * so a bad path fails in a second, not after the benchmark. */
+/* An output named by --json/--csv: "-" is stdout. Checked before the
+ * run so a bad path fails in a second, not after the benchmark, but a
+ * file is only created (or an old one replaced) once there is a result
+ * to write: a failed, stopped or killed run leaves no empty file and
+ * keeps the one from before. A device or FIFO (/dev/full, a pipe) is
+ * opened at once and never removed. */
 typedef struct {
     const char *path;
     FILE *f;
+    bool deferred; /* a regular file, opened when the result is written */
 } DmkOutput;
+
+/* The directory part of path ("." for a bare name), in buf. */
+static void parent_dir(const char *path, char *buf, size_t len)
+{
+    const char *slash = strrchr(path, '/');
+#ifdef _WIN32
+    const char *back = strrchr(path, '\\');
+    if (back && (!slash || back > slash))
+        slash = back;
+#endif
+    if (!slash)
+        snprintf(buf, len, ".");
+    else if (slash == path)
+        snprintf(buf, len, "/");
+    else
+        snprintf(buf, len, "%.*s", (int)(slash - path), path);
+}
+
+/* Would fopen(path, "wb") work later? Without creating or truncating. */
+static int check_writable(const char *path, DmkError *err)
+{
+    struct stat st;
+    if (stat(path, &st) == 0) {
+        if (S_ISDIR(st.st_mode))
+            return dmk_error_errno(err, EISDIR, "opening %s for writing failed", path);
+        FILE *f = fopen(path, "ab"); /* exists: neither created nor truncated */
+        if (!f)
+            return dmk_error_errno(err, errno, "opening %s for writing failed", path);
+        fclose(f);
+        return DMK_OK;
+    }
+    if (errno != ENOENT)
+        return dmk_error_errno(err, errno, "opening %s for writing failed", path);
+    char dir[4096];
+    parent_dir(path, dir, sizeof dir);
+    if (stat(dir, &st) != 0)
+        return dmk_error_errno(err, errno, "opening %s for writing failed", path);
+    if (!S_ISDIR(st.st_mode))
+        return dmk_error_errno(err, ENOTDIR, "opening %s for writing failed", path);
+    if (access(dir, W_OK) != 0)
+        return dmk_error_errno(err, errno, "opening %s for writing failed", path);
+    return DMK_OK;
+}
 
 static int output_open(DmkOutput *o, const char *path, DmkError *err)
 {
     o->path = path;
     o->f = NULL;
+    o->deferred = false;
     if (!path)
         return DMK_OK;
     if (strcmp(path, "-") == 0) {
         o->f = stdout;
         return DMK_OK;
     }
-    o->f = fopen(path, "wb");
-    if (!o->f)
-        return dmk_error_errno(err, errno, "opening %s for writing failed", path);
-    return DMK_OK;
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+        o->f = fopen(path, "wb");
+        if (!o->f)
+            return dmk_error_errno(err, errno, "opening %s for writing failed", path);
+        return DMK_OK;
+    }
+    int rc = check_writable(path, err);
+    o->deferred = rc == DMK_OK;
+    return rc;
 }
 
 static int output_close(DmkOutput *o, DmkError *err)
@@ -70,18 +127,47 @@ static int output_close(DmkOutput *o, DmkError *err)
     return rc;
 }
 
+/* Writes res to o; a regular file that could not be written whole is
+ * removed, so no truncated file passes for a result. */
+static int output_write(DmkOutput *o, const DmkRunResult *res,
+                        int (*write_fn)(FILE *, const DmkRunResult *, const char *, DmkError *),
+                        DmkError *err)
+{
+    if (!o->path)
+        return DMK_OK;
+    if (o->deferred) {
+        o->f = fopen(o->path, "wb");
+        if (!o->f)
+            return dmk_error_errno(err, errno, "opening %s for writing failed", o->path);
+    }
+    int rc = write_fn(o->f, res, o->path, err);
+    int rc2 = output_close(o, rc == DMK_OK ? err : &(DmkError){0});
+    if (rc == DMK_OK)
+        rc = rc2;
+    if (rc != DMK_OK && o->deferred && remove(o->path) == 0) {
+        size_t n = strlen(err->msg);
+        snprintf(err->msg + n, sizeof err->msg - n, " (the incomplete file was removed)");
+    }
+    o->deferred = false;
+    return rc;
+}
+
 static int write_outputs(const DmkRunResult *res, DmkOutput *json, DmkOutput *csv, DmkError *err)
 {
-    int rc = DMK_OK;
-    if (json->f)
-        rc = dmk_json_write(json->f, res, json->path, err);
+    /* Both are tried: a JSON file that failed does not cost the CSV. */
+    int rc = output_write(json, res, dmk_json_write, err);
 #ifdef DMK_HAVE_CSV
-    if (rc == DMK_OK && csv->f)
-        rc = dmk_csv_write(csv->f, res, csv->path, err);
+    DmkError csv_err = {0};
+    int rc_csv = output_write(csv, res, dmk_csv_write, &csv_err);
+    if (rc == DMK_OK && rc_csv != DMK_OK) {
+        rc = rc_csv;
+        *err = csv_err;
+    }
 #endif
-    int rc2 = output_close(json, err);
-    int rc3 = output_close(csv, err);
-    return rc != DMK_OK ? rc : rc2 != DMK_OK ? rc2 : rc3;
+    DmkError ignored;
+    output_close(json, &ignored);
+    output_close(csv, &ignored);
+    return rc;
 }
 
 static int exit_code(int rc)
@@ -108,13 +194,10 @@ typedef struct {
 static void discard_outputs(DmkRunOutputs *o)
 {
     DmkError ignored;
-    /* Nothing was measured: leave no empty result file behind. */
+    /* Nothing was measured: a deferred file was never created, so an old
+     * result under that name is kept; a device is only closed. */
     output_close(&o->json, &ignored);
     output_close(&o->csv, &ignored);
-    if (o->args->json_path && strcmp(o->args->json_path, "-") != 0)
-        remove(o->args->json_path);
-    if (o->args->csv_path && strcmp(o->args->csv_path, "-") != 0)
-        remove(o->args->csv_path);
 }
 
 static void on_measured(const DmkRunResult *res, int rc, void *user_data)

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
@@ -214,6 +215,10 @@ static int export_page(const Page *p, const char *path, double scale, DmkError *
         return rc;
     if (format_of(path) != FMT_PNG)
         scale = 1;
+    /* A device or FIFO under a chart's name (/dev/full as x.png) is
+     * written to, never removed. */
+    struct stat st;
+    bool regular = stat(path, &st) != 0 || S_ISREG(st.st_mode);
     Sink sink = {fopen(path, "wb"), 0};
     if (!sink.f)
         return dmk_error_errno(err, errno, "Cannot create \"%s\"", path);
@@ -221,7 +226,7 @@ static int export_page(const Page *p, const char *path, double scale, DmkError *
     if (fclose(sink.f) != 0 && rc == DMK_OK)
         rc = dmk_error_errno(err, errno, "Cannot write the chart to \"%s\"", path);
     /* No half-written chart left behind to be mistaken for a good one. */
-    if (rc != DMK_OK)
+    if (rc != DMK_OK && regular)
         remove(path);
     return rc;
 }
