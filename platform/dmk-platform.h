@@ -192,7 +192,7 @@ typedef struct {
     DmkFsFeature compression;
     char iface[48]; /* "PCIe 8.0 GT/s x4", "SATA 6.0 Gbps", "USB 5000 Mbps", "" */
     uint64_t iface_bytes_s;
-    bool is_device;         /* a raw block device, not a test file in a directory */
+    bool is_device; /* a raw block device, not a test file in a directory */
 } DmkTargetInfo;
 
 typedef struct DmkTarget DmkTarget;
