@@ -1079,13 +1079,16 @@ static GtkWidget *build_start(DmkLabPage *self)
 }
 
 /* A fixed width however long the words: the chart gets the rest; a
- * short window scrolls the form rather than cut it. */
+ * short window scrolls the form rather than cut it. Its natural height
+ * is not passed up: the notebook asks every page for its natural size,
+ * and a tall form made the Benchmark tab's window twice as high as its
+ * tiles (the Lab tab makes the window roomy when it is opened). */
 static GtkWidget *form_scroller(GtkWidget *form)
 {
     GtkWidget *scroll = gtk_scrolled_window_new();
     gtk_scrolled_window_set_policy(GTK_SCROLLED_WINDOW(scroll), GTK_POLICY_NEVER,
                                    GTK_POLICY_AUTOMATIC);
-    gtk_scrolled_window_set_propagate_natural_height(GTK_SCROLLED_WINDOW(scroll), TRUE);
+    gtk_scrolled_window_set_propagate_natural_height(GTK_SCROLLED_WINDOW(scroll), FALSE);
     gtk_scrolled_window_set_child(GTK_SCROLLED_WINDOW(scroll), form);
     gtk_widget_set_hexpand(scroll, FALSE); /* the fields expand within it, not it */
     return scroll;
