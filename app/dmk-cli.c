@@ -370,6 +370,14 @@ static int opt_scale(DmkCliArgs *a, const char *v, DmkError *err)
 
 /* ---- options of every command -------------------------------------------- */
 
+static int opt_verify(DmkCliArgs *a, const char *v, DmkError *err)
+{
+    (void)v;
+    (void)err;
+    a->spec->verify = true;
+    return DMK_OK;
+}
+
 static int opt_quiet(DmkCliArgs *a, const char *v, DmkError *err)
 {
     (void)v;
@@ -487,6 +495,9 @@ static const DmkOption options[] = {
     {"--json", "FILE", ALL_RUNS, opt_json, "write results as JSON to FILE (- for stdout)"},
     {"--csv", "FILE", ALL_RUNS, opt_csv, "write results as CSV to FILE (- for stdout)"},
     {"--quiet", NULL, ALL_RUNS, opt_quiet, "no progress line"},
+    {"--verify", NULL, MEASURES, opt_verify,
+     "stamp every written block with a header and CRC32C and read it back after each test "
+     "(not timed); bad blocks exit with status 3"},
     {"--warmup", "SECONDS", ALL_RUNS, opt_warmup,
      "discarded warm-up before each test, 0 for none (default: the measure time; lab: 2 for "
      "mixed and latency, else 0)"},

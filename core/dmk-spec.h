@@ -90,6 +90,10 @@ typedef struct {
     bool no_fill;         /* write-only tests: the file is allocated, not filled first */
     bool keep_partial;    /* a stop keeps the samples of the test under way */
     uint64_t free_margin; /* size == 0: the file takes the free space but this much */
+    /* Written blocks carry a header and CRC32C and are read back after
+     * each test that writes (docs/verify.md); needs a backend that keeps
+     * data (DmkBackend.keeps_data). */
+    bool verify;
     size_t n_tests;
     DmkTest tests[DMK_MAX_TESTS];
 } DmkRunSpec;
