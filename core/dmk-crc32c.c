@@ -113,6 +113,12 @@ uint32_t dmk_crc32c(uint32_t crc, const void *buf, size_t len)
     return ~crc_sw(c, buf, len);
 }
 
+uint32_t dmk_crc32c_sw(uint32_t crc, const void *buf, size_t len)
+{
+    init();
+    return ~crc_sw(~crc, buf, len);
+}
+
 uint32_t dmk_crc32c_shift(uint64_t len)
 {
     init();

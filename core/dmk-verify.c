@@ -188,8 +188,10 @@ static uint32_t locate_corruption(const DmkVerifyPool *vp, const unsigned char *
     const DmkPool *p = vp->pool;
     const unsigned char *pay = buf + DMK_VERIFY_HEADER;
     uint32_t pay_len = len - DMK_VERIFY_HEADER;
-    if (!pool_off_valid(p, got->pool_off, len))
-        return offsetof(DmkBlockHeader, pool_off);
+    if (!pool_off_valid(p, got->pool_off, len)) {
+        uint32_t at = find_pool_off_byte(p, buf, got->pool_off, len);
+        return at ? at : offsetof(DmkBlockHeader, pool_off);
+    }
     uint32_t d = first_diff(pay, p->data + got->pool_off + DMK_VERIFY_HEADER, pay_len);
     if (d == 0) {
         uint32_t at = find_pool_off_byte(p, buf, got->pool_off, len);
