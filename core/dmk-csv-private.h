@@ -25,7 +25,7 @@ typedef struct {
 
 /* The schema the writer writes and the newest the reader takes: the
  * highest `since` in the table (test-csv-read checks that they agree). */
-#define DMK_CSV_SCHEMA 3
+#define DMK_CSV_SCHEMA 4
 
 /* A temperature cell holds a plausible reading or nothing (dmk-result.h). */
 #define DMK_CSV_TEMP_MIN DMK_TEMP_MIN_C
@@ -91,11 +91,20 @@ typedef enum {
     DMK_COL_WRITE_IOPS,
     DMK_COL_WRITE_LAT_MEAN,
     DMK_COL_WRITE_LAT_P99,
+    /* schema 4, test rows of a run with the verify option (docs/verify.md);
+     * empty when the test was not verified, the first_bad ones when none was bad */
+    DMK_COL_VERIFY_BLOCKS,
+    DMK_COL_VERIFY_BAD,
+    DMK_COL_VERIFY_SKIPPED,
+    DMK_COL_VERIFY_FIRST_BAD_BLOCK,
+    DMK_COL_VERIFY_FIRST_BAD_BYTE,
+    DMK_COL_VERIFY_WHY,
+    DMK_COL_VERIFY_S,
     DMK_COL_N_TAIL
 } DmkCsvTail;
 
-/* Room for every column of every schema (60 in schema 3), with a margin. */
-#define DMK_CSV_MAX_COLUMNS 80
+/* Room for every column of every schema (67 in schema 4), with a margin. */
+#define DMK_CSV_MAX_COLUMNS 96
 
 /* Context columns are DMK_COL_SCHEMA .. DMK_COL_COMPLETE; identity
  * columns DMK_COL_TEST .. DMK_COL_RATE_IOPS: a pass or sample row

@@ -120,3 +120,18 @@ void dmk_run_result_verify(const DmkRunResult *r, DmkVerifyResult *sum)
         sum->seconds += v->seconds;
     }
 }
+
+static const char *const bad_keys[] = {"", "no_header", "wrong_offset", "stale", "corrupt"};
+
+const char *dmk_verify_bad_key(DmkVerifyBad why)
+{
+    return (unsigned)why < sizeof bad_keys / sizeof bad_keys[0] ? bad_keys[why] : "";
+}
+
+int dmk_verify_bad_from_key(const char *key)
+{
+    for (size_t i = 1; i < sizeof bad_keys / sizeof bad_keys[0]; i++)
+        if (strcmp(key, bad_keys[i]) == 0)
+            return (int)i;
+    return -1;
+}

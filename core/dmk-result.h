@@ -127,6 +127,12 @@ void dmk_run_result_free(DmkRunResult *r);
 /* "lost or misdirected write", ... ; "" for DMK_VERIFY_OK. */
 const char *dmk_verify_bad_name(DmkVerifyBad why);
 
+/* "no_header", "wrong_offset", "stale", "corrupt" ("" for OK): the
+ * result files' names; dmk_verify_bad_from_key() is the inverse (-1 when
+ * unknown). */
+const char *dmk_verify_bad_key(DmkVerifyBad why);
+int dmk_verify_bad_from_key(const char *key);
+
 /* The verify results of all tests of a run added up; first_bad_* from
  * the first test with a bad block. checked is false when no test was. */
 void dmk_run_result_verify(const DmkRunResult *r, DmkVerifyResult *sum);
