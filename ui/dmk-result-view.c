@@ -49,6 +49,14 @@ static GtkWidget *build_header(DmkResultView *self)
         gtk_box_append(GTK_BOX(info), context_label(lines[i], classes[i]));
         g_free(lines[i]);
     }
+    DmkVerifyResult v;
+    dmk_run_result_verify(r, &v);
+    if (v.checked) {
+        char line[512];
+        dmk_verify_describe(&v, line, sizeof line);
+        gtk_box_append(GTK_BOX(info),
+                       context_label(line, v.bad ? "result-verify-bad" : "result-verify"));
+    }
     if (r->comment[0])
         gtk_box_append(GTK_BOX(info), context_label(r->comment, "result-comment"));
     GtkWidget *buttons = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6);

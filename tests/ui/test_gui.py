@@ -350,6 +350,28 @@ def test_close_during_run():
         return f"exited {took:.1f} s after start, window closed at 1.5 s"
 
 
+def test_verify_run():
+    """--verify ticks the Benchmark tab's box; the run's written blocks are
+    read back and the status line says how many, with none bad."""
+    with Dir() as d, tempfile.TemporaryDirectory(prefix="out-", dir=TMP_BASE) as out:
+        shot, js = os.path.join(out, "verify.png"), os.path.join(out, "result.json")
+        rc, lines, err, _ = run_app(["--target", d, "--profile", "demo", "--mode", "write",
+                                     "--verify"] + QUICK + [
+            "--autorun", "--screenshot", shot, "--json", js, "--dump-tiles",
+            "--quit-when-done"])
+        check(rc == 0, f"exit {rc}; stderr: {err}")
+        result = json.load(open(js))
+        v = result.get("verify")
+        check(v and v["bad"] == 0 and v["blocks"] > 0, f"verify in the JSON: {v}")
+        status = field(lines, "status")
+        check(status.startswith("Done") and f"Verified {v['blocks']} blocks" in status and
+              ", 0 bad" in status, f"status: {status}")
+        check(field(lines, "error") is None, f"error shown: {field(lines, 'error')}")
+        check_screenshot(shot)
+        check_empty(d)
+        return status
+
+
 def test_error_ram_backed():
     shm = "/dev/shm"
     mounts = open("/proc/self/mounts").read().split("\n")
