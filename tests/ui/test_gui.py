@@ -588,10 +588,10 @@ def test_dialogs_open():
 
 
 TESTS = [test_run_fills_tiles, test_stop_while_measuring, test_stop_while_filling,
-         test_close_during_run, test_verify_run, test_error_ram_backed, test_error_missing_folder,
-         test_settings_read_options_not_saved, test_bad_option, test_compare_two_results,
-         test_export_formats, test_bad_file_opens_nothing, test_drop_opens_tab,
-         test_sweep_opens_tab, test_recent_results_kept, test_dialogs_open]
+         test_close_during_run, test_verify_run, test_error_ram_backed,
+         test_error_missing_folder, test_settings_read_options_not_saved, test_bad_option,
+         test_compare_two_results, test_export_formats, test_bad_file_opens_nothing,
+         test_drop_opens_tab, test_sweep_opens_tab, test_recent_results_kept, test_dialogs_open]
 
 
 def main(tests=TESTS):
