@@ -21,9 +21,13 @@
 #endif
 
 #include "dmk-crc32c.h"
+#include "dmk-json.h"
 #include "dmk-platform.h"
 #include "dmk-pool.h"
+#include "dmk-report.h"
 #include "dmk-runner.h"
+#include "dmk-test-result.h"
+#include "dmk-test-scratch.h"
 #include "dmk-verify.h"
 
 #define MIB (1ULL << 20)
@@ -215,6 +219,59 @@ static void test_lost_and_misdirected(void)
     memset(b.blk, 0xab, BS);
     expect_bad(&b, BLOCK, TEST, 0, DMK_VERIFY_NO_HEADER);
     bench_free(&b);
+}
+
+/* ---- what the user reads ---------------------------------------------------- */
+
+static char *json_of(const DmkRunResult *r)
+{
+    DmkError err = {0};
+    FILE *f = dmk_scratch_open("test-verify.json");
+    if (!f)
+        return NULL;
+    DMK_CHECK_INT(dmk_json_write(f, r, "test-verify.json", &err), DMK_OK);
+    char *s = dmk_scratch_slurp(f);
+    dmk_scratch_close(f);
+    return s;
+}
+
+/* The verdict in the text report and the JSON: absent without verify,
+ * the counts when clean, the first bad block and byte when not. */
+static void test_report_and_json(void)
+{
+    DmkRunResult r;
+    DmkTestResult t;
+    DmkPassResult passes[2];
+    DmkSample samples[2];
+    dmk_test_build_result(&r, &t, passes, samples, "plain");
+    char *json = json_of(&r), *text = dmk_report_text(&r);
+    DMK_CHECK(json && !strstr(json, "\"verify\""));
+    DMK_CHECK(text && !strstr(text, "Verif"));
+    free(json);
+    free(text);
+    t.verify = (DmkVerifyResult){.checked = true, .blocks = 256, .bytes = 16 * MIB, .seconds = 0.5};
+    json = json_of(&r);
+    text = dmk_report_text(&r);
+    DMK_CHECK(json && strstr(json, ",\"verify\":{\"blocks\":256,\"bytes\":16777216,\"bad\":0,"
+                                   "\"skipped\":0,\"seconds\":0.500}"));
+    DMK_CHECK(text && strstr(text, "      Verified 256 blocks (16 MiB), 0 bad (read back in 0.5 s, "
+                                   "not timed)\n"));
+    DMK_CHECK(text && strstr(text, " Verify: Verified 256 blocks (16 MiB), 0 bad"));
+    free(json);
+    free(text);
+    t.verify.bad = 3;
+    t.verify.first_bad_block = 65536;
+    t.verify.first_bad_byte = 65536 + 4000;
+    t.verify.first_bad_why = DMK_VERIFY_STALE;
+    json = json_of(&r);
+    text = dmk_report_text(&r);
+    DMK_CHECK(json && strstr(json, "\"bad\":3,\"skipped\":0,\"first_bad_block\":65536,"
+                                   "\"first_bad_byte\":69536,\"first_bad_why\":\"stale\""));
+    DMK_CHECK(text && strstr(text, "VERIFY FAILED: 3 bad of 256 blocks; first bad byte at offset "
+                                   "69536 (block at 65536): an earlier test's block (a lost "
+                                   "write)"));
+    free(json);
+    free(text);
 }
 
 /* ---- runs ------------------------------------------------------------------ */
@@ -433,6 +490,7 @@ int main(void)
     DMK_TEST(test_stamp_is_whole_block_crc);
     DMK_TEST(test_every_byte_exact);
     DMK_TEST(test_lost_and_misdirected);
+    DMK_TEST(test_report_and_json);
     DMK_TEST(test_null_backend_refused);
     DMK_TEST(test_native_clean);
     DMK_TEST(test_native_one_flip);
