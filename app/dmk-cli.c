@@ -495,9 +495,6 @@ static const DmkOption options[] = {
     {"--json", "FILE", ALL_RUNS, opt_json, "write results as JSON to FILE (- for stdout)"},
     {"--csv", "FILE", ALL_RUNS, opt_csv, "write results as CSV to FILE (- for stdout)"},
     {"--quiet", NULL, ALL_RUNS, opt_quiet, "no progress line"},
-    {"--verify", NULL, MEASURES, opt_verify,
-     "stamp every written block with a header and CRC32C and read it back after each test "
-     "(not timed); bad blocks exit with status 3"},
     {"--warmup", "SECONDS", ALL_RUNS, opt_warmup,
      "discarded warm-up before each test, 0 for none (default: the measure time; lab: 2 for "
      "mixed and latency, else 0)"},
@@ -509,6 +506,9 @@ static const DmkOption options[] = {
     {"--interval", "SECONDS", MEASURES, opt_interval, "idle time between tests (default: 5)"},
     {"--timeline", "SECONDS", MEASURES, opt_timeline,
      "record throughput every SECONDS (0.01-3600) into the results"},
+    {"--verify", NULL, MEASURES, opt_verify,
+     "read every written block back after its test and check its header and CRC32C (not "
+     "timed); exit status 3 when one is bad"},
     {"--profile", "NAME", RUN, opt_profile, "default, peak, real, demo or nvme (default: default)"},
     {"--test", "NAME", RUN | LAB, opt_test,
      "a test by CrystalDiskMark's name, e.g. \"RND4K Q32T1\" (run: repeatable, replaces the "
