@@ -163,18 +163,23 @@ static uint32_t find_header_byte(DmkBlockHeader h, uint32_t crc_pay, uint32_t sh
 
 /* The payload differs from the pool from its first byte on: maybe the
  * pool offset in the header is what changed. Returns the header byte
- * that, set right, makes the whole payload match; 0 when none does. */
-static uint32_t find_pool_off_byte(const DmkPool *p, const unsigned char *buf, uint64_t off,
-                                   uint32_t len)
+ * that, set right, makes the whole payload match and the CRC hold (the
+ * CRC rules out a chance match, as in a pool of zeros); 0 when none does. */
+static uint32_t find_pool_off_byte(const DmkPool *p, const unsigned char *buf,
+                                   const DmkBlockHeader *got, uint32_t len)
 {
-    uint32_t at = offsetof(DmkBlockHeader, pool_off);
+    uint32_t at = offsetof(DmkBlockHeader, pool_off), pay_len = len - DMK_VERIFY_HEADER;
+    uint64_t off = got->pool_off;
     for (uint32_t i = 0; i < 8; i++) {
         for (uint64_t v = 0; v < 256; v++) {
             uint64_t cand = (off & ~(0xffULL << (8 * i))) | v << (8 * i);
-            if (cand == off || !pool_off_valid(p, cand, len))
+            if (cand == off || !pool_off_valid(p, cand, len) ||
+                memcmp(buf + DMK_VERIFY_HEADER, p->data + cand + DMK_VERIFY_HEADER, pay_len))
                 continue;
-            if (memcmp(buf + DMK_VERIFY_HEADER, p->data + cand + DMK_VERIFY_HEADER,
-                       len - DMK_VERIFY_HEADER) == 0)
+            DmkBlockHeader h = *got;
+            h.pool_off = cand;
+            uint32_t crc = dmk_crc32c(header_crc(&h), buf + DMK_VERIFY_HEADER, pay_len);
+            if (crc == got->crc)
                 return at + i;
         }
     }
@@ -189,12 +194,12 @@ static uint32_t locate_corruption(const DmkVerifyPool *vp, const unsigned char *
     const unsigned char *pay = buf + DMK_VERIFY_HEADER;
     uint32_t pay_len = len - DMK_VERIFY_HEADER;
     if (!pool_off_valid(p, got->pool_off, len)) {
-        uint32_t at = find_pool_off_byte(p, buf, got->pool_off, len);
+        uint32_t at = find_pool_off_byte(p, buf, got, len);
         return at ? at : offsetof(DmkBlockHeader, pool_off);
     }
     uint32_t d = first_diff(pay, p->data + got->pool_off + DMK_VERIFY_HEADER, pay_len);
     if (d == 0) {
-        uint32_t at = find_pool_off_byte(p, buf, got->pool_off, len);
+        uint32_t at = find_pool_off_byte(p, buf, got, len);
         if (at)
             return at;
     }
