@@ -372,6 +372,20 @@ def test_verify_run():
         return status
 
 
+def test_verify_verdict_in_tab():
+    """A saved result whose verify found bad blocks opens with the verdict
+    under its context, in the error style."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "bad-csv",
+                        "ok-schema4-verify.csv")
+    rc, lines, err, _ = run_app(["--open", path, "--dump-tiles", "--quit-when-done"])
+    check(rc == 0, f"exit {rc}; stderr: {err}")
+    verdict = [f for f in lines if f[0] == "tab-verify"]
+    check(len(verdict) == 1 and verdict[0][2] == "bad", f"verify line: {verdict}")
+    check(verdict[0][3].startswith("VERIFY FAILED: 2 bad of 4096 blocks; first bad byte at "
+                                   "offset 9437202 (block at 9437184)"), verdict[0][3])
+    return verdict[0][3]
+
+
 def test_error_ram_backed():
     shm = "/dev/shm"
     mounts = open("/proc/self/mounts").read().split("\n")
@@ -588,10 +602,11 @@ def test_dialogs_open():
 
 
 TESTS = [test_run_fills_tiles, test_stop_while_measuring, test_stop_while_filling,
-         test_close_during_run, test_verify_run, test_error_ram_backed,
-         test_error_missing_folder, test_settings_read_options_not_saved, test_bad_option,
-         test_compare_two_results, test_export_formats, test_bad_file_opens_nothing,
-         test_drop_opens_tab, test_sweep_opens_tab, test_recent_results_kept, test_dialogs_open]
+         test_close_during_run, test_verify_run, test_verify_verdict_in_tab,
+         test_error_ram_backed, test_error_missing_folder, test_settings_read_options_not_saved,
+         test_bad_option, test_compare_two_results, test_export_formats,
+         test_bad_file_opens_nothing, test_drop_opens_tab, test_sweep_opens_tab,
+         test_recent_results_kept, test_dialogs_open]
 
 
 def main(tests=TESTS):
