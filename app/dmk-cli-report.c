@@ -76,6 +76,10 @@ void dmk_report_progress(const DmkProgress *p)
     case DMK_STAGE_CLEANUP:
         fprintf(stderr, "  Removing the test file...");
         break;
+    case DMK_STAGE_VERIFY:
+        fprintf(stderr, "  [%zu/%zu] %s %s - verifying written data %3d %%", p->test_index + 1,
+                p->n_tests, p->test->name, dmk_mode_title(p->test->mode), pct);
+        break;
     case DMK_STAGE_INTERVAL:
         fprintf(stderr, "  Interval before %s %s  (%s left)", p->test->name,
                 dmk_mode_title(p->test->mode), left);

@@ -372,6 +372,14 @@ static int opt_scale(DmkCliArgs *a, const char *v, DmkError *err)
 
 /* ---- options of every command -------------------------------------------- */
 
+static int opt_verify(DmkCliArgs *a, const char *v, DmkError *err)
+{
+    (void)v;
+    (void)err;
+    a->spec->verify = true;
+    return DMK_OK;
+}
+
 static int opt_quiet(DmkCliArgs *a, const char *v, DmkError *err)
 {
     (void)v;
@@ -506,6 +514,9 @@ static const DmkOption options[] = {
     {"--interval", "SECONDS", MEASURES, opt_interval, "idle time between tests (default: 5)"},
     {"--timeline", "SECONDS", MEASURES, opt_timeline,
      "record throughput every SECONDS (0.01-3600) into the results"},
+    {"--verify", NULL, MEASURES, opt_verify,
+     "read every written block back after its test and check its header and CRC32C (not "
+     "timed); exit status 3 when one is bad"},
     {"--profile", "NAME", RUN, opt_profile, "default, peak, real, demo or nvme (default: default)"},
     {"--test", "NAME", RUN | LAB, opt_test,
      "a test by CrystalDiskMark's name, e.g. \"RND4K Q32T1\" (run: repeatable, replaces the "

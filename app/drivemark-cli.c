@@ -11,6 +11,7 @@
 #include "dmk-cli-report.h"
 #include "dmk-cli.h"
 #include "dmk-json.h"
+#include "dmk-report.h"
 #include "dmk-runner.h"
 #include "dmk-version.h"
 #ifdef DMK_HAVE_CSV
@@ -22,6 +23,9 @@
 #endif
 
 #define EXIT_USAGE 2
+/* The run finished but --verify found blocks that did not read back as
+ * written: the numbers stand, the drive (or its path) lost data. */
+#define EXIT_BAD_DATA 3
 
 static DmkRunner *volatile current_runner;
 static atomic_int caught_signal;
@@ -220,6 +224,20 @@ static void on_measured(const DmkRunResult *res, int rc, void *user_data)
     o->rc = write_outputs(res, &o->json, &o->csv, &o->err);
 }
 
+/* --verify found bad blocks: said on stderr too, where a script sees it. */
+static bool verify_failed(const DmkRunResult *res)
+{
+    DmkVerifyResult sum;
+    if (!res)
+        return false;
+    dmk_run_result_verify(res, &sum);
+    if (!sum.bad)
+        return false;
+    char v[512];
+    fprintf(stderr, "drivemark-cli: %s\n", dmk_verify_describe(&sum, v, sizeof v));
+    return true;
+}
+
 static int cmd_run(DmkCliArgs *a)
 {
     DmkError err = {0};
@@ -254,12 +272,14 @@ static int cmd_run(DmkCliArgs *a)
     dmk_runner_free(runner);
     if (!out.done) /* the run failed before the runner measured anything */
         on_measured(res, rc, &out);
+    bool bad_data = verify_failed(res);
     dmk_run_result_free(res);
     if (rc != DMK_OK)
         fprintf(stderr, "drivemark-cli: %s\n", err.msg);
     if (out.rc != DMK_OK)
         fprintf(stderr, "drivemark-cli: %s\n", out.err.msg);
-    return exit_code(rc != DMK_OK ? rc : out.rc);
+    int status = exit_code(rc != DMK_OK ? rc : out.rc);
+    return status == 0 && bad_data ? EXIT_BAD_DATA : status;
 }
 
 int main(int argc, char **argv)

@@ -99,11 +99,20 @@ typedef enum {
     DMK_COL_WRITE_IOPS,
     DMK_COL_WRITE_LAT_MEAN,
     DMK_COL_WRITE_LAT_P99,
+    /* schema 4, test rows of a run with the verify option (docs/verify.md);
+     * empty when the test was not verified, the first_bad ones when none was bad */
+    DMK_COL_VERIFY_BLOCKS,
+    DMK_COL_VERIFY_BAD,
+    DMK_COL_VERIFY_SKIPPED,
+    DMK_COL_VERIFY_FIRST_BAD_BLOCK,
+    DMK_COL_VERIFY_FIRST_BAD_BYTE,
+    DMK_COL_VERIFY_WHY,
+    DMK_COL_VERIFY_S,
     DMK_COL_N_TAIL
 } DmkCsvTail;
 
-/* Room for every column of every schema (66 in schema 4), with a margin. */
-#define DMK_CSV_MAX_COLUMNS 80
+/* Room for every column of every schema (73 in schema 4), with a margin. */
+#define DMK_CSV_MAX_COLUMNS 96
 
 /* Context columns are DMK_COL_SCHEMA .. DMK_COL_COMPLETE; identity
  * columns DMK_COL_TEST .. DMK_COL_RATE_IOPS: a pass or sample row

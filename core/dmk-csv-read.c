@@ -795,6 +795,52 @@ static int read_spread(Reader *rd, const Cells *c, DmkTestResult *t)
     return rc;
 }
 
+/* What the verify option found (schema 4): all cells empty when the test
+ * was not verified; the first bad block's cells filled exactly when a
+ * block was bad. */
+static int read_verify(Reader *rd, const Cells *c, DmkVerifyResult *v)
+{
+    size_t col = dmk_csv_col_tail(DMK_COL_VERIFY_BLOCKS), len;
+    cell(rd, c, col, &len);
+    memset(v, 0, sizeof *v);
+    if (len == 0) {
+        int rc = DMK_OK;
+        for (int k = DMK_COL_VERIFY_BAD; rc == DMK_OK && k <= DMK_COL_VERIFY_S; k++)
+            rc = need_empty(rd, c, dmk_csv_col_tail((DmkCsvTail)k), "test without verify_blocks");
+        return rc;
+    }
+    v->checked = true;
+    int rc = get_uint(rd, c, col, 0, UINT64_MAX, &v->blocks);
+    if (rc == DMK_OK)
+        rc = get_uint(rd, c, dmk_csv_col_tail(DMK_COL_VERIFY_BAD), 0, v->blocks, &v->bad);
+    if (rc == DMK_OK)
+        rc = get_uint(rd, c, dmk_csv_col_tail(DMK_COL_VERIFY_SKIPPED), 0, UINT64_MAX, &v->skipped);
+    if (rc == DMK_OK)
+        rc = get_real(rd, c, dmk_csv_col_tail(DMK_COL_VERIFY_S), DMK_SECONDS_MAX, &v->seconds);
+    if (rc != DMK_OK || v->bad == 0) {
+        for (int k = DMK_COL_VERIFY_FIRST_BAD_BLOCK; rc == DMK_OK && k <= DMK_COL_VERIFY_WHY; k++)
+            rc = need_empty(rd, c, dmk_csv_col_tail((DmkCsvTail)k), "test with no bad block");
+        v->bytes =
+            v->blocks * (uint64_t)rd->res->tests[rd->res->n_tests - 1].test.jobs[0].block_size;
+        return rc;
+    }
+    static const char *const whys[] = {"", "no_header", "wrong_offset", "stale", "corrupt", NULL};
+    int why = 0;
+    rc = get_uint(rd, c, dmk_csv_col_tail(DMK_COL_VERIFY_FIRST_BAD_BLOCK), 0, UINT64_MAX,
+                  &v->first_bad_block);
+    if (rc == DMK_OK)
+        rc = get_uint(rd, c, dmk_csv_col_tail(DMK_COL_VERIFY_FIRST_BAD_BYTE), v->first_bad_block,
+                      UINT64_MAX, &v->first_bad_byte);
+    if (rc == DMK_OK)
+        rc = get_choice(rd, c, dmk_csv_col_tail(DMK_COL_VERIFY_WHY), whys, &why);
+    if (rc == DMK_OK && why == 0)
+        rc = fail_cell(rd, dmk_csv_col_tail(DMK_COL_VERIFY_WHY),
+                       "a bad block needs its reason (no_header, wrong_offset, stale, corrupt)");
+    v->first_bad_why = (DmkVerifyBad)why;
+    v->bytes = v->blocks * (uint64_t)rd->res->tests[rd->res->n_tests - 1].test.jobs[0].block_size;
+    return rc;
+}
+
 /* The test before the current row has all its passes (a finished test
  * has at least one) and its best pass is one of them. */
 static int finish_test(Reader *rd)
@@ -842,6 +888,8 @@ static int read_test_row(Reader *rd, const Cells *c)
         rc = read_directions(rd, c, &t->score);
     if (rc == DMK_OK)
         rc = read_honest_test(rd, c, t);
+    if (rc == DMK_OK)
+        rc = read_verify(rd, c, &t->verify);
     t->best_pass = best ? best - 1 : 0;
     if (rc == DMK_OK && cells_copy(&rd->test, c) != DMK_OK)
         rc = fail_at(rd, 0, -1, "out of memory");
@@ -879,6 +927,8 @@ static int read_pass_row(Reader *rd, const Cells *c)
         rc = fail_cell(rd, DMK_COL_PASS, "pass %u where pass %u was due", pass, t->n_passes + 1);
     /* mb_s_median .. flags: what only a test row has */
     for (DmkCsvTail k = DMK_COL_MB_S_MEDIAN; rc == DMK_OK && k <= DMK_COL_FLAGS; k++)
+        rc = need_empty(rd, c, dmk_csv_col_tail(k), "pass");
+    for (DmkCsvTail k = DMK_COL_VERIFY_BLOCKS; rc == DMK_OK && k <= DMK_COL_VERIFY_S; k++)
         rc = need_empty(rd, c, dmk_csv_col_tail(k), "pass");
     if (rc == DMK_OK)
         rc = need_empty(rd, c, DMK_COL_T_S, "pass");

@@ -82,6 +82,13 @@ static const DmkCsvColumn tail_cols[DMK_COL_N_TAIL] = {
     [DMK_COL_WRITE_IOPS] = COL_REAL("write_iops", 2),
     [DMK_COL_WRITE_LAT_MEAN] = COL_REAL("write_lat_mean_us", 3),
     [DMK_COL_WRITE_LAT_P99] = COL_REAL("write_lat_p99_us", 3),
+    [DMK_COL_VERIFY_BLOCKS] = {"verify_blocks", DMK_CSV_UINT, 0, 4},
+    [DMK_COL_VERIFY_BAD] = {"verify_bad", DMK_CSV_UINT, 0, 4},
+    [DMK_COL_VERIFY_SKIPPED] = {"verify_skipped", DMK_CSV_UINT, 0, 4},
+    [DMK_COL_VERIFY_FIRST_BAD_BLOCK] = {"verify_first_bad_block", DMK_CSV_UINT, 0, 4},
+    [DMK_COL_VERIFY_FIRST_BAD_BYTE] = {"verify_first_bad_byte", DMK_CSV_UINT, 0, 4},
+    [DMK_COL_VERIFY_WHY] = {"verify_first_bad_why", DMK_CSV_TEXT, 0, 4},
+    [DMK_COL_VERIFY_S] = {"verify_s", DMK_CSV_REAL, 3, 4},
 };
 
 #undef COL_TEXT
@@ -281,6 +288,22 @@ static void write_sample(Row *r, const DmkRunResult *res, const DmkTestResult *t
     end_row(r);
 }
 
+/* What the verify option found, on the test's row. */
+static void put_verify(Row *r, const DmkVerifyResult *v)
+{
+    if (!v->checked)
+        return;
+    put_u64(r, dmk_csv_col_tail(DMK_COL_VERIFY_BLOCKS), v->blocks);
+    put_u64(r, dmk_csv_col_tail(DMK_COL_VERIFY_BAD), v->bad);
+    put_u64(r, dmk_csv_col_tail(DMK_COL_VERIFY_SKIPPED), v->skipped);
+    if (v->bad) {
+        put_u64(r, dmk_csv_col_tail(DMK_COL_VERIFY_FIRST_BAD_BLOCK), v->first_bad_block);
+        put_u64(r, dmk_csv_col_tail(DMK_COL_VERIFY_FIRST_BAD_BYTE), v->first_bad_byte);
+        put_text(r, dmk_csv_col_tail(DMK_COL_VERIFY_WHY), dmk_verify_bad_key(v->first_bad_why));
+    }
+    put_num(r, dmk_csv_col_tail(DMK_COL_VERIFY_S), v->seconds);
+}
+
 static void write_test_rows(Row *r, const DmkRunResult *res, const DmkTestResult *t)
 {
     put_context(r, res, "test", t);
@@ -293,6 +316,7 @@ static void write_test_rows(Row *r, const DmkRunResult *res, const DmkTestResult
     char flags[64];
     put_honest_test(r, t, flags, sizeof flags);
     put_directions(r, &t->score);
+    put_verify(r, &t->verify);
     end_row(r);
     for (uint32_t p = 0; p < t->n_passes; p++) {
         put_context(r, res, "pass", t);

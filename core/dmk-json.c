@@ -130,6 +130,24 @@ static void write_target_flags(FILE *f, const DmkTargetInfo *ti)
     kv_num(f, "interface_mb_s", (double)ti->iface_bytes_s / 1e6, 1, ",");
 }
 
+/* What the verify option found: absent when it was off. */
+static void write_verify(FILE *f, const DmkVerifyResult *v)
+{
+    if (!v->checked)
+        return;
+    kv_u64(f, "blocks", v->blocks, ",\"verify\":{");
+    kv_u64(f, "bytes", v->bytes, ",");
+    kv_u64(f, "bad", v->bad, ",");
+    kv_u64(f, "skipped", v->skipped, ",");
+    if (v->bad) {
+        kv_u64(f, "first_bad_block", v->first_bad_block, ",");
+        kv_u64(f, "first_bad_byte", v->first_bad_byte, ",");
+        kv_str(f, "first_bad_why", dmk_verify_bad_key(v->first_bad_why), ",");
+    }
+    kv_num(f, "seconds", v->seconds, 3, ",");
+    fputc('}', f);
+}
+
 static void write_test(FILE *f, const DmkTestResult *t)
 {
     const DmkJob *j = &t->test.jobs[0];
@@ -158,6 +176,7 @@ static void write_test(FILE *f, const DmkTestResult *t)
     }
     write_passes(f, t);
     write_timeline(f, t);
+    write_verify(f, &t->verify);
     fputc('}', f);
 }
 
@@ -197,6 +216,9 @@ static void write_context(FILE *f, const DmkRunResult *r)
     kv_num(f, "warmup_s", r->warmup_s, 3, ",");
     kv_num(f, "interval_s", r->interval_s, 3, ",");
     kv_str(f, "data", dmk_data_name(r->data), ",");
+    DmkVerifyResult sum;
+    dmk_run_result_verify(r, &sum);
+    write_verify(f, &sum);
 }
 
 int dmk_json_write(FILE *f, const DmkRunResult *r, const char *path, DmkError *err)

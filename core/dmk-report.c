@@ -94,6 +94,33 @@ static void put_test_line(DmkStr *b, const DmkRunResult *r, const DmkTestResult 
             dmk_format_double(t->score.write.mb_s, 3, io, 32));
 }
 
+char *dmk_verify_describe(const DmkVerifyResult *v, char *buf, size_t len)
+{
+    char sz[32], sec[32];
+    int n;
+    if (!v->checked) {
+        snprintf(buf, len, "not verified");
+        return buf;
+    }
+    if (v->bad == 0)
+        n = snprintf(buf, len, "Verified %llu blocks (%s), 0 bad", (unsigned long long)v->blocks,
+                     dmk_format_size(v->bytes, sz, sizeof sz));
+    else
+        n = snprintf(buf, len,
+                     "VERIFY FAILED: %llu bad of %llu blocks; first bad byte at offset %llu "
+                     "(block at %llu): %s",
+                     (unsigned long long)v->bad, (unsigned long long)v->blocks,
+                     (unsigned long long)v->first_bad_byte, (unsigned long long)v->first_bad_block,
+                     dmk_verify_bad_name(v->first_bad_why));
+    if (n >= 0 && (size_t)n < len && v->skipped)
+        n += snprintf(buf + n, len - (size_t)n, "; %llu written twice at once, not checked",
+                      (unsigned long long)v->skipped);
+    if (n >= 0 && (size_t)n < len)
+        snprintf(buf + n, len - (size_t)n, " (read back in %s s, not timed)",
+                 dmk_format_double(v->seconds, 1, sec, sizeof sec));
+    return buf;
+}
+
 static void put_section(DmkStr *b, const DmkRunResult *r, DmkMode mode)
 {
     bool any = false;
@@ -104,6 +131,10 @@ static void put_section(DmkStr *b, const DmkRunResult *r, DmkMode mode)
             put(b, "\n[%s]\n", dmk_mode_title(mode));
         any = true;
         put_test_line(b, r, &r->tests[i]);
+        if (r->tests[i].verify.checked) {
+            char v[512];
+            put(b, "      %s\n", dmk_verify_describe(&r->tests[i].verify, v, sizeof v));
+        }
     }
 }
 
@@ -141,6 +172,17 @@ static void put_honesty(DmkStr *b, const DmkRunResult *r)
     }
 }
 
+/* The run's verdict on its data, when the verify option was on. */
+static void put_verify(DmkStr *b, const DmkRunResult *r)
+{
+    DmkVerifyResult sum;
+    dmk_run_result_verify(r, &sum);
+    if (!sum.checked)
+        return;
+    char v[512];
+    put(b, " Verify: %s\n", dmk_verify_describe(&sum, v, sizeof v));
+}
+
 static void put_context(DmkStr *b, const DmkRunResult *r)
 {
     const DmkTargetInfo *t = &r->target;
@@ -165,6 +207,7 @@ static void put_context(DmkStr *b, const DmkRunResult *r)
     put(b, "     OS: %s\n", r->os);
     put_drive(b, r);
     put_honesty(b, r);
+    put_verify(b, r);
     if (r->comment[0])
         put(b, "Comment: %s\n", r->comment);
     if (!r->complete)

@@ -11,6 +11,11 @@
  * comment); malloc'd, free() it; NULL when out of memory. */
 char *dmk_report_text(const DmkRunResult *r);
 
+/* One line on what the verify option found: "Verified 1024 blocks (1 GiB),
+ * 0 bad (read back in 0.9 s, not timed)" or "VERIFY FAILED: 2 bad of 1024
+ * blocks; first bad byte at offset N (block at M): why". */
+char *dmk_verify_describe(const DmkVerifyResult *v, char *buf, size_t len);
+
 /* "Read", "Write", "Mix". */
 const char *dmk_mode_title(DmkMode m);
 

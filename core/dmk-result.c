@@ -82,3 +82,56 @@ void dmk_run_result_free(DmkRunResult *r)
     free(r->tests);
     free(r);
 }
+
+const char *dmk_verify_bad_name(DmkVerifyBad why)
+{
+    switch (why) {
+    case DMK_VERIFY_OK:
+        return "";
+    case DMK_VERIFY_NO_HEADER:
+        return "no header of this run (a lost or misdirected write)";
+    case DMK_VERIFY_WRONG_OFFSET:
+        return "a block written for another offset (a misdirected write)";
+    case DMK_VERIFY_STALE:
+        return "an earlier test's block (a lost write)";
+    case DMK_VERIFY_CORRUPT:
+        return "CRC32C mismatch (corrupted data)";
+    }
+    return "unknown";
+}
+
+void dmk_run_result_verify(const DmkRunResult *r, DmkVerifyResult *sum)
+{
+    memset(sum, 0, sizeof *sum);
+    for (size_t i = 0; i < r->n_tests; i++) {
+        const DmkVerifyResult *v = &r->tests[i].verify;
+        if (!v->checked)
+            continue;
+        if (v->bad && !sum->bad) {
+            sum->first_bad_block = v->first_bad_block;
+            sum->first_bad_byte = v->first_bad_byte;
+            sum->first_bad_why = v->first_bad_why;
+        }
+        sum->checked = true;
+        sum->blocks += v->blocks;
+        sum->bytes += v->bytes;
+        sum->bad += v->bad;
+        sum->skipped += v->skipped;
+        sum->seconds += v->seconds;
+    }
+}
+
+static const char *const bad_keys[] = {"", "no_header", "wrong_offset", "stale", "corrupt"};
+
+const char *dmk_verify_bad_key(DmkVerifyBad why)
+{
+    return (unsigned)why < sizeof bad_keys / sizeof bad_keys[0] ? bad_keys[why] : "";
+}
+
+int dmk_verify_bad_from_key(const char *key)
+{
+    for (size_t i = 1; i < sizeof bad_keys / sizeof bad_keys[0]; i++)
+        if (strcmp(key, bad_keys[i]) == 0)
+            return (int)i;
+    return -1;
+}

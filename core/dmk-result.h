@@ -40,6 +40,31 @@ typedef struct {
     double temp_c; /* the drive's temperature then; NaN when there is no sensor */
 } DmkSample;
 
+/* What was wrong with a block that the verify option read back. */
+typedef enum {
+    DMK_VERIFY_OK = 0,
+    DMK_VERIFY_NO_HEADER = 1,    /* no header of this run: the write was lost or went elsewhere */
+    DMK_VERIFY_WRONG_OFFSET = 2, /* this run's block, written for another offset: misdirected */
+    DMK_VERIFY_STALE = 3,        /* an earlier test's block: the write was lost */
+    DMK_VERIFY_CORRUPT = 4,      /* the CRC32C fails: data or header changed */
+} DmkVerifyBad;
+
+/* The read-back after a test that wrote (the verify option); its time is
+ * never part of the test's numbers. */
+typedef struct {
+    bool checked;     /* the test's written blocks were read back */
+    uint64_t blocks;  /* written blocks checked */
+    uint64_t bytes;   /* their bytes */
+    uint64_t bad;     /* of them, bad */
+    uint64_t skipped; /* written twice at once (content undefined), not checked */
+    /* When bad > 0: file offsets of the first (lowest) bad block and of
+     * its first wrong byte, and what was wrong. */
+    uint64_t first_bad_block;
+    uint64_t first_bad_byte;
+    DmkVerifyBad first_bad_why;
+    double seconds; /* the read-back */
+} DmkVerifyResult;
+
 typedef struct {
     DmkTest test;
     uint32_t n_passes; /* passes completed */
@@ -56,6 +81,7 @@ typedef struct {
      * sustains. */
     double achieved_qd;
     uint32_t flags;
+    DmkVerifyResult verify;
 } DmkTestResult;
 
 typedef struct {
@@ -152,5 +178,18 @@ void dmk_stats_from_hist(DmkStats *s, const DmkHist *h, uint64_t bytes, double s
 void dmk_test_result_summarize(DmkTestResult *t);
 
 void dmk_run_result_free(DmkRunResult *r);
+
+/* "lost or misdirected write", ... ; "" for DMK_VERIFY_OK. */
+const char *dmk_verify_bad_name(DmkVerifyBad why);
+
+/* "no_header", "wrong_offset", "stale", "corrupt" ("" for OK): the
+ * result files' names; dmk_verify_bad_from_key() is the inverse (-1 when
+ * unknown). */
+const char *dmk_verify_bad_key(DmkVerifyBad why);
+int dmk_verify_bad_from_key(const char *key);
+
+/* The verify results of all tests of a run added up; first_bad_* from
+ * the first test with a bad block. checked is false when no test was. */
+void dmk_run_result_verify(const DmkRunResult *r, DmkVerifyResult *sum);
 
 #endif

@@ -8,6 +8,7 @@
 
 #include "dmk-pool.h"
 #include "dmk-size.h"
+#include "dmk-verify.h"
 #include "dmk-version.h"
 #include "dmk-worker.h"
 
@@ -39,6 +40,8 @@ struct DmkRunner {
     uint64_t temp_read_ns; /* when the sensor was last read */
     double temp_last;
     DmkRunResult *res;
+    DmkVerifyPool vpool; /* the verify option: pool.prefix != NULL when on */
+    uint64_t verify_emit_ns;
 };
 
 DmkRunner *dmk_runner_new(const DmkRunSpec *spec, const DmkBackend *backend)
@@ -512,6 +515,85 @@ static DmkSchedule test_schedule(const DmkRunSpec *s, const DmkTest *t, uint64_t
     return sched;
 }
 
+/* ---- the verify option ------------------------------------------------ */
+
+static bool test_writes(const DmkTest *t)
+{
+    for (int j = 0; j < t->n_jobs; j++)
+        if (t->jobs[j].read_share < 100)
+            return true;
+    return false;
+}
+
+/* Workers of a test that writes stamp and record their writes. */
+static int crew_verify_init(DmkRunner *r, DmkCrew *c, const DmkTest *t, size_t index, DmkError *err)
+{
+    if (!r->vpool.prefix || !test_writes(t))
+        return DMK_OK;
+    for (uint32_t i = 0; i < c->n; i++) {
+        int rc = dmk_worker_verify_init(&c->w[i], &r->vpool, (uint32_t)index + 1, i, err);
+        if (rc != DMK_OK)
+            return rc;
+    }
+    return DMK_OK;
+}
+
+typedef struct {
+    DmkRunner *r;
+    size_t index;
+} DmkVerifyCtx;
+
+static void verify_progress(double fraction, void *ctx)
+{
+    DmkVerifyCtx *vc = ctx;
+    DmkRunner *r = vc->r;
+    uint64_t now = dmk_clock_ns();
+    if (now - r->verify_emit_ns < POLL_NS && fraction < 1.0)
+        return;
+    r->verify_emit_ns = now;
+    DmkProgress p = {.stage = DMK_STAGE_VERIFY, .test_index = vc->index, .fraction = fraction};
+    p.test = &r->spec->tests[vc->index];
+    emit(r, &p);
+}
+
+/* Reads back and checks what the test wrote, after its timed part, so the
+ * time it takes is never in the test's numbers (out->verify.seconds). */
+static int verify_test(DmkRunner *r, DmkCrew *c, size_t index, DmkTestResult *out, DmkError *err)
+{
+    if (!c->n || !c->w[0].vmap)
+        return DMK_OK;
+    if (r->cb && r->cb->before_verify)
+        r->cb->before_verify(out, index, r->cb->user_data);
+    DmkVerifyMap **maps = malloc(c->n * sizeof *maps);
+    if (!maps)
+        return dmk_error_set(err, DMK_E_NOMEM, 0, "out of memory for the verify option");
+    for (uint32_t i = 0; i < c->n; i++)
+        maps[i] = c->w[i].vmap;
+    DmkVerifyCtx vc = {r, index};
+    DmkVerifyReader rd = {
+        r->be,    r->target,       &r->vpool, r->spec->dir, to_ns(r->spec->watchdog_s),
+        &r->stop, verify_progress, &vc};
+    r->verify_emit_ns = 0;
+    verify_progress(0.0, &vc);
+    int rc = dmk_verify_readback(&rd, maps, c->n, &out->verify, err);
+    free(maps);
+    return rc;
+}
+
+/* The verify option needs a backend that keeps what it writes. */
+static int verify_prepare(DmkRunner *r, DmkError *err)
+{
+    if (!r->spec->verify)
+        return DMK_OK;
+    if (!r->be->keeps_data)
+        return dmk_error_set(err, DMK_E_NOTSUP, 0,
+                             "the verify option needs a real target: the %s backend keeps no "
+                             "data to read back",
+                             r->be->name);
+    uint64_t run_id = r->seed ^ 0x6a09e667f3bcc909ULL;
+    return dmk_verify_pool_init(&r->vpool, &r->pool, run_id ? run_id : 1, err);
+}
+
 static int run_test(DmkRunner *r, size_t index, DmkTestResult *out, DmkError *err)
 {
     const DmkRunSpec *s = r->spec;
@@ -523,8 +605,12 @@ static int run_test(DmkRunner *r, size_t index, DmkTestResult *out, DmkError *er
     DmkCrew c;
     /* Workers are created (queues, buffers) before the clock starts. */
     rc = crew_init(r, &c, &test, &sched, r->seed ^ (uint64_t)(index + 1) << 32, err);
-    if (rc != DMK_OK)
+    if (rc == DMK_OK)
+        rc = crew_verify_init(r, &c, &test, index, err);
+    if (rc != DMK_OK) {
+        crew_destroy(&c);
         return rc;
+    }
     r->temps_len = 0;
     uint64_t t0 = dmk_clock_ns();
     for (uint32_t i = 0; i < c.n; i++) {
@@ -544,6 +630,8 @@ static int run_test(DmkRunner *r, size_t index, DmkTestResult *out, DmkError *er
             rc =
                 dmk_error_set(err, crc, 0, "out of memory collecting the results of %s", test.name);
     }
+    if (rc == DMK_OK)
+        rc = verify_test(r, &c, index, out, err);
     crew_destroy(&c);
     return rc;
 }
@@ -685,6 +773,8 @@ static int prepare(DmkRunner *r, DmkRunResult *res, DmkError *err)
     if (rc == DMK_OK)
         rc = dmk_pool_init(&r->pool, s->data, r->size, max_block(s), pool_align(&r->info), r->seed,
                            err);
+    if (rc == DMK_OK)
+        rc = verify_prepare(r, err);
     /* A device that only reads is read as it is: nothing is written. */
     bool fill = !s->no_fill && (!s->device || params.device_write);
     if (rc == DMK_OK && fill) {
@@ -764,6 +854,7 @@ int dmk_runner_run(DmkRunner *r, const DmkRunCallbacks *cb, DmkRunResult **out, 
     rc = prepare(r, res, err);
     if (rc == DMK_OK)
         rc = run_tests(r, res, err);
+    dmk_verify_pool_free(&r->vpool);
     dmk_pool_free(&r->pool);
     if (r->cb && r->cb->measured)
         r->cb->measured(res, rc, r->cb->user_data);

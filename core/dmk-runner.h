@@ -17,6 +17,8 @@ typedef enum {
     /* closing the test file: quick, except on a file system mounted with
      * discard, which trims every extent the tests split up first */
     DMK_STAGE_CLEANUP = 4,
+    /* reading back what the test wrote (the verify option); not timed */
+    DMK_STAGE_VERIFY = 5,
 } DmkStage;
 
 typedef struct {
@@ -45,6 +47,10 @@ typedef struct {
      * show or save the results now. res stays the caller's to free later.
      * Last, so that {progress, test_done, user_data} initialisers keep working. */
     void (*measured)(const DmkRunResult *res, int rc, void *user_data);
+    /* The verify option, for tests: test `index` (t, not yet verified)
+     * has written and finished, and its blocks are about to be read back;
+     * a test corrupts the file behind the engine's back here. */
+    void (*before_verify)(const DmkTestResult *t, size_t index, void *user_data);
 } DmkRunCallbacks;
 
 typedef struct DmkRunner DmkRunner;

@@ -280,6 +280,21 @@ static int validate_seconds(const char *what, double v, double min, DmkError *er
     return DMK_OK;
 }
 
+/* The verify option checks what tests write: a run that writes nothing
+ * would verify nothing and say so only by omission. */
+static int validate_verify(const DmkRunSpec *spec, DmkError *err)
+{
+    if (!spec->verify)
+        return DMK_OK;
+    for (size_t i = 0; i < spec->n_tests; i++)
+        for (int j = 0; j < spec->tests[i].n_jobs; j++)
+            if (spec->tests[i].jobs[j].read_share < 100)
+                return DMK_OK;
+    return dmk_error_set(err, DMK_E_INVAL, 0,
+                         "the verify option checks written data, but no test writes "
+                         "(expected a write, rw or mix mode)");
+}
+
 int dmk_run_spec_validate(const DmkRunSpec *spec, uint64_t max_inflight, DmkError *err)
 {
     char a[32], b[32];
@@ -315,7 +330,7 @@ int dmk_run_spec_validate(const DmkRunSpec *spec, uint64_t max_inflight, DmkErro
         if (rc != DMK_OK)
             return rc;
     }
-    return DMK_OK;
+    return validate_verify(spec, err);
 }
 
 bool dmk_run_spec_writes(const DmkRunSpec *spec)

@@ -96,6 +96,10 @@ typedef struct {
      * tests reads what is there and writes nothing. */
     bool device;
     char device_confirm[1024];
+    /* Written blocks carry a header and CRC32C and are read back after
+     * each test that writes (docs/verify.md); needs a backend that keeps
+     * data (DmkBackend.keeps_data). */
+    bool verify;
     size_t n_tests;
     DmkTest tests[DMK_MAX_TESTS];
 } DmkRunSpec;

@@ -49,8 +49,37 @@ int dmk_worker_init(DmkWorker *w, const DmkBackend *be, DmkTarget *target, const
     return DMK_OK;
 }
 
+int dmk_worker_verify_init(DmkWorker *w, const DmkVerifyPool *vp, uint32_t test, uint32_t index,
+                           DmkError *err)
+{
+    uint32_t bs = w->job->block_size;
+    w->vmap = malloc(sizeof *w->vmap);
+    if (!w->vmap)
+        return dmk_error_set(err, DMK_E_NOMEM, 0, "out of memory for the verify option's maps");
+    int rc =
+        dmk_verify_map_init(w->vmap, w->offs.base, w->offs.n_blocks * bs, bs, test, index, err);
+    if (rc != DMK_OK) {
+        free(w->vmap);
+        w->vmap = NULL;
+        return rc;
+    }
+    w->vpool = vp;
+    if (!w->bufs) {
+        uint32_t align = w->pool->align < 4096 ? 4096 : w->pool->align;
+        w->bufs = dmk_aligned_alloc(align, (size_t)w->depth * bs);
+        if (!w->bufs)
+            return dmk_error_set(err, DMK_E_NOMEM, 0, "out of memory for a worker's I/O buffers");
+        for (uint32_t i = 0; i < w->depth; i++)
+            w->ios[i].user = w->bufs + (size_t)i * bs;
+    }
+    return DMK_OK;
+}
+
 void dmk_worker_destroy(DmkWorker *w)
 {
+    if (w->vmap)
+        dmk_verify_map_free(w->vmap);
+    free(w->vmap);
     if (w->q)
         w->be->queue_close(w->q);
     free(w->ios);
@@ -64,6 +93,16 @@ void dmk_worker_destroy(DmkWorker *w)
     memset(w, 0, sizeof *w);
 }
 
+/* The verify option: the write carries its own copy of the bytes it was
+ * given from the pool, with the block header over the first 64. */
+static void stamp_write(DmkWorker *w, DmkIo *io)
+{
+    uint64_t pool_off = (uint64_t)((unsigned char *)io->buf - w->pool->data);
+    dmk_verify_stamp(w->vpool, w->vmap, io->user, io->offset, pool_off);
+    dmk_verify_issued(w->vmap, io->offset);
+    io->buf = io->user;
+}
+
 static inline void prep_io(DmkWorker *w, DmkIo *io)
 {
     uint32_t share = w->job->read_share;
@@ -72,6 +111,8 @@ static inline void prep_io(DmkWorker *w, DmkIo *io)
     io->len = w->job->block_size;
     io->op = read ? DMK_OP_READ : DMK_OP_WRITE;
     io->buf = read ? io->user : dmk_pool_pick(w->pool, io->len, &w->rng);
+    if (w->vmap && !read)
+        stamp_write(w, io);
     w->issued++;
 }
 
@@ -119,6 +160,13 @@ static bool timeline_reserve(DmkWorker *w, size_t idx)
     return true;
 }
 
+static void mark_written(DmkWorker *w, DmkIo **done, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (done[i]->op == DMK_OP_WRITE)
+            dmk_verify_completed(w->vmap, done[i]->offset);
+}
+
 /* Counts a batch of completions reaped at `now` into the pass they
  * completed in; warm-up and overrun completions are checked, not counted. */
 static int account_batch(DmkWorker *w, DmkIo **done, int n, uint64_t now)
@@ -130,6 +178,8 @@ static int account_batch(DmkWorker *w, DmkIo **done, int n, uint64_t now)
             return fail_io(w, done[i]);
         batch_bytes += done[i]->len;
     }
+    if (w->vmap)
+        mark_written(w, done, n);
     w->completed += (uint64_t)n;
     /* Only this thread writes it: a relaxed load and store, no locked add. */
     uint64_t live = atomic_load_explicit(&w->live_bytes, memory_order_relaxed);

@@ -13,6 +13,7 @@
 #include "dmk-pool.h"
 #include "dmk-rng.h"
 #include "dmk-spec.h"
+#include "dmk-verify.h"
 
 /* One timeline interval of one worker. */
 typedef struct {
@@ -65,12 +66,22 @@ typedef struct DmkWorker {
     atomic_int finished; /* set when dmk_worker_run returns */
     int rc;
     DmkError err;
+    /* The verify option: each write carries its own stamped copy of the
+     * pool's bytes and is recorded in the map. NULL: no verify. */
+    const DmkVerifyPool *vpool;
+    DmkVerifyMap *vmap;
 } DmkWorker;
 
 /* Allocates the worker's queue and memory; slice is [base, base + span). */
 int dmk_worker_init(DmkWorker *w, const DmkBackend *be, DmkTarget *target, const DmkJob *job,
                     const DmkPool *pool, uint64_t base, uint64_t span, uint64_t seed,
                     const DmkSchedule *sched, atomic_int *stop, const char *path, DmkError *err);
+
+/* Turns the verify option on for a worker made by dmk_worker_init: a
+ * buffer per request and a map of the worker's slice for test number
+ * `test` (1-based); `index` numbers the worker within its test. */
+int dmk_worker_verify_init(DmkWorker *w, const DmkVerifyPool *vp, uint32_t test, uint32_t index,
+                           DmkError *err);
 
 /* The I/O loop: runs until the schedule ends, a stop, or an error (w->rc). */
 void dmk_worker_run(DmkWorker *w);

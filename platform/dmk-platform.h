@@ -237,6 +237,10 @@ typedef struct DmkBackend {
      * trims the file system's free space where privileges allow; *rep says
      * what was done. Errors only when the file itself cannot be trimmed. */
     int (*target_trim)(DmkTarget *t, DmkTrimReport *rep, DmkError *err);
+
+    /* What is written can be read back (a real file or device): the
+     * verify option needs it. The in-memory backends keep nothing. */
+    bool keeps_data;
 } DmkBackend;
 
 /* The space rule every target follows: the test file plus room for its

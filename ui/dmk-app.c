@@ -25,6 +25,7 @@ typedef struct {
     guint64 size;
     int passes;
     gboolean mix, autorun, quit_when_done, dump_tiles, dump_clipboard;
+    gboolean verify;
     double measure_s, warmup_s, interval_s, stop_after_s, close_after_s;
     DmkLabOverrides lab_o; /* --lab and --lab-*, --null-* */
     gboolean lab_set;      /* one of them was given */
@@ -46,6 +47,8 @@ static const GOptionEntry option_entries[] = {
     {"profile", 0, 0, G_OPTION_ARG_STRING, NULL, "default, peak, real, demo or nvme", "NAME"},
     {"mix", 0, 0, G_OPTION_ARG_NONE, NULL, "Add the mixed (70 % read) column", NULL},
     {"mode", 0, 0, G_OPTION_ARG_STRING, NULL, "rw (read and write), read or write", "MODE"},
+    {"verify", 0, 0, G_OPTION_ARG_NONE, NULL,
+     "Verify written data: read every written block back after its test", NULL},
     {"size", 0, 0, G_OPTION_ARG_STRING, NULL, "Test file size, 16MiB-64GiB", "SIZE"},
     {"passes", 0, 0, G_OPTION_ARG_INT, NULL, "Passes per test, 1-9", "N"},
     {"measure", 0, 0, G_OPTION_ARG_STRING, NULL, "Length of each pass", "SECONDS"},
@@ -283,6 +286,7 @@ static int parse_options(DmkAppOptions *o, GVariantDict *d, DmkError *err)
     g_variant_dict_lookup(d, "activate", "^as", &o->activate);
     o->compare = g_variant_dict_contains(d, "compare");
     o->mix = g_variant_dict_contains(d, "mix");
+    o->verify = g_variant_dict_contains(d, "verify");
     o->autorun = g_variant_dict_contains(d, "autorun");
     o->quit_when_done = g_variant_dict_contains(d, "quit-when-done");
     o->dump_tiles = g_variant_dict_contains(d, "dump-tiles");
@@ -310,7 +314,7 @@ static void apply_to_settings(DmkApp *self)
     const DmkAppOptions *o = &self->opt;
     GSettings *s = self->settings;
     if (!(o->size || o->passes || o->profile || o->mode || o->unit || o->mix || o->target ||
-          o->lab))
+          o->lab || o->verify))
         return;
     g_settings_delay(s);
     if (o->size)
@@ -329,6 +333,8 @@ static void apply_to_settings(DmkApp *self)
         g_settings_set_string(s, "unit", o->unit);
     if (o->lab)
         g_settings_set_string(s, "lab-test", o->lab);
+    if (o->verify)
+        g_settings_set_boolean(s, "verify", TRUE);
 }
 
 static int dmk_app_handle_local_options(GApplication *app, GVariantDict *d)

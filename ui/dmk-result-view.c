@@ -16,6 +16,7 @@ struct _DmkResultView {
     GtkWidget *headers[N_MODES];
     GPtrArray *tiles; /* DmkTile, borrowed from the grid */
     GtkWidget *chart;
+    GtkWidget *verify; /* the verify option's verdict, NULL when the run had none */
 };
 
 G_DEFINE_FINAL_TYPE(DmkResultView, dmk_result_view, GTK_TYPE_BOX)
@@ -62,6 +63,14 @@ static GtkWidget *build_header(DmkResultView *self)
         g_free(lines[i]);
     }
     append_flags_note(info, r);
+    DmkVerifyResult v;
+    dmk_run_result_verify(r, &v);
+    if (v.checked) {
+        char line[512];
+        dmk_verify_describe(&v, line, sizeof line);
+        self->verify = context_label(line, v.bad ? "result-verify-bad" : "result-verify");
+        gtk_box_append(GTK_BOX(info), self->verify);
+    }
     if (r->comment[0])
         gtk_box_append(GTK_BOX(info), context_label(r->comment, "result-comment"));
     GtkWidget *buttons = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6);
@@ -237,6 +246,11 @@ void dmk_result_view_dump(DmkResultView *self, int tab, GString *out)
             g_string_append_printf(out, "tab-tile-flags\t%d\t%s\t%s\t%s\n", tab, test->name,
                                    dmk_mode_name(test->mode), dmk_tile_get_flags_text(t));
     }
+    if (self->verify)
+        g_string_append_printf(out, "tab-verify\t%d\t%s\t%s\n", tab,
+                               gtk_widget_has_css_class(self->verify, "result-verify-bad") ? "bad"
+                                                                                           : "good",
+                               gtk_label_get_text(GTK_LABEL(self->verify)));
 }
 
 /* ---- GObject ------------------------------------------------------------- */

@@ -65,6 +65,8 @@ char *dmk_text_progress(const DmkProgress *p)
     char *line;
     if (p->stage == DMK_STAGE_WARMUP)
         line = g_strdup_printf("%s - warm-up %d %% (%s left)", title, pct, left);
+    else if (p->stage == DMK_STAGE_VERIFY)
+        line = g_strdup_printf("%s - verifying written data %d %%", title, pct);
     else if (p->stage == DMK_STAGE_MEASURE)
         line = g_strdup_printf("%s - pass %u/%u (%s left)", title, p->pass, p->passes, left);
     else

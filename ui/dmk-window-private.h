@@ -32,6 +32,7 @@ struct _DmkWindow {
     GtkDropDown *passes_dd, *size_dd, *target_dd, *unit_dd, *profile_dd, *mode_dd;
     GtkLabel *headers[DMK_COLS];
     GtkWidget *bottom_box;
+    GtkCheckButton *verify_check; /* bound to the "verify" setting */
     GtkEntry *comment_entry;
     GtkLabel *status_label;
 

@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "dmk-report.h"
 #include "dmk-text.h"
 
 /* ---- from settings to a spec --------------------------------------------- */
@@ -68,11 +69,24 @@ static int base_spec(DmkWindow *self, DmkRunSpec *spec, DmkError *err)
     return DMK_OK;
 }
 
+/* The Benchmark tab's "Verify written data": for runs with a test that
+ * writes (a read-only run has nothing to check). */
+static void apply_verify(DmkWindow *self, DmkRunSpec *spec)
+{
+    if (!g_settings_get_boolean(self->settings, "verify"))
+        return;
+    for (size_t i = 0; i < spec->n_tests; i++)
+        if (spec->tests[i].mode != DMK_MODE_READ)
+            spec->verify = true;
+}
+
 static int build_spec(DmkWindow *self, int row, DmkRunSpec *spec, DmkError *err)
 {
     int rc = base_spec(self, spec, err);
     if (rc == DMK_OK)
         rc = add_tests(self, row, spec, err);
+    if (rc == DMK_OK)
+        apply_verify(self, spec);
     return rc != DMK_OK ? rc : dmk_run_spec_validate(spec, dmk_os_max_inflight(), err);
 }
 
@@ -268,12 +282,32 @@ static DmkSaved *keep_result(DmkWindow *self, DmkRunResult *res)
     return saved;
 }
 
+/* The verify option's verdict: on the status line, and when a block was
+ * bad, in the error bar too, since the numbers look fine while data was lost. */
+static char *verify_status(DmkWindow *self, DmkSaved *saved, char *status)
+{
+    DmkVerifyResult sum;
+    if (!saved)
+        return status;
+    dmk_run_result_verify(dmk_saved_get_result(saved), &sum);
+    if (!sum.checked)
+        return status;
+    char line[512];
+    dmk_verify_describe(&sum, line, sizeof line);
+    char *with = g_strdup_printf("%s \u2014 %s", status, line);
+    g_free(status);
+    if (sum.bad)
+        dmk_window_show_problem(self, "Written data did not read back as written", line);
+    return with;
+}
+
 static void report_end(DmkWindow *self, int rc, const DmkError *err, DmkSaved *saved)
 {
     char *took = dmk_text_clock((double)(g_get_monotonic_time() - self->run_started_us) / 1e6);
     char *status = rc == DMK_OK          ? g_strdup_printf("Done in %s", took)
                    : rc == DMK_E_STOPPED ? g_strdup_printf("Stopped after %s", took)
                                          : g_strdup_printf("Failed after %s", took);
+    status = verify_status(self, saved, status);
     dmk_window_set_status(self, status);
     if (self->sweeping)
         dmk_sweep_page_end(self->sweep_page, status);

@@ -240,6 +240,7 @@ void dmk_window_set_running_ui(DmkWindow *self, gboolean running, GtkWidget *sto
     gtk_widget_set_sensitive(self->settings_box, !running);
     gtk_widget_set_sensitive(GTK_WIDGET(self->profile_dd), !running);
     gtk_widget_set_sensitive(GTK_WIDGET(self->mode_dd), !running);
+    gtk_widget_set_sensitive(GTK_WIDGET(self->verify_check), !running);
     dmk_window_update_actions(self);
 }
 
@@ -556,6 +557,7 @@ DmkWindow *dmk_window_new(GtkApplication *app, GSettings *settings)
     sync_widgets(self);
     sync_lab(self);
     connect_dropdowns(self);
+    g_settings_bind(settings, "verify", self->verify_check, "active", G_SETTINGS_BIND_DEFAULT);
     dmk_window_add_actions(self);
     dmk_window_load_recent(self);
     return self;
@@ -610,6 +612,7 @@ static void bind_children(GtkWidgetClass *wc)
     gtk_widget_class_bind_template_child(wc, DmkWindow, unit_dd);
     gtk_widget_class_bind_template_child(wc, DmkWindow, profile_dd);
     gtk_widget_class_bind_template_child(wc, DmkWindow, mode_dd);
+    gtk_widget_class_bind_template_child(wc, DmkWindow, verify_check);
     gtk_widget_class_bind_template_child_full(wc, "read_header", FALSE,
                                               G_STRUCT_OFFSET(DmkWindow, headers[0]));
     gtk_widget_class_bind_template_child_full(wc, "write_header", FALSE,

@@ -192,6 +192,7 @@ static const DmkBackend aio_backend = {
     .queue_close = aio_queue_close,
     .submit = aio_submit,
     .reap = aio_reap,
+    .keeps_data = true,
 };
 
 const DmkBackend *dmk_backend_native(void)

@@ -326,6 +326,7 @@ static const DmkBackend iocp_backend = {
     .queue_close = iocp_queue_close,
     .submit = iocp_submit,
     .reap = iocp_reap,
+    .keeps_data = true,
 };
 
 const DmkBackend *dmk_backend_native(void)

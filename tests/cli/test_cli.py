@@ -321,6 +321,61 @@ def test_null_backend():
           f"null backend iops {doc['results'][0]['iops']}")
 
 
+# ---- the verify option ----------------------------------------------------
+
+
+def test_verify():
+    """--verify on a real file: a verify line per write test and for the
+    run, the same counts in JSON and CSV, exit 0, no test file left."""
+    with Dir() as d:
+        j, c = os.path.join(d, "r.json"), os.path.join(d, "r.csv")
+        target = os.path.join(d, "t")
+        os.mkdir(target)
+        r = run(["run", "--target", target, "--test", "SEQ1M Q8T1", "--test", "RND4K Q32T1",
+                 "--mode", "rw", "--verify", "--json", j, "--csv", c] + QUICK)
+        check(r.returncode == 0, f"exit {r.returncode}: {r.stderr}")
+        lines = [x.strip() for x in r.stdout.splitlines() if "Verified" in x]
+        check(len(lines) == 3, f"verify lines: {lines}\n{r.stdout}")
+        check(all(", 0 bad (read back in " in x and "not timed)" in x for x in lines), lines)
+        check(lines[-1].startswith("Verify: Verified "), f"run line: {lines[-1]}")
+        doc = json.load(open(j, encoding="utf-8"))
+        writes = [x for x in doc["results"] if x["mode"] == "write"]
+        reads = [x for x in doc["results"] if x["mode"] == "read"]
+        check(all("verify" not in x for x in reads), "reads are not verified")
+        for x in writes:
+            v = x["verify"]
+            check(v["bad"] == 0 and v["blocks"] > 0 and v["bytes"] == v["blocks"] * x["block_size"],
+                  f"json verify {v}")
+            check(v["blocks"] <= (64 << 20) // x["block_size"], f"more blocks than the file {v}")
+            check(f"Verified {v['blocks']} blocks" in r.stdout, f"{v['blocks']} not in the table")
+        check(doc["verify"]["blocks"] == sum(x["verify"]["blocks"] for x in writes), "run sum")
+        rows = [x for x in parse_csv(open(c, encoding="utf-8", newline="").read())
+                if x["record"] == "test"]
+        for row in rows:
+            if row["mode"] == "read":
+                check(row["verify_blocks"] == "" and row["verify_s"] == "", f"csv read {row}")
+                continue
+            v = next(x["verify"] for x in writes if x["test"] == row["test"])
+            check(int(row["verify_blocks"]) == v["blocks"] and row["verify_bad"] == "0",
+                  f"csv verify {row['verify_blocks']} vs {v}")
+            check(row["verify_first_bad_byte"] == "", "no first bad byte when none is bad")
+        check(os.listdir(target) == [], f"left behind: {os.listdir(target)}")
+        # show reads the file back with its verify lines
+        r = run(["show", c])
+        check(r.returncode == 0 and "0 bad" in r.stdout, f"show: {r.returncode} {r.stdout}")
+
+
+def test_verify_refused():
+    r = run(["run", "--target", ".", "--backend", "null", "--verify", "--test", "RND4K Q1T1"]
+            + QUICK)
+    check(r.returncode == 1, f"exit {r.returncode}")
+    check("the verify option needs a real target: the null backend keeps no data to read back"
+          in r.stderr, r.stderr)
+    usage_error(["run", "--target", ".", "--mode", "read", "--verify"],
+                "the verify option checks written data, but no test writes")
+    usage_error(["sustained", "--verify"], "'--verify' is not an option of sustained")
+
+
 # ---- sweeps, show and chart -------------------------------------------------
 
 # A sweep on the null backend: no disk, a fraction of a second per point.

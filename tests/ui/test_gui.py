@@ -354,6 +354,42 @@ def test_close_during_run():
         return f"exited {took:.1f} s after start, window closed at 1.5 s"
 
 
+def test_verify_run():
+    """--verify ticks the Benchmark tab's box; the run's written blocks are
+    read back and the status line says how many, with none bad."""
+    with Dir() as d, tempfile.TemporaryDirectory(prefix="out-", dir=TMP_BASE) as out:
+        shot, js = os.path.join(out, "verify.png"), os.path.join(out, "result.json")
+        rc, lines, err, _ = run_app(["--target", d, "--profile", "demo", "--mode", "write",
+                                     "--verify"] + QUICK + [
+            "--autorun", "--screenshot", shot, "--json", js, "--dump-tiles",
+            "--quit-when-done"])
+        check(rc == 0, f"exit {rc}; stderr: {err}")
+        result = json.load(open(js))
+        v = result.get("verify")
+        check(v and v["bad"] == 0 and v["blocks"] > 0, f"verify in the JSON: {v}")
+        status = field(lines, "status")
+        check(status.startswith("Done") and f"Verified {v['blocks']} blocks" in status and
+              ", 0 bad" in status, f"status: {status}")
+        check(field(lines, "error") is None, f"error shown: {field(lines, 'error')}")
+        check_screenshot(shot)
+        check_empty(d)
+        return status
+
+
+def test_verify_verdict_in_tab():
+    """A saved result whose verify found bad blocks opens with the verdict
+    under its context, in the error style."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "bad-csv",
+                        "ok-schema4-verify.csv")
+    rc, lines, err, _ = run_app(["--open", path, "--dump-tiles", "--quit-when-done"])
+    check(rc == 0, f"exit {rc}; stderr: {err}")
+    verdict = [f for f in lines if f[0] == "tab-verify"]
+    check(len(verdict) == 1 and verdict[0][2] == "bad", f"verify line: {verdict}")
+    check(verdict[0][3].startswith("VERIFY FAILED: 2 bad of 4096 blocks; first bad byte at "
+                                   "offset 9437202 (block at 9437184)"), verdict[0][3])
+    return verdict[0][3]
+
+
 def test_error_ram_backed():
     shm = "/dev/shm"
     mounts = open("/proc/self/mounts").read().split("\n")
@@ -570,10 +606,11 @@ def test_dialogs_open():
 
 
 TESTS = [test_run_fills_tiles, test_stop_while_measuring, test_stop_while_filling,
-         test_close_during_run, test_error_ram_backed, test_error_missing_folder,
-         test_settings_read_options_not_saved, test_bad_option, test_compare_two_results,
-         test_export_formats, test_bad_file_opens_nothing, test_drop_opens_tab,
-         test_sweep_opens_tab, test_recent_results_kept, test_dialogs_open]
+         test_close_during_run, test_verify_run, test_verify_verdict_in_tab,
+         test_error_ram_backed, test_error_missing_folder, test_settings_read_options_not_saved,
+         test_bad_option, test_compare_two_results, test_export_formats,
+         test_bad_file_opens_nothing, test_drop_opens_tab, test_sweep_opens_tab,
+         test_recent_results_kept, test_dialogs_open]
 
 
 def main(tests=TESTS):

@@ -273,12 +273,63 @@ static void test_column_table(void)
         n3 += dmk_csv_column(i).since == 3;
     }
     DMK_CHECK_INT(newest, DMK_CSV_SCHEMA);
+    DMK_CHECK_STR(dmk_csv_column(dmk_csv_col_tail(DMK_COL_VERIFY_BLOCKS)).name, "verify_blocks");
+    DMK_CHECK_INT(dmk_csv_column(dmk_csv_col_tail(DMK_COL_VERIFY_BLOCKS)).since, 4);
+    DMK_CHECK_STR(dmk_csv_column(dmk_csv_col_tail(DMK_COL_VERIFY_S)).name, "verify_s");
     DMK_CHECK_INT(n3, 7);
     DMK_CHECK_STR(dmk_csv_column(dmk_csv_col_stat(0)).name, "mb_s");
     DMK_CHECK_STR(dmk_csv_column(dmk_csv_col_tail(DMK_COL_WRITE_LAT_P99)).name, "write_lat_p99_us");
     for (size_t i = 0; i < n; i++)
         for (size_t k = 0; k < i; k++)
             DMK_CHECK(strcmp(dmk_csv_column(i).name, dmk_csv_column(k).name) != 0);
+}
+
+/* The verify option's cells (schema 4): a test with two bad blocks, a
+ * clean one, and one not verified come back as they were. */
+static void test_round_trip_verify(void)
+{
+    DmkRunResult *r = build_result("verify", 2);
+    if (!r || r->n_tests < 2) {
+        DMK_CHECK(false);
+        dmk_run_result_free(r);
+        return;
+    }
+    uint64_t bs = r->tests[0].test.jobs[0].block_size;
+    r->tests[0].verify = (DmkVerifyResult){.checked = true,
+                                           .blocks = 256,
+                                           .bytes = 256 * bs,
+                                           .bad = 2,
+                                           .skipped = 3,
+                                           .first_bad_block = 5 * bs,
+                                           .first_bad_byte = 5 * bs + 77,
+                                           .first_bad_why = DMK_VERIFY_CORRUPT,
+                                           .seconds = 0.25};
+    uint64_t bs1 = r->tests[1].test.jobs[0].block_size;
+    r->tests[1].verify =
+        (DmkVerifyResult){.checked = true, .blocks = 16, .bytes = 16 * bs1, .seconds = 1.5};
+    DmkRunResult *back = round_trip(r);
+    DMK_CHECK(back != NULL);
+    for (size_t i = 0; back && i < r->n_tests; i++) {
+        const DmkVerifyResult *a = &r->tests[i].verify, *b = &back->tests[i].verify;
+        DMK_CHECK_INT(b->checked, a->checked);
+        DMK_CHECK_INT(b->blocks, a->blocks);
+        DMK_CHECK_INT(b->bytes, a->bytes);
+        DMK_CHECK_INT(b->bad, a->bad);
+        DMK_CHECK_INT(b->skipped, a->skipped);
+        DMK_CHECK_INT(b->first_bad_block, a->first_bad_block);
+        DMK_CHECK_INT(b->first_bad_byte, a->first_bad_byte);
+        DMK_CHECK_INT(b->first_bad_why, a->first_bad_why);
+        DMK_CHECK_NEAR(b->seconds, a->seconds, 1e-9);
+    }
+    DmkVerifyResult sum;
+    if (back) {
+        dmk_run_result_verify(back, &sum);
+        DMK_CHECK_INT(sum.blocks, 272);
+        DMK_CHECK_INT(sum.bad, 2);
+        DMK_CHECK_INT(sum.first_bad_byte, 5 * bs + 77);
+    }
+    dmk_run_result_free(back);
+    dmk_run_result_free(r);
 }
 
 static void test_round_trip(void)
@@ -647,6 +698,7 @@ int main(int argc, char **argv)
         data_dir = argv[1];
     DMK_TEST(test_column_table);
     DMK_TEST(test_round_trip);
+    DMK_TEST(test_round_trip_verify);
     DMK_TEST(test_round_trip_lab);
     DMK_TEST(test_lab_size_limit);
     DMK_TEST(test_round_trip_of_a_run);
