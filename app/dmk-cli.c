@@ -627,10 +627,12 @@ void dmk_cli_usage(FILE *f)
                  options[i].value ? options[i].value : "");
         fprintf(f, "  %-22s %s\n", left, options[i].help);
     }
-    fprintf(f, "\nSizes are binary: K, M, G, T or KiB, MiB, GiB, TiB. Seconds may end in s, m "
+    fprintf(f, "\nSizes are binary: K, M, G, T, P, E or KiB, MiB, GiB, TiB, PiB, EiB. Seconds may "
+               "end in s, m "
                "or h.\n"
                "Exit status: 0 done, 1 failed, target refused or a bad result file,\n"
-               "2 usage error, 130 interrupted (SIGINT), 143 terminated (SIGTERM).\n");
+               "2 usage error, 3 --verify found written data that did not read back,\n"
+               "130 interrupted (SIGINT), 143 terminated (SIGTERM).\n");
 }
 
 /* ---- parsing ------------------------------------------------------------ */

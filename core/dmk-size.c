@@ -11,8 +11,8 @@ typedef struct {
 
 /* Binary units only; "KB" and friends are deliberately absent. */
 static const DmkUnit units[] = {
-    {"", 0},     {"B", 0},  {"K", 10},   {"KiB", 10}, {"M", 20},
-    {"MiB", 20}, {"G", 30}, {"GiB", 30}, {"T", 40},   {"TiB", 40},
+    {"", 0},     {"B", 0},  {"K", 10},   {"KiB", 10}, {"M", 20},   {"MiB", 20}, {"G", 30},
+    {"GiB", 30}, {"T", 40}, {"TiB", 40}, {"P", 50},   {"PiB", 50}, {"E", 60},   {"EiB", 60},
 };
 
 static int parse_digits(const char *s, uint64_t *value, const char **end)
@@ -53,13 +53,13 @@ int dmk_parse_size(const char *s, uint64_t *out, DmkError *err)
     if (rc == -2)
         return dmk_error_set(err, DMK_E_INVAL, 0,
                              "size '%s' is not a positive integer with an optional unit "
-                             "(K, M, G, T or KiB, MiB, GiB, TiB)",
+                             "(K, M, G, T, P, E or KiB, MiB, GiB, TiB, PiB, EiB)",
                              s);
     const DmkUnit *u = find_unit(end);
     if (!u)
         return dmk_error_set(err, DMK_E_INVAL, 0,
-                             "size '%s' has an unknown unit '%s' (use K, M, G, T or KiB, MiB, "
-                             "GiB, TiB; sizes are binary)",
+                             "size '%s' has an unknown unit '%s' (use K, M, G, T, P, E or "
+                             "KiB, MiB, GiB, TiB, PiB, EiB; sizes are binary)",
                              s, end);
     if (v == 0)
         return dmk_error_set(err, DMK_E_INVAL, 0, "size '%s' is zero", s);

@@ -43,6 +43,10 @@ static void test_parse_size_valid(void)
     check_size_ok("64GiB", 68719476736ULL);
     check_size_ok("1T", 1099511627776ULL);
     check_size_ok("2TiB", 2199023255552ULL);
+    check_size_ok("1P", 1ULL << 50); /* what dmk_format_size prints parses back */
+    check_size_ok("1PiB", 1ULL << 50);
+    check_size_ok("15E", 15ULL << 60);
+    check_size_ok("1EiB", 1ULL << 60);
     /* the largest values that fit */
     check_size_ok("18446744073709551615", UINT64_MAX);
     check_size_ok("17179869183G", 17179869183ULL << 30);
@@ -66,7 +70,8 @@ static void test_parse_size_invalid(void)
     check_size_bad("+4K");
     check_size_bad("18446744073709551616");
     check_size_bad("99999999999999999999999");
-    check_size_bad("16E");
+    check_size_bad("16E"); /* 2^64 */
+    check_size_bad("16384P");
     check_size_bad("17179869184G"); /* 2^34 << 30 overflows */
     check_size_bad("16777216T");    /* 2^24 << 40 overflows */
 
