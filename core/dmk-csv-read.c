@@ -20,7 +20,8 @@
 #include "dmk-csv.h"
 #include "dmk-lab.h"
 
-#define CHUNK_BYTES (64 * 1024)
+#define CHUNK_BYTES    (64 * 1024)
+#define CELL_MAX_BYTES (1024 * 1024) /* a cell past this ends the load (loader_feed) */
 /* Statistics beyond this are no measurement (10^15 MB/s), and would not
  * fit the writer's fixed-decimal cells. */
 #define STAT_MAX 1e15
@@ -1093,6 +1094,9 @@ static int loader_begin(Loader *l, const char *name, DmkError *err)
         return dmk_error_set(err, DMK_E_NOMEM, 0, "%s: out of memory", name);
     }
     csv_set_space_func(&l->p, is_space_none);
+    /* libcsv grows a cell's buffer by this much at a time (128 bytes by
+     * default: a 1 MiB cell took 8,192 reallocs, each a copy under ASan). */
+    csv_set_blk_size(&l->p, CHUNK_BYTES);
     return DMK_OK;
 }
 
@@ -1119,6 +1123,13 @@ static int loader_feed(Loader *l, const char *buf, size_t len)
         return fail_at(rd, 0, -1, "the file is larger than %llu MiB, more than any result",
                        DMK_CSV_READ_MAX_BYTES >> 20);
     size_t done = csv_parse(&l->p, buf, len, on_field, on_row, rd);
+    /* No cell of a result comes near this (paths and notes are at most a
+     * few KiB); stopping here bounds the time and memory a malformed file
+     * costs, as libcsv keeps the whole cell until it ends. */
+    if (rd->rc == DMK_OK && l->p.entry_pos > CELL_MAX_BYTES)
+        return fail_at(rd, rd->line + rd->pending, (int)rd->cells.n,
+                       "a cell longer than %d KiB: not a Drivemark result file",
+                       CELL_MAX_BYTES >> 10);
     if (rd->rc == DMK_OK && done != len) {
         if (csv_error(&l->p) == CSV_EPARSE)
             return fail_at(rd, rd->line + rd->pending, (int)rd->cells.n,

@@ -188,7 +188,8 @@ def test_malformed_result_files():
             "truncated.csv": (good[:len(good) // 2], "line "),
             "truncated-header.csv": (good[:40], "line 1"),
             "garbage.csv": (bytes((i * 151 + 7) % 256 for i in range(4096)), ""),
-            "huge-field.csv": (lines[0] + b"\r\n" + b"x" * (16 << 20) + b"\r\n", "line 2"),
+            "huge-field.csv": (lines[0] + b"\r\n" + b"x" * (16 << 20) + b"\r\n",
+                               "line 2, column 1 (schema): a cell longer than 1024 KiB"),
             "huge-number.csv": (lines[0] + b"\r\n" + lines[1].replace(
                 b",", b"," + b"9" * 100000 + b",", 1) + b"\r\n", "line 2"),
             "long-line.csv": (b"schema," * 200000 + b"\r\n", "line 1"),
@@ -215,9 +216,10 @@ def test_malformed_result_files():
             r = dmktest.run_cli(CLI, ["show", path], 20)
             check(r.returncode == 1 and path in r.stderr and why in r.stderr,
                   f"show {path}: {r.returncode} {r.stderr!r}")
-        # devices: empty, endless zeros (the reader stops at its size cap), noise
+        # devices: empty, endless zeros (one endless cell: the reader stops
+        # at its cell cap, before the 64 MiB file cap), noise
         for dev, why in (("/dev/null", "the file is empty"),
-                         ("/dev/zero", "the file is larger than 64 MiB, more than any result"),
+                         ("/dev/zero", "a cell longer than 1024 KiB"),
                          ("/dev/urandom", "")):
             if not os.path.exists(dev):
                 continue
