@@ -88,3 +88,18 @@ bool dmk_device_confirmed(const char *path, const char *typed)
     dmk_os_resolve_device(typed, b, sizeof b);
     return same_name(a, b);
 }
+
+int dmk_device_region(const char *path, uint64_t want, uint64_t bytes, uint32_t sector,
+                      uint64_t *size, DmkError *err)
+{
+    if (want > bytes)
+        return dmk_error_set(err, DMK_E_NOSPC, 0,
+                             "the device %s holds %llu MiB, less than the %llu MiB test region "
+                             "(choose a smaller test size, --size)",
+                             path, (unsigned long long)(bytes >> 20),
+                             (unsigned long long)(want >> 20));
+    *size = (want ? want : bytes) / sector * sector;
+    if (*size == 0)
+        return dmk_error_set(err, DMK_E_NOSPC, 0, "the device %s is empty (0 bytes)", path);
+    return DMK_OK;
+}

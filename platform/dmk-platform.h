@@ -101,6 +101,12 @@ void dmk_os_resolve_device(const char *path, char *buf, size_t len);
  * its target confirm each other). An empty `typed` never matches. */
 bool dmk_device_confirmed(const char *path, const char *typed);
 
+/* The test region on a device of `bytes` bytes with `sector`-byte
+ * sectors: `want` bytes (0: the whole device), in whole sectors; or
+ * DMK_E_NOSPC naming the device when it holds less (or nothing). */
+int dmk_device_region(const char *path, uint64_t want, uint64_t bytes, uint32_t sector,
+                      uint64_t *size, DmkError *err);
+
 /* ---- targets and I/O -------------------------------------------------- */
 
 typedef enum { DMK_OP_READ = 0, DMK_OP_WRITE = 1 } DmkOp;

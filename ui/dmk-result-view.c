@@ -43,9 +43,7 @@ static void append_flags_note(GtkWidget *info, const DmkRunResult *r)
 {
     char notes[1024];
     dmk_run_fs_notes(r, notes, sizeof notes);
-    size_t n = strlen(notes);
-    if (n && notes[n - 1] == '\n')
-        notes[n - 1] = '\0';
+    g_strchomp(notes); /* one label: no line end after the last note */
     if (notes[0])
         gtk_box_append(GTK_BOX(info), context_label(notes, "flags-note"));
 }

@@ -326,9 +326,7 @@ static void show_flags_note(DmkWindow *self, const DmkRunResult *r)
 {
     char notes[1024];
     dmk_run_fs_notes(r, notes, sizeof notes);
-    size_t n = strlen(notes);
-    if (n && notes[n - 1] == '\n')
-        notes[n - 1] = '\0';
+    g_strchomp(notes); /* one label: no line end after the last note */
     if (!self->flags_note && !notes[0])
         return;
     if (!self->flags_note) {

@@ -306,16 +306,7 @@ static int learn_geometry(int fd, const DmkTargetParams *p, uint64_t *size, DmkT
     info->offset_align = align;
     info->mem_align = align;
     info->fs_size_bytes = bytes;
-    if (p->size > bytes)
-        return dmk_error_set(err, DMK_E_NOSPC, 0,
-                             "the device %s holds %llu MiB, less than the %llu MiB test region "
-                             "(choose a smaller test size, --size)",
-                             p->dir, (unsigned long long)(bytes >> 20),
-                             (unsigned long long)(p->size >> 20));
-    *size = (p->size ? p->size : bytes) / align * align;
-    if (*size == 0)
-        return dmk_error_set(err, DMK_E_NOSPC, 0, "the device %s is empty (0 bytes)", p->dir);
-    return DMK_OK;
+    return dmk_device_region(p->dir, p->size, bytes, align, size, err);
 }
 
 static void describe(const DmkTargetParams *p, const char *real, dev_t rdev, DmkLinuxTarget *t,

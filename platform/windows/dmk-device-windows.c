@@ -182,17 +182,9 @@ static int learn_geometry(DmkWinTarget *t, const DmkTargetParams *p, DmkTargetIn
     uint32_t align = sector_size(t->file);
     info->offset_align = info->mem_align = t->offset_align = t->mem_align = align;
     info->fs_size_bytes = info->capacity_bytes = bytes;
-    if (p->size > bytes)
-        return dmk_error_set(err, DMK_E_NOSPC, 0,
-                             "the device %s holds %llu MiB, less than the %llu MiB test region "
-                             "(choose a smaller test size, --size)",
-                             p->dir, (unsigned long long)(bytes >> 20),
-                             (unsigned long long)(p->size >> 20));
-    t->size = (p->size ? p->size : bytes) / align * align;
-    if (t->size == 0)
-        return dmk_error_set(err, DMK_E_NOSPC, 0, "the device %s is empty (0 bytes)", p->dir);
+    int rc = dmk_device_region(p->dir, p->size, bytes, align, &t->size, err);
     info->test_size = t->size;
-    return DMK_OK;
+    return rc;
 }
 
 static int open_target(DmkWinTarget *t, const DmkTargetParams *p, DmkTargetInfo *info,
