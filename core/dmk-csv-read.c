@@ -592,6 +592,9 @@ static int read_context_text(Reader *rd, const Cells *c)
         if (rc != DMK_OK)
             return rc;
     }
+    /* The file keeps no target kind of its own: a device's file system
+     * column says so (JSON has "target_kind"). */
+    ti->is_device = strcmp(ti->fs_type, DMK_FS_TYPE_DEVICE) == 0;
     static const char *const sweeps[] = {"", "qd", "bs", NULL};
     int k;
     int rc =

@@ -101,6 +101,10 @@ void dmk_os_resolve_device(const char *path, char *buf, size_t len);
  * its target confirm each other). An empty `typed` never matches. */
 bool dmk_device_confirmed(const char *path, const char *typed);
 
+/* DmkTargetInfo.fs_type of a raw device target: result files keep it,
+ * and a reopened result is a device's by it (is_device). */
+#define DMK_FS_TYPE_DEVICE "raw device"
+
 /* The test region on a device of `bytes` bytes with `sector`-byte
  * sectors: `want` bytes (0: the whole device), in whole sectors; or
  * DMK_E_NOSPC naming the device when it holds less (or nothing). */

@@ -316,7 +316,7 @@ static void describe(const DmkTargetParams *p, const char *real, dev_t rdev, Dmk
     info->discard = -1;
     snprintf(info->path, sizeof info->path, "%s", p->dir);
     snprintf(info->device, sizeof info->device, "%.255s", real);
-    snprintf(info->fs_type, sizeof info->fs_type, "raw device");
+    snprintf(info->fs_type, sizeof info->fs_type, "%s", DMK_FS_TYPE_DEVICE);
     dmk_linux_describe_disk(rdev, info, t->sensor, sizeof t->sensor);
 }
 

@@ -236,7 +236,7 @@ int dmk_win_device_open(const DmkTargetParams *p, DmkWinTarget **out, DmkTargetI
     info->is_device = true;
     info->discard = -1;
     snprintf(info->device, sizeof info->device, "%s", p->dir);
-    snprintf(info->fs_type, sizeof info->fs_type, "raw device");
+    snprintf(info->fs_type, sizeof info->fs_type, "%s", DMK_FS_TYPE_DEVICE);
     *out = t;
     return DMK_OK;
 }

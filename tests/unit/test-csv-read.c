@@ -332,6 +332,28 @@ static void test_round_trip_verify(void)
     dmk_run_result_free(r);
 }
 
+/* A raw device's result opens again as a device's (its report says
+ * "raw device of", not free space). */
+static void test_round_trip_device(void)
+{
+    DmkRunResult *r = build_result("device", 1);
+    if (!r) {
+        DMK_CHECK(false);
+        return;
+    }
+    snprintf(r->target.fs_type, sizeof r->target.fs_type, "%s", DMK_FS_TYPE_DEVICE);
+    r->target.is_device = true;
+    DmkRunResult *back = round_trip(r);
+    DMK_CHECK(back && back->target.is_device);
+    dmk_run_result_free(back);
+    r->target.is_device = false;
+    snprintf(r->target.fs_type, sizeof r->target.fs_type, "ext4");
+    back = round_trip(r);
+    DMK_CHECK(back && !back->target.is_device);
+    dmk_run_result_free(back);
+    dmk_run_result_free(r);
+}
+
 static void test_round_trip(void)
 {
     static const char *comments[] = {"=1+2", "say \"hi\", then\r\nleave; caf\xc3\xa9",
@@ -699,6 +721,7 @@ int main(int argc, char **argv)
     DMK_TEST(test_column_table);
     DMK_TEST(test_round_trip);
     DMK_TEST(test_round_trip_verify);
+    DMK_TEST(test_round_trip_device);
     DMK_TEST(test_round_trip_lab);
     DMK_TEST(test_lab_size_limit);
     DMK_TEST(test_round_trip_of_a_run);
