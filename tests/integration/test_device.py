@@ -8,8 +8,9 @@ that is mounted, whose partition is mounted, that is swap, that
 device-mapper holds, or that another program opened exclusively is
 refused with the reason, its data intact (checksums of the backing file);
 a missing path is never created; a regular file is refused; a 512-byte
-block on a 4096-byte-sector device is refused before any I/O. Needs root
-and loop devices; skips with the reason otherwise. Prints TAP.
+block on a 4096-byte-sector device is refused before any I/O; --verify
+finds bytes flipped behind the engine's back (exit 3). Needs root and
+loop devices; skips with the reason otherwise. Prints TAP.
 
     test_device.py DRIVEMARK_CLI"""
 
@@ -345,6 +346,41 @@ def test_exclusive_opener_refused():
             check(lo.sha() == before, "the device changed")
         finally:
             os.close(fd)
+
+
+def test_verify_catches_corruption():
+    """Silent corruption behind the engine's back, through the CLI: while
+    drivemark-cli writes with --verify, this script keeps flipping a byte
+    of every 1 MiB block in the loop device's backing file (the loop
+    driver reads it through the same page cache). Blocks flipped after
+    their last write are read back wrong: exit status 3, VERIFY FAILED."""
+    with Dir() as d, Loop(d) as lo:
+        args = ["run", "--device", lo.dev, "--size", REGION, "--mode", "write", "--verify",
+                "--yes-destroy-data=" + lo.dev] + QUICK
+        proc = subprocess.Popen([CLI] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True)
+        fd = os.open(lo.img, os.O_RDWR)
+        flips = 0
+        try:
+            while proc.poll() is None and flips < 10_000_000:
+                for block in range(0, 16 * MIB, MIB):
+                    off = block + 100 + flips % 997  # past the 64-byte header
+                    b = os.pread(fd, 1, off)
+                    os.pwrite(fd, bytes([b[0] ^ 0xFF]), off)
+                    flips += 1
+            out, err = proc.communicate(timeout=120)
+        finally:
+            os.close(fd)
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+        print(f"# {flips} flips; exit {proc.returncode}")
+        for line in err.splitlines():
+            print(f"#   {line}")
+        check(proc.returncode == 3, f"exit {proc.returncode}, expected 3: {err}")
+        check("VERIFY FAILED" in err and "first bad byte at offset" in err, err)
+        check("VERIFY FAILED" in out, out)
+        return err.splitlines()[0] if err else ""
 
 
 def test_sector_4096_rejects_512_before_io():
