@@ -58,7 +58,9 @@ static const char *num(double v, char *buf, size_t len)
 static const char *gib(double bytes, char *buf, size_t len)
 {
     char n[32];
-    if (bytes < (double)(1ULL << 30)) {
+    /* Below what rounds to 1024 MiB: byte counts summed from samples
+     * (MB/s x seconds) land a hair either side of a whole GiB. */
+    if (bytes < 1023.5 * (double)(1ULL << 20)) {
         snprintf(buf, len, "%s MiB",
                  dmk_format_double(bytes / (double)(1ULL << 20), 0, n, sizeof n));
         return buf;
