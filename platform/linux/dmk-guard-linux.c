@@ -9,8 +9,9 @@
  *
  *   down: what the device's data really lives on. A partition lies on
  *         its disk, a loop device on its backing file or device, a dm or
- *         md device on its slaves, a zram device on its writeback device;
- *         followed recursively.
+ *         md device on its slaves, a zram device on its writeback device,
+ *         an nbd device on what its local server has open; followed
+ *         recursively.
  *   up:   everything stacked on any of that: partitions, holders (dm,
  *         md), loop devices over the same device or the same file (by
  *         device and inode, not path), zram writeback users; recursively.
@@ -239,18 +240,19 @@ static int add_blk(Graph *g, dev_t dev, int parent, Rel rel, bool down, DmkError
     return add_blk_at(g, dev, NULL, parent, rel, down, err);
 }
 
-static int add_file(Graph *g, const Stacked *st, int parent, Rel rel, bool down, DmkError *err)
+static int add_file(Graph *g, dev_t dev, ino_t ino, const char *path, int parent, Rel rel,
+                    bool down, DmkError *err)
 {
-    if (find_node(g, NODE_FILE, st->bdev, st->bino) >= 0)
+    if (find_node(g, NODE_FILE, dev, ino) >= 0)
         return DMK_OK;
     if (g->n >= MAX_NODES)
         return too_big(g, err);
     Node *nd = &g->nodes[g->n++];
     memset(nd, 0, sizeof *nd);
     nd->kind = NODE_FILE;
-    nd->dev = st->bdev;
-    nd->ino = st->bino;
-    snprintf(nd->name, sizeof nd->name, "%s", st->path);
+    nd->dev = dev;
+    nd->ino = ino;
+    snprintf(nd->name, sizeof nd->name, "%s", path);
     nd->parent = parent;
     nd->rel = rel;
     nd->down = down;
@@ -313,6 +315,42 @@ static int add_listed(Graph *g, int i, const char *sub, Rel rel, bool down, DmkE
     return rc;
 }
 
+/* An nbd device's data lives wherever its server keeps it; a local
+ * server (qemu-nbd, nbdkit) has it open: each regular file and block
+ * device among the server's descriptors is taken as the nbd device's
+ * storage (a log file among them only makes the guard stricter). */
+static int add_nbd_backing(Graph *g, int i, DmkError *err)
+{
+    char path[PATH_MAX * 2], pid[32];
+    snprintf(path, sizeof path, "%s/pid", g->nodes[i].sysfs);
+    if (strncmp(g->nodes[i].name, "nbd", 3) != 0 || !dmk_linux_read_line(path, pid, sizeof pid))
+        return DMK_OK; /* not nbd, or no local server (a remote export) */
+    snprintf(path, sizeof path, "%s/proc/%.20s/fd", g->root, pid);
+    DIR *d = opendir(path);
+    if (!d)
+        return dmk_error_os(err, DMK_E_IO, errno,
+                            "refusing to write to %s: the files of /dev/%s's server (process "
+                            "%s) cannot be listed, so what it stores its data in is unknown",
+                            g->target, g->nodes[i].name, pid);
+    struct dirent *e;
+    int rc = DMK_OK;
+    while (rc == DMK_OK && (e = readdir(d)) != NULL) {
+        char fd[PATH_MAX * 3], real[1024];
+        struct stat st;
+        snprintf(fd, sizeof fd, "%s/%s", path, e->d_name);
+        if (e->d_name[0] == '.' || stat(fd, &st) != 0)
+            continue;
+        ssize_t n = readlink(fd, real, sizeof real - 1);
+        real[n > 0 ? n : 0] = '\0';
+        if (S_ISREG(st.st_mode))
+            rc = add_file(g, st.st_dev, st.st_ino, real, i, REL_BACKING, true, err);
+        else if (S_ISBLK(st.st_mode))
+            rc = add_blk(g, st.st_rdev, i, REL_BACKING, true, err);
+    }
+    closedir(d);
+    return rc;
+}
+
 /* Where node i's data lives: its disk, backing, slaves. */
 static int expand_down(Graph *g, int i, DmkError *err)
 {
@@ -337,10 +375,12 @@ static int expand_down(Graph *g, int i, DmkError *err)
     }
     const Stacked *st = stacked_of(g, g->nodes[i].dev);
     if (rc == DMK_OK && st)
-        rc = st->on_file ? add_file(g, st, i, REL_BACKING, true, err)
+        rc = st->on_file ? add_file(g, st->bdev, st->bino, st->path, i, REL_BACKING, true, err)
                          : add_blk(g, st->bdev, i, REL_BACKING, true, err);
     if (rc == DMK_OK)
         rc = add_listed(g, i, "slaves", REL_SLAVE, true, err);
+    if (rc == DMK_OK)
+        rc = add_nbd_backing(g, i, err);
     return rc;
 }
 

@@ -283,6 +283,36 @@ static void test_dm_on_partition_beside_mounted_one(void)
     remove_tree();
 }
 
+/* nbd0 (43:0) served by a local process (pid 4242) that has img/a.img
+ * open, the file that the mounted loop9 also sits on. */
+static void test_nbd_server_file_shared_with_mounted_loop(void)
+{
+    DmkError err;
+    make_tree();
+    make_loops();
+    const char *dirs[] = {"sys/devices/virtual/block/nbd0",
+                          "sys/devices/virtual/block/nbd0/holders", "proc/4242", "proc/4242/fd"};
+    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++)
+        dir(dirs[i]);
+    put("sys/devices/virtual/block/nbd0/dev", "43:0\n");
+    put("sys/devices/virtual/block/nbd0/pid", "4242\n");
+    char link[PATH_MAX * 2], target[PATH_MAX * 2];
+    snprintf(target, sizeof target, "%s/sys/devices/virtual/block/nbd0", root);
+    snprintf(link, sizeof link, "%s/sys/dev/block/43:0", root);
+    DMK_CHECK(symlink(target, link) == 0);
+    snprintf(target, sizeof target, "%s/img/a.img", root);
+    snprintf(link, sizeof link, "%s/proc/4242/fd/3", root);
+    DMK_CHECK(symlink(target, link) == 0);
+    int rc = dmk_linux_device_check_unused(root, "/dev/nbd0", makedev(43, 0), &err);
+    printf("# %s\n", rc == DMK_OK ? "passes" : err.msg);
+    DMK_CHECK_INT(rc, DMK_E_PERM);
+    DMK_CHECK(
+        strstr(err.msg, "refusing to write to /dev/nbd0: /dev/loop9 is mounted at /srv/data") ==
+        err.msg);
+    DMK_CHECK(strstr(err.msg, "/dev/nbd0 stores its data in the file ") != NULL);
+    remove_tree();
+}
+
 int main(void)
 {
     DMK_TEST(test_unused_passes);
@@ -296,5 +326,6 @@ int main(void)
     DMK_TEST(test_loop_sharing_file_unmounted);
     DMK_TEST(test_loop_with_unknown_backing_refuses);
     DMK_TEST(test_dm_on_partition_beside_mounted_one);
+    DMK_TEST(test_nbd_server_file_shared_with_mounted_loop);
     return dmk_test_done();
 }
