@@ -20,7 +20,7 @@ PACKAGES=(
     clang-format                                            # style check
     clang libclang-rt-14-dev llvm-14                        # ASan/UBSan and libFuzzer builds, symbolizer
     locales                                                 # a decimal-comma locale for tests
-    e2fsprogs mount util-linux                              # loop-device tests
+    e2fsprogs mount util-linux fdisk                        # loop-device tests, partitions (sfdisk)
     btrfs-progs                                             # a loop-mounted btrfs: NOCOW, compression flags
     dmsetup                                                 # a device-mapper holder (raw device guard test)
     libgtk-4-dev libgtk-4-bin fonts-dejavu-core adwaita-icon-theme  # the desktop app

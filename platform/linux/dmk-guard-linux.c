@@ -595,6 +595,83 @@ static int check_mounts(const Graph *g, DmkError *err)
     return rc;
 }
 
+/* A btrfs file system spans devices, but mountinfo names one of them
+ * (and an anonymous device number): /sys/fs/btrfs/<fsid>/devices lists
+ * them all. A node among them whose file system is mounted is in use. */
+static bool btrfs_mount_of(const Graph *g, const dev_t *devs, int n, char *mnt, size_t len,
+                           char *source, size_t slen)
+{
+    char path[PATH_MAX], *line = NULL;
+    size_t cap = 0;
+    DmkMountLine m;
+    bool found = false;
+    snprintf(path, sizeof path, "%s/proc/self/mountinfo", g->root);
+    FILE *f = fopen(path, "re");
+    while (f && !found && getline(&line, &cap, f) > 0) {
+        struct stat st;
+        if (!dmk_mountinfo_parse(line, &m) || strcmp(m.fstype, "btrfs") != 0 ||
+            stat(m.source, &st) != 0 || !S_ISBLK(st.st_mode))
+            continue;
+        for (int k = 0; k < n && !found; k++)
+            found = devs[k] == st.st_rdev;
+        if (found) {
+            snprintf(mnt, len, "%s", m.mnt);
+            snprintf(source, slen, "%s", m.source);
+        }
+    }
+    free(line);
+    if (f)
+        fclose(f);
+    return found;
+}
+
+static int check_btrfs_fs(const Graph *g, const char *fsdir, DmkError *err)
+{
+    char path[PATH_MAX * 3];
+    dev_t devs[256];
+    int n = 0, hit = -1;
+    snprintf(path, sizeof path, "%s/devices", fsdir);
+    DIR *d = opendir(path);
+    struct dirent *e;
+    while (d && n < 256 && (e = readdir(d)) != NULL) {
+        char dev[PATH_MAX * 4];
+        snprintf(dev, sizeof dev, "%s/%s/dev", path, e->d_name);
+        if (e->d_name[0] != '.' && read_devnum(dev, &devs[n])) {
+            int i = find_node(g, NODE_BLK, devs[n], 0);
+            hit = hit < 0 ? i : hit;
+            n++;
+        }
+    }
+    if (d)
+        closedir(d);
+    char mnt[600], source[300], what[1000];
+    if (hit < 0 || !btrfs_mount_of(g, devs, n, mnt, sizeof mnt, source, sizeof source))
+        return DMK_OK;
+    snprintf(what, sizeof what,
+             "is a device of the btrfs file system mounted at %.600s (from %.300s)", mnt, source);
+    return refuse(g, hit, EBUSY, what, err);
+}
+
+static int check_btrfs(const Graph *g, DmkError *err)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/sys/fs/btrfs", g->root);
+    DIR *d = opendir(path);
+    if (!d)
+        return DMK_OK; /* no btrfs in this kernel, or none registered */
+    struct dirent *e;
+    int rc = DMK_OK;
+    while (rc == DMK_OK && (e = readdir(d)) != NULL) {
+        char fsdir[PATH_MAX * 2];
+        if (e->d_name[0] == '.' || strcmp(e->d_name, "features") == 0)
+            continue;
+        snprintf(fsdir, sizeof fsdir, "%s/%s", path, e->d_name);
+        rc = check_btrfs_fs(g, fsdir, err);
+    }
+    closedir(d);
+    return rc;
+}
+
 static int check_swaps(const Graph *g, DmkError *err)
 {
     char path[PATH_MAX];
@@ -737,6 +814,8 @@ int dmk_linux_device_check_unused(const char *root, const char *target, dev_t de
     int rc = build(g, dev, err);
     if (rc == DMK_OK)
         rc = check_mounts(g, err);
+    if (rc == DMK_OK)
+        rc = check_btrfs(g, err);
     if (rc == DMK_OK)
         rc = check_swaps(g, err);
     if (rc == DMK_OK)

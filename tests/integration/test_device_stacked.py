@@ -87,12 +87,12 @@ class Lab(contextlib.ExitStack):
         self.images = []
         return self
 
-    def image(self, name, parts=False):
-        """A 64 MiB file of random bytes; with parts, a GPT with two
+    def image(self, name, parts=False, size=IMG_SIZE):
+        """A file of random bytes (64 MiB); with parts, a GPT with two
         partitions (p1 16 MiB from 1 MiB, p2 the rest)."""
         path = os.path.join(self.dir, name)
         with open(path, "wb") as f:
-            f.write(os.urandom(IMG_SIZE))
+            f.write(os.urandom(size))
         if parts:
             need("sfdisk")
             r = subprocess.run(["sfdisk", "-q", path], input="label: gpt\n,16M\n,\n",
@@ -325,6 +325,31 @@ def test_zram_writeback_device():
         put(f"/sys/block/{z}/disksize", str(16 * MIB))
         lab.callback(put, f"/sys/block/{z}/reset", "1")
         refused_intact(lab, a, [f"is also used by /dev/{z}, a zram device"], "zram writeback")
+
+
+def test_btrfs_second_device():
+    """A two-device btrfs names one device in mountinfo; the other is
+    found through /sys/fs/btrfs, and so is a loop on its image."""
+    need("losetup", "mkfs.btrfs")
+    with Lab() as lab:
+        a = lab.loop(lab.image("b1.img", size=200 * MIB))
+        img_b = lab.image("b2.img", size=200 * MIB)
+        b = lab.loop(img_b)
+        must(["mkfs.btrfs", "-q", "-f", "-d", "raid1", "-m", "raid1", a, b], "mkfs.btrfs")
+        mnt = os.path.join(lab.dir, "mnt")
+        os.makedirs(mnt)
+        must(["mount", "-o", "noatime", a, mnt], "mount btrfs")
+        lab.callback(sh, ["umount", mnt])
+        with open(os.path.join(mnt, "keep.bin"), "wb") as f:
+            f.write(os.urandom(MIB))
+        refused_intact(lab, b, [f"it is a device of the btrfs file system mounted at {mnt} "
+                                f"(from {a})"], "btrfs second device")
+        c = lab.loop(img_b)
+        refused_intact(lab, c, [f"{b} is a device of the btrfs file system mounted at {mnt}"],
+                       "loop on the second device's image")
+        must(["umount", mnt], "umount")
+        r = sh(["btrfs", "check", "--readonly", a])
+        check(r.returncode == 0, f"btrfs check: {r.stderr}")
 
 
 # ---- what stays allowed ----------------------------------------------------
