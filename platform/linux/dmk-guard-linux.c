@@ -563,6 +563,30 @@ static int node_of_path(const Graph *g, const char *path)
     return -1;
 }
 
+/* Devices a mount uses besides its source, named in its options: xfs's
+ * external log and realtime devices, ext4's journal_path. */
+static int check_extra_devices(const Graph *g, const DmkMountLine *m, DmkError *err)
+{
+    static const char *const keys[] = {"logdev=", "rtdev=", "journal_path="};
+    static const char *const words[] = {"external log", "realtime", "external journal"};
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+        const char *at = strstr(m->super_opts, keys[k]);
+        char dev[256], what[800];
+        if (!at || (at != m->super_opts && at[-1] != ','))
+            continue;
+        snprintf(dev, sizeof dev, "%s", at + strlen(keys[k]));
+        dev[strcspn(dev, ",")] = '\0';
+        dmk_mountinfo_unescape(dev);
+        int i = node_of_path(g, dev);
+        if (i < 0)
+            continue;
+        snprintf(what, sizeof what, "is the %s device of the %s file system mounted at %.500s",
+                 words[k], m->fstype, m->mnt);
+        return refuse(g, i, EBUSY, what, err);
+    }
+    return DMK_OK;
+}
+
 static int check_mounts(const Graph *g, DmkError *err)
 {
     char path[PATH_MAX];
@@ -585,10 +609,12 @@ static int check_mounts(const Graph *g, DmkError *err)
         int i = find_node(g, NODE_BLK, makedev(m.major, m.minor), 0);
         if (i < 0)
             i = node_of_path(g, m.source);
-        if (i < 0)
-            continue;
-        snprintf(what, sizeof what, "is mounted at %.600s", m.mnt);
-        rc = refuse(g, i, EBUSY, what, err);
+        if (i >= 0) {
+            snprintf(what, sizeof what, "is mounted at %.600s", m.mnt);
+            rc = refuse(g, i, EBUSY, what, err);
+        } else {
+            rc = check_extra_devices(g, &m, err);
+        }
     }
     free(line);
     fclose(f);

@@ -352,6 +352,25 @@ def test_btrfs_second_device():
         check(r.returncode == 0, f"btrfs check: {r.stderr}")
 
 
+def test_xfs_external_log_device():
+    """An xfs with its log on another device: mountinfo names the log
+    device only in the options."""
+    need("losetup", "mkfs.xfs")
+    with Lab() as lab:
+        a = lab.loop(lab.image("x1.img", size=320 * MIB))
+        b = lab.loop(lab.image("x2.img"))
+        must(["mkfs.xfs", "-q", "-f", "-l", f"logdev={b}", a], "mkfs.xfs")
+        mnt = os.path.join(lab.dir, "mnt")
+        os.makedirs(mnt)
+        must(["mount", "-o", f"noatime,logdev={b}", a, mnt], "mount xfs")
+        lab.callback(sh, ["umount", mnt])
+        refused_intact(lab, b, [f"it is the external log device of the xfs file system mounted "
+                                f"at {mnt}"], "xfs log device")
+        must(["umount", mnt], "umount")
+        r = sh(["xfs_repair", "-n", "-l", b, a])
+        check(r.returncode == 0, f"xfs_repair -n: {r.stdout} {r.stderr}")
+
+
 # ---- what stays allowed ----------------------------------------------------
 
 
