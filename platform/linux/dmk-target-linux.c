@@ -23,6 +23,7 @@
 #include "dmk-iface-linux.h"
 #include "dmk-mountinfo.h"
 #include "dmk-platform.h"
+#include "dmk-storage-linux.h"
 
 #define TMPFS_MAGIC_ 0x01021994
 #define RAMFS_MAGIC_ 0x858458f6
@@ -185,7 +186,27 @@ static int check_dir(const char *dir, struct stat *st, DmkError *err)
     return DMK_OK;
 }
 
-static int check_fs(const char *dir, const struct stat *st, DmkError *err)
+/* The storage under the file system, followed down (ext4 on a loop
+ * device over a file in /dev/shm, overlay with its upper layer on tmpfs,
+ * bindfs over tmpfs): RAM is refused, naming the chain; storage that
+ * cannot be followed (FUSE, network) is run and flagged. */
+static int check_storage(const char *dir, DmkTargetInfo *info, DmkError *err)
+{
+    DmkLinuxStorage s;
+    dmk_linux_storage_of_path("", dir, &s);
+    if (s.kind == DMK_STORAGE_RAM)
+        return dmk_error_set(err, DMK_E_NOTSUP, 0,
+                             "refusing %s: it is on %s, so the numbers would measure memory, not "
+                             "a drive",
+                             dir, s.chain);
+    info->storage = s.kind;
+    if (s.kind == DMK_STORAGE_UNKNOWN)
+        snprintf(info->storage_note, sizeof info->storage_note, "%.256s is on %.767s", dir,
+                 s.chain);
+    return DMK_OK;
+}
+
+static int check_fs(const char *dir, const struct stat *st, DmkTargetInfo *info, DmkError *err)
 {
     struct statfs sf;
     if (statfs(dir, &sf) != 0)
@@ -204,7 +225,7 @@ static int check_fs(const char *dir, const struct stat *st, DmkError *err)
                              "refusing %s: it is on a zram device (compressed RAM), so the "
                              "numbers would measure memory, not a drive",
                              dir);
-    return DMK_OK;
+    return ram ? DMK_OK : check_storage(dir, info, err);
 }
 
 /* The file's size: as asked, or the free space but the margin (full
@@ -344,17 +365,35 @@ static int size_file(int fd, const DmkTargetParams *p, uint64_t size, DmkError *
     return DMK_OK;
 }
 
+/* A raw device is run even when RAM-backed (measuring the engine on a
+ * loop device over /dev/shm is legitimate), but its result says so. */
+static int open_device(const DmkTargetParams *p, DmkLinuxTarget **out, DmkTargetInfo *info,
+                       DmkError *err)
+{
+    int rc = dmk_linux_device_open(p, out, info, err);
+    struct stat st;
+    if (rc != DMK_OK || stat(p->dir, &st) != 0 || !S_ISBLK(st.st_mode))
+        return rc;
+    DmkLinuxStorage s;
+    dmk_linux_storage_of_dev("", st.st_rdev, &s);
+    info->storage = s.kind;
+    if (s.kind != DMK_STORAGE_DISK)
+        snprintf(info->storage_note, sizeof info->storage_note, "%.256s is %.767s", p->dir,
+                 s.chain);
+    return rc;
+}
+
 int dmk_linux_target_open(const DmkTargetParams *p, DmkLinuxTarget **out, DmkTargetInfo *info,
                           DmkError *err)
 {
     if (p->device)
-        return dmk_linux_device_open(p, out, info, err);
+        return open_device(p, out, info, err);
     struct stat st;
     memset(info, 0, sizeof *info);
     snprintf(info->path, sizeof info->path, "%s", p->dir);
     int rc = check_dir(p->dir, &st, err);
     if (rc == DMK_OK)
-        rc = check_fs(p->dir, &st, err);
+        rc = check_fs(p->dir, &st, info, err);
     if (rc != DMK_OK)
         return rc;
     DmkLinuxTarget *t = calloc(1, sizeof *t);
