@@ -69,7 +69,7 @@ typedef struct {
     uint64_t size_bytes; /* of the file system */
     uint64_t free_bytes; /* available to this user */
     bool usable;         /* false: read-only, RAM-backed, not writable... */
-    char reason[128];    /* why not usable, for people: "read-only" */
+    char reason[384];    /* why not usable, for people: "read-only" */
 } DmkVolume;
 
 /* Fills out[0..max) with the mounted file systems, pseudo file systems
