@@ -324,7 +324,7 @@ static void report_end(DmkWindow *self, int rc, const DmkError *err, DmkSaved *s
  * tiles. */
 static void show_flags_note(DmkWindow *self, const DmkRunResult *r)
 {
-    char notes[1024];
+    char notes[2048];
     dmk_run_fs_notes(r, notes, sizeof notes);
     g_strchomp(notes); /* one label: no line end after the last note */
     if (!self->flags_note && !notes[0])
