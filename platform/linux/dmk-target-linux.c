@@ -378,8 +378,7 @@ static int open_device(const DmkTargetParams *p, DmkLinuxTarget **out, DmkTarget
     dmk_linux_storage_of_dev("", st.st_rdev, &s);
     info->storage = s.kind;
     if (s.kind != DMK_STORAGE_DISK)
-        snprintf(info->storage_note, sizeof info->storage_note, "%.256s is %.767s", p->dir,
-                 s.chain);
+        snprintf(info->storage_note, sizeof info->storage_note, "%s", s.chain);
     return rc;
 }
 

@@ -289,7 +289,7 @@ static void test_storage_flags(void)
     DMK_CHECK_INT(dmk_test_flags(&f.r, &f.t), 0);
     f.r.target.storage = DMK_STORAGE_RAM;
     snprintf(f.r.target.storage_note, sizeof f.r.target.storage_note,
-             "/dev/loop9 is /dev/loop9, whose backing file /dev/shm/x.img is on tmpfs");
+             "/dev/loop9, whose backing file /dev/shm/x.img is on tmpfs");
     DMK_CHECK_INT(dmk_test_flags(&f.r, &f.t), DMK_FLAG_RAM_BACKED);
     f.t.flags = DMK_FLAG_RAM_BACKED;
     char m[64], tip[1024], notes[2048];
@@ -297,7 +297,7 @@ static void test_storage_flags(void)
     DMK_CHECK_STR(m, "RAM-backed");
     DMK_CHECK(strstr(tip, "/dev/shm/x.img is on tmpfs") != NULL);
     dmk_run_fs_notes(&f.r, notes, sizeof notes);
-    DMK_CHECK(strstr(notes, "storage: /dev/loop9 is /dev/loop9, whose backing file /dev/shm/x.img "
+    DMK_CHECK(strstr(notes, "storage: /dev/loop9, whose backing file /dev/shm/x.img "
                             "is on tmpfs: RAM-backed, the numbers measure memory\n") != NULL);
     char *text = dmk_report_text(&f.r);
     DMK_CHECK(text && strstr(text, "[RAM-backed]"));
@@ -310,7 +310,7 @@ static void test_storage_flags(void)
         DMK_CHECK_INT(dmk_json_write(fp, &f.r, "test-flags-storage.json", &err), DMK_OK);
         char *json = dmk_scratch_slurp(fp);
         dmk_scratch_close(fp);
-        DMK_CHECK(json && strstr(json, "\"storage\":\"ram\",\"storage_note\":\"/dev/loop9 is"));
+        DMK_CHECK(json && strstr(json, "\"storage\":\"ram\",\"storage_note\":\"/dev/loop9, whose"));
         DMK_CHECK(json && strstr(json, "\"flags\":[\"ram_backed\"]"));
         free(json);
     }
