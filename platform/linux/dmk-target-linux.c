@@ -576,8 +576,12 @@ int dmk_linux_target_open(const DmkTargetParams *p, DmkLinuxTarget **out, DmkTar
     learn_alignment(t->fd, st.st_dev, info);
     rc = size_file(t->fd, p, size, err);
     if (rc != DMK_OK) {
-        close(t->fd);
-        free(t);
+        if (info->leftover_note[0]) {
+            /* The run ends here: the caller sees only this message. */
+            size_t n = strlen(err->msg);
+            snprintf(err->msg + n, sizeof err->msg - n, "; %s", info->leftover_note);
+        }
+        dmk_linux_target_close(t);
         return rc;
     }
     t->size = size;
