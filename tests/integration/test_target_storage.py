@@ -69,6 +69,12 @@ def run(args, env=None, timeout=120):
     return dmktest.run_cli(CLI, args, timeout, env=env)
 
 
+def say(text):
+    """Shows text in the TAP log, each line a comment."""
+    for line in text.strip().splitlines():
+        print(f"# {line}")
+
+
 def listing(d):
     return sorted(e for e in os.listdir(d) if e != "lost+found")
 
@@ -180,7 +186,7 @@ def check_refused_ram(target, chain):
     left in it."""
     before = listing(target)
     r = run(["run", "--target", target] + QUICK)
-    print(f"# {r.stderr.strip()}")
+    say(r.stderr)
     check(r.returncode == 1, f"exit {r.returncode}, expected a refusal: {r.stderr}")
     want = f"drivemark-cli: refusing {target}: it is on {chain}, {RAM_TAIL}\n"
     check(r.stderr == want, f"stderr {r.stderr!r}, expected {want!r}")
@@ -378,7 +384,7 @@ def test_append_only_dir_refused_up_front():
         os.makedirs(t)
         s.chattr("a", t)
         r = run(["run", "--target", t] + QUICK, env={"DMK_TEST_NO_TMPFILE": "1"})
-        print(f"# {r.stderr.strip()}")
+        say(r.stderr)
         check(r.returncode == 1, f"exit {r.returncode}: {r.stderr}")
         check(f"refusing {t}: the directory is append-only (chattr +a)" in r.stderr, r.stderr)
         check("nothing was created" in r.stderr, r.stderr)
@@ -401,7 +407,7 @@ def test_unremovable_name_through_bindfs_refused():
         s.chattr("a", src)
         s.bindfs(src, s.path("f"))
         r = run(["run", "--target", s.path("f")] + QUICK)
-        print(f"# {r.stderr.strip()}")
+        say(r.stderr)
         check(r.returncode == 1, f"exit {r.returncode}: {r.stderr}")
         left = listing(src)
         check(len(left) == 1 and left[0].endswith(".probe") and left[0].startswith(".drivemark-"),
@@ -476,7 +482,7 @@ def killed_bindfs(in_test):
             if p.poll() is None:
                 p.kill()
                 p.wait()
-        print(f"# {err.strip()}")
+        say(err)
         check(p.returncode == 1, f"exit {p.returncode}: {err}")
         name = f"{s.path('f')}/{hidden[0]}"
         check(f"leftover: the FUSE file system keeps the open test file under the "
