@@ -162,7 +162,7 @@ static DmkStorage walk_mount(Walk *w, const DmkMountLine *m)
 {
     struct stat st;
     if (strcmp(m->fstype, "tmpfs") == 0 || strcmp(m->fstype, "ramfs") == 0 ||
-        strcmp(m->fstype, "devtmpfs") == 0) {
+        strcmp(m->fstype, "devtmpfs") == 0 || strcmp(m->fstype, "hugetlbfs") == 0) {
         say(w, "%s", m->fstype);
         return DMK_STORAGE_RAM;
     }

@@ -247,6 +247,48 @@ def test_loop_over_loop_over_tmpfs_refused():
                                          f"backing file {ram}/raw.img is on tmpfs")
 
 
+def test_deleted_backing_file_on_tmpfs_refused():
+    """The backing file removed after losetup: sysfs says "(deleted)", the
+    loop driver still knows the file's file system (LOOP_GET_STATUS64)."""
+    need_root("mkfs.ext4", "losetup")
+    with Dir() as d, Stack(d) as s:
+        ram = s.tmpfs("ram")
+        img = s.image(os.path.join(ram, "gone.img"), 64 * MIB)
+        dev = s.loop(img)
+        os.unlink(img)
+        s.ext4_on(dev, s.path("m"))
+        check_refused_ram(s.path("m"), f"ext4 on {dev}, whose backing file {img} (deleted) is on "
+                                        "tmpfs")
+
+
+def test_storage_out_of_sight_runs_flagged():
+    """A loop device whose backing file's file system was lazily unmounted:
+    its storage cannot be followed, so the run works and every test is
+    flagged storage_unknown ("may be RAM"), with a note saying why."""
+    need_root("mkfs.ext4", "losetup")
+    with Dir() as d, Stack(d) as s:
+        s.ext4_loop(s.path("outer.img"), 96 * MIB, s.path("m0"))
+        inner = s.loop(s.image(os.path.join(s.path("m0"), "inner.img"), 48 * MIB))
+        sh(["umount", "-l", s.path("m0")])
+        s.ext4_on(inner, s.path("m"))
+        csv = os.path.join(d, "r.csv")
+        r = run(["run", "--target", s.path("m"), "--csv", csv] + QUICK)
+        check(r.returncode == 0, f"exit {r.returncode}: {r.stderr}")
+        check(listing(s.path("m")) == [], f"left: {listing(s.path('m'))}")
+        rows = [row for row in read_csv(csv) if row.get("flags")]
+        check(rows and all("storage_unknown" in row["flags"].split() for row in rows),
+              f"flags: {[row.get('flags') for row in read_csv(csv)]}")
+        # What the kernel now calls the file (the path below the lost mount).
+        name = os.path.basename(inner)
+        backing = open(f"/sys/block/{name}/loop/backing_file").read().strip()
+        note = (f"   Note: storage: {s.path('m')} is on ext4 on {inner}, whose backing file "
+                f"{backing} is on a file system that is not in this process's mount table: "
+                "unknown, it may be RAM-backed\n")
+        check(note in r.stdout, f"no note {note!r}: {r.stdout}")
+        check("[storage_unknown] Storage unknown:" in r.stdout, r.stdout)
+        check("may be RAM]" in r.stdout, r.stdout)
+
+
 def test_partition_of_loop_over_tmpfs_refused():
     need_root("mkfs.ext4", "losetup", "sfdisk", "partx")
     with Dir() as d, Stack(d) as s:
