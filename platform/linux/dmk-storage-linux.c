@@ -259,7 +259,8 @@ static DmkStorage walk_loop(Walk *w, const char *dir, const char *name)
     }
     struct loop_info64 li;
     snprintf(path, sizeof path, "/dev/%s", name);
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    /* A fake tree (tests) has no devices of its own to ask. */
+    int fd = w->root[0] ? -1 : open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     bool have_li = fd >= 0 && ioctl(fd, LOOP_GET_STATUS64, &li) == 0;
     if (fd >= 0)
         close(fd);
