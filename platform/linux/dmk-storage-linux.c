@@ -179,10 +179,23 @@ static DmkStorage walk_mount(Walk *w, const DmkMountLine *m)
         say(w, "%s on ", m->fstype);
         return walk_dev(w, makedev(m->major, m->minor));
     }
-    /* btrfs lists an anonymous device; its source names the real one. */
-    if (m->source[0] == '/' && stat(m->source, &st) == 0 && S_ISBLK(st.st_mode)) {
-        say(w, "%s on ", m->fstype);
-        return walk_dev(w, st.st_rdev);
+    /* btrfs lists an anonymous device; its source names the real one.
+     * A stacking file system (ecryptfs) names the directory it is over. */
+    if (m->source[0] == '/' && stat(m->source, &st) == 0) {
+        if (S_ISBLK(st.st_mode)) {
+            say(w, "%s on ", m->fstype);
+            return walk_dev(w, st.st_rdev);
+        }
+        if (S_ISDIR(st.st_mode)) {
+            say(w, "%s over %s, which is on ", m->fstype, m->source);
+            return walk_path(w, m->source);
+        }
+    }
+    /* A zfs dataset's pool is on disks Drivemark does not follow; calling
+     * every zfs result "may be RAM" would be a false alarm. */
+    if (strcmp(m->fstype, "zfs") == 0) {
+        say(w, "zfs (%s)", m->source);
+        return DMK_STORAGE_DISK;
     }
     say(w, "%s (source %s), whose storage is unknown", m->fstype, m->source);
     return DMK_STORAGE_UNKNOWN;

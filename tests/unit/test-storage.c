@@ -210,6 +210,14 @@ static void test_mount_lines(void)
     DMK_CHECK(dmk_mountinfo_parse("43 22 0:43 / /r rw - overlay overlay rw,lowerdir=/a:/b\n", &m));
     dmk_linux_storage_of_mount(root, &m, &s);
     DMK_CHECK_INT(s.kind, DMK_STORAGE_UNKNOWN);
+    snprintf(line, sizeof line, "44 22 0:44 / /e rw - ecryptfs %s rw,ecryptfs_sig=x\n", root);
+    DMK_CHECK(dmk_mountinfo_parse(line, &m));
+    dmk_linux_storage_of_mount(root, &m, &s);
+    DMK_CHECK_INT(s.kind, DMK_STORAGE_RAM); /* over root, "tmpfs" in the fake table */
+    DMK_CHECK(strncmp(s.chain, "ecryptfs over ", 14) == 0);
+    DMK_CHECK(dmk_mountinfo_parse("45 22 0:45 / /z rw - zfs tank/home rw,xattr\n", &m));
+    dmk_linux_storage_of_mount(root, &m, &s);
+    DMK_CHECK_INT(s.kind, DMK_STORAGE_DISK);
 }
 
 int main(void)
