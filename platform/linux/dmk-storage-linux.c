@@ -258,42 +258,56 @@ static bool read_dev_file(const char *dir, dev_t *dev)
     return true;
 }
 
-/* A loop device: its backing file's (or device's) storage. The path in
- * sysfs may be gone ("(deleted)") or another mount namespace's; the
- * loop driver's own record of the file's device and inode is the truth
- * where /dev/NAME can be opened (read-only: this takes no claim). */
-static DmkStorage walk_loop(Walk *w, const char *dir, const char *name)
+bool dmk_linux_loop_backing(const char *root, const char *name, DmkLinuxLoopBacking *b)
 {
-    char path[PATH_MAX + 32], file[PATH_MAX];
-    snprintf(path, sizeof path, "%s/loop/backing_file", dir);
-    if (!dmk_linux_read_line(path, file, sizeof file)) {
-        say(w, "/dev/%s, which has no backing file (not attached)", name);
-        return DMK_STORAGE_UNKNOWN;
-    }
+    char path[PATH_MAX + 64];
+    memset(b, 0, sizeof *b);
+    root = root ? root : "";
+    snprintf(path, sizeof path, "%s/sys/block/%s/loop/backing_file", root, name);
+    if (!dmk_linux_read_line(path, b->path, sizeof b->path))
+        return false;
     struct loop_info64 li;
     snprintf(path, sizeof path, "/dev/%s", name);
     /* A fake tree (tests) has no devices of its own to ask. */
-    int fd = w->root[0] ? -1 : open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    int fd = root[0] ? -1 : open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     bool have_li = fd >= 0 && ioctl(fd, LOOP_GET_STATUS64, &li) == 0;
     if (fd >= 0)
         close(fd);
     struct stat st;
-    bool same = stat(file, &st) == 0 &&
-                (!have_li || S_ISBLK(st.st_mode) ||
-                 ((dev_t)li.lo_device == st.st_dev && (ino_t)li.lo_inode == st.st_ino));
-    if (same && S_ISBLK(st.st_mode)) {
-        say(w, "/dev/%s, whose backing device is ", name);
-        return walk_dev(w, st.st_rdev);
+    b->path_ok =
+        stat(b->path, &st) == 0 &&
+        (!have_li || ((dev_t)li.lo_device == st.st_dev && (ino_t)li.lo_inode == st.st_ino));
+    if (b->path_ok) {
+        b->known = true;
+        b->is_device = S_ISBLK(st.st_mode);
+        b->rdev = b->is_device ? st.st_rdev : 0;
+        b->fs_dev = st.st_dev;
+        b->ino = st.st_ino;
+    } else if (have_li) {
+        b->known = true;
+        b->is_device = li.lo_rdevice != 0;
+        b->rdev = (dev_t)li.lo_rdevice;
+        b->fs_dev = (dev_t)li.lo_device;
+        b->ino = (ino_t)li.lo_inode;
     }
-    if (!same && have_li && li.lo_rdevice) {
-        say(w, "/dev/%s, whose backing device is ", name);
-        return walk_dev(w, (dev_t)li.lo_rdevice);
+    return true;
+}
+
+/* A loop device: its backing file's (or device's) storage. */
+static DmkStorage walk_loop(Walk *w, const char *name)
+{
+    DmkLinuxLoopBacking b;
+    if (!dmk_linux_loop_backing(w->root, name, &b)) {
+        say(w, "/dev/%s, which has no backing file (not attached)", name);
+        return DMK_STORAGE_UNKNOWN;
     }
-    say(w, "/dev/%s, whose backing file %s is on ", name, file);
-    if (same)
-        return walk_fs_of(w, st.st_dev, file);
-    if (have_li)
-        return walk_fs_of(w, (dev_t)li.lo_device, NULL);
+    if (b.known && b.is_device) {
+        say(w, "/dev/%s, whose backing device is ", name);
+        return walk_dev(w, b.rdev);
+    }
+    say(w, "/dev/%s, whose backing file %s is on ", name, b.path);
+    if (b.known)
+        return walk_fs_of(w, b.fs_dev, b.path_ok ? b.path : NULL);
     say(w, "a file system that cannot be found");
     return DMK_STORAGE_UNKNOWN;
 }
@@ -357,7 +371,7 @@ static DmkStorage walk_dev(Walk *w, dev_t dev)
         return DMK_STORAGE_RAM;
     }
     if (strncmp(name, "loop", 4) == 0)
-        return walk_loop(w, dir, name);
+        return walk_loop(w, name);
     bool any;
     DmkStorage kind = walk_slaves(w, dir, name, &any);
     if (any)

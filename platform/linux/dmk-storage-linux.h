@@ -42,4 +42,22 @@ void dmk_linux_storage_of_path(const char *root, const char *path, DmkLinuxStora
  * list has the line, not a path inside it). */
 void dmk_linux_storage_of_mount(const char *root, const DmkMountLine *m, DmkLinuxStorage *out);
 
+/* What a loop device (kernel name "loop3") sits on, for the walk above
+ * and for the raw-device guard (which refuses a write when another user
+ * shares the backing file). path is sysfs's loop/backing_file (it may
+ * end in " (deleted)", or be another mount namespace's path); where
+ * /dev/NAME answers LOOP_GET_STATUS64 the loop driver's own record of
+ * the file's device and inode is the truth. False when not attached. */
+typedef struct {
+    char path[4096];
+    bool known;     /* the identity below is known */
+    bool path_ok;   /* path names that very file here (stat agrees) */
+    bool is_device; /* the backing is a block device, rdev */
+    dev_t rdev;
+    dev_t fs_dev; /* the backing file's (or device node's) file system and inode */
+    ino_t ino;
+} DmkLinuxLoopBacking;
+
+bool dmk_linux_loop_backing(const char *root, const char *name, DmkLinuxLoopBacking *b);
+
 #endif

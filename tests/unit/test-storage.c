@@ -60,6 +60,8 @@ static void device(const char *name, const char *majmin)
     snprintf(rel, sizeof rel, "sys/dev/block/%s", majmin);
     snprintf(target, sizeof target, "%s/" BLOCK "%s", root, name);
     link_to(rel, target);
+    snprintf(rel, sizeof rel, "sys/block/%s", name);
+    link_to(rel, target);
 }
 
 static void slave(const char *holder, const char *name)
@@ -81,8 +83,9 @@ static void make_tree(void)
     const char *base = getenv("DMK_TEST_TMPDIR");
     snprintf(root, sizeof root, "%s/storage-XXXXXX", base ? base : ".");
     DMK_CHECK(mkdtemp(root) != NULL);
-    const char *dirs[] = {"sys", "sys/dev", "sys/dev/block", "sys/devices", "sys/devices/virtual",
-                          BLOCK, "proc",    "proc/self"};
+    const char *dirs[] = {"sys",           "sys/block",   "sys/dev",
+                          "sys/dev/block", "sys/devices", "sys/devices/virtual",
+                          BLOCK,           "proc",        "proc/self"};
     for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++)
         dir(dirs[i]);
     device("sda", "8:0");
@@ -175,6 +178,20 @@ static void test_ram_devices(void)
     DMK_CHECK_STR(s.chain, "/dev/ram0 (a RAM disk)");
 }
 
+/* The loop backing the raw-device guard can reuse: from sysfs alone on a
+ * fake tree (no LOOP_GET_STATUS64 there). */
+static void test_loop_backing(void)
+{
+    DmkLinuxLoopBacking b;
+    DMK_CHECK(dmk_linux_loop_backing(root, "loop7", &b));
+    DMK_CHECK_STR(b.path, img);
+    struct stat st;
+    DMK_CHECK(stat(img, &st) == 0);
+    DMK_CHECK(b.known && b.path_ok && !b.is_device);
+    DMK_CHECK(b.fs_dev == st.st_dev && b.ino == st.st_ino);
+    DMK_CHECK(!dmk_linux_loop_backing(root, "loop8", &b)); /* not attached */
+}
+
 static void test_unknown(void)
 {
     DmkLinuxStorage s = of(43, 0);
@@ -227,6 +244,7 @@ int main(void)
     DMK_TEST(test_dm_over_disk_and_ram_loop);
     DMK_TEST(test_md_over_disks);
     DMK_TEST(test_ram_devices);
+    DMK_TEST(test_loop_backing);
     DMK_TEST(test_unknown);
     DMK_TEST(test_mount_lines);
     remove_tree();
