@@ -144,17 +144,23 @@ static DmkStorage walk_overlay(Walk *w, const DmkMountLine *m)
 static DmkStorage walk_fuse(Walk *w, const DmkMountLine *m)
 {
     struct stat st;
+    /* bindfs mounts as plain "fuse": "FUSE over /src", not "fuse (FUSE)". */
+    char kind[64];
+    if (strcmp(m->fstype, "fuse") == 0)
+        snprintf(kind, sizeof kind, "FUSE");
+    else
+        snprintf(kind, sizeof kind, "%s (FUSE)", m->fstype);
     if (m->source[0] == '/' && stat(m->source, &st) == 0) {
         if (S_ISBLK(st.st_mode)) {
             say(w, "%s on ", m->fstype);
             return walk_dev(w, st.st_rdev);
         }
         if (S_ISDIR(st.st_mode)) {
-            say(w, "%s (FUSE) over %s, which is on ", m->fstype, m->source);
+            say(w, "%s over %s, which is on ", kind, m->source);
             return walk_path(w, m->source);
         }
     }
-    say(w, "%s (FUSE, source %s), whose storage only its server knows", m->fstype, m->source);
+    say(w, "%s (source %s), whose storage only its server knows", kind, m->source);
     return DMK_STORAGE_UNKNOWN;
 }
 

@@ -353,12 +353,13 @@ static void note_hidden(const char *dir, const char *name, DmkTargetInfo *info)
                     : "file system's server");
 }
 
-/* Waits (up to 5 s: a FUSE server's release comes after close returns)
- * for a hidden name to go once its file is closed. */
+/* Waits (up to 10 s: a FUSE server's release comes after close returns,
+ * later on a busy machine) for a hidden name to go once its file is
+ * closed; at once in the usual case. */
 static bool hidden_gone(const char *name)
 {
     struct stat st;
-    for (int i = 0; i < 100; i++) {
+    for (int i = 0; i < 200; i++) {
         if (lstat(name, &st) != 0 && errno == ENOENT)
             return true;
         struct timespec ts = {0, 50 * 1000 * 1000};

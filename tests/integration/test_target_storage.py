@@ -347,7 +347,7 @@ def test_bindfs_over_tmpfs_refused():
         src = os.path.join(s.tmpfs("ram"), "src")
         os.makedirs(src)
         s.bindfs(src, s.path("f"))
-        check_refused_ram(s.path("f"), f"fuse (FUSE) over {src}, which is on tmpfs")
+        check_refused_ram(s.path("f"), f"FUSE over {src}, which is on tmpfs")
         check(listing(src) == [], f"left in {src}: {listing(src)}")
 
 
@@ -379,7 +379,7 @@ def test_drive_list_marks_the_same():
         for path, chain in [
                 (s.path("m"), f"ext4 on {dev}, whose backing file {img} is on tmpfs"),
                 (s.path("o"), f"overlay, whose upper layer {upper} is on tmpfs"),
-                (s.path("f"), f"fuse (FUSE) over {src}, which is on tmpfs")]:
+                (s.path("f"), f"FUSE over {src}, which is on tmpfs")]:
             check(path in vols, f"{path} is not in the list: {out}")
             want = ("unusable", f"RAM-backed ({chain}): would measure memory, not a drive")
             check(vols[path] == want, f"{path}: {vols[path]}, expected {want}")
