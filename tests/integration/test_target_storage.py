@@ -371,7 +371,8 @@ def test_drive_list_marks_the_same():
         src = os.path.join(ram, "src")
         os.makedirs(src)
         s.bindfs(src, s.path("f"))
-        out = subprocess.run([LIST_VOLUMES], capture_output=True, text=True, check=True).stdout
+        out = subprocess.run([LIST_VOLUMES], capture_output=True, text=True, check=True,
+                             timeout=60).stdout
         vols = {}
         for line in out.splitlines():
             path, usable, reason = line.split("\t")
