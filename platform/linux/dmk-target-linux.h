@@ -11,6 +11,7 @@
 typedef struct {
     int fd;
     bool named;  /* created by name and unlinked, where O_TMPFILE was missing */
+    bool hidden; /* named, and its removed name lives on hidden (FUSE, NFS) while open */
     bool device; /* a raw block device: nothing was created, nothing is deleted */
     bool writable;
     uint64_t size;
