@@ -28,17 +28,16 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <linux/loop.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "dmk-drive-linux.h"
 #include "dmk-mountinfo.h"
+#include "dmk-storage-linux.h"
 #include "dmk-target-linux.h"
 
 /* Room for a disk's partitions and what is stacked on and under it; a
@@ -104,40 +103,26 @@ static bool read_devnum(const char *path, dev_t *out)
 
 /* ---- what loop and zram devices sit on ------------------------------------ */
 
-/* The kernel's own record of a loop device's backing: device and inode
- * for a file, the device number for a block device. Needs an open of
- * the loop device (harmless: no claim, no I/O). */
-static bool loop_status(const char *name, Stacked *st)
+/* A zram device's writeback device, by the path sysfs names. */
+static bool backing_by_path(Stacked *st)
 {
-    char node[128];
-    snprintf(node, sizeof node, "/dev/%s", name);
-    int fd = open(node, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0)
+    struct stat bs;
+    if (st->path[0] != '/' || stat(st->path, &bs) != 0 || !S_ISBLK(bs.st_mode))
         return false;
-    struct stat ns;
-    struct loop_info64 li;
-    bool ok = fstat(fd, &ns) == 0 && S_ISBLK(ns.st_mode) && ns.st_rdev == st->dev &&
-              ioctl(fd, LOOP_GET_STATUS64, &li) == 0;
-    close(fd);
-    if (!ok)
-        return false;
-    st->on_file = li.lo_rdevice == 0;
-    st->bdev = st->on_file ? (dev_t)li.lo_device : (dev_t)li.lo_rdevice;
-    st->bino = (ino_t)li.lo_inode;
+    st->bdev = bs.st_rdev;
     return true;
 }
 
-/* Otherwise (a fake tree, no /dev node): the path the kernel names. */
-static bool backing_by_path(const Graph *g, Stacked *st)
+/* A loop device's backing, as the loop driver records it
+ * (dmk_linux_loop_backing: the file's device and inode, or the device). */
+static bool loop_backing(const Graph *g, const char *name, Stacked *st)
 {
-    char path[PATH_MAX * 2];
-    struct stat bs;
-    snprintf(path, sizeof path, "%s%s", g->root, st->path);
-    if (st->path[0] != '/' || stat(path, &bs) != 0)
+    DmkLinuxLoopBacking b;
+    if (!dmk_linux_loop_backing(g->root, name, &b) || !b.known)
         return false;
-    st->on_file = !S_ISBLK(bs.st_mode);
-    st->bdev = st->on_file ? bs.st_dev : bs.st_rdev;
-    st->bino = bs.st_ino;
+    st->on_file = !b.is_device;
+    st->bdev = b.is_device ? b.rdev : b.fs_dev;
+    st->bino = b.ino;
     return true;
 }
 
@@ -158,7 +143,7 @@ static void add_stacked(Graph *g, const char *name, const char *attr, bool is_lo
         return;
     snprintf(st->name, sizeof st->name, "%s", name);
     snprintf(st->path, sizeof st->path, "%s", line);
-    st->known = (is_loop && !g->root[0] && loop_status(name, st)) || backing_by_path(g, st);
+    st->known = is_loop ? loop_backing(g, name, st) : backing_by_path(st);
     g->nstacked++;
 }
 
