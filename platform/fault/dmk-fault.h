@@ -73,6 +73,14 @@ typedef struct {
     /* target_open and target_sync calls, numbered from 1. */
     DmkFaultAt open; /* creating the test file fails: ENOSPC, EACCES... */
     DmkFaultAt sync; /* flushing the test file fails: EIO after the fill */
+    /* Submit calls again (`ops`, `code` not used). A frozen file system:
+     * the call does not return until dmk_fault_release() (io_submit
+     * blocked in the kernel, where no signal reaches it). */
+    DmkFaultAt hang;
+    /* A pause the test controls: the call returns only after gap_ns,
+     * then goes ahead (a short freeze, or the process stopped). */
+    DmkFaultAt gap;
+    uint64_t gap_ns;
 } DmkFaultScript;
 
 /* What the backend saw since the script was installed: the tests' exact
@@ -88,6 +96,8 @@ typedef struct {
     uint64_t sync_calls;
     int targets_open; /* open now; 0 once the runner freed everything */
     int queues_open;
+    int hung;      /* submit calls blocked by `hang` right now */
+    uint64_t gaps; /* submit calls that `gap` delayed */
 } DmkFaultStats;
 
 /* Installs a copy of *script (NULL: no faults, a plain null backend),
@@ -98,5 +108,9 @@ const DmkBackend *dmk_backend_fault(const DmkFaultScript *script);
 
 /* The counts since the last dmk_backend_fault(); safe while a run goes on. */
 void dmk_fault_stats(DmkFaultStats *out);
+
+/* Lets every submit call that `hang` blocks return (now and later, until
+ * the next dmk_backend_fault()). */
+void dmk_fault_release(void);
 
 #endif
