@@ -784,7 +784,8 @@ static int read_honest_test(Reader *rd, const Cells *c, DmkTestResult *t)
     if (rc == DMK_OK)
         rc = get_text(rd, c, fl_col, text, sizeof text);
     if (rc == DMK_OK && !dmk_flags_parse(text, &t->flags))
-        rc = fail_cell(rd, fl_col, "%s is not a list of flags (peak, over_interface, low_qd)",
+        rc = fail_cell(rd, fl_col,
+                       "%s is not a list of flags (peak, over_interface, low_qd, paused)",
                        shown(text, strlen(text), q, sizeof q));
     return rc;
 }

@@ -14,6 +14,7 @@ static const struct {
     {DMK_FLAG_PEAK, "peak"},
     {DMK_FLAG_OVER_INTERFACE, "over_interface"},
     {DMK_FLAG_LOW_QD, "low_qd"},
+    {DMK_FLAG_PAUSED, "paused"},
 };
 #define N_FLAGS (sizeof flag_names / sizeof flag_names[0])
 
@@ -56,6 +57,8 @@ uint32_t dmk_test_flags(const DmkRunResult *r, const DmkTestResult *t)
         f |= DMK_FLAG_OVER_INTERFACE;
     if (low_qd(t))
         f |= DMK_FLAG_LOW_QD;
+    if (dmk_test_paused_s(t, NULL) > 0)
+        f |= DMK_FLAG_PAUSED;
     return f;
 }
 
@@ -109,6 +112,29 @@ static void link_kind(const char *iface, char *buf, size_t len)
     snprintf(buf, len, "%.*s", (int)n, iface[0] ? iface : "link");
 }
 
+/* The pause's length and pass where the result knows them (a run just
+ * made); a result read back from a file keeps only the flag. */
+static void paused_tip(const DmkTestResult *t, char *tip, size_t tlen)
+{
+    uint32_t pass = 0;
+    double s = dmk_test_paused_s(t, &pass);
+    char a[32];
+    const char *what = "For a while nothing was submitted or completed";
+    char head[160];
+    if (s > 0) {
+        snprintf(head, sizeof head, "In pass %u, for %s s nothing was submitted or completed",
+                 pass + 1, dmk_format_double(s, 1, a, sizeof a));
+        what = head;
+    }
+    bool score_clean = t->n_passes && t->passes[t->best_pass].paused_s <= 0 && s > 0;
+    snprintf(tip, tlen,
+             "Paused: %s (the program was stopped or the computer slept, or the file system "
+             "was frozen), and that time counts in the pass's numbers. %s",
+             what,
+             score_clean ? "The score is from a pass without a pause."
+                         : "The score may be far below what the drive does: run it again.");
+}
+
 void dmk_flag_describe(const DmkRunResult *r, const DmkTestResult *t, uint32_t bit, char *marker,
                        size_t mlen, char *tip, size_t tlen)
 {
@@ -147,6 +173,10 @@ void dmk_flag_describe(const DmkRunResult *r, const DmkTestResult *t, uint32_t b
                      "number is for a lower queue depth.",
                      dmk_format_double(t->achieved_qd, 1, a, sizeof a),
                      dmk_test_asked_qd(&t->test));
+    } else if (bit == DMK_FLAG_PAUSED) {
+        snprintf(marker, mlen, "paused");
+        if (tip)
+            paused_tip(t, tip, tlen);
     } else {
         snprintf(marker, mlen, "?");
         if (tip)

@@ -106,7 +106,7 @@ static void test_names(void)
     char b[64];
     uint32_t v = 99;
     DMK_CHECK_STR(dmk_flags_format(0, b, sizeof b), "");
-    DMK_CHECK_STR(dmk_flags_format(DMK_FLAG_ALL, b, sizeof b), "peak over_interface low_qd");
+    DMK_CHECK_STR(dmk_flags_format(DMK_FLAG_ALL, b, sizeof b), "peak over_interface low_qd paused");
     DMK_CHECK(dmk_flags_parse("", &v) && v == 0);
     DMK_CHECK(dmk_flags_parse("low_qd peak", &v) && v == (DMK_FLAG_LOW_QD | DMK_FLAG_PEAK));
     static const char *bad[] = {"peak peak", "fast", "peak ", " peak", "peak  low_qd", "PEAK"};
@@ -205,16 +205,17 @@ static void test_csv_round_trip(void)
     }
     dmk_run_result_free(back);
     /* a flag this version does not know is refused with its cell */
-    char *bad = csv ? strstr(csv, "\"peak over_interface low_qd\"") : NULL;
+    char *bad = csv ? strstr(csv, "\"peak over_interface low_qd paused\"") : NULL;
     DMK_CHECK(bad != NULL);
     if (bad) {
-        memcpy(bad, "\"peak over_interface zzzzzz\"", 28);
+        memcpy(bad, "\"peak over_interface zzzzzz paused\"", 35);
         back = NULL;
         rc = dmk_csv_load_mem("bad.csv", csv, strlen(csv), &back, &err);
         DMK_CHECK_INT(rc, DMK_E_INVAL);
         printf("# %s\n", err.msg);
-        DMK_CHECK(strstr(err.msg, "bad.csv: line 2, column ") &&
-                  strstr(err.msg, "(flags): 'peak over_interface zzzzzz' is not a list of flags"));
+        DMK_CHECK(
+            strstr(err.msg, "bad.csv: line 2, column ") &&
+            strstr(err.msg, "(flags): 'peak over_interface zzzzzz paused' is not a list of flags"));
         dmk_run_result_free(back);
     }
     free(csv);
