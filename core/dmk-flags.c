@@ -128,8 +128,8 @@ static void paused_tip(const DmkTestResult *t, char *tip, size_t tlen)
     }
     bool score_clean = t->n_passes && t->passes[t->best_pass].paused_s <= 0 && s > 0;
     snprintf(tip, tlen,
-             "Paused: %s (the program was stopped or the computer slept, or the file system "
-             "was frozen), and that time counts in the pass's numbers. %s",
+             "Paused: %s (the program was stopped, or the file system was frozen), and that time "
+             "counts in the pass's numbers. %s",
              what,
              score_clean ? "The score is from a pass without a pause."
                          : "The score may be far below what the drive does: run it again.");

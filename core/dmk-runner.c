@@ -17,10 +17,12 @@
 #define FILL_DEPTH 8
 /* How often the caller hears of progress and the runner looks at the stop flag. */
 #define POLL_NS 100000000ULL
-/* After a stop (or a worker's failure, or a stall) the workers get this
- * long to return; one that does not is stuck in the kernel (a frozen file
- * system blocks io_submit uninterruptibly) and is left behind, so that a
- * stop never waits for the drive. */
+/* After a stop (or a worker's failure, or a stall) the workers get at
+ * least this long to return; one that has not come back from a call for
+ * this long by then is stuck in the kernel (a frozen file system blocks
+ * io_submit uninterruptibly) and is left behind, so that a stop never
+ * waits for the drive. One that keeps coming back (draining) is waited
+ * for: its own watchdog bounds it. */
 #define STOP_GRACE_NS 3000000000ULL
 
 typedef struct DmkCrew DmkCrew;
@@ -320,12 +322,27 @@ static void crew_abandon(DmkRunner *r, DmkCrew *c, uint64_t now, bool described,
              what, described ? "" : ", so ");
 }
 
-/* Waits up to STOP_GRACE_NS for the crew to return after a stop; false
- * when a worker is still stuck. */
+/* Whether a running worker has not come back from a call for the grace
+ * time: stuck in the kernel. One that keeps coming back (draining what
+ * is in flight, bounded by its own watchdog) is waited for. */
+static bool crew_has_stuck(const DmkCrew *c, uint64_t now)
+{
+    for (uint32_t i = 0; i < c->n; i++) {
+        const DmkWorker *w = &c->w[i];
+        uint64_t beat = atomic_load_explicit(&w->beat_ns, memory_order_relaxed);
+        if (!atomic_load(&w->finished) && now > beat && now - beat > STOP_GRACE_NS)
+            return true;
+    }
+    return false;
+}
+
+/* Waits for the crew to return after a stop, at least STOP_GRACE_NS
+ * after `since`; false when a worker is stuck in a call by then. */
 static bool crew_wait_grace(const DmkCrew *c, uint64_t since)
 {
     while (crew_stuck(c)) {
-        if (dmk_clock_ns() - since > STOP_GRACE_NS)
+        uint64_t now = dmk_clock_ns();
+        if (now - since > STOP_GRACE_NS && crew_has_stuck(c, now))
             return false;
         dmk_sleep_ns(POLL_NS / 5);
     }
@@ -370,7 +387,7 @@ static int crew_run(DmkRunner *r, DmkCrew *c, DmkStageFn stage, void *ctx, DmkEr
         dmk_sleep_ns(POLL_NS);
         uint64_t now = dmk_clock_ns(), b = crew_live_bytes(c);
         /* A poll far later than asked: this process did not run (SIGSTOP,
-         * a suspended machine); that time is nobody's stall. */
+         * Ctrl+Z); that time is nobody's stall. */
         if (now - last_t > POLL_NS + DMK_PAUSE_MIN_NS)
             resumed = now;
         if (!stop_seen && atomic_load(&r->stop))
@@ -381,7 +398,7 @@ static int crew_run(DmkRunner *r, DmkCrew *c, DmkStageFn stage, void *ctx, DmkEr
             atomic_store(&r->stop, 1);
             break;
         }
-        if (stop_seen && now - stop_seen > STOP_GRACE_NS)
+        if (stop_seen && now - stop_seen > STOP_GRACE_NS && crew_has_stuck(c, now))
             break;
         DmkProgress p = {0};
         p.mb_s = now > last_t ? (double)(b - last_b) / secs(now - last_t) / 1e6 : 0.0;

@@ -262,7 +262,7 @@ static uint64_t p99_so_far(const DmkWorker *w)
 /* The loop came back at `now` from a round that began at `prev` and was
  * allowed to wait `asked_ns`. A round far longer than both the wait and
  * the latency seen means that nothing was submitted or completed while
- * the process did not run (SIGSTOP, a suspended machine) or a call
+ * the process did not run (SIGSTOP, Ctrl+Z) or a call
  * blocked (a frozen file system): the passes it overlaps are marked, as
  * their numbers count that time. Returns whether it was such a pause. */
 static bool note_gap(DmkWorker *w, uint64_t prev, uint64_t now, uint64_t asked_ns)

@@ -91,7 +91,7 @@ typedef struct DmkWorker {
     /* Pauses (results.md, "paused"): per pass, the longest time in which
      * the loop neither submitted nor reaped anything for far longer than
      * the latency seen and the wait it asked for (the process stopped, the
-     * machine slept, a call blocked); 0 for none. */
+     * file system froze briefly); 0 for none. */
     uint64_t *pause_ns;
     int rc;
     DmkError err;
