@@ -3,11 +3,11 @@
 
 - fsfreeze of a loop-mounted ext4 that the test makes under the build
   dir (never anything else): SIGINT while a worker is blocked in
-  io_submit ends the command within a bound with status 130, although the
-  blocked thread cannot be ended before the thaw; a freeze longer than a
-  short watchdog (--watchdog 2) ends it with status 1 and a stall
-  message, never 0; both with the O_TMPFILE file and the named-file
-  fallback, whose name is gone while it runs. After the thaw nothing is
+  io_submit ends the command within a bound with status 130 (SIGTERM:
+  143), although the blocked thread cannot be ended before the thaw,
+  with the O_TMPFILE file and with the named-file fallback, whose name is
+  gone while it runs; a freeze longer than a short watchdog (--watchdog
+  2) ends it with status 1 and a stall message, never 0. After the thaw nothing is
   left on the file system and e2fsck finds it clean.
 - SIGSTOP of the whole command for 3 s inside a 6 s pass: the pass and
   the test are flagged "paused" in the JSON and the table.
@@ -244,7 +244,7 @@ def gone(pid, timeout=WAIT_S):
     raise AssertionError(f"process {pid} still there after the thaw")
 
 
-def sigint_during_freeze(env=None):
+def signal_during_freeze(env=None, sig=signal.SIGINT, status=130):
     need_root("fsfreeze", "mkfs.ext4", "e2fsck")
     with Dir() as d, FrozenFs(d) as fs:
         cmd = Command(WRITE_RUN + ["--target", fs.mnt], env)
@@ -256,12 +256,12 @@ def sigint_during_freeze(env=None):
             fs.freeze()
             cmd.wait_blocked(child)
             t0 = time.monotonic()
-            cmd.proc.send_signal(signal.SIGINT)
+            cmd.proc.send_signal(sig)
             cmd.finish(EXIT_BOUND_S)
             took = time.monotonic() - t0
-            check(cmd.proc.returncode == 130, f"exit {cmd.proc.returncode}: {cmd.text()!r}")
+            check(cmd.proc.returncode == status, f"exit {cmd.proc.returncode}: {cmd.text()!r}")
             check(took < EXIT_BOUND_S, f"took {took:.1f} s to exit")
-            print(f"# exit 130 after {took:.1f} s while frozen")
+            print(f"# exit {status} after {took:.1f} s while frozen")
             err = cmd.text()
             check("stopped by the user (writing 1048576 bytes at offset " in err,
                   f"message: {err[-600:]!r}")
@@ -276,13 +276,17 @@ def sigint_during_freeze(env=None):
 
 
 def test_sigint_during_freeze():
-    sigint_during_freeze()
+    signal_during_freeze()
+
+
+def test_sigterm_during_freeze():
+    signal_during_freeze(sig=signal.SIGTERM, status=143)
 
 
 def test_sigint_during_freeze_named_file():
     # The fallback's name is unlinked right after open: none while it runs
     # (checked inside), none after.
-    sigint_during_freeze({"DMK_TEST_NO_TMPFILE": "1"})
+    signal_during_freeze({"DMK_TEST_NO_TMPFILE": "1"})
 
 
 def test_freeze_longer_than_watchdog():
