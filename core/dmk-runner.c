@@ -56,8 +56,15 @@ struct DmkRunner {
      * stay allocated for as long as the process lives, reachable from
      * abandoned_runners, since those threads may yet come back. */
     DmkCrew *abandoned;
+    void *sync_left; /* a flush left behind the same way (guarded_sync) */
     DmkRunner *next_abandoned;
 };
+
+/* Whether a thread of this runner's was left stuck in the kernel. */
+static bool left_behind(const DmkRunner *r)
+{
+    return r->abandoned || r->sync_left;
+}
 
 /* Runners whose workers were left behind; never freed (see above). */
 static _Atomic(DmkRunner *) abandoned_runners;
@@ -80,7 +87,7 @@ void dmk_runner_stop(DmkRunner *r)
 
 void dmk_runner_free(DmkRunner *r)
 {
-    if (r && r->abandoned) {
+    if (r && left_behind(r)) {
         /* A stuck worker still points into r: keep it, reachable. */
         DmkRunner *head = atomic_load(&abandoned_runners);
         do
@@ -95,7 +102,7 @@ void dmk_runner_free(DmkRunner *r)
 
 bool dmk_runner_abandoned(const DmkRunner *r)
 {
-    return r->abandoned != NULL;
+    return left_behind(r);
 }
 
 static double secs(uint64_t ns)
@@ -427,6 +434,83 @@ static int crew_run(DmkRunner *r, DmkCrew *c, DmkStageFn stage, void *ctx, DmkEr
 
 /* ---- preparing the test file ------------------------------------------- */
 
+/* A flush on a thread of its own, supervised as the workers are: fdatasync
+ * on a frozen file system never returns either. */
+typedef struct {
+    DmkRunner *r;
+    DmkThread *thread;
+    atomic_int done;
+    int rc;
+    DmkError err;
+} DmkGuardedSync;
+
+static void sync_entry(void *arg)
+{
+    DmkGuardedSync *g = arg;
+    g->rc = g->r->be->target_sync(g->r->target, &g->err);
+    atomic_store(&g->done, 1);
+}
+
+/* Whether the flush has been given long enough: the watchdog time (from
+ * the runner's own last pause on), or the grace after a stop. */
+static bool sync_overdue(uint64_t now, uint64_t from, uint64_t stop_seen, uint64_t watchdog_ns)
+{
+    return stop_seen ? now - stop_seen > STOP_GRACE_NS : now - from > watchdog_ns;
+}
+
+/* The flush after the fill: a flush that does not return fails the run
+ * after the watchdog time, and a stop waits for it only the grace; then
+ * its thread is left behind like a stuck worker's. */
+static int guarded_sync(DmkRunner *r, DmkError *err)
+{
+    DmkGuardedSync *g = calloc(1, sizeof *g);
+    if (!g)
+        return r->be->target_sync(r->target, err);
+    g->r = r;
+    atomic_init(&g->done, 0);
+    if (dmk_thread_start(&g->thread, sync_entry, g, err) != DMK_OK) {
+        free(g);
+        return r->be->target_sync(r->target, err);
+    }
+    uint64_t t0 = dmk_clock_ns(), last = t0, from = t0, stop_seen = 0, emitted = t0;
+    uint64_t watchdog_ns = to_ns(r->spec->watchdog_s);
+    while (!atomic_load(&g->done)) {
+        dmk_sleep_ns(POLL_NS / 5);
+        uint64_t now = dmk_clock_ns();
+        if (now - emitted >= POLL_NS) { /* still preparing: the fill is written */
+            DmkProgress p = {.stage = DMK_STAGE_PREPARE, .fraction = 1.0};
+            emit(r, &p);
+            emitted = now;
+        }
+        if (now - last > POLL_NS + DMK_PAUSE_MIN_NS)
+            from = now; /* this process did not run: nobody's stall */
+        last = now;
+        if (!stop_seen && atomic_load(&r->stop))
+            stop_seen = now;
+        if (!sync_overdue(now, from, stop_seen, watchdog_ns))
+            continue;
+        r->sync_left = g; /* kept: the thread still uses it and the target */
+        if (stop_seen)
+            return dmk_error_set(err, DMK_E_STOPPED, 0,
+                                 "stopped by the user (flushing the test file in %s to the "
+                                 "drive has not returned for %.1f s, so its thread was left "
+                                 "behind; the test file is freed when the program ends)",
+                                 r->spec->dir, secs(now - t0));
+        return dmk_error_set(err, DMK_E_TIMEOUT, 0,
+                             "flushing the test file in %s to the drive did not return for %.0f "
+                             "s; the file system may be frozen or the drive hung. The run is not "
+                             "complete (its thread was left behind; the test file is freed when "
+                             "the program ends)",
+                             r->spec->dir, secs(now - t0));
+    }
+    dmk_thread_join(g->thread);
+    int rc = g->rc;
+    if (rc != DMK_OK)
+        *err = g->err;
+    free(g);
+    return rc;
+}
+
 static void fill_stage(DmkRunner *r, const DmkCrew *c, uint64_t now, DmkProgress *p, void *ctx)
 {
     (void)now;
@@ -449,7 +533,7 @@ static int fill_target(DmkRunner *r, DmkError *err)
     if (rc == DMK_OK)
         rc = crew_run(r, c, fill_stage, NULL, err);
     if (rc == DMK_OK)
-        rc = r->be->target_sync(r->target, err);
+        rc = guarded_sync(r, err);
     if (rc != DMK_OK && rc != DMK_E_STOPPED && c && c->n) {
         char msg[sizeof err->msg];
         snprintf(msg, sizeof msg, "%s", err->msg);
@@ -1075,18 +1159,18 @@ int dmk_runner_run(DmkRunner *r, const DmkRunCallbacks *cb, DmkRunResult **out, 
     if (rc == DMK_OK)
         rc = run_tests(r, res, err);
     /* Workers left behind still use the pools and the target: kept. */
-    if (!r->abandoned) {
+    if (!left_behind(r)) {
         dmk_verify_pool_free(&r->vpool);
         dmk_pool_free(&r->pool);
     }
     if (r->cb && r->cb->measured)
         r->cb->measured(res, rc, r->cb->user_data);
-    if (r->target && !r->abandoned) {
+    if (r->target && !left_behind(r)) {
         DmkProgress p = {.stage = DMK_STAGE_CLEANUP, .fraction = 1.0};
         emit(r, &p);
         r->be->target_close(r->target);
     }
-    if (!r->abandoned)
+    if (!left_behind(r))
         r->target = NULL;
     r->res = NULL;
     if (out)

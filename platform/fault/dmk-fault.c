@@ -134,9 +134,13 @@ static void fault_target_close(DmkTarget *t)
 }
 
 /* A vanished drive fails every flush; otherwise the script's sync fault. */
+static void hold_call(const DmkFaultScript *s, uint64_t call);
+static void hold_sync(const DmkFaultScript *s, uint64_t call);
+
 static int fault_target_sync(DmkTarget *t, DmkError *err)
 {
     uint64_t k = count_up(&dmk_fault_counts.sync_calls);
+    hold_sync(&t->script, k);
     const DmkFaultAt *f = NULL;
     if (atomic_load(&t->vanished))
         f = &t->script.vanish;
@@ -253,6 +257,18 @@ static void hold_call(const DmkFaultScript *s, uint64_t call)
         dmk_sleep_ns(s->gap_ns);
     }
     if (!strikes(&s->hang, call))
+        return;
+    atomic_fetch_add(&c->hung, 1);
+    while (!atomic_load(&c->released))
+        dmk_sleep_ns(1000000);
+    atomic_fetch_sub(&c->hung, 1);
+}
+
+/* The same for a flush (target_sync call `call`). */
+static void hold_sync(const DmkFaultScript *s, uint64_t call)
+{
+    DmkFaultCounts *c = &dmk_fault_counts;
+    if (!strikes(&s->hang_sync, call))
         return;
     atomic_fetch_add(&c->hung, 1);
     while (!atomic_load(&c->released))

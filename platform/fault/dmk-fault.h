@@ -81,6 +81,9 @@ typedef struct {
      * then goes ahead (a short freeze, or the process stopped). */
     DmkFaultAt gap;
     uint64_t gap_ns;
+    /* target_sync calls: fdatasync on a frozen file system, blocked until
+     * dmk_fault_release(). */
+    DmkFaultAt hang_sync;
 } DmkFaultScript;
 
 /* What the backend saw since the script was installed: the tests' exact
@@ -96,7 +99,7 @@ typedef struct {
     uint64_t sync_calls;
     int targets_open; /* open now; 0 once the runner freed everything */
     int queues_open;
-    int hung;      /* submit calls blocked by `hang` right now */
+    int hung;      /* calls blocked by `hang` or `hang_sync` right now */
     uint64_t gaps; /* submit calls that `gap` delayed */
 } DmkFaultStats;
 

@@ -206,6 +206,9 @@ class Command:
                 self.proc.wait()
         out = self.proc.stdout.read()
         self.proc.stdout.close()
+        # All it wrote: the child let go of the terminal before it reported
+        # its end, so the reader sees the end of it.
+        self.reader.join(timeout=WAIT_S)
         return out
 
     def close(self):

@@ -273,6 +273,38 @@ static void test_slow_drive_is_not_paused(void)
     free(spec);
 }
 
+/* The flush after the fill never returns (fdatasync on a frozen file
+ * system): the runner's thread is not stuck with it; the watchdog fails
+ * the run, and a stop ends it after the grace. */
+static void test_hang_in_sync(void)
+{
+    DmkRunSpec *spec = new_spec("RND4K Q1T1", 0.2, 1);
+    DmkFaultScript s = {.hang_sync = {.nth = 1}};
+    Outcome o = {0};
+    run_script(spec, &s, &o);
+    DMK_CHECK_INT(o.rc, DMK_E_TIMEOUT);
+    DMK_CHECK(o.abandoned);
+    static const char want[] =
+        "preparing the test file failed: flushing the test file in " FAULT_DIR
+        " to the drive did not return for 1 s; the file system may be "
+        "frozen";
+    DMK_CHECK(strncmp(o.err.msg, want, sizeof want - 1) == 0);
+    DMK_CHECK(o.res != NULL && !o.res->complete);
+    dmk_run_result_free(o.res);
+    release_hung();
+    /* a stop while it hangs, with the default watchdog */
+    spec->watchdog_s = 60.0;
+    Outcome p = {.stop_when_hung = true};
+    run_script(spec, &s, &p);
+    DMK_CHECK_INT(p.rc, DMK_E_STOPPED);
+    DMK_CHECK(p.abandoned);
+    DMK_CHECK(p.stop_to_end_s < NEVER_S);
+    DMK_CHECK(strncmp(p.err.msg, "stopped by the user (flushing the test file in ", 47) == 0);
+    dmk_run_result_free(p.res);
+    release_hung();
+    free(spec);
+}
+
 int main(void)
 {
     DMK_TEST(test_stop_without_hang);
@@ -282,5 +314,6 @@ int main(void)
     DMK_TEST(test_hang_in_test);
     DMK_TEST(test_hang_in_fill);
     DMK_TEST(test_stop_with_hung_call);
+    DMK_TEST(test_hang_in_sync);
     return dmk_test_done();
 }
