@@ -7,7 +7,8 @@
   143), although the blocked thread cannot be ended before the thaw,
   with the O_TMPFILE file and with the named-file fallback, whose name is
   gone while it runs; a freeze longer than a short watchdog (--watchdog
-  2) ends it with status 1 and a stall message, never 0. After the thaw nothing is
+  2) ends it with status 1 and a stall message, never 0; a shorter one (4
+  s) flags the pass "paused". After the thaw nothing is
   left on the file system and e2fsck finds it clean.
 - SIGSTOP of the whole command for 3 s inside a 6 s pass: the pass and
   the test are flagged "paused" in the JSON and the table.
@@ -317,6 +318,35 @@ def test_freeze_longer_than_watchdog():
         finally:
             fs.thaw()
             cmd.close()
+        fs.check_clean()
+
+
+def test_short_freeze_flags_the_pass():
+    """A freeze shorter than the watchdog: no failure, but the pass that
+    counted it is flagged paused, with the freeze's length."""
+    need_root("fsfreeze", "mkfs.ext4", "e2fsck")
+    with Dir() as d, FrozenFs(d) as fs:
+        out_json = os.path.join(d, "r.json")
+        cmd = Command(["run", "--target", fs.mnt, "--size", "32MiB", "--test", "RND4K Q1T1",
+                       "--mode", "write", "--passes", "1", "--measure", "10", "--warmup", "0",
+                       "--interval", "0", "--json", out_json])
+        try:
+            cmd.wait_for("pass 1/1")
+            child = cmd.worker_pid()
+            fs.freeze()
+            cmd.wait_blocked(child)
+            time.sleep(4.0)  # the freeze's length, not a wait for a state
+            fs.thaw()
+            cmd.finish(WAIT_S)
+        finally:
+            fs.thaw()
+            cmd.close()
+        check(cmd.proc.returncode == 0, f"exit {cmd.proc.returncode}: {cmd.text()[-600:]!r}")
+        t = json.load(open(out_json))["results"][0]
+        paused = t["passes"][0].get("paused_s", 0)
+        print(f"# paused_s {paused}, flags {t['flags']}")
+        check("paused" in t["flags"], f"flags {t['flags']}")
+        check(paused >= 4.0, f"paused_s {paused}")
         fs.check_clean()
 
 
