@@ -207,17 +207,16 @@ static void test_csv_round_trip(void)
     }
     dmk_run_result_free(back);
     /* a flag this version does not know is refused with its cell */
-    char *bad = csv ? strstr(csv, "\"peak over_interface low_qd paused\"") : NULL;
+    char *bad = csv ? strstr(csv, "\"peak over_interface low_qd\"") : NULL;
     DMK_CHECK(bad != NULL);
     if (bad) {
-        memcpy(bad, "\"peak over_interface zzzzzz paused\"", 35);
+        memcpy(bad, "\"peak over_interface zzzzzz\"", 28);
         back = NULL;
         rc = dmk_csv_load_mem("bad.csv", csv, strlen(csv), &back, &err);
         DMK_CHECK_INT(rc, DMK_E_INVAL);
         printf("# %s\n", err.msg);
-        DMK_CHECK(
-            strstr(err.msg, "bad.csv: line 2, column ") &&
-            strstr(err.msg, "(flags): 'peak over_interface zzzzzz paused' is not a list of flags"));
+        DMK_CHECK(strstr(err.msg, "bad.csv: line 2, column ") &&
+                  strstr(err.msg, "(flags): 'peak over_interface zzzzzz' is not a list of flags"));
         dmk_run_result_free(back);
     }
     free(csv);
