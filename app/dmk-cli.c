@@ -121,6 +121,11 @@ static int opt_timeline(DmkCliArgs *a, const char *v, DmkError *err)
     return dmk_parse_seconds_range("--timeline", v, 0.01, 3600, &a->spec->timeline_s, err);
 }
 
+static int opt_watchdog(DmkCliArgs *a, const char *v, DmkError *err)
+{
+    return dmk_parse_seconds_range("--watchdog", v, 1, DMK_SECONDS_MAX, &a->spec->watchdog_s, err);
+}
+
 static int opt_data(DmkCliArgs *a, const char *v, DmkError *err)
 {
     if (strcmp(v, "random") == 0)
@@ -503,6 +508,8 @@ static const DmkOption options[] = {
     {"--json", "FILE", ALL_RUNS, opt_json, "write results as JSON to FILE (- for stdout)"},
     {"--csv", "FILE", ALL_RUNS, opt_csv, "write results as CSV to FILE (- for stdout)"},
     {"--quiet", NULL, ALL_RUNS, opt_quiet, "no progress line"},
+    {"--watchdog", "SECONDS", ALL_RUNS, opt_watchdog,
+     "fail the run when the drive completes no request for SECONDS (default: 60)"},
     {"--warmup", "SECONDS", ALL_RUNS, opt_warmup,
      "discarded warm-up before each test, 0 for none (default: the measure time; lab: 2 for "
      "mixed and latency, else 0)"},

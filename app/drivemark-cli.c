@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "dmk-cli-device.h"
+#include "dmk-cli-guard.h"
 #include "dmk-cli-report.h"
 #include "dmk-cli.h"
 #include "dmk-json.h"
@@ -269,6 +270,13 @@ static int cmd_run(DmkCliArgs *a)
     if (progress)
         dmk_report_progress_end();
     current_runner = NULL;
+    /* A worker stuck in the kernel was left behind: the process must end
+     * now (main returns), and never report that run as a success. */
+    bool abandoned = dmk_runner_abandoned(runner);
+    if (abandoned && rc == DMK_OK)
+        rc = dmk_error_set(&err, DMK_E_TIMEOUT, 0, "a worker did not return");
+    if (abandoned)
+        dmk_cli_guard_left_behind();
     dmk_runner_free(runner);
     if (!out.done) /* the run failed before the runner measured anything */
         on_measured(res, rc, &out);
@@ -311,8 +319,11 @@ int main(int argc, char **argv)
     else if (args.cmd == DMK_CMD_CHART)
         status = dmk_cli_chart(&args);
 #endif
-    else
-        status = cmd_run(&args); /* run, sweep and the lab tests: a spec to measure */
+    else if (!dmk_cli_guard_start(&status)) {
+        /* run, sweep and the lab tests: a spec to measure, in the child */
+        status = cmd_run(&args);
+        dmk_cli_guard_finish(status);
+    }
     dmk_cli_args_free(&args);
     return status;
 }

@@ -16,6 +16,7 @@ static const struct {
     {DMK_FLAG_LOW_QD, "low_qd"},
     {DMK_FLAG_RAM_BACKED, "ram_backed"},
     {DMK_FLAG_STORAGE_UNKNOWN, "storage_unknown"},
+    {DMK_FLAG_PAUSED, "paused"},
 };
 #define N_FLAGS (sizeof flag_names / sizeof flag_names[0])
 
@@ -63,6 +64,8 @@ uint32_t dmk_test_flags(const DmkRunResult *r, const DmkTestResult *t)
         f |= DMK_FLAG_RAM_BACKED;
     else if (r->target.storage == DMK_STORAGE_UNKNOWN)
         f |= DMK_FLAG_STORAGE_UNKNOWN;
+    if (dmk_test_paused_s(t, NULL) > 0)
+        f |= DMK_FLAG_PAUSED;
     return f;
 }
 
@@ -114,6 +117,29 @@ static void link_kind(const char *iface, char *buf, size_t len)
 {
     size_t n = strcspn(iface, " ");
     snprintf(buf, len, "%.*s", (int)n, iface[0] ? iface : "link");
+}
+
+/* The pause's length and pass where the result knows them (a run just
+ * made); a result read back from a file keeps only the flag. */
+static void paused_tip(const DmkTestResult *t, char *tip, size_t tlen)
+{
+    uint32_t pass = 0;
+    double s = dmk_test_paused_s(t, &pass);
+    char a[32];
+    const char *what = "For a while nothing was submitted or completed";
+    char head[160];
+    if (s > 0) {
+        snprintf(head, sizeof head, "In pass %u, for %s s nothing was submitted or completed",
+                 pass + 1, dmk_format_double(s, 1, a, sizeof a));
+        what = head;
+    }
+    bool score_clean = t->n_passes && t->passes[t->best_pass].paused_s <= 0 && s > 0;
+    snprintf(tip, tlen,
+             "Paused: %s (the program was stopped, or the file system was frozen), and that time "
+             "counts in the pass's numbers. %s",
+             what,
+             score_clean ? "The score is from a pass without a pause."
+                         : "The score may be far below what the drive does: run it again.");
 }
 
 void dmk_flag_describe(const DmkRunResult *r, const DmkTestResult *t, uint32_t bit, char *marker,
@@ -172,6 +198,10 @@ void dmk_flag_describe(const DmkRunResult *r, const DmkTestResult *t, uint32_t b
                      "drive's.",
                      ti->storage_note[0] ? " (" : "", ti->storage_note,
                      ti->storage_note[0] ? ")" : "");
+    } else if (bit == DMK_FLAG_PAUSED) {
+        snprintf(marker, mlen, "paused");
+        if (tip)
+            paused_tip(t, tip, tlen);
     } else {
         snprintf(marker, mlen, "?");
         if (tip)

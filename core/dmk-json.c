@@ -87,6 +87,9 @@ static void write_passes(FILE *f, const DmkTestResult *t)
     for (uint32_t p = 0; p < t->n_passes; p++) {
         fprintf(f, "%s{\"pass\":%u", p ? "," : "", p + 1);
         write_stats(f, &t->passes[p].total);
+        /* Only where the pass had a pause (results.md, "paused"). */
+        if (t->passes[p].paused_s > 0)
+            kv_num(f, "paused_s", t->passes[p].paused_s, 3, ",");
         fputc('}', f);
     }
     fputc(']', f);

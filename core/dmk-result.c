@@ -1,5 +1,6 @@
 #include "dmk-result.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,10 +59,17 @@ void dmk_test_result_summarize(DmkTestResult *t)
     if (t->n_passes == 0)
         return;
     double sorted[DMK_PASSES_MAX];
+    uint32_t clean = 0; /* passes without a pause */
+    for (uint32_t i = 0; i < t->n_passes; i++)
+        clean += t->passes[i].paused_s <= 0;
+    bool first = true;
     for (uint32_t i = 0; i < t->n_passes; i++) {
         sorted[i] = t->passes[i].total.mb_s;
-        if (sorted[i] > t->passes[t->best_pass].total.mb_s)
+        if (clean && t->passes[i].paused_s > 0)
+            continue;
+        if (first || sorted[i] > t->passes[t->best_pass].total.mb_s)
             t->best_pass = i;
+        first = false;
     }
     qsort(sorted, t->n_passes, sizeof sorted[0], cmp_double);
     uint32_t n = t->n_passes;
@@ -69,6 +77,19 @@ void dmk_test_result_summarize(DmkTestResult *t)
     t->mb_s_max = sorted[n - 1];
     t->mb_s_median = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0;
     t->score = t->passes[t->best_pass];
+}
+
+double dmk_test_paused_s(const DmkTestResult *t, uint32_t *pass)
+{
+    double worst = 0;
+    for (uint32_t i = 0; i < t->n_passes; i++) {
+        if (t->passes[i].paused_s > worst) {
+            worst = t->passes[i].paused_s;
+            if (pass)
+                *pass = i;
+        }
+    }
+    return worst;
 }
 
 void dmk_run_result_free(DmkRunResult *r)

@@ -26,6 +26,10 @@ typedef struct {
     DmkStats total; /* read + write */
     DmkStats read;
     DmkStats write;
+    /* The longest pause in the pass (results.md, "paused"): seconds in
+     * which nothing was submitted or completed far beyond the latency
+     * seen; 0 for none, and in results read back from a file. */
+    double paused_s;
 } DmkPassResult;
 
 /* A plausible drive temperature: outside this range a sensor misread, and
@@ -131,10 +135,11 @@ enum {
     DMK_FLAG_LOW_QD = 1u << 2,         /* fewer requests in flight than asked */
     DMK_FLAG_RAM_BACKED = 1u << 3, /* the target's storage is memory (a device given on purpose) */
     DMK_FLAG_STORAGE_UNKNOWN = 1u << 4, /* the storage could not be followed: may be RAM */
+    DMK_FLAG_PAUSED = 1u << 5,          /* a pass contained a pause: its time counts idle */
 };
 #define DMK_FLAG_ALL                                                                   \
     (DMK_FLAG_PEAK | DMK_FLAG_OVER_INTERFACE | DMK_FLAG_LOW_QD | DMK_FLAG_RAM_BACKED | \
-     DMK_FLAG_STORAGE_UNKNOWN)
+     DMK_FLAG_STORAGE_UNKNOWN | DMK_FLAG_PAUSED)
 
 /* The reviews' practice (methodology.md): a 1 GiB CrystalDiskMark file
  * fits inside an SLC cache, so its tiles are "peak"; labs use 16 to 32 GiB
@@ -179,7 +184,13 @@ void dmk_run_fs_notes(const DmkRunResult *r, char *buf, size_t len);
 /* Stats of a histogram that counted `bytes` over `seconds`. */
 void dmk_stats_from_hist(DmkStats *s, const DmkHist *h, uint64_t bytes, double seconds);
 
-/* Sets best_pass, score, median/min/max from the passes. */
+/* The longest pause of any pass (DmkPassResult.paused_s), and its pass
+ * (0-based) in *pass when not NULL; 0 when none was seen. */
+double dmk_test_paused_s(const DmkTestResult *t, uint32_t *pass);
+
+/* Sets best_pass, score, median/min/max from the passes. The best pass
+ * is the fastest one without a pause, where there is one: a pass that
+ * counted idle time is not the drive's number. */
 void dmk_test_result_summarize(DmkTestResult *t);
 
 void dmk_run_result_free(DmkRunResult *r);

@@ -17,6 +17,15 @@
 #define FILL_DEPTH 8
 /* How often the caller hears of progress and the runner looks at the stop flag. */
 #define POLL_NS 100000000ULL
+/* After a stop (or a worker's failure, or a stall) the workers get at
+ * least this long to return; one that has not come back from a call for
+ * this long by then is stuck in the kernel (a frozen file system blocks
+ * io_submit uninterruptibly) and is left behind, so that a stop never
+ * waits for the drive. One that keeps coming back (draining) is waited
+ * for: its own watchdog bounds it. */
+#define STOP_GRACE_NS 3000000000ULL
+
+typedef struct DmkCrew DmkCrew;
 
 struct DmkRunner {
     const DmkRunSpec *spec;
@@ -42,7 +51,23 @@ struct DmkRunner {
     DmkRunResult *res;
     DmkVerifyPool vpool; /* the verify option: pool.prefix != NULL when on */
     uint64_t verify_emit_ns;
+    /* Workers left stuck in the kernel (crew_abandon): their crews, and
+     * everything they use (target, pool, this struct with its stop flag),
+     * stay allocated for as long as the process lives, reachable from
+     * abandoned_runners, since those threads may yet come back. */
+    DmkCrew *abandoned;
+    void *sync_left; /* a flush left behind the same way (guarded_sync) */
+    DmkRunner *next_abandoned;
 };
+
+/* Whether a thread of this runner's was left stuck in the kernel. */
+static bool left_behind(const DmkRunner *r)
+{
+    return r->abandoned || r->sync_left;
+}
+
+/* Runners whose workers were left behind; never freed (see above). */
+static _Atomic(DmkRunner *) abandoned_runners;
 
 DmkRunner *dmk_runner_new(const DmkRunSpec *spec, const DmkBackend *backend)
 {
@@ -62,9 +87,22 @@ void dmk_runner_stop(DmkRunner *r)
 
 void dmk_runner_free(DmkRunner *r)
 {
+    if (r && left_behind(r)) {
+        /* A stuck worker still points into r: keep it, reachable. */
+        DmkRunner *head = atomic_load(&abandoned_runners);
+        do
+            r->next_abandoned = head;
+        while (!atomic_compare_exchange_weak(&abandoned_runners, &head, r));
+        return;
+    }
     if (r)
         free(r->temps);
     free(r);
+}
+
+bool dmk_runner_abandoned(const DmkRunner *r)
+{
+    return left_behind(r);
 }
 
 static double secs(uint64_t ns)
@@ -116,41 +154,55 @@ static void emit(DmkRunner *r, DmkProgress *p)
 
 /* ---- workers ----------------------------------------------------------- */
 
-typedef struct {
+/* The workers of one test, on the heap with their own copy of the test
+ * and the directory's name, so that a crew left behind (crew_abandon)
+ * needs nothing of its caller's. */
+struct DmkCrew {
     DmkWorker *w;
     uint32_t n;
-} DmkCrew;
+    DmkTest test;
+    char dir[sizeof((DmkRunSpec *)0)->dir];
+    DmkCrew *next_abandoned;
+};
 
 static void crew_destroy(DmkCrew *c)
 {
+    if (!c)
+        return;
     for (uint32_t i = 0; i < c->n; i++)
         dmk_worker_destroy(&c->w[i]);
     free(c->w);
-    c->w = NULL;
-    c->n = 0;
+    free(c);
 }
 
 /* One worker per thread of each job; each gets its own slice of the file,
  * aligned so every offset stays aligned for direct I/O. */
-static int crew_init(DmkRunner *r, DmkCrew *c, const DmkTest *t, const DmkSchedule *sched,
+static int crew_init(DmkRunner *r, DmkCrew **out, const DmkTest *test, const DmkSchedule *sched,
                      uint64_t seed, DmkError *err)
 {
-    uint32_t total = dmk_test_threads(t);
-    c->w = calloc(total, sizeof *c->w);
-    c->n = 0;
-    if (!c->w)
+    uint32_t total = dmk_test_threads(test);
+    DmkCrew *c = *out = calloc(1, sizeof *c);
+    if (c)
+        c->w = calloc(total, sizeof *c->w);
+    if (!c || !c->w) {
+        free(c);
+        *out = NULL;
         return dmk_error_set(err, DMK_E_NOMEM, 0, "out of memory for %u workers", total);
+    }
+    c->test = *test;
+    snprintf(c->dir, sizeof c->dir, "%s", r->spec->dir);
+    const DmkTest *t = &c->test;
     uint64_t align = r->info.offset_align ? r->info.offset_align : 512;
     uint64_t slice = r->size / total / align * align;
     for (int j = 0; j < t->n_jobs; j++) {
         for (uint32_t k = 0; k < t->jobs[j].threads; k++) {
             uint64_t wseed = seed + 0x9e3779b97f4a7c15ULL * (c->n + 1);
-            int rc =
-                dmk_worker_init(&c->w[c->n], r->be, r->target, &t->jobs[j], &r->pool, slice * c->n,
-                                slice, wseed, sched, &r->stop, r->spec->dir, err);
+            int rc = dmk_worker_init(&c->w[c->n], r->be, r->target, &t->jobs[j], &r->pool,
+                                     slice * c->n, slice, wseed, sched, &r->stop, c->dir, err);
             c->n++;
             if (rc != DMK_OK) {
                 crew_destroy(c);
+                *out = NULL;
                 return rc;
             }
         }
@@ -182,8 +234,148 @@ static bool crew_running(const DmkCrew *c)
 /* What the poll loop reports while a crew runs. */
 typedef void (*DmkStageFn)(DmkRunner *r, const DmkCrew *c, uint64_t now, DmkProgress *p, void *ctx);
 
+/* ---- the supervisor ------------------------------------------------------ */
+
+/* What a stuck worker was doing, for the messages below: "writing 1048576
+ * bytes at offset 8388608 of the test file in DIR: the call to submit it
+ * has not returned for 4.2 s". */
+static void describe_call(const DmkCrew *c, const DmkWorker *w, uint64_t now, char *buf, size_t len)
+{
+    int kind = atomic_load_explicit(&w->call_kind, memory_order_acquire);
+    uint64_t since = atomic_load_explicit(&w->call_since_ns, memory_order_relaxed);
+    double for_s = now > since ? secs(now - since) : 0.0;
+    if (kind == DMK_CALL_SUBMIT)
+        snprintf(buf, len,
+                 "%s %u bytes at offset %llu of the test file in %s: the call that submits it "
+                 "has not returned for %.1f s",
+                 atomic_load(&w->call_op) == DMK_OP_READ ? "reading" : "writing",
+                 (unsigned)atomic_load(&w->call_len),
+                 (unsigned long long)atomic_load(&w->call_offset), c->dir, for_s);
+    else if (kind == DMK_CALL_REAP)
+        snprintf(buf, len,
+                 "the wait for completions on the test file in %s has not returned for %.1f s",
+                 c->dir, for_s);
+    else
+        snprintf(buf, len, "the worker on the test file in %s has not come back for %.1f s", c->dir,
+                 for_s);
+}
+
+/* The first worker still running, or NULL. */
+static const DmkWorker *crew_stuck(const DmkCrew *c)
+{
+    for (uint32_t i = 0; i < c->n; i++)
+        if (!atomic_load(&c->w[i].finished))
+            return &c->w[i];
+    return NULL;
+}
+
+/* The worker that has not come back from the backend for longer than the
+ * watchdog time (counted from `resumed` at the earliest, the last time
+ * the runner itself was seen to have been paused), or NULL. Its own
+ * watchdog cannot fire: it is blocked in a call. */
+static const DmkWorker *crew_stalled(const DmkCrew *c, uint64_t now, uint64_t resumed,
+                                     uint64_t watchdog_ns, uint64_t *for_ns)
+{
+    for (uint32_t i = 0; i < c->n; i++) {
+        const DmkWorker *w = &c->w[i];
+        uint64_t beat = atomic_load_explicit(&w->beat_ns, memory_order_relaxed);
+        uint64_t from = beat > resumed ? beat : resumed;
+        if (!atomic_load(&w->finished) && now > from && now - from > watchdog_ns) {
+            *for_ns = now - beat;
+            return w;
+        }
+    }
+    return NULL;
+}
+
+/* "SEQ1M Q8T1 write", or "preparing the test file" for the fill. */
+static void crew_title(const DmkCrew *c, char *buf, size_t len)
+{
+    if (c->test.mode == DMK_MODE_WRITE && strcmp(c->test.name, "fill") == 0)
+        snprintf(buf, len, "the fill");
+    else
+        snprintf(buf, len, "%s %s%s%s", c->test.name, dmk_mode_name(c->test.mode),
+                 c->test.label[0] ? " " : "", c->test.label);
+}
+
+static int stall_error(const DmkCrew *c, const DmkWorker *w, uint64_t now, uint64_t for_ns,
+                       DmkError *err)
+{
+    char what[1400], title[96];
+    describe_call(c, w, now, what, sizeof what);
+    crew_title(c, title, sizeof title);
+    return dmk_error_set(err, DMK_E_TIMEOUT, 0,
+                         "the drive did not complete any request for %.0f s (%s: %s); the file "
+                         "system may be frozen or the drive hung. The run is not complete",
+                         secs(for_ns), title, what);
+}
+
+/* Leaves the crew's stuck threads behind: nothing they use is freed (the
+ * crew, the target, the pool, the runner: see DmkRunner.abandoned), and
+ * the test file goes when the process ends (O_TMPFILE, or a name already
+ * unlinked), even while a call is stuck in the kernel. */
+static void crew_abandon(DmkRunner *r, DmkCrew *c, uint64_t now, bool described, DmkError *err)
+{
+    char what[1400] = "";
+    const DmkWorker *w = crew_stuck(c);
+    if (!described)
+        describe_call(c, w, now, what, sizeof what);
+    c->next_abandoned = r->abandoned;
+    r->abandoned = c;
+    size_t n = strlen(err->msg);
+    snprintf(err->msg + n, sizeof err->msg - n,
+             " (%.1000s%sits thread was left behind; the test file is freed when the program "
+             "ends)",
+             what, described ? "" : ", so ");
+}
+
+/* Whether a running worker has not come back from a call for the grace
+ * time: stuck in the kernel. One that keeps coming back (draining what
+ * is in flight, bounded by its own watchdog) is waited for. */
+static bool crew_has_stuck(const DmkCrew *c, uint64_t now)
+{
+    for (uint32_t i = 0; i < c->n; i++) {
+        const DmkWorker *w = &c->w[i];
+        uint64_t beat = atomic_load_explicit(&w->beat_ns, memory_order_relaxed);
+        if (!atomic_load(&w->finished) && now > beat && now - beat > STOP_GRACE_NS)
+            return true;
+    }
+    return false;
+}
+
+/* Waits for the crew to return after a stop, at least STOP_GRACE_NS
+ * after `since`; false when a worker is stuck in a call by then. */
+static bool crew_wait_grace(const DmkCrew *c, uint64_t since)
+{
+    while (crew_stuck(c)) {
+        uint64_t now = dmk_clock_ns();
+        if (now - since > STOP_GRACE_NS && crew_has_stuck(c, now))
+            return false;
+        dmk_sleep_ns(POLL_NS / 5);
+    }
+    return true;
+}
+
+/* The first worker error, or a stop. */
+static int crew_result(const DmkRunner *r, const DmkCrew *c, DmkError *err)
+{
+    for (uint32_t i = 0; i < c->n; i++) {
+        if (atomic_load(&c->w[i].finished) && c->w[i].rc != DMK_OK && c->w[i].rc != DMK_E_STOPPED) {
+            *err = c->w[i].err;
+            return c->w[i].rc;
+        }
+    }
+    if (atomic_load(&r->stop))
+        return dmk_error_set(err, DMK_E_STOPPED, 0, "stopped by the user");
+    return DMK_OK;
+}
+
 /* Starts the crew's threads, reports progress until all finish, joins
- * them and returns the first worker error. */
+ * them and returns the first worker error. The runner's thread is the
+ * supervisor: a worker that does not come back from the backend for the
+ * watchdog time fails the test (its own watchdog is blocked with it), and
+ * after a stop, a failure or a stall, workers that do not return within
+ * STOP_GRACE_NS are left behind (crew_abandon) rather than joined. */
 static int crew_run(DmkRunner *r, DmkCrew *c, DmkStageFn stage, void *ctx, DmkError *err)
 {
     uint32_t started = 0;
@@ -195,10 +387,26 @@ static int crew_run(DmkRunner *r, DmkCrew *c, DmkStageFn stage, void *ctx, DmkEr
             break;
         }
     }
-    uint64_t last_t = dmk_clock_ns(), last_b = 0;
+    uint64_t last_t = dmk_clock_ns(), last_b = 0, resumed = last_t, stop_seen = 0, stall_ns = 0;
+    uint64_t watchdog_ns = c->n ? c->w[0].sched.watchdog_ns : 0;
+    const DmkWorker *stalled = NULL;
     while (rc == DMK_OK && crew_running(c)) {
         dmk_sleep_ns(POLL_NS);
         uint64_t now = dmk_clock_ns(), b = crew_live_bytes(c);
+        /* A poll far later than asked: this process did not run (SIGSTOP,
+         * Ctrl+Z); that time is nobody's stall. */
+        if (now - last_t > POLL_NS + DMK_PAUSE_MIN_NS)
+            resumed = now;
+        if (!stop_seen && atomic_load(&r->stop))
+            stop_seen = now;
+        if (!stop_seen && watchdog_ns &&
+            (stalled = crew_stalled(c, now, resumed, watchdog_ns, &stall_ns)) != NULL) {
+            rc = stall_error(c, stalled, now, stall_ns, err);
+            atomic_store(&r->stop, 1);
+            break;
+        }
+        if (stop_seen && now - stop_seen > STOP_GRACE_NS && crew_has_stuck(c, now))
+            break;
         DmkProgress p = {0};
         p.mb_s = now > last_t ? (double)(b - last_b) / secs(now - last_t) / 1e6 : 0.0;
         p.test_bytes = b;
@@ -207,20 +415,101 @@ static int crew_run(DmkRunner *r, DmkCrew *c, DmkStageFn stage, void *ctx, DmkEr
         stage(r, c, now, &p, ctx);
         emit(r, &p);
     }
+    if (started < c->n) {
+        /* A thread failed to start: those that did see the stop. */
+        for (uint32_t i = started; i < c->n; i++)
+            atomic_store(&c->w[i].finished, 1);
+    }
+    bool back = crew_wait_grace(c, stop_seen ? stop_seen : dmk_clock_ns());
+    if (rc == DMK_OK)
+        rc = crew_result(r, c, err);
+    if (!back) {
+        crew_abandon(r, c, dmk_clock_ns(), stalled != NULL, err);
+        return rc;
+    }
     for (uint32_t i = 0; i < started; i++)
         dmk_thread_join(c->w[i].thread);
-    for (uint32_t i = 0; rc == DMK_OK && i < c->n; i++) {
-        if (c->w[i].rc != DMK_OK && c->w[i].rc != DMK_E_STOPPED) {
-            *err = c->w[i].err;
-            rc = c->w[i].rc;
-        }
-    }
-    if (rc == DMK_OK && atomic_load(&r->stop))
-        rc = dmk_error_set(err, DMK_E_STOPPED, 0, "stopped by the user");
     return rc;
 }
 
 /* ---- preparing the test file ------------------------------------------- */
+
+/* A flush on a thread of its own, supervised as the workers are: fdatasync
+ * on a frozen file system never returns either. */
+typedef struct {
+    DmkRunner *r;
+    DmkThread *thread;
+    atomic_int done;
+    int rc;
+    DmkError err;
+} DmkGuardedSync;
+
+static void sync_entry(void *arg)
+{
+    DmkGuardedSync *g = arg;
+    g->rc = g->r->be->target_sync(g->r->target, &g->err);
+    atomic_store(&g->done, 1);
+}
+
+/* Whether the flush has been given long enough: the watchdog time (from
+ * the runner's own last pause on), or the grace after a stop. */
+static bool sync_overdue(uint64_t now, uint64_t from, uint64_t stop_seen, uint64_t watchdog_ns)
+{
+    return stop_seen ? now - stop_seen > STOP_GRACE_NS : now - from > watchdog_ns;
+}
+
+/* The flush after the fill: a flush that does not return fails the run
+ * after the watchdog time, and a stop waits for it only the grace; then
+ * its thread is left behind like a stuck worker's. */
+static int guarded_sync(DmkRunner *r, DmkError *err)
+{
+    DmkGuardedSync *g = calloc(1, sizeof *g);
+    if (!g)
+        return r->be->target_sync(r->target, err);
+    g->r = r;
+    atomic_init(&g->done, 0);
+    if (dmk_thread_start(&g->thread, sync_entry, g, err) != DMK_OK) {
+        free(g);
+        return r->be->target_sync(r->target, err);
+    }
+    uint64_t t0 = dmk_clock_ns(), last = t0, from = t0, stop_seen = 0, emitted = t0;
+    uint64_t watchdog_ns = to_ns(r->spec->watchdog_s);
+    while (!atomic_load(&g->done)) {
+        dmk_sleep_ns(POLL_NS / 5);
+        uint64_t now = dmk_clock_ns();
+        if (now - emitted >= POLL_NS) { /* still preparing: the fill is written */
+            DmkProgress p = {.stage = DMK_STAGE_PREPARE, .fraction = 1.0};
+            emit(r, &p);
+            emitted = now;
+        }
+        if (now - last > POLL_NS + DMK_PAUSE_MIN_NS)
+            from = now; /* this process did not run: nobody's stall */
+        last = now;
+        if (!stop_seen && atomic_load(&r->stop))
+            stop_seen = now;
+        if (!sync_overdue(now, from, stop_seen, watchdog_ns))
+            continue;
+        r->sync_left = g; /* kept: the thread still uses it and the target */
+        if (stop_seen)
+            return dmk_error_set(err, DMK_E_STOPPED, 0,
+                                 "stopped by the user (flushing the test file in %s to the "
+                                 "drive has not returned for %.1f s, so its thread was left "
+                                 "behind; the test file is freed when the program ends)",
+                                 r->spec->dir, secs(now - t0));
+        return dmk_error_set(err, DMK_E_TIMEOUT, 0,
+                             "flushing the test file in %s to the drive did not return for %.0f "
+                             "s; the file system may be frozen or the drive hung. The run is not "
+                             "complete (its thread was left behind; the test file is freed when "
+                             "the program ends)",
+                             r->spec->dir, secs(now - t0));
+    }
+    dmk_thread_join(g->thread);
+    int rc = g->rc;
+    if (rc != DMK_OK)
+        *err = g->err;
+    free(g);
+    return rc;
+}
 
 static void fill_stage(DmkRunner *r, const DmkCrew *c, uint64_t now, DmkProgress *p, void *ctx)
 {
@@ -239,18 +528,19 @@ static int fill_target(DmkRunner *r, DmkError *err)
     DmkSchedule s = {.limit_ios = r->size / FILL_BLOCK,
                      .uncounted = true,
                      .watchdog_ns = to_ns(r->spec->watchdog_s)};
-    DmkCrew c;
+    DmkCrew *c = NULL;
     int rc = crew_init(r, &c, &t, &s, r->seed, err);
     if (rc == DMK_OK)
-        rc = crew_run(r, &c, fill_stage, NULL, err);
+        rc = crew_run(r, c, fill_stage, NULL, err);
     if (rc == DMK_OK)
-        rc = r->be->target_sync(r->target, err);
-    if (rc != DMK_OK && rc != DMK_E_STOPPED && c.n) {
+        rc = guarded_sync(r, err);
+    if (rc != DMK_OK && rc != DMK_E_STOPPED && c && c->n) {
         char msg[sizeof err->msg];
         snprintf(msg, sizeof msg, "%s", err->msg);
         snprintf(err->msg, sizeof err->msg, "preparing the test file failed: %.700s", msg);
     }
-    crew_destroy(&c);
+    if (!r->abandoned || r->abandoned != c)
+        crew_destroy(c);
     return rc;
 }
 
@@ -440,6 +730,16 @@ static double measured_s(const DmkCrew *c, const DmkSchedule *s, bool stopped)
     return end > s->t_measure ? secs(end - s->t_measure) : 0.0;
 }
 
+/* The longest pause any worker saw in pass p (they all see a SIGSTOP). */
+static uint64_t crew_pause_ns(const DmkCrew *c, uint32_t p)
+{
+    uint64_t worst = 0;
+    for (uint32_t i = 0; i < c->n; i++)
+        if (c->w[i].pause_ns && c->w[i].pause_ns[p] > worst)
+            worst = c->w[i].pause_ns[p];
+    return worst;
+}
+
 /* The achieved queue depth of the whole test: each worker's average
  * requests in flight, summed, as the asked depth is queue depth x threads. */
 static double crew_qd(const DmkCrew *c)
@@ -469,6 +769,7 @@ static int collect_test(DmkRunner *r, const DmkCrew *c, const DmkTest *test,
     for (uint32_t p = 0; p < n; p++) {
         double len = sched->limit_ios ? seconds : fmin(pass_s, seconds - pass_s * p);
         merge_pass(c, p, len, &out->passes[p]);
+        out->passes[p].paused_s = secs(crew_pause_ns(c, p));
     }
     dmk_test_result_summarize(out);
     if (sched->timeline_ns)
@@ -602,37 +903,40 @@ static int run_test(DmkRunner *r, size_t index, DmkTestResult *out, DmkError *er
     if (rc != DMK_OK)
         return rc;
     DmkSchedule sched = test_schedule(s, &test, r->size);
-    DmkCrew c;
+    DmkCrew *c = NULL;
     /* Workers are created (queues, buffers) before the clock starts. */
     rc = crew_init(r, &c, &test, &sched, r->seed ^ (uint64_t)(index + 1) << 32, err);
     if (rc == DMK_OK)
-        rc = crew_verify_init(r, &c, &test, index, err);
+        rc = crew_verify_init(r, c, &test, index, err);
     if (rc != DMK_OK) {
-        crew_destroy(&c);
+        crew_destroy(c);
         return rc;
     }
     r->temps_len = 0;
     uint64_t t0 = dmk_clock_ns();
-    for (uint32_t i = 0; i < c.n; i++) {
-        c.w[i].sched.t_measure = t0 + to_ns(s->warmup_s);
-        c.w[i].sched.t_end = sched.limit_ios && test.measure_s <= 0
-                                 ? UINT64_MAX
-                                 : c.w[i].sched.t_measure + sched.pass_ns * sched.n_passes;
+    for (uint32_t i = 0; i < c->n; i++) {
+        c->w[i].sched.t_measure = t0 + to_ns(s->warmup_s);
+        c->w[i].sched.t_end = sched.limit_ios && test.measure_s <= 0
+                                  ? UINT64_MAX
+                                  : c->w[i].sched.t_measure + sched.pass_ns * sched.n_passes;
     }
-    sched = c.w[0].sched;
+    sched = c->w[0].sched;
     DmkTestCtx ctx = {index, &test, &sched, t0, sched.limit_ios ? test.limit_bytes : 0};
-    rc = crew_run(r, &c, test_stage, &ctx, err);
-    if (rc == DMK_OK || (rc == DMK_E_STOPPED && s->keep_partial)) {
-        double secs_measured = measured_s(&c, &sched, rc != DMK_OK);
-        int crc = collect_test(r, &c, &test, &sched, secs_measured, out);
+    rc = crew_run(r, c, test_stage, &ctx, err);
+    /* A crew left behind is still running: nothing of it is read. */
+    bool left = r->abandoned == c;
+    if (!left && (rc == DMK_OK || (rc == DMK_E_STOPPED && s->keep_partial))) {
+        double secs_measured = measured_s(c, &sched, rc != DMK_OK);
+        int crc = collect_test(r, c, &test, &sched, secs_measured, out);
         out->partial = rc != DMK_OK;
         if (crc != DMK_OK)
             rc =
                 dmk_error_set(err, crc, 0, "out of memory collecting the results of %s", test.name);
     }
     if (rc == DMK_OK)
-        rc = verify_test(r, &c, index, out, err);
-    crew_destroy(&c);
+        rc = verify_test(r, c, index, out, err);
+    if (!left)
+        crew_destroy(c);
     return rc;
 }
 
@@ -854,16 +1158,20 @@ int dmk_runner_run(DmkRunner *r, const DmkRunCallbacks *cb, DmkRunResult **out, 
     rc = prepare(r, res, err);
     if (rc == DMK_OK)
         rc = run_tests(r, res, err);
-    dmk_verify_pool_free(&r->vpool);
-    dmk_pool_free(&r->pool);
+    /* Workers left behind still use the pools and the target: kept. */
+    if (!left_behind(r)) {
+        dmk_verify_pool_free(&r->vpool);
+        dmk_pool_free(&r->pool);
+    }
     if (r->cb && r->cb->measured)
         r->cb->measured(res, rc, r->cb->user_data);
-    if (r->target) {
+    if (r->target && !left_behind(r)) {
         DmkProgress p = {.stage = DMK_STAGE_CLEANUP, .fraction = 1.0};
         emit(r, &p);
         r->be->target_close(r->target);
     }
-    r->target = NULL;
+    if (!left_behind(r))
+        r->target = NULL;
     r->res = NULL;
     if (out)
         *out = res;

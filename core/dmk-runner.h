@@ -63,9 +63,21 @@ DmkRunner *dmk_runner_new(const DmkRunSpec *spec, const DmkBackend *backend);
  * complete == true only if all did; free it with dmk_run_result_free(). */
 int dmk_runner_run(DmkRunner *r, const DmkRunCallbacks *cb, DmkRunResult **out, DmkError *err);
 
-/* Asks the run to stop soon (within ~100 ms); async-signal-safe. */
+/* Asks the run to stop soon (within ~100 ms); async-signal-safe. A
+ * worker stuck in the kernel (a frozen file system) is waited for at most
+ * a few seconds (STOP_GRACE_NS in dmk-runner.c), then left behind:
+ * dmk_runner_run returns without it, and dmk_runner_abandoned() says so. */
 void dmk_runner_stop(DmkRunner *r);
 
+/* Whether the last run left a worker thread behind, stuck in a call to
+ * the OS that did not return (after a stop, or when the supervisor found
+ * no progress for the watchdog time: DMK_E_TIMEOUT). Its test file is
+ * freed when the process ends; a front end should say so, and a command
+ * line tool should exit (it must not wait for that thread). */
+bool dmk_runner_abandoned(const DmkRunner *r);
+
+/* Frees the runner; one whose workers were left behind is kept instead
+ * (they still use it) for as long as the process lives. */
 void dmk_runner_free(DmkRunner *r);
 
 #endif

@@ -22,6 +22,12 @@ int dmk_worker_init(DmkWorker *w, const DmkBackend *be, DmkTarget *target, const
     w->depth = job->queue_depth;
     atomic_init(&w->finished, 0);
     atomic_init(&w->live_bytes, 0);
+    atomic_init(&w->beat_ns, dmk_clock_ns());
+    atomic_init(&w->call_kind, DMK_CALL_NONE);
+    atomic_init(&w->call_op, DMK_OP_READ);
+    atomic_init(&w->call_offset, 0);
+    atomic_init(&w->call_len, 0);
+    atomic_init(&w->call_since_ns, 0);
     dmk_offsets_init(&w->offs, job->pattern, base, span, job->block_size, seed);
     dmk_rng_seed(&w->rng, seed ^ 0x5a5a5a5a5a5a5a5aULL);
     int rc = be->queue_open(target, w->depth, &w->q, err);
@@ -35,12 +41,13 @@ int dmk_worker_init(DmkWorker *w, const DmkBackend *be, DmkTarget *target, const
     w->period_ns = sched->rate_iops > 0 ? 1e9 / sched->rate_iops : 0.0;
     w->hist = slots ? malloc(slots * sizeof *w->hist) : NULL;
     w->bytes = slots ? calloc(slots, sizeof *w->bytes) : NULL;
+    w->pause_ns = sched->n_passes ? calloc(sched->n_passes, sizeof *w->pause_ns) : NULL;
     /* Read buffers only where the job reads; writes point into the pool. */
     size_t buf_bytes = job->read_share ? (size_t)w->depth * job->block_size : 0;
     w->bufs =
         buf_bytes ? dmk_aligned_alloc(pool->align < 4096 ? 4096 : pool->align, buf_bytes) : NULL;
-    if (!w->ios || !w->pending || !w->done || !w->idle || (slots && (!w->hist || !w->bytes)) ||
-        (buf_bytes && !w->bufs))
+    if (!w->ios || !w->pending || !w->done || !w->idle ||
+        (slots && (!w->hist || !w->bytes || !w->pause_ns)) || (buf_bytes && !w->bufs))
         return dmk_error_set(err, DMK_E_NOMEM, 0, "out of memory for a worker's I/O buffers");
     for (size_t i = 0; i < slots; i++)
         dmk_hist_reset(&w->hist[i]);
@@ -88,6 +95,7 @@ void dmk_worker_destroy(DmkWorker *w)
     free(w->idle);
     free(w->hist);
     free(w->bytes);
+    free(w->pause_ns);
     free(w->timeline);
     dmk_aligned_free(w->bufs);
     memset(w, 0, sizeof *w);
@@ -225,6 +233,59 @@ double dmk_worker_qd(const DmkWorker *w)
     return w->qd_span_ns ? (double)w->qd_area / (double)w->qd_span_ns : 0.0;
 }
 
+/* Tells the supervisor which call the loop is in and since when; relaxed
+ * stores, a few per round trip, off any lock. */
+static void publish_call(DmkWorker *w, DmkWorkerCall kind, const DmkIo *io, uint64_t now)
+{
+    if (io) {
+        atomic_store_explicit(&w->call_op, io->op, memory_order_relaxed);
+        atomic_store_explicit(&w->call_offset, io->offset, memory_order_relaxed);
+        atomic_store_explicit(&w->call_len, io->len, memory_order_relaxed);
+    }
+    atomic_store_explicit(&w->call_since_ns, now, memory_order_relaxed);
+    atomic_store_explicit(&w->call_kind, kind, memory_order_release);
+}
+
+/* The p99 latency measured so far (all passes, both directions): what
+ * "far longer than the latency seen" is measured against. Only called
+ * for a gap already over DMK_PAUSE_MIN_NS, so its cost does not matter. */
+static uint64_t p99_so_far(const DmkWorker *w)
+{
+    uint64_t worst = 0;
+    for (size_t i = 0; i < (size_t)w->sched.n_passes * 2; i++) {
+        uint64_t v = w->hist[i].count ? dmk_hist_percentile(&w->hist[i], 99.0) : 0;
+        worst = v > worst ? v : worst;
+    }
+    return worst;
+}
+
+/* The loop came back at `now` from a round that began at `prev` and was
+ * allowed to wait `asked_ns`. A round far longer than both the wait and
+ * the latency seen means that nothing was submitted or completed while
+ * the process did not run (SIGSTOP, Ctrl+Z) or a call
+ * blocked (a frozen file system): the passes it overlaps are marked, as
+ * their numbers count that time. Returns whether it was such a pause. */
+static bool note_gap(DmkWorker *w, uint64_t prev, uint64_t now, uint64_t asked_ns)
+{
+    atomic_store_explicit(&w->beat_ns, now, memory_order_relaxed);
+    const DmkSchedule *s = &w->sched;
+    uint64_t gap = now > prev ? now - prev : 0;
+    if (gap <= asked_ns + DMK_PAUSE_MIN_NS || s->uncounted || !w->pause_ns)
+        return false;
+    if (gap <= asked_ns + DMK_PAUSE_P99_FACTOR * p99_so_far(w))
+        return false;
+    uint64_t from = prev > s->t_measure ? prev : s->t_measure;
+    uint64_t to = now < s->t_end ? now : s->t_end;
+    if (to <= from)
+        return true; /* in the warm-up or after the end: nothing measured */
+    uint64_t first = (from - s->t_measure) / s->pass_ns,
+             last = (to - 1 - s->t_measure) / s->pass_ns;
+    for (uint64_t p = first; p <= last && p < s->n_passes; p++)
+        if (gap > w->pause_ns[p])
+            w->pause_ns[p] = gap;
+    return true;
+}
+
 /* A failed submit, named as a failed I/O is: the backend's message says
  * what the OS said (io_submit's errno), not which file or request. */
 static int submit_error(DmkWorker *w, int code)
@@ -247,6 +308,7 @@ static int submit_pending(DmkWorker *w, int *n_pending, int *inflight)
     uint64_t now = dmk_clock_ns();
     for (int i = 0; i < *n_pending; i++)
         w->pending[i]->submit_ns = now;
+    publish_call(w, DMK_CALL_SUBMIT, w->pending[0], now);
     int k = w->be->submit(w->q, w->pending, *n_pending, &w->err);
     /* DMK_E_AGAIN means "try again later" (dmk-error.h): the push-back
      * that a return of 0 also means, not a failure. */
@@ -371,6 +433,7 @@ static void drain(DmkWorker *w, int inflight, uint64_t last)
         uint64_t now = dmk_clock_ns();
         if (n < 0 || (n == 0 && now - last > w->sched.watchdog_ns))
             return;
+        atomic_store_explicit(&w->beat_ns, now, memory_order_relaxed);
         if (n > 0)
             last = now;
         inflight -= n;
@@ -394,10 +457,12 @@ static int issue(DmkWorker *w, uint64_t now, int *n_idle, int *n_pending, int *i
  * stuck drive, but refusing every request for the watchdog time is. */
 static int pause_idle(DmkWorker *w, uint64_t *now, uint64_t *last_done, int n_idle, int n_pending)
 {
-    uint64_t ns = n_pending ? 100000 : wait_ns(w, *now, n_idle);
+    uint64_t ns = n_pending ? 100000 : wait_ns(w, *now, n_idle), prev = *now;
     if (ns)
         dmk_sleep_ns(ns);
     *now = dmk_clock_ns();
+    if (note_gap(w, prev, *now, ns))
+        *last_done = *now; /* the pause is not the drive's: the watchdog starts again */
     if (n_pending == 0)
         *last_done = *now;
     else if (*now - *last_done > w->sched.watchdog_ns)
@@ -445,12 +510,17 @@ static int io_loop(DmkWorker *w)
                 break;
             continue;
         }
-        int n = w->be->reap(w->q, 1, inflight, wait_ns(w, now, n_idle), w->done, &w->err);
+        uint64_t asked = wait_ns(w, now, n_idle), prev = now;
+        publish_call(w, DMK_CALL_REAP, NULL, now);
+        int n = w->be->reap(w->q, 1, inflight, asked, w->done, &w->err);
         if (n < 0) {
             rc = n;
             break;
         }
         now = dmk_clock_ns();
+        atomic_store_explicit(&w->call_kind, DMK_CALL_NONE, memory_order_relaxed);
+        if (note_gap(w, prev, now, asked))
+            last_done = now; /* the pause is not the drive's: the watchdog starts again */
         if (n > 0)
             qd_track(w, now, inflight);
         inflight -= n;
@@ -471,6 +541,7 @@ static int io_loop(DmkWorker *w)
 
 void dmk_worker_run(DmkWorker *w)
 {
+    atomic_store(&w->beat_ns, dmk_clock_ns());
     w->rc = io_loop(w);
     if (w->rc != DMK_OK)
         atomic_store(w->stop, 1); /* one failure ends the whole test */

@@ -15,6 +15,20 @@
 #include "dmk-spec.h"
 #include "dmk-verify.h"
 
+/* What a worker is doing in the backend, for the supervisor's message. */
+typedef enum {
+    DMK_CALL_NONE = 0,
+    DMK_CALL_SUBMIT = 1,
+    DMK_CALL_REAP = 2,
+} DmkWorkerCall;
+
+/* A gap shorter than this is never a pause: a loaded machine deschedules
+ * a thread for tens of milliseconds, which does not falsify a pass. */
+#define DMK_PAUSE_MIN_NS 500000000ULL
+/* ... nor one shorter than this many times the p99 latency seen so far:
+ * a drive that takes seconds per request is slow, not paused. */
+#define DMK_PAUSE_P99_FACTOR 50
+
 /* One timeline interval of one worker. */
 typedef struct {
     uint64_t ios, bytes, lat_sum_ns;
@@ -64,6 +78,21 @@ typedef struct DmkWorker {
     uint64_t qd_area, qd_span_ns, qd_last_ns;
     DmkThread *thread;
     atomic_int finished; /* set when dmk_worker_run returns */
+    /* For the runner's supervisor, which must not depend on this thread
+     * coming back from the kernel (a frozen file system blocks io_submit):
+     * when the loop last came back from the backend, and the request of
+     * the call under way, so a call that never returns can be named. */
+    _Atomic uint64_t beat_ns;
+    atomic_int call_kind; /* DmkWorkerCall */
+    atomic_int call_op;   /* DmkOp */
+    _Atomic uint64_t call_offset;
+    _Atomic uint32_t call_len;
+    _Atomic uint64_t call_since_ns;
+    /* Pauses (results.md, "paused"): per pass, the longest time in which
+     * the loop neither submitted nor reaped anything for far longer than
+     * the latency seen and the wait it asked for (the process stopped, the
+     * file system froze briefly); 0 for none. */
+    uint64_t *pause_ns;
     int rc;
     DmkError err;
     /* The verify option: each write carries its own stamped copy of the

@@ -46,6 +46,22 @@ class Dir:
         shutil.rmtree(self.path, ignore_errors=True)
 
 
+def family(pid):
+    """pid and its descendants: drivemark-cli runs a command in a child
+    process (app/dmk-cli-guard.h), which holds the test file."""
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        out.append(p)
+        try:
+            for task in os.listdir(f"/proc/{p}/task"):
+                with open(f"/proc/{p}/task/{task}/children") as f:
+                    todo += [int(c) for c in f.read().split()]
+        except OSError:
+            pass
+    return out
+
+
 def run_cli(cli, args, timeout, env=None, prefix=()):
     """Runs drivemark-cli (after prefix, a command that runs it) with args,
     stdout and stderr captured as text; env adds to os.environ."""

@@ -12,8 +12,9 @@ struct DmkRunWorker {
     DmkRunner *runner;
     GThread *thread;
     DmkRunWorkerCallbacks cb;
-    gint detached; /* atomic: the owner is gone, deliver nothing */
-    GMutex lock;   /* guards the progress slot below */
+    gint detached;    /* atomic: the owner is gone, deliver nothing */
+    gint left_behind; /* atomic: the runner abandoned a stuck worker thread */
+    GMutex lock;      /* guards the progress slot below */
     gboolean progress_pending;
     gint64 progress_posted_us;
     DmkProgress progress;
@@ -160,6 +161,7 @@ static gpointer worker_main(gpointer data)
     DmkRunCallbacks cb = {on_progress, on_test_done, w};
     DmkEndMsg *m = g_new0(DmkEndMsg, 1);
     m->rc = dmk_runner_run(w->runner, &cb, &m->res, &m->err);
+    g_atomic_int_set(&w->left_behind, dmk_runner_abandoned(w->runner));
     m->w = w; /* the thread's reference passes to the message */
     post(deliver_end, m, free_end_msg);
     return NULL;
@@ -185,6 +187,23 @@ void dmk_run_worker_stop(DmkRunWorker *w)
 {
     if (w && w->runner)
         dmk_runner_stop(w->runner);
+}
+
+gboolean dmk_run_worker_left_behind(DmkRunWorker *w)
+{
+    return w && g_atomic_int_get(&w->left_behind);
+}
+
+void dmk_run_worker_abandon(DmkRunWorker *w)
+{
+    if (!w)
+        return;
+    g_atomic_int_set(&w->detached, 1);
+    dmk_runner_stop(w->runner);
+    if (w->thread)
+        g_thread_unref(w->thread); /* detached: it frees itself when it ends */
+    w->thread = NULL;
+    dmk_run_worker_unref(w);
 }
 
 void dmk_run_worker_cancel(DmkRunWorker *w)

@@ -38,6 +38,16 @@ void dmk_run_worker_stop(DmkRunWorker *w);
  * owner's reference. */
 void dmk_run_worker_cancel(DmkRunWorker *w);
 
+/* After `finished`: whether the run left a worker thread stuck in the
+ * kernel behind (dmk_runner_abandoned): the window must say so. */
+gboolean dmk_run_worker_left_behind(DmkRunWorker *w);
+
+/* For a run whose own thread is stuck (in a call to the OS that does not
+ * return, e.g. on a frozen file system): stops it, drops every callback
+ * not yet delivered and releases the owner's reference without waiting
+ * for the thread, which ends by itself when the call returns. */
+void dmk_run_worker_abandon(DmkRunWorker *w);
+
 /* Releases the owner's reference after `finished` was delivered. */
 void dmk_run_worker_unref(DmkRunWorker *w);
 

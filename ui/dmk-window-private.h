@@ -66,6 +66,7 @@ struct _DmkWindow {
     gint64 run_started_us;
     gint64 stop_asked_us; /* 0 when no stop was asked */
     gint64 stop_took_us;
+    guint stop_stuck_id; /* the timer that says a stop is stuck, 0 when none */
     char *status_at_stop;
     gboolean closing;   /* close the window once the run has ended */
     DmkSaved *last_run; /* the newest run of the Benchmark tab, for copy and save */

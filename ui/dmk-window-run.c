@@ -301,7 +301,8 @@ static char *verify_status(DmkWindow *self, DmkSaved *saved, char *status)
     return with;
 }
 
-static void report_end(DmkWindow *self, int rc, const DmkError *err, DmkSaved *saved)
+static void report_end(DmkWindow *self, int rc, const DmkError *err, DmkSaved *saved,
+                       gboolean left_behind)
 {
     char *took = dmk_text_clock((double)(g_get_monotonic_time() - self->run_started_us) / 1e6);
     char *status = rc == DMK_OK          ? g_strdup_printf("Done in %s", took)
@@ -313,7 +314,8 @@ static void report_end(DmkWindow *self, int rc, const DmkError *err, DmkSaved *s
         dmk_sweep_page_end(self->sweep_page, status);
     if (self->labbing)
         dmk_lab_page_end(self->lab_page, saved, status);
-    if (rc != DMK_OK && rc != DMK_E_STOPPED) {
+    /* A stop that left a stuck call behind (a frozen file system) says so. */
+    if (rc != DMK_OK && (rc != DMK_E_STOPPED || left_behind)) {
         /* A run that failed on FUSE or NFS may have left its test file
          * under the hidden name the note gives (a dead FUSE server). */
         const DmkRunResult *r = saved ? dmk_saved_get_result(saved) : NULL;
@@ -371,14 +373,18 @@ static void show_flags(DmkWindow *self, const DmkRunResult *r)
 static void on_finished(int rc, DmkRunResult *res, const DmkError *err, gpointer data)
 {
     DmkWindow *self = data;
+    gboolean left_behind = dmk_run_worker_left_behind(self->worker);
     dmk_run_worker_unref(self->worker);
     self->worker = NULL;
+    if (self->stop_stuck_id)
+        g_source_remove(self->stop_stuck_id);
+    self->stop_stuck_id = 0;
     if (self->stop_asked_us && !self->stop_took_us)
         self->stop_took_us = g_get_monotonic_time() - self->stop_asked_us;
     unmark_tiles(self);
     show_flags(self, res);
     DmkSaved *saved = keep_result(self, res);
-    report_end(self, rc, err, saved);
+    report_end(self, rc, err, saved, left_behind);
     self->sweeping = FALSE;
     self->labbing = FALSE;
     dmk_window_set_running_ui(self, FALSE, NULL);
@@ -495,10 +501,42 @@ void dmk_window_run_all(DmkWindow *self)
     dmk_window_start_run(self, -1);
 }
 
+/* A stop ends a run within a few seconds, even with a worker stuck in the
+ * kernel (the engine leaves it behind). The run's own thread can be
+ * stuck too (opening, flushing or closing the test file on a frozen file
+ * system): then the window says so instead of "Stopping…" for ever, and a
+ * window being closed goes, leaving the thread to end by itself. */
+#define DMK_STOP_STUCK_S 10
+
+static gboolean on_stop_stuck(gpointer data)
+{
+    DmkWindow *self = data;
+    self->stop_stuck_id = 0;
+    /* Removing the test file has begun: its I/O is over, only slow (a
+     * discard mount trims first). */
+    if (!self->worker || self->stop_took_us)
+        return G_SOURCE_REMOVE;
+    char msg[512];
+    snprintf(msg, sizeof msg,
+             "The run did not stop within %d s: a call to the operating system is stuck (a "
+             "frozen file system or a hung drive). Its test file is freed when that call "
+             "returns or Drivemark exits; the run is not complete.",
+             DMK_STOP_STUCK_S);
+    dmk_window_set_status(self, "Not stopped: a call to the OS is stuck");
+    dmk_window_show_error(self, DMK_E_TIMEOUT, msg);
+    if (self->closing) {
+        dmk_run_worker_abandon(self->worker);
+        self->worker = NULL;
+        gtk_window_destroy(GTK_WINDOW(self));
+    }
+    return G_SOURCE_REMOVE;
+}
+
 void dmk_window_stop(DmkWindow *self)
 {
     if (!self->worker || self->stop_asked_us)
         return;
+    self->stop_stuck_id = g_timeout_add_seconds(DMK_STOP_STUCK_S, on_stop_stuck, self);
     self->stop_asked_us = g_get_monotonic_time();
     g_free(self->status_at_stop);
     self->status_at_stop = g_strdup(gtk_label_get_text(self->status_label));
@@ -523,6 +561,9 @@ void dmk_window_run_dispose(DmkWindow *self)
 {
     /* Normally the run ended before; this is the last resort (the app is
      * torn down): stop, wait, and drop what the worker still had to say. */
+    if (self->stop_stuck_id)
+        g_source_remove(self->stop_stuck_id);
+    self->stop_stuck_id = 0;
     dmk_run_worker_cancel(self->worker);
     self->worker = NULL;
 }

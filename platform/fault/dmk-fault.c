@@ -17,8 +17,9 @@ typedef _Atomic uint64_t DmkFaultCount;
 typedef struct {
     DmkFaultCount submit_calls, accepted, accepted_op[2];
     DmkFaultCount completed_all, completed[2], bytes[2];
-    DmkFaultCount faults, pushed_back, lost, opens, sync_calls;
-    atomic_int targets_open, queues_open;
+    DmkFaultCount faults, pushed_back, lost, opens, sync_calls, gaps;
+    atomic_int targets_open, queues_open, hung;
+    atomic_bool released;
 } DmkFaultCounts;
 
 static DmkFaultScript dmk_fault_script;
@@ -133,9 +134,13 @@ static void fault_target_close(DmkTarget *t)
 }
 
 /* A vanished drive fails every flush; otherwise the script's sync fault. */
+static void hold_call(const DmkFaultScript *s, uint64_t call);
+static void hold_sync(const DmkFaultScript *s, uint64_t call);
+
 static int fault_target_sync(DmkTarget *t, DmkError *err)
 {
     uint64_t k = count_up(&dmk_fault_counts.sync_calls);
+    hold_sync(&t->script, k);
     const DmkFaultAt *f = NULL;
     if (atomic_load(&t->vanished))
         f = &t->script.vanish;
@@ -242,9 +247,40 @@ static void accept_one(DmkQueue *q, DmkIo *io)
     q->count++;
 }
 
+/* A call that blocks like io_submit on a frozen file system (until the
+ * test releases it), or returns late by a set time. */
+static void hold_call(const DmkFaultScript *s, uint64_t call)
+{
+    DmkFaultCounts *c = &dmk_fault_counts;
+    if (strikes(&s->gap, call)) {
+        atomic_fetch_add(&c->gaps, 1);
+        dmk_sleep_ns(s->gap_ns);
+    }
+    if (!strikes(&s->hang, call))
+        return;
+    atomic_fetch_add(&c->hung, 1);
+    while (!atomic_load(&c->released))
+        dmk_sleep_ns(1000000);
+    atomic_fetch_sub(&c->hung, 1);
+}
+
+/* The same for a flush (target_sync call `call`). */
+static void hold_sync(const DmkFaultScript *s, uint64_t call)
+{
+    DmkFaultCounts *c = &dmk_fault_counts;
+    if (!strikes(&s->hang_sync, call))
+        return;
+    atomic_fetch_add(&c->hung, 1);
+    while (!atomic_load(&c->released))
+        dmk_sleep_ns(1000000);
+    atomic_fetch_sub(&c->hung, 1);
+}
+
 static int fault_submit(DmkQueue *q, DmkIo **ios, int n, DmkError *err)
 {
-    int go = call_fault(q->target, count_up(&dmk_fault_counts.submit_calls), n, err);
+    uint64_t call = count_up(&dmk_fault_counts.submit_calls);
+    hold_call(&q->target->script, call);
+    int go = call_fault(q->target, call, n, err);
     if (go <= 0)
         return go;
     int room = (int)(q->depth - q->count - q->n_lost);
@@ -342,9 +378,10 @@ const DmkBackend *dmk_backend_fault(const DmkFaultScript *script)
                             &c->accepted_op[1], &c->completed_all, &c->completed[0],
                             &c->completed[1],   &c->bytes[0],      &c->bytes[1],
                             &c->faults,         &c->pushed_back,   &c->lost,
-                            &c->opens,          &c->sync_calls};
+                            &c->opens,          &c->sync_calls,    &c->gaps};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         atomic_store(all[i], 0);
+    atomic_store(&c->released, false);
     return &dmk_fault_backend;
 }
 
@@ -364,4 +401,11 @@ void dmk_fault_stats(DmkFaultStats *out)
     out->sync_calls = atomic_load(&c->sync_calls);
     out->targets_open = atomic_load(&c->targets_open);
     out->queues_open = atomic_load(&c->queues_open);
+    out->hung = atomic_load(&c->hung);
+    out->gaps = atomic_load(&c->gaps);
+}
+
+void dmk_fault_release(void)
+{
+    atomic_store(&dmk_fault_counts.released, true);
 }

@@ -73,6 +73,17 @@ typedef struct {
     /* target_open and target_sync calls, numbered from 1. */
     DmkFaultAt open; /* creating the test file fails: ENOSPC, EACCES... */
     DmkFaultAt sync; /* flushing the test file fails: EIO after the fill */
+    /* Submit calls again (`ops`, `code` not used). A frozen file system:
+     * the call does not return until dmk_fault_release() (io_submit
+     * blocked in the kernel, where no signal reaches it). */
+    DmkFaultAt hang;
+    /* A pause the test controls: the call returns only after gap_ns,
+     * then goes ahead (a short freeze, or the process stopped). */
+    DmkFaultAt gap;
+    uint64_t gap_ns;
+    /* target_sync calls: fdatasync on a frozen file system, blocked until
+     * dmk_fault_release(). */
+    DmkFaultAt hang_sync;
 } DmkFaultScript;
 
 /* What the backend saw since the script was installed: the tests' exact
@@ -88,6 +99,8 @@ typedef struct {
     uint64_t sync_calls;
     int targets_open; /* open now; 0 once the runner freed everything */
     int queues_open;
+    int hung;      /* calls blocked by `hang` or `hang_sync` right now */
+    uint64_t gaps; /* submit calls that `gap` delayed */
 } DmkFaultStats;
 
 /* Installs a copy of *script (NULL: no faults, a plain null backend),
@@ -98,5 +111,9 @@ const DmkBackend *dmk_backend_fault(const DmkFaultScript *script);
 
 /* The counts since the last dmk_backend_fault(); safe while a run goes on. */
 void dmk_fault_stats(DmkFaultStats *out);
+
+/* Lets every submit call that `hang` blocks return (now and later, until
+ * the next dmk_backend_fault()). */
+void dmk_fault_release(void);
 
 #endif

@@ -213,10 +213,17 @@ def wait_for_run(proc, seconds=20):
         time.sleep(0.2)
         check(proc.poll() is None, "the run ended early")
         # The test file is open and full once /proc shows it with its size.
-        for fd in os.listdir(f"/proc/{proc.pid}/fd"):
+        # (in drivemark-cli's child process, app/dmk-cli-guard.h)
+        fds = []
+        for pid in dmktest.family(proc.pid):
             try:
-                link = os.readlink(f"/proc/{proc.pid}/fd/{fd}")
-                st = os.stat(f"/proc/{proc.pid}/fd/{fd}")
+                fds += [f"/proc/{pid}/fd/{fd}" for fd in os.listdir(f"/proc/{pid}/fd")]
+            except OSError:
+                pass
+        for fd in fds:
+            try:
+                link = os.readlink(fd)
+                st = os.stat(fd)
             except OSError:
                 continue
             if "(deleted)" in link or "#" in link:

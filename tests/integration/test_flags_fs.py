@@ -66,16 +66,21 @@ def live_file_flags(pid, mnt, timeout=20):
     mnt (it has no name: O_TMPFILE), read through /proc/PID/fd."""
     end = time.monotonic() + timeout
     while time.monotonic() < end:
-        try:
-            fds = os.listdir(f"/proc/{pid}/fd")
-        except FileNotFoundError:
+        # drivemark-cli's child process holds it (app/dmk-cli-guard.h)
+        fds = []
+        for p in dmktest.family(pid):
+            try:
+                fds += [f"/proc/{p}/fd/{n}" for n in os.listdir(f"/proc/{p}/fd")]
+            except FileNotFoundError:
+                pass
+        if not fds:
             break
         for n in fds:
             try:
-                link = os.readlink(f"/proc/{pid}/fd/{n}")
+                link = os.readlink(n)
                 if not link.startswith(mnt + "/"):
                     continue
-                fd = os.open(f"/proc/{pid}/fd/{n}", os.O_RDONLY)
+                fd = os.open(n, os.O_RDONLY)
             except OSError:
                 continue
             try:

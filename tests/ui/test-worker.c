@@ -6,6 +6,7 @@
 
 #include "dmk-presets.h"
 #include "dmk-run-worker.h"
+#include "fault/dmk-fault.h"
 
 typedef struct {
     GThread *main_thread;
@@ -139,10 +140,63 @@ static void test_cancel_delivers_nothing(void)
     DMK_CHECK_INT(s.finished, 0);
 }
 
+/* A worker blocked in the kernel (the fault backend's hang: io_submit on
+ * a frozen file system): the window still hears the end, as a stall with
+ * the watchdog (1 s here) and told that a thread was left behind, and a
+ * stop while it hangs ends the run within the engine's grace. */
+static void hung_run(gboolean stop)
+{
+    Seen s = {0};
+    /* Owned here while the test polls, as a running window's main loop
+     * owns it: the callbacks are queued to this thread, never run on the
+     * worker's (g_main_context_invoke runs them in place on an unowned
+     * context). */
+    g_main_context_acquire(NULL);
+    DmkRunSpec *spec = demo_spec(60);
+    spec->watchdog_s = stop ? 60.0 : 1.0;
+    DmkFaultScript script = {.hang = {.nth = 100}};
+    DmkRunWorkerCallbacks cb = {on_progress, on_test_done, on_finished, &s};
+    s.main_thread = g_thread_self();
+    DmkRunWorker *w = dmk_run_worker_start(spec, dmk_backend_fault(&script), &cb);
+    g_free(spec);
+    DmkFaultStats st = {0};
+    for (int i = 0; i < 30000 && st.hung == 0; i++) {
+        g_usleep(1000);
+        dmk_fault_stats(&st);
+    }
+    DMK_CHECK_INT(st.hung, 1);
+    if (stop)
+        dmk_run_worker_stop(w);
+    run_loop(&s, 30000);
+    DMK_CHECK_INT(s.finished, 1);
+    DMK_CHECK_INT(s.rc, stop ? DMK_E_STOPPED : DMK_E_TIMEOUT);
+    DMK_CHECK(dmk_run_worker_left_behind(w));
+    DMK_CHECK_INT(s.off_thread, 0);
+    dmk_run_worker_unref(w);
+    dmk_fault_release(); /* the thread left behind runs on into kept memory */
+    for (int i = 0; i < 30000 && st.hung; i++) {
+        g_usleep(1000);
+        dmk_fault_stats(&st);
+    }
+    g_main_context_release(NULL);
+}
+
+static void test_hung_call_is_a_stall(void)
+{
+    hung_run(FALSE);
+}
+
+static void test_stop_with_hung_call(void)
+{
+    hung_run(TRUE);
+}
+
 int main(void)
 {
     DMK_TEST(test_full_run);
     DMK_TEST(test_stop);
     DMK_TEST(test_cancel_delivers_nothing);
+    DMK_TEST(test_hung_call_is_a_stall);
+    DMK_TEST(test_stop_with_hung_call);
     return dmk_test_done();
 }

@@ -107,7 +107,7 @@ static void test_names(void)
     uint32_t v = 99;
     DMK_CHECK_STR(dmk_flags_format(0, b, sizeof b), "");
     DMK_CHECK_STR(dmk_flags_format(DMK_FLAG_ALL, b, sizeof b),
-                  "peak over_interface low_qd ram_backed storage_unknown");
+                  "peak over_interface low_qd ram_backed storage_unknown paused");
     DMK_CHECK(dmk_flags_parse("", &v) && v == 0);
     DMK_CHECK(dmk_flags_parse("low_qd peak", &v) && v == (DMK_FLAG_LOW_QD | DMK_FLAG_PEAK));
     static const char *bad[] = {"peak peak", "fast", "peak ", " peak", "peak  low_qd", "PEAK"};

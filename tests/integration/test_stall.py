@@ -1,0 +1,385 @@
+#!/usr/bin/env python3
+"""Stalls and pauses through drivemark-cli, for real:
+
+- fsfreeze of a loop-mounted ext4 that the test makes under the build
+  dir (never anything else): SIGINT while a worker is blocked in
+  io_submit ends the command within a bound with status 130 (SIGTERM:
+  143), although the blocked thread cannot be ended before the thaw,
+  with the O_TMPFILE file and with the named-file fallback, whose name is
+  gone while it runs; a freeze longer than a short watchdog (--watchdog
+  2) ends it with status 1 and a stall message, never 0; a shorter one (4
+  s) flags the pass "paused". After the thaw nothing is
+  left on the file system and e2fsck finds it clean.
+- SIGSTOP of the whole command for 3 s inside a 6 s pass: the pass and
+  the test are flagged "paused" in the JSON and the table.
+
+Each waits for states, never for luck: for "pass 1/1" on the progress line
+(stderr on a pseudo-terminal), for a thread of the command blocked on the
+frozen file system (state D in /proc), for the process to be gone. The
+file system is thawed in a finally block and, as a second safety, by a
+timer thread after THAW_AFTER_S even if the test itself hangs. Needs
+root; skips with the reason otherwise. Prints TAP.
+
+    test_stall.py DRIVEMARK_CLI"""
+
+import json
+import os
+import pty
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import dmktest  # noqa: E402
+from dmktest import Skip, check  # noqa: E402
+
+CLI = os.path.abspath(os.environ.get("DMK_CLI") or sys.argv[1])
+MIB = 1 << 20
+# The timer's thaw: longer than any freeze a test means to hold.
+THAW_AFTER_S = 90
+# A test that goes past these has hung: bounds, not timings.
+WAIT_S = 60
+# The guard's bound after a signal (app/dmk-cli-guard.h: 10 s) plus room.
+EXIT_BOUND_S = 20
+WRITE_RUN = ["run", "--size", "64MiB", "--test", "SEQ1M Q8T1", "--mode", "write",
+             "--passes", "1", "--measure", "120", "--warmup", "0", "--interval", "0"]
+
+
+def need_root(*tools):
+    if os.geteuid() != 0:
+        raise Skip("needs root (a loop mount and fsfreeze)")
+    for t in tools:
+        if not shutil.which(t):
+            raise Skip(f"needs {t}")
+
+
+class Dir(dmktest.Dir):
+    prefix = "stall-"
+
+
+class FrozenFs:
+    """An ext4 image under the build dir, loop-mounted; freeze() and
+    thaw() act on that mount only, and it is thawed, unmounted and its
+    image checked whatever happens."""
+
+    def __init__(self, d):
+        self.img = os.path.join(d, "fs.img")
+        self.mnt = os.path.join(d, "mnt")
+        self.frozen = False
+        self.lock = threading.Lock()
+        self.timer = None
+
+    def __enter__(self):
+        with open(self.img, "wb") as f:
+            f.truncate(256 * MIB)
+        r = subprocess.run(["mkfs.ext4", "-q", "-F", self.img], capture_output=True, text=True)
+        if r.returncode != 0:
+            raise Skip(f"mkfs.ext4: {r.stderr.strip()}")
+        os.makedirs(self.mnt)
+        r = subprocess.run(["mount", "-o", "loop", self.img, self.mnt], capture_output=True,
+                           text=True)
+        if r.returncode != 0:
+            raise Skip(f"a loop mount is not allowed here: {r.stderr.strip()}")
+        return self
+
+    def freeze(self):
+        with self.lock:
+            subprocess.run(["fsfreeze", "--freeze", self.mnt], check=True)
+            self.frozen = True
+        # The second safety: thaws even if the test hangs before its finally.
+        self.timer = threading.Timer(THAW_AFTER_S, self.thaw)
+        self.timer.daemon = True
+        self.timer.start()
+
+    def thaw(self):
+        with self.lock:
+            if self.frozen:
+                r = subprocess.run(["fsfreeze", "--unfreeze", self.mnt], capture_output=True,
+                                   text=True)
+                check(r.returncode == 0, f"fsfreeze --unfreeze: {r.stderr.strip()}")
+                self.frozen = False
+
+    def __exit__(self, *exc):
+        try:
+            self.thaw()
+        finally:
+            if self.timer:
+                self.timer.cancel()
+            if os.path.ismount(self.mnt):
+                # The command's stuck child ends at the thaw; its files go then.
+                for _ in range(WAIT_S * 10):
+                    if subprocess.run(["umount", self.mnt], capture_output=True).returncode == 0:
+                        break
+                    time.sleep(0.1)
+
+    def check_clean(self):
+        """Nothing left, the file system writable again, e2fsck clean."""
+        check(os.listdir(self.mnt) == ["lost+found"], f"left behind: {os.listdir(self.mnt)}")
+        probe = os.path.join(self.mnt, "after-thaw")
+        with open(probe, "w") as f:
+            f.write("x")
+            f.flush()
+            os.fsync(f.fileno())
+        os.unlink(probe)
+        r = subprocess.run(["umount", self.mnt], capture_output=True, text=True)
+        check(r.returncode == 0, f"umount after the run: {r.stderr.strip()}")
+        r = subprocess.run(["e2fsck", "-fn", self.img], capture_output=True, text=True)
+        check(r.returncode == 0, f"e2fsck: {r.stdout}{r.stderr}")
+
+
+class Command:
+    """drivemark-cli with stderr on a pseudo-terminal (so it draws its
+    progress line) in its own process group; a thread drains the terminal
+    so the command never blocks on it."""
+
+    def __init__(self, args, env=None):
+        e = dict(os.environ)
+        e.update(env or {})
+        master, slave = pty.openpty()
+        self.proc = subprocess.Popen([CLI] + args, stdout=subprocess.PIPE, stderr=slave,
+                                     text=True, env=e, start_new_session=True)
+        os.close(slave)
+        self.master = master
+        self.buf = b""
+        self.cond = threading.Condition()
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self):
+        while True:
+            try:
+                data = os.read(self.master, 4096)
+            except OSError:  # EIO once no process holds the terminal
+                data = b""
+            with self.cond:
+                if not data:
+                    self.closed = True
+                    self.cond.notify_all()
+                    return
+                self.buf += data
+                self.cond.notify_all()
+
+    def text(self):
+        with self.cond:
+            return self.buf.decode("utf-8", "replace")
+
+    def wait_for(self, needle, timeout=WAIT_S):
+        end = time.monotonic() + timeout
+        with self.cond:
+            while needle.encode() not in self.buf:
+                check(self.proc.poll() is None or not getattr(self, "closed", False),
+                      f"ended before {needle!r}: {self.text()!r}")
+                left = end - time.monotonic()
+                check(left > 0, f"never saw {needle!r}: {self.buf[-500:]!r}")
+                self.cond.wait(min(left, 0.2))
+
+    def worker_pid(self):
+        """The child that runs the command (app/dmk-cli-guard.h)."""
+        fam = dmktest.family(self.proc.pid)
+        return fam[1] if len(fam) > 1 else self.proc.pid
+
+    def wait_blocked(self, pid, timeout=WAIT_S):
+        """Until a thread of pid sleeps uninterruptibly (state D): a call
+        blocked on the frozen file system."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            try:
+                for task in os.listdir(f"/proc/{pid}/task"):
+                    with open(f"/proc/{pid}/task/{task}/stat") as f:
+                        state = f.read().rsplit(")", 1)[1].split()[0]
+                    if state == "D":
+                        return
+            except OSError:
+                pass
+            check(self.proc.poll() is None, f"ended early: {self.text()!r}")
+            time.sleep(0.05)
+        raise AssertionError("no thread ever blocked on the frozen file system")
+
+    def finish(self, timeout):
+        try:
+            self.proc.wait(timeout=timeout)
+        finally:
+            if self.proc.poll() is None:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
+        out = self.proc.stdout.read()
+        self.proc.stdout.close()
+        # All it wrote: the child let go of the terminal before it reported
+        # its end, so the reader sees the end of it.
+        self.reader.join(timeout=WAIT_S)
+        return out
+
+    def close(self):
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait()
+        self.reader.join(timeout=WAIT_S)
+        os.close(self.master)
+
+
+def alive_tasks(pid):
+    """The threads of pid that have not ended: the leader of a process
+    whose other thread is stuck in the kernel is a zombie already."""
+    out = []
+    try:
+        for task in os.listdir(f"/proc/{pid}/task"):
+            try:
+                with open(f"/proc/{pid}/task/{task}/stat") as f:
+                    if f.read().rsplit(")", 1)[1].split()[0] not in ("Z", "X"):
+                        out.append(task)
+            except OSError:
+                pass
+    except OSError:
+        pass
+    return out
+
+
+def gone(pid, timeout=WAIT_S):
+    """Until every thread of process pid has ended (the stuck child, after
+    the thaw): then its files, the test file among them, are closed."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if not alive_tasks(pid):
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"process {pid} still there after the thaw")
+
+
+def signal_during_freeze(env=None, sig=signal.SIGINT, status=130):
+    need_root("fsfreeze", "mkfs.ext4", "e2fsck")
+    with Dir() as d, FrozenFs(d) as fs:
+        cmd = Command(WRITE_RUN + ["--target", fs.mnt], env)
+        try:
+            cmd.wait_for("pass 1/1")
+            child = cmd.worker_pid()
+            check(os.listdir(fs.mnt) == ["lost+found"],
+                  f"the test file has a name while it runs: {os.listdir(fs.mnt)}")
+            fs.freeze()
+            cmd.wait_blocked(child)
+            t0 = time.monotonic()
+            cmd.proc.send_signal(sig)
+            cmd.finish(EXIT_BOUND_S)
+            took = time.monotonic() - t0
+            check(cmd.proc.returncode == status, f"exit {cmd.proc.returncode}: {cmd.text()!r}")
+            check(took < EXIT_BOUND_S, f"took {took:.1f} s to exit")
+            print(f"# exit {status} after {took:.1f} s while frozen")
+            err = cmd.text()
+            check("stopped by the user (writing 1048576 bytes at offset " in err,
+                  f"message: {err[-600:]!r}")
+            check("so its thread was left behind; the test file is freed when the program "
+                  "ends" in err, f"message: {err[-600:]!r}")
+            fs.thaw()
+            gone(child)
+        finally:
+            fs.thaw()
+            cmd.close()
+        fs.check_clean()
+
+
+def test_sigint_during_freeze():
+    signal_during_freeze()
+
+
+def test_sigterm_during_freeze():
+    signal_during_freeze(sig=signal.SIGTERM, status=143)
+
+
+def test_sigint_during_freeze_named_file():
+    # The fallback's name is unlinked right after open: none while it runs
+    # (checked inside), none after.
+    signal_during_freeze({"DMK_TEST_NO_TMPFILE": "1"})
+
+
+def test_freeze_longer_than_watchdog():
+    need_root("fsfreeze", "mkfs.ext4", "e2fsck")
+    with Dir() as d, FrozenFs(d) as fs:
+        out_json = os.path.join(d, "r.json")
+        cmd = Command(WRITE_RUN + ["--target", fs.mnt, "--watchdog", "2", "--json", out_json])
+        try:
+            cmd.wait_for("pass 1/1")
+            child = cmd.worker_pid()
+            fs.freeze()
+            cmd.wait_blocked(child)
+            cmd.finish(WAIT_S)
+            err = cmd.text()
+            check(cmd.proc.returncode == 1, f"exit {cmd.proc.returncode}: {err[-600:]!r}")
+            check("the drive did not complete any request for " in err, f"message: {err!r}")
+            check("(SEQ1M Q8T1 write: writing 1048576 bytes at offset " in err,
+                  f"message: {err[-600:]!r}")
+            check("The run is not complete" in err, f"message: {err[-600:]!r}")
+            if os.path.exists(out_json):
+                doc = json.load(open(out_json))
+                check(doc["complete"] is False, "a stalled run's JSON says complete")
+            fs.thaw()
+            gone(child)
+        finally:
+            fs.thaw()
+            cmd.close()
+        fs.check_clean()
+
+
+def test_short_freeze_flags_the_pass():
+    """A freeze shorter than the watchdog: no failure, but the pass that
+    counted it is flagged paused, with the freeze's length."""
+    need_root("fsfreeze", "mkfs.ext4", "e2fsck")
+    with Dir() as d, FrozenFs(d) as fs:
+        out_json = os.path.join(d, "r.json")
+        cmd = Command(["run", "--target", fs.mnt, "--size", "32MiB", "--test", "RND4K Q1T1",
+                       "--mode", "write", "--passes", "1", "--measure", "10", "--warmup", "0",
+                       "--interval", "0", "--json", out_json])
+        try:
+            cmd.wait_for("pass 1/1")
+            child = cmd.worker_pid()
+            fs.freeze()
+            cmd.wait_blocked(child)
+            time.sleep(4.0)  # the freeze's length, not a wait for a state
+            fs.thaw()
+            cmd.finish(WAIT_S)
+        finally:
+            fs.thaw()
+            cmd.close()
+        check(cmd.proc.returncode == 0, f"exit {cmd.proc.returncode}: {cmd.text()[-600:]!r}")
+        t = json.load(open(out_json))["results"][0]
+        paused = t["passes"][0].get("paused_s", 0)
+        print(f"# paused_s {paused}, flags {t['flags']}")
+        check("paused" in t["flags"], f"flags {t['flags']}")
+        check(paused >= 4.0, f"paused_s {paused}")
+        fs.check_clean()
+
+
+def test_sigstop_flags_the_pass():
+    with Dir() as d:
+        out_json = os.path.join(d, "r.json")
+        target = os.path.join(d, "t")
+        os.mkdir(target)
+        cmd = Command(["run", "--target", target, "--size", "16MiB", "--test", "RND4K Q1T1",
+                       "--mode", "read", "--passes", "1", "--measure", "6", "--warmup", "0",
+                       "--interval", "0", "--json", out_json])
+        try:
+            cmd.wait_for("pass 1/1")
+            os.killpg(cmd.proc.pid, signal.SIGSTOP)
+            time.sleep(3.0)  # the pause itself, not a wait for a state
+            os.killpg(cmd.proc.pid, signal.SIGCONT)
+            out = cmd.finish(WAIT_S)
+        finally:
+            cmd.close()
+        check(cmd.proc.returncode == 0, f"exit {cmd.proc.returncode}: {cmd.text()[-600:]!r}")
+        doc = json.load(open(out_json))
+        t = doc["results"][0]
+        check("paused" in t["flags"], f"flags {t['flags']}")
+        paused = t["passes"][0].get("paused_s", 0)
+        check(paused >= 3.0, f"paused_s {paused}")
+        print(f"# paused_s {paused}, flags {t['flags']}")
+        check("paused" in out, f"the table does not show it: {out!r}")
+        check(os.listdir(target) == [], f"left behind: {os.listdir(target)}")
+
+
+def main():
+    return dmktest.run_tap(dmktest.tests_in(globals()), timed=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,319 @@
+/* Stalls and pauses, on the fault backend: a submit call that never
+ * returns (io_submit on a frozen file system, where no signal reaches the
+ * thread) and one that returns late by a set time (a short freeze, or the
+ * process stopped). The runner's thread supervises: a worker that does
+ * not come back for the watchdog time fails the run with a stall message,
+ * a stop does not wait for it beyond a few seconds, and in both cases the
+ * stuck thread is left behind (dmk_runner_abandoned) instead of joined.
+ * A late call inside a measured pass marks the pass "paused"; one that a
+ * slow drive's latency explains, or one in the warm-up, does not.
+ *
+ * Every case is exact by construction: the script decides which submit
+ * call blocks or is late and for how long; the test waits for states (the
+ * call is hung) rather than for times. The only clock bounds are upper
+ * ones far above what the engine needs. */
+#include "dmk-test.h"
+
+#include <stdbool.h>
+
+#include "dmk-platform.h"
+#include "dmk-runner.h"
+#include "fault/dmk-fault.h"
+
+#define MIB       (1ULL << 20)
+#define FAULT_DIR "/fault/stall-dir"
+/* No run here may take this long: a bound for a hang, not a timing check. */
+#define NEVER_S 40.0
+
+static DmkRunSpec *new_spec(const char *test, double measure_s, uint32_t passes)
+{
+    DmkRunSpec *s = malloc(sizeof *s);
+    dmk_run_spec_init(s);
+    snprintf(s->dir, sizeof s->dir, "%s", FAULT_DIR);
+    snprintf(s->profile, sizeof s->profile, "custom");
+    s->size = 16 * MIB;
+    s->passes = passes;
+    s->measure_s = measure_s;
+    s->warmup_s = 0;
+    s->interval_s = 0;
+    s->watchdog_s = 1.0;
+    DmkJob j;
+    DmkError err = {0};
+    int rc = dmk_job_parse_name(test, &j, &err);
+    if (rc == DMK_OK)
+        rc = dmk_run_spec_add(s, &j, DMK_MODE_READ, 0, &err);
+    DMK_CHECK_INT(rc, DMK_OK);
+    return s;
+}
+
+typedef struct {
+    int rc;
+    DmkError err;
+    DmkRunResult *res;
+    double took_s;
+    double stop_to_end_s;
+    bool abandoned;
+    DmkRunner *runner;
+    bool stop_when_hung; /* the progress callback stops the run once a call hangs */
+    uint64_t stopped_ns;
+} Outcome;
+
+static void on_progress(const DmkProgress *p, void *user_data)
+{
+    (void)p;
+    Outcome *o = user_data;
+    DmkFaultStats st;
+    dmk_fault_stats(&st);
+    if (o->stop_when_hung && !o->stopped_ns && st.hung > 0) {
+        o->stopped_ns = dmk_clock_ns();
+        dmk_runner_stop(o->runner);
+    }
+}
+
+static void run_script(const DmkRunSpec *spec, const DmkFaultScript *script, Outcome *o)
+{
+    DmkRunCallbacks cb = {on_progress, NULL, o};
+    o->runner = dmk_runner_new(spec, dmk_backend_fault(script));
+    DMK_CHECK(o->runner != NULL);
+    uint64_t t0 = dmk_clock_ns();
+    o->rc = dmk_runner_run(o->runner, &cb, &o->res, &o->err);
+    uint64_t t1 = dmk_clock_ns();
+    o->took_s = (double)(t1 - t0) / 1e9;
+    o->stop_to_end_s = o->stopped_ns ? (double)(t1 - o->stopped_ns) / 1e9 : 0;
+    o->abandoned = dmk_runner_abandoned(o->runner);
+    dmk_runner_free(o->runner); /* kept alive inside when abandoned */
+    printf("# rc %d, %.2f s, abandoned %d: %s\n", o->rc, o->took_s, o->abandoned, o->err.msg);
+}
+
+static void check_has(const char *msg, const char *part)
+{
+    if (!strstr(msg, part)) {
+        printf("# the message lacks \"%s\"\n", part);
+        dmk_test_failed_checks++;
+    }
+}
+
+/* Lets the hung call return and waits until it has: the thread left
+ * behind then runs on into memory that must still be valid (ASan sees it
+ * if not), and the next test starts with no call hung. */
+static void release_hung(void)
+{
+    dmk_fault_release();
+    DmkFaultStats st;
+    for (int i = 0; i < 100000; i++) {
+        dmk_fault_stats(&st);
+        if (st.hung == 0)
+            break;
+        dmk_sleep_ns(1000000);
+    }
+    DMK_CHECK_INT(st.hung, 0);
+}
+
+/* A call hung in a timed test: the watchdog (1 s) fires from the runner's
+ * thread, names the test, the request and how long, and the run is not
+ * complete; the stuck worker is left behind. */
+static void test_hang_in_test(void)
+{
+    DmkRunSpec *spec = new_spec("RND4K Q1T1", 30.0, 1);
+    DmkFaultScript s = {.hang = {.nth = 100}};
+    Outcome o = {0};
+    run_script(spec, &s, &o);
+    DMK_CHECK_INT(o.rc, DMK_E_TIMEOUT);
+    DMK_CHECK(o.abandoned);
+    DMK_CHECK(o.took_s >= 1.0 && o.took_s < NEVER_S);
+    DMK_CHECK(strncmp(o.err.msg, "the drive did not complete any request for ", 43) == 0);
+    check_has(o.err.msg, "(RND4K Q1T1 read: reading 4096 bytes at offset ");
+    check_has(o.err.msg, " of the test file in " FAULT_DIR ": the call that submits it has not "
+                         "returned for ");
+    check_has(o.err.msg, "The run is not complete");
+    check_has(o.err.msg,
+              "its thread was left behind; the test file is freed when the program ends");
+    DMK_CHECK(o.res != NULL && !o.res->complete);
+    DMK_CHECK(o.res != NULL && o.res->n_tests == 0);
+    dmk_run_result_free(o.res);
+    release_hung();
+    free(spec);
+}
+
+/* The same in the fill: the message says it was the preparation. */
+static void test_hang_in_fill(void)
+{
+    DmkRunSpec *spec = new_spec("RND4K Q1T1", 0.2, 1);
+    DmkFaultScript s = {.hang = {.nth = 2}};
+    Outcome o = {0};
+    run_script(spec, &s, &o);
+    DMK_CHECK_INT(o.rc, DMK_E_TIMEOUT);
+    DMK_CHECK(o.abandoned);
+    DMK_CHECK(strncmp(o.err.msg,
+                      "preparing the test file failed: the drive did not complete any request "
+                      "for ",
+                      75) == 0);
+    check_has(o.err.msg, "(the fill: writing 1048576 bytes at offset 8388608 of the test file in "
+                         "" FAULT_DIR ": the call that submits it has not returned for ");
+    DMK_CHECK(o.res != NULL && !o.res->complete);
+    dmk_run_result_free(o.res);
+    release_hung();
+    free(spec);
+}
+
+/* A stop while a call hangs, with the default 60 s watchdog: the run
+ * returns after the grace of a few seconds, not the watchdog, with a stop
+ * (not a stall) that says which call was left behind. */
+static void test_stop_with_hung_call(void)
+{
+    DmkRunSpec *spec = new_spec("SEQ1M Q8T1", 30.0, 1);
+    spec->watchdog_s = 60.0;
+    DmkFaultScript s = {.hang = {.nth = 200}};
+    Outcome o = {.stop_when_hung = true};
+    run_script(spec, &s, &o);
+    DMK_CHECK_INT(o.rc, DMK_E_STOPPED);
+    DMK_CHECK(o.abandoned);
+    DMK_CHECK(o.stopped_ns != 0);
+    DMK_CHECK(o.stop_to_end_s < NEVER_S); /* well under the 60 s watchdog */
+    DMK_CHECK(strncmp(o.err.msg, "stopped by the user (reading 1048576 bytes at offset ", 53) == 0);
+    check_has(o.err.msg, ": the call that submits it has not returned for ");
+    check_has(o.err.msg, ", so its thread was left behind");
+    DMK_CHECK(o.res != NULL && !o.res->complete);
+    dmk_run_result_free(o.res);
+    release_hung();
+    free(spec);
+}
+
+/* A stop with nothing stuck still joins every worker: nothing is left. */
+static void test_stop_without_hang(void)
+{
+    DmkRunSpec *spec = new_spec("RND4K Q32T1", 30.0, 1);
+    Outcome o = {0};
+    DmkRunCallbacks cb = {NULL, NULL, NULL};
+    DmkRunner *r = dmk_runner_new(spec, dmk_backend_fault(NULL));
+    dmk_runner_stop(r); /* before it starts: stops at the first look */
+    o.rc = dmk_runner_run(r, &cb, &o.res, &o.err);
+    DMK_CHECK_INT(o.rc, DMK_E_STOPPED);
+    DMK_CHECK(!dmk_runner_abandoned(r));
+    dmk_runner_free(r);
+    DmkFaultStats st;
+    dmk_fault_stats(&st);
+    DMK_CHECK_INT(st.queues_open, 0);
+    DMK_CHECK_INT(st.targets_open, 0);
+    dmk_run_result_free(o.res);
+    free(spec);
+}
+
+/* A call 1.5 s late in pass 1 of 2 at no latency: pass 1 is paused, the
+ * test flagged, and the score comes from pass 2 unless it had one too. */
+static void test_gap_flags_the_pass(void)
+{
+    DmkRunSpec *spec = new_spec("RND4K Q1T1", 2.0, 2);
+    spec->watchdog_s = 10.0; /* the late call is no stall */
+    DmkFaultScript s = {.gap = {.nth = 50}, .gap_ns = 1500000000ULL};
+    Outcome o = {0};
+    run_script(spec, &s, &o);
+    DMK_CHECK_INT(o.rc, DMK_OK);
+    DMK_CHECK(!o.abandoned);
+    DMK_CHECK(o.res != NULL && o.res->n_tests == 1);
+    if (o.res && o.res->n_tests == 1) {
+        const DmkTestResult *t = &o.res->tests[0];
+        DMK_CHECK_INT(t->n_passes, 2);
+        DMK_CHECK(t->flags & DMK_FLAG_PAUSED);
+        printf("# paused %.3f s, %.3f s; best pass %u\n", t->passes[0].paused_s,
+               t->n_passes > 1 ? t->passes[1].paused_s : 0.0, t->best_pass + 1);
+        DMK_CHECK(t->passes[0].paused_s >= 1.5);
+        if (t->n_passes > 1 && t->passes[1].paused_s <= 0)
+            DMK_CHECK_INT(t->best_pass, 1);
+        char marker[64], tip[512];
+        dmk_flag_describe(o.res, t, DMK_FLAG_PAUSED, marker, sizeof marker, tip, sizeof tip);
+        printf("# %s: %s\n", marker, tip);
+        DMK_CHECK_STR(marker, "paused");
+        check_has(tip, "In pass 1, for 1.");
+        check_has(tip, " s nothing was submitted or completed");
+    }
+    dmk_run_result_free(o.res);
+    free(spec);
+}
+
+/* The same late call in the warm-up: nothing measured is touched. */
+static void test_gap_in_warmup(void)
+{
+    DmkRunSpec *spec = new_spec("RND4K Q1T1", 0.5, 1);
+    spec->warmup_s = 3.0;
+    spec->watchdog_s = 10.0; /* the late call is no stall */
+    DmkFaultScript s = {.gap = {.nth = 50}, .gap_ns = 1500000000ULL};
+    Outcome o = {0};
+    run_script(spec, &s, &o);
+    DMK_CHECK_INT(o.rc, DMK_OK);
+    DmkFaultStats st;
+    dmk_fault_stats(&st);
+    DMK_CHECK(st.gaps == 1);
+    if (o.res && o.res->n_tests == 1) {
+        DMK_CHECK(!(o.res->tests[0].flags & DMK_FLAG_PAUSED));
+        DMK_CHECK(o.res->tests[0].passes[0].paused_s == 0.0);
+    }
+    dmk_run_result_free(o.res);
+    free(spec);
+}
+
+/* A drive with 20 ms per request: a submit 0.7 s late is within 50 times
+ * the p99 latency (>= 20 ms by construction), so it is the drive's time,
+ * not a pause. */
+static void test_slow_drive_is_not_paused(void)
+{
+    DmkRunSpec *spec = new_spec("RND4K Q1T1", 2.0, 1);
+    spec->null_latency_ns = 20000000;
+    spec->watchdog_s = 10.0; /* the late call is no stall */
+    DmkFaultScript s = {.gap = {.nth = 40}, .gap_ns = 700000000ULL};
+    Outcome o = {0};
+    run_script(spec, &s, &o);
+    DMK_CHECK_INT(o.rc, DMK_OK);
+    DmkFaultStats st;
+    dmk_fault_stats(&st);
+    DMK_CHECK(st.gaps == 1);
+    if (o.res && o.res->n_tests == 1)
+        DMK_CHECK(!(o.res->tests[0].flags & DMK_FLAG_PAUSED));
+    dmk_run_result_free(o.res);
+    free(spec);
+}
+
+/* The flush after the fill never returns (fdatasync on a frozen file
+ * system): the runner's thread is not stuck with it; the watchdog fails
+ * the run, and a stop ends it after the grace. */
+static void test_hang_in_sync(void)
+{
+    DmkRunSpec *spec = new_spec("RND4K Q1T1", 0.2, 1);
+    DmkFaultScript s = {.hang_sync = {.nth = 1}};
+    Outcome o = {0};
+    run_script(spec, &s, &o);
+    DMK_CHECK_INT(o.rc, DMK_E_TIMEOUT);
+    DMK_CHECK(o.abandoned);
+    static const char want[] =
+        "preparing the test file failed: flushing the test file in " FAULT_DIR
+        " to the drive did not return for 1 s; the file system may be "
+        "frozen";
+    DMK_CHECK(strncmp(o.err.msg, want, sizeof want - 1) == 0);
+    DMK_CHECK(o.res != NULL && !o.res->complete);
+    dmk_run_result_free(o.res);
+    release_hung();
+    /* a stop while it hangs, with the default watchdog */
+    spec->watchdog_s = 60.0;
+    Outcome p = {.stop_when_hung = true};
+    run_script(spec, &s, &p);
+    DMK_CHECK_INT(p.rc, DMK_E_STOPPED);
+    DMK_CHECK(p.abandoned);
+    DMK_CHECK(p.stop_to_end_s < NEVER_S);
+    DMK_CHECK(strncmp(p.err.msg, "stopped by the user (flushing the test file in ", 47) == 0);
+    dmk_run_result_free(p.res);
+    release_hung();
+    free(spec);
+}
+
+int main(void)
+{
+    DMK_TEST(test_stop_without_hang);
+    DMK_TEST(test_gap_flags_the_pass);
+    DMK_TEST(test_gap_in_warmup);
+    DMK_TEST(test_slow_drive_is_not_paused);
+    DMK_TEST(test_hang_in_test);
+    DMK_TEST(test_hang_in_fill);
+    DMK_TEST(test_stop_with_hung_call);
+    DMK_TEST(test_hang_in_sync);
+    return dmk_test_done();
+}
