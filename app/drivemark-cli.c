@@ -3,6 +3,7 @@
 #include <stdbool.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -239,6 +240,29 @@ static bool verify_failed(const DmkRunResult *res)
     return true;
 }
 
+/* A hook for the integration tests (DMK_TEST_VERIFY_HOLD=FIFO): before a
+ * test's written blocks are read back, say so on the FIFO and wait for
+ * the test's answer, so the test can change the written data at that
+ * very moment instead of racing the engine for it. */
+static void on_hold_verify(const DmkTestResult *t, size_t index, void *user_data)
+{
+    (void)t;
+    (void)user_data;
+    const char *fifo = getenv("DMK_TEST_VERIFY_HOLD");
+    char line[64];
+    FILE *f = fifo ? fopen(fifo, "w") : NULL;
+    if (!f)
+        return;
+    fprintf(f, "verify %zu\n", index);
+    fclose(f);
+    f = fopen(fifo, "r");
+    if (f) {
+        if (!fgets(line, sizeof line, f))
+            line[0] = '\0';
+        fclose(f);
+    }
+}
+
 static int cmd_run(DmkCliArgs *a)
 {
     DmkError err = {0};
@@ -264,7 +288,8 @@ static int cmd_run(DmkCliArgs *a)
         dmk_runner_stop(runner);
     bool progress = !a->quiet && dmk_os_stderr_is_tty();
     out.progress_shown = progress;
-    DmkRunCallbacks cb = {progress ? on_progress : NULL, NULL, &out, on_measured};
+    DmkRunCallbacks cb = {progress ? on_progress : NULL, NULL, &out, on_measured,
+                          getenv("DMK_TEST_VERIFY_HOLD") ? on_hold_verify : NULL};
     DmkRunResult *res = NULL;
     rc = dmk_runner_run(runner, &cb, &res, &err);
     if (progress)

@@ -358,52 +358,77 @@ def test_exclusive_opener_refused():
             os.close(fd)
 
 
-def wait_open(proc, dev):
-    """Waits until proc has dev open (its guards passed), or has ended."""
-    fds = f"/proc/{proc.pid}/fd"
+def hold_then(proc, fifo, act):
+    """Waits for drivemark-cli's DMK_TEST_VERIFY_HOLD signal on fifo (it is
+    about to read back what it wrote), runs act(), then lets it go on.
+    Opens without blocking, so a run that ends first cannot hang the test."""
+    fd = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+    got = b""
+    try:
+        while proc.poll() is None and not got.endswith(b"\n"):
+            try:
+                got += os.read(fd, 64)
+            except BlockingIOError:
+                pass
+            time.sleep(0.001)
+    finally:
+        os.close(fd)
+    if not got.startswith(b"verify"):
+        return False
+    act()
     while proc.poll() is None:
         try:
-            if any(os.path.realpath(os.path.join(fds, f)) == dev for f in os.listdir(fds)):
-                return
-        except OSError:
-            pass  # an fd closed while we looked; look again
-        time.sleep(0.001)
+            w = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
+        except OSError:  # ENXIO: its reading end is not open yet
+            time.sleep(0.001)
+            continue
+        os.write(w, b"go\n")
+        os.close(w)
+        break
+    return True
 
 
 def test_verify_catches_corruption():
-    """Silent corruption behind the engine's back, through the CLI: while
-    drivemark-cli writes with --verify, this script keeps flipping a byte
-    of every 1 MiB block in the loop device's backing file (the loop
-    driver reads it through the same page cache). Blocks flipped after
-    their last write are read back wrong: exit status 3, VERIFY FAILED."""
+    """Silent corruption behind the engine's back, through the CLI: once
+    drivemark-cli has written and is about to read back (it waits at that
+    point for tests, DMK_TEST_VERIFY_HOLD), this script flips a byte of
+    every 1 MiB block in the loop device's backing file (the loop driver
+    reads it through the same page cache). Every block then reads back
+    wrong: exit status 3, VERIFY FAILED, 16 bad of 16."""
     with Dir() as d, Loop(d) as lo:
+        fifo = os.path.join(d, "hold")
+        os.mkfifo(fifo)
         args = ["run", "--device", lo.dev, "--size", REGION, "--mode", "write", "--verify",
                 "--yes-destroy-data=" + lo.dev] + QUICK
+        env = dict(os.environ, DMK_TEST_VERIFY_HOLD=fifo)
         proc = subprocess.Popen([CLI] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                text=True)
-        # The backing file open in this script would (rightly) make the
-        # write guard refuse: open it only once the run holds the device.
-        wait_open(proc, lo.dev)
-        fd = os.open(lo.img, os.O_RDWR)
-        flips = 0
-        try:
-            while proc.poll() is None and flips < 10_000_000:
+                                text=True, env=env)
+
+        def flip():
+            # The backing file is opened only now: open in this script
+            # while the guards ran, it would (rightly) refuse the write.
+            fd = os.open(lo.img, os.O_RDWR)
+            try:
                 for block in range(0, 16 * MIB, MIB):
-                    off = block + 100 + flips % 997  # past the 64-byte header
-                    b = os.pread(fd, 1, off)
-                    os.pwrite(fd, bytes([b[0] ^ 0xFF]), off)
-                    flips += 1
+                    b = os.pread(fd, 1, block + 100)  # past the 64-byte header
+                    os.pwrite(fd, bytes([b[0] ^ 0xFF]), block + 100)
+            finally:
+                os.close(fd)
+
+        try:
+            held = hold_then(proc, fifo, flip)
             out, err = proc.communicate(timeout=120)
         finally:
-            os.close(fd)
             if proc.poll() is None:
                 proc.kill()
                 proc.wait()
-        print(f"# {flips} flips; exit {proc.returncode}")
+        print(f"# held before the read-back: {held}; exit {proc.returncode}")
         for line in err.splitlines():
             print(f"#   {line}")
+        check(held, f"drivemark-cli never reached the read-back: {err}")
         check(proc.returncode == 3, f"exit {proc.returncode}, expected 3: {err}")
-        check("VERIFY FAILED" in err and "first bad byte at offset" in err, err)
+        check("VERIFY FAILED: 16 bad of 16 blocks" in err, err)
+        check("first bad byte at offset 100 (block at 0)" in err, err)
         check("VERIFY FAILED" in out, out)
         return err.splitlines()[0] if err else ""
 
