@@ -19,6 +19,7 @@
 #include "dmk-csv-private.h"
 #include "dmk-csv.h"
 #include "dmk-lab.h"
+#include "dmk-platform.h"
 
 #define CHUNK_BYTES    (64 * 1024)
 #define CELL_MAX_BYTES (1024 * 1024) /* a cell past this ends the load (loader_feed) */
@@ -1207,9 +1208,12 @@ static int load_stream(Loader *l, FILE *f, const char *path)
 int dmk_csv_load(const char *path, DmkRunResult **out, DmkError *err)
 {
     *out = NULL;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return dmk_error_errno(err, errno, "opening %s failed", path);
+    FILE *f = NULL;
+    /* A FIFO with no writer would block the open or the read forever; a
+     * device is no result: only a regular file is read. */
+    int orc = dmk_os_open_input(path, &f, err);
+    if (orc != DMK_OK)
+        return orc;
     struct stat st;
     /* Refuse a huge file before reading any of it. */
     if (fstat(fileno(f), &st) == 0 && (uint64_t)st.st_size > DMK_CSV_READ_MAX_BYTES) {
