@@ -192,6 +192,10 @@ int dmk_os_open_input(const char *path, FILE **out, DmkError *err)
         close(fd);
         return dmk_error_errno(err, e, "opening %s failed", path);
     }
+    if (S_ISDIR(st.st_mode)) {
+        close(fd);
+        return dmk_error_errno(err, EISDIR, "opening %s failed", path);
+    }
     if (!S_ISREG(st.st_mode)) {
         close(fd);
         return dmk_error_set(err, DMK_E_INVAL, 0, "opening %s failed: it is %s, not a regular file",
