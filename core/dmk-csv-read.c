@@ -18,6 +18,7 @@
 
 #include "dmk-csv-private.h"
 #include "dmk-csv.h"
+#include "dmk-escape.h"
 #include "dmk-lab.h"
 #include "dmk-platform.h"
 
@@ -108,29 +109,10 @@ static int fail_cell(Reader *rd, size_t col, const char *fmt, ...)
     return rc;
 }
 
-/* Length of the valid UTF-8 sequence at s (n bytes left), 0 if invalid. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-    if (s[0] < 0x80)
-        return 1;
-    size_t k = s[0] >= 0xf5 ? 0 : s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
-    if (k == 0 || k > n)
-        return 0;
-    for (size_t i = 1; i < k; i++)
-        if ((s[i] & 0xc0) != 0x80)
-            return 0;
-    /* overlong forms, UTF-16 surrogates, beyond U+10FFFF */
-    if (k == 3 && ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0)))
-        return 0;
-    if (k == 4 && ((s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] >= 0x90)))
-        return 0;
-    return k;
-}
-
 static bool utf8_valid(const char *s, size_t len)
 {
     for (size_t i = 0; i < len;) {
-        size_t k = utf8_len((const unsigned char *)s + i, len - i);
+        size_t k = dmk_utf8_len((const unsigned char *)s + i, len - i);
         if (k == 0)
             return false;
         i += k;
@@ -139,21 +121,21 @@ static bool utf8_valid(const char *s, size_t len)
 }
 
 /* A cell as a message shows it: 'text', at most ~40 bytes, with control
- * characters and bytes of invalid UTF-8 as '?'. */
+ * and bidi characters and bytes of invalid UTF-8 as '?' (dmk-escape.h). */
 static const char *shown(const char *s, size_t len, char *buf, size_t cap)
 {
     size_t o = 0;
     buf[o++] = '\'';
     for (size_t i = 0; i < len && o + 8 < cap;) {
-        size_t k = utf8_len((const unsigned char *)s + i, len - i);
+        size_t k = dmk_utf8_len((const unsigned char *)s + i, len - i);
         if (o > 40) {
             memcpy(buf + o, "...", 3);
             o += 3;
             break;
         }
-        if (k <= 1) {
-            buf[o++] = (unsigned char)s[i] < 0x20 || (unsigned char)s[i] >= 0x7f ? '?' : s[i];
-            i++;
+        if (dmk_escape_unsafe((const unsigned char *)s + i, k)) {
+            buf[o++] = '?';
+            i += k ? k : 1;
         } else {
             memcpy(buf + o, s + i, k);
             o += k;
