@@ -78,6 +78,8 @@ static int write_outputs(const DmkRunResult *res, DmkOutput *json, DmkOutput *cs
         rc = rc_csv;
         *err = csv_err;
     }
+#else
+    (void)csv;
 #endif
     return rc;
 }
