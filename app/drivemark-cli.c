@@ -74,7 +74,9 @@ static int write_outputs(const DmkRunResult *res, DmkOutput *json, DmkOutput *cs
 #ifdef DMK_HAVE_CSV
     DmkError csv_err = {0};
     int rc_csv = output_write(csv, res, dmk_csv_write, &csv_err);
-    if (rc == DMK_OK && rc_csv != DMK_OK) {
+    if (rc != DMK_OK && rc_csv != DMK_OK) /* both said: each file's own reason */
+        fprintf(stderr, "drivemark-cli: %s\n", err->msg);
+    if (rc_csv != DMK_OK) {
         rc = rc_csv;
         *err = csv_err;
     }
