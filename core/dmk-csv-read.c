@@ -33,6 +33,7 @@ typedef struct {
     char *buf; /* each cell NUL-terminated */
     size_t used, cap;
     size_t n;
+    size_t over; /* cells past the most a row may have: counted, not kept */
     size_t off[DMK_CSV_MAX_COLUMNS];
     size_t len[DMK_CSV_MAX_COLUMNS];
 } Cells;
@@ -192,6 +193,7 @@ static void cells_clear(Cells *c)
 {
     c->used = 0;
     c->n = 0;
+    c->over = 0;
 }
 
 /* Cell of table column col in c; NULL when the file lacks the column. */
@@ -619,6 +621,9 @@ static int read_context(Reader *rd, const Cells *c)
         rc = read_context_text(rd, c);
     if (rc == DMK_OK)
         rc = get_uint(rd, c, DMK_COL_CAPACITY, 0, UINT64_MAX, &r->target.capacity_bytes);
+    /* Schema 5; an older file does not know the size (0: not shown). */
+    if (rc == DMK_OK && rd->file_col[DMK_COL_FS_SIZE] >= 0)
+        rc = get_uint(rd, c, DMK_COL_FS_SIZE, 0, UINT64_MAX, &r->target.fs_size_bytes);
     if (rc == DMK_OK)
         rc = get_uint(rd, c, DMK_COL_FS_FREE, 0, UINT64_MAX, &r->target.fs_free_bytes);
     /* A lab run may span a whole drive; read_context_text read `lab`. */
@@ -975,8 +980,15 @@ static int read_row(Reader *rd, const Cells *c)
     int rc;
     if (++rd->rows > DMK_CSV_READ_MAX_ROWS)
         return fail_at(rd, rd->line, -1, "more than %d rows", DMK_CSV_READ_MAX_ROWS);
-    if (c->n != rd->n_cols)
-        return fail_at(rd, rd->line, -1, "%zu columns, but the header has %zu", c->n, rd->n_cols);
+    /* The first row names the schema: a header with a column too many
+     * (or too few) is the header's fault, said before any row's count. */
+    int schema_col = rd->file_col[DMK_COL_SCHEMA];
+    if (rd->rows == 1 && (size_t)schema_col < c->n && (rc = read_schema(rd, c)) != DMK_OK)
+        return rc;
+    size_t n = c->n + c->over;
+    if (n != rd->n_cols)
+        return fail_at(rd, rd->line, -1, "%zu columns, but the header (line %lu) has %zu", n,
+                       rd->header_line, rd->n_cols);
     if (rd->rows == 1) {
         rd->first_line = rd->line;
         rc = read_context(rd, c);
@@ -1018,10 +1030,12 @@ static void on_field(void *s, size_t len, void *data)
     const char *text = s ? s : "";
     if (len && (memchr(text, '\n', len) || memchr(text, '\r', len)))
         rd->pending += count_breaks(text, len);
+    /* Past the header's count (or the most any header has) a cell is
+     * only counted: the message gives the row's real count, on the line
+     * the row starts, once the row is complete (on_row). */
     size_t limit = rd->have_header ? rd->n_cols : DMK_CSV_MAX_COLUMNS;
     if (rd->cells.n >= limit) {
-        fail_at(rd, rd->line, -1, "more than %zu columns%s", limit,
-                rd->have_header ? ", but the header has that many" : "");
+        rd->cells.over++;
         return;
     }
     if (cells_add(&rd->cells, text, len) != DMK_OK)
@@ -1040,7 +1054,11 @@ static void on_row(int c, void *data)
         return;
     }
     if (rd->rc == DMK_OK && rd->cells.n > 0) {
-        if (!rd->have_header)
+        if (!rd->have_header && rd->cells.over)
+            fail_at(rd, rd->line, -1,
+                    "%zu columns in the header, more than any Drivemark result has (at most %d)",
+                    rd->cells.n + rd->cells.over, DMK_CSV_MAX_COLUMNS);
+        else if (!rd->have_header)
             read_header(rd, &rd->cells);
         else
             read_row(rd, &rd->cells);

@@ -194,6 +194,10 @@ static void put_context(DmkStr *b, const DmkRunResult *r)
     if (t->is_device) /* a raw device has no free space, only its size */
         put(b, "   Test: %s (x%u) [%s: raw device of %s]\n", dmk_format_size(r->size, size, 32),
             r->passes, t->path, dmk_format_size(t->fs_size_bytes, fsz, 32));
+    else if (t->fs_size_bytes == 0) /* a file of schema 4 or older: no size kept */
+        put(b, "   Test: %s (x%u) [%s: %s, %s free]\n", dmk_format_size(r->size, size, 32),
+            r->passes, t->path, t->fs_type[0] ? t->fs_type : "?",
+            dmk_format_size(t->fs_free_bytes, freeb, 32));
     else
         put(b, "   Test: %s (x%u) [%s: %s, %s free of %s]\n", dmk_format_size(r->size, size, 32),
             r->passes, t->path, t->fs_type[0] ? t->fs_type : "?",
