@@ -32,7 +32,8 @@ typedef void (*DmkThreadFn)(void *arg);
 int dmk_thread_start(DmkThread **out, DmkThreadFn fn, void *arg, DmkError *err);
 void dmk_thread_join(DmkThread *t);
 
-/* Memory for direct I/O: aligned to at least `align` (a power of two). */
+/* Memory for direct I/O: aligned to at least `align` (a power of two);
+ * NULL with errno set (ENOMEM) when there is none. */
 void *dmk_aligned_alloc(size_t align, size_t size);
 void dmk_aligned_free(void *p);
 
