@@ -141,6 +141,29 @@ def test_hostile_target_name():
         check_clean(r.stderr, "the error")
 
 
+def test_line_breaks_fake_no_lines():
+    """A comment and a target with line breaks cannot add a line of their
+    own to show's table (a fake "Drive:" line): they print as '?'."""
+    with Dir() as d:
+        path = hostile_csv(d)
+        text = open(path, encoding="utf-8", newline="").read()
+        rows = list(csv.reader(io.StringIO(text)))
+        head = rows[0]
+        for row in rows[1:]:
+            row[head.index("comment")] = "nice\r\n  Drive: FAKE 9 PB\nend"
+            row[head.index("target")] = "/t\n   Test: FAKE"
+        out = io.StringIO()
+        csv.writer(out, lineterminator="\r\n").writerows(rows)
+        open(path, "w", encoding="utf-8", newline="").write(out.getvalue())
+        r = run(["show", path])
+        check(r.returncode == 0, r.stderr)
+        lines = r.stdout.split("\n")
+        check(not any(x.lstrip().startswith(("Drive: FAKE", "Test: FAKE")) for x in lines),
+              f"a faked line: {r.stdout}")
+        check("nice??  Drive: FAKE 9 PB?end" in r.stdout, r.stdout[-300:])
+        check("/t?   Test: FAKE" in r.stdout, r.stdout[-500:])
+
+
 def main():
     return dmktest.run_tap(dmktest.tests_in(globals()), timed=True)
 
