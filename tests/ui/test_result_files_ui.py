@@ -2,7 +2,7 @@
 """The window's files (Save Results and --json, Export Chart and
 --export-chart, --screenshot share their writers): on a full loop-mounted
 ext4 each old file survives byte for byte and the message says it was
-kept; --open of a FIFO is refused at once instead of blocking (under a
+kept; two of them naming one file are refused; --open of a FIFO is refused at once instead of blocking (under a
 timeout, so a regression fails, not hangs); a file name with Pango markup
 (<b>, &) shows literally in the info bar. Prints TAP.
 
@@ -90,6 +90,19 @@ def test_markup_shows_literally():
         msg = field(lines, "error")
         check(msg and name in msg, f"the name is not shown literally: {msg!r}")
         return msg
+
+
+def test_same_file_twice():
+    """--json, --screenshot and --export-chart naming one file under two
+    spellings: a usage error (exit 2) before anything runs or is written."""
+    with Results() as r:
+        f = r.path("out.png")
+        for a, b in ((["--json", f], ["--screenshot", os.path.join(r.dir, ".", "out.png")]),
+                     (["--export-chart", f], ["--screenshot", f])):
+            rc, _, err, _ = run_app(["--open", r.a] + a + b + ["--quit-when-done"], timeout=60)
+            check(rc == 2 and "are the same file" in err, f"{a} {b}: exit {rc}: {err}")
+            check(not os.path.exists(f), "a file was written")
+        return err.strip().splitlines()[-2] if err.count("\n") > 1 else err.strip()
 
 
 def main():
