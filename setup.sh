@@ -20,8 +20,9 @@ PACKAGES=(
     clang-format                                            # style check
     clang libclang-rt-14-dev llvm-14                        # ASan/UBSan and libFuzzer builds, symbolizer
     locales                                                 # a decimal-comma locale for tests
-    e2fsprogs mount util-linux                              # loop-device tests
-    btrfs-progs                                             # a loop-mounted btrfs: NOCOW, compression flags
+    e2fsprogs mount util-linux fdisk                        # loop-device tests, partitions (sfdisk)
+    bindfs fuse3                                            # FUSE targets: leftovers, RAM-backed storage
+    btrfs-progs xfsprogs                                    # loop-mounted btrfs (NOCOW, compression, two devices), xfs (a log device)
     dmsetup                                                 # a device-mapper holder (raw device guard test)
     libgtk-4-dev libgtk-4-bin fonts-dejavu-core adwaita-icon-theme  # the desktop app
     xvfb dbus-daemon desktop-file-utils appstream           # its tests in a real window

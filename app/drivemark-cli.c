@@ -200,9 +200,16 @@ static int cmd_run(DmkCliArgs *a)
     if (!out.done) /* the run failed before the runner measured anything */
         on_measured(res, rc, &out);
     bool bad_data = verify_failed(res);
+    /* A run that failed (a FUSE server that died) may have left its test
+     * file under the hidden name the note gives. */
+    char left[sizeof res->target.leftover_note] = "";
+    if (rc != DMK_OK && res)
+        snprintf(left, sizeof left, "%s", res->target.leftover_note);
     dmk_run_result_free(res);
     if (rc != DMK_OK)
         fprintf(stderr, "drivemark-cli: %s\n", err.msg);
+    if (left[0])
+        fprintf(stderr, "drivemark-cli: %s\n", left);
     if (out.rc != DMK_OK)
         fprintf(stderr, "drivemark-cli: %s\n", out.err.msg);
     int status = exit_code(rc != DMK_OK ? rc : out.rc);

@@ -315,7 +315,7 @@ static void write_test_rows(Row *r, const DmkRunResult *res, const DmkTestResult
     put_num(r, dmk_csv_col_tail(DMK_COL_MB_S_MIN), t->mb_s_min);
     put_num(r, dmk_csv_col_tail(DMK_COL_MB_S_MAX), t->mb_s_max);
     put_u64(r, dmk_csv_col_tail(DMK_COL_PARTIAL), t->partial ? 1 : 0);
-    char flags[64];
+    char flags[160];
     put_honest_test(r, t, flags, sizeof flags);
     put_directions(r, &t->score);
     put_verify(r, &t->verify);

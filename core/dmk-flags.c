@@ -14,6 +14,8 @@ static const struct {
     {DMK_FLAG_PEAK, "peak"},
     {DMK_FLAG_OVER_INTERFACE, "over_interface"},
     {DMK_FLAG_LOW_QD, "low_qd"},
+    {DMK_FLAG_RAM_BACKED, "ram_backed"},
+    {DMK_FLAG_STORAGE_UNKNOWN, "storage_unknown"},
 };
 #define N_FLAGS (sizeof flag_names / sizeof flag_names[0])
 
@@ -56,6 +58,11 @@ uint32_t dmk_test_flags(const DmkRunResult *r, const DmkTestResult *t)
         f |= DMK_FLAG_OVER_INTERFACE;
     if (low_qd(t))
         f |= DMK_FLAG_LOW_QD;
+    /* Every test of the run shares its target's storage. */
+    if (r->target.storage == DMK_STORAGE_RAM)
+        f |= DMK_FLAG_RAM_BACKED;
+    else if (r->target.storage == DMK_STORAGE_UNKNOWN)
+        f |= DMK_FLAG_STORAGE_UNKNOWN;
     return f;
 }
 
@@ -147,6 +154,24 @@ void dmk_flag_describe(const DmkRunResult *r, const DmkTestResult *t, uint32_t b
                      "number is for a lower queue depth.",
                      dmk_format_double(t->achieved_qd, 1, a, sizeof a),
                      dmk_test_asked_qd(&t->test));
+    } else if (bit == DMK_FLAG_RAM_BACKED) {
+        snprintf(marker, mlen, "RAM-backed");
+        if (tip)
+            snprintf(tip, tlen,
+                     "RAM-backed: the target's storage is memory%s%.700s%s, so this is memory's "
+                     "speed, not a drive's. A RAM-backed device given on purpose is run (to "
+                     "measure the engine), and flagged.",
+                     ti->storage_note[0] ? " (" : "", ti->storage_note,
+                     ti->storage_note[0] ? ")" : "");
+    } else if (bit == DMK_FLAG_STORAGE_UNKNOWN) {
+        snprintf(marker, mlen, "may be RAM");
+        if (tip)
+            snprintf(tip, tlen,
+                     "Storage unknown: Drivemark could not follow the target down to a "
+                     "drive%s%.700s%s. If it is RAM-backed, this is memory's speed, not a "
+                     "drive's.",
+                     ti->storage_note[0] ? " (" : "", ti->storage_note,
+                     ti->storage_note[0] ? ")" : "");
     } else {
         snprintf(marker, mlen, "?");
         if (tip)
@@ -180,7 +205,7 @@ void dmk_run_fs_notes(const DmkRunResult *r, char *buf, size_t len)
 {
     const DmkTargetInfo *ti = &r->target;
     const char *fs = ti->fs_type[0] ? ti->fs_type : "the file system";
-    char line[256];
+    char line[1024];
     buf[0] = '\0';
     if (ti->cow == DMK_FS_FEATURE_OFF) {
         snprintf(line, sizeof line, "%s copy-on-write: turned off for the test file (NOCOW)", fs);
@@ -190,6 +215,16 @@ void dmk_run_fs_notes(const DmkRunResult *r, char *buf, size_t len)
                  "%s copy-on-write: active, the numbers include it (it could not be turned off "
                  "for the test file)",
                  fs);
+        append(buf, len, line);
+    }
+    if (ti->storage_note[0]) {
+        snprintf(line, sizeof line, "storage: %.900s%s", ti->storage_note,
+                 ti->storage == DMK_STORAGE_RAM ? ": RAM-backed, the numbers measure memory"
+                                                : ": unknown, it may be RAM-backed");
+        append(buf, len, line);
+    }
+    if (ti->leftover_note[0]) {
+        snprintf(line, sizeof line, "%.900s", ti->leftover_note);
         append(buf, len, line);
     }
     if (ti->compression == DMK_FS_FEATURE_OFF) {

@@ -128,6 +128,9 @@ static void write_target_flags(FILE *f, const DmkTargetInfo *ti)
     kv_str(f, "compression", dmk_fs_feature_name(ti->compression), ",");
     kv_str(f, "interface", ti->iface, ",");
     kv_num(f, "interface_mb_s", (double)ti->iface_bytes_s / 1e6, 1, ",");
+    static const char *const storage[] = {"disk", "ram", "unknown"};
+    kv_str(f, "storage", storage[(unsigned)ti->storage < 3 ? ti->storage : 2], ",");
+    kv_str(f, "storage_note", ti->storage_note, ",");
 }
 
 /* What the verify option found: absent when it was off. */

@@ -90,7 +90,7 @@ static void put_header(Out *o, const DmkRunResult *r)
     if (!r->complete)
         put(o, "Stopped before the end: what follows is what was measured until then.\n");
     /* What the file system did to the test file (honest numbers). */
-    char notes[1024];
+    char notes[2048];
     dmk_run_fs_notes(r, notes, sizeof notes);
     for (char *line = notes, *nl; (nl = strchr(line, '\n')) != NULL; line = nl + 1)
         put(o, "Note: %.*s.\n", (int)(nl - line), line);

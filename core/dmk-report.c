@@ -155,7 +155,7 @@ static void put_drive(DmkStr *b, const DmkRunResult *r)
 static void put_honesty(DmkStr *b, const DmkRunResult *r)
 {
     const DmkTargetInfo *t = &r->target;
-    char mb[32], notes[1024], marker[64], tip[512];
+    char mb[32], notes[2048], marker[64], tip[1024];
     if (t->iface_bytes_s)
         put(b, "   Link: %s (%s MB/s per direction)\n", t->iface,
             dmk_format_double((double)t->iface_bytes_s / 1e6, 0, mb, sizeof mb));

@@ -129,8 +129,12 @@ enum {
     DMK_FLAG_PEAK = 1u << 0,           /* the test span fits a drive's cache */
     DMK_FLAG_OVER_INTERFACE = 1u << 1, /* faster than the drive's link can carry */
     DMK_FLAG_LOW_QD = 1u << 2,         /* fewer requests in flight than asked */
+    DMK_FLAG_RAM_BACKED = 1u << 3, /* the target's storage is memory (a device given on purpose) */
+    DMK_FLAG_STORAGE_UNKNOWN = 1u << 4, /* the storage could not be followed: may be RAM */
 };
-#define DMK_FLAG_ALL (DMK_FLAG_PEAK | DMK_FLAG_OVER_INTERFACE | DMK_FLAG_LOW_QD)
+#define DMK_FLAG_ALL                                                                   \
+    (DMK_FLAG_PEAK | DMK_FLAG_OVER_INTERFACE | DMK_FLAG_LOW_QD | DMK_FLAG_RAM_BACKED | \
+     DMK_FLAG_STORAGE_UNKNOWN)
 
 /* The reviews' practice (methodology.md): a 1 GiB CrystalDiskMark file
  * fits inside an SLC cache, so its tiles are "peak"; labs use 16 to 32 GiB
@@ -146,7 +150,8 @@ uint32_t dmk_test_asked_qd(const DmkTest *t);
  * score and achieved queue depth. */
 uint32_t dmk_test_flags(const DmkRunResult *r, const DmkTestResult *t);
 
-/* "peak", "over_interface", "low_qd" for one bit; NULL for others. */
+/* "peak", "over_interface", "low_qd", "ram_backed", "storage_unknown" for
+ * one bit; NULL for others. */
 const char *dmk_flag_name(uint32_t bit);
 
 /* The set bits' names, space-separated ("peak low_qd"); "" for none. */

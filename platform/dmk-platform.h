@@ -71,7 +71,7 @@ typedef struct {
     uint64_t size_bytes; /* of the file system */
     uint64_t free_bytes; /* available to this user */
     bool usable;         /* false: read-only, RAM-backed, not writable... */
-    char reason[128];    /* why not usable, for people: "read-only" */
+    char reason[384];    /* why not usable, for people: "read-only" */
 } DmkVolume;
 
 /* Fills out[0..max) with the mounted file systems, pseudo file systems
@@ -249,6 +249,15 @@ typedef enum {
     DMK_FS_FEATURE_ACTIVE = 2, /* on for the test file: the numbers include it */
 } DmkFsFeature;
 
+/* What holds a target's data, followed down through loop devices,
+ * partitions, overlay and the like (Linux: dmk-storage-linux.h). Zero: a
+ * drive, or not examined. */
+typedef enum {
+    DMK_STORAGE_DISK = 0,
+    DMK_STORAGE_RAM = 1,     /* tmpfs, ramfs, zram, a RAM disk, or a loop device over them */
+    DMK_STORAGE_UNKNOWN = 2, /* could not be followed (FUSE, network): may be RAM */
+} DmkStorage;
+
 /* What the platform learned about a target. Strings are "" when unknown. */
 typedef struct {
     char path[1024];  /* the directory (or device) as the user named it */
@@ -272,6 +281,16 @@ typedef struct {
     char iface[48]; /* "PCIe 8.0 GT/s x4", "SATA 6.0 Gbps", "USB 5000 Mbps", "" */
     uint64_t iface_bytes_s;
     bool is_device; /* a raw block device, not a test file in a directory */
+    /* What holds the data (a RAM-backed device given on purpose is run,
+     * and flagged; so is storage that could not be followed) and the
+     * chain that says why: "/dev/loop3, whose backing file /dev/shm/a.img
+     * is on tmpfs". "" for a drive. */
+    DmkStorage storage;
+    char storage_note[1040];
+    /* What the run may leave behind where the OS cannot help (a FUSE
+     * server's .fuse_hidden file, NFS's .nfsXXXX) and how to remove it;
+     * "" when nothing can be left. */
+    char leftover_note[640];
 } DmkTargetInfo;
 
 typedef struct DmkTarget DmkTarget;

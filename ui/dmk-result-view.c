@@ -45,7 +45,7 @@ static GtkWidget *context_label(const char *text, const char *css_class)
 /* What the file system did to the test file, when it did anything. */
 static void append_flags_note(GtkWidget *info, const DmkRunResult *r)
 {
-    char notes[1024];
+    char notes[2048];
     dmk_run_fs_notes(r, notes, sizeof notes);
     g_strchomp(notes); /* one label: no line end after the last note */
     if (notes[0])
@@ -233,7 +233,7 @@ void dmk_result_view_set_unit(DmkResultView *self, DmkUnit unit)
 
 void dmk_result_view_dump(DmkResultView *self, int tab, GString *out)
 {
-    char notes[1024];
+    char notes[2048];
     dmk_run_fs_notes(dmk_saved_get_result(self->saved), notes, sizeof notes);
     g_strchomp(notes);
     if (notes[0])

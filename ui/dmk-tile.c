@@ -145,7 +145,7 @@ static void describe_flags(const DmkRunResult *r, const DmkTestResult *t, GStrin
                            GString *tip)
 {
     for (uint32_t bit = 1; bit & DMK_FLAG_ALL; bit <<= 1) {
-        char marker[64], why[512];
+        char marker[64], why[1024];
         if (!(t->flags & bit))
             continue;
         dmk_flag_describe(r, t, bit, marker, sizeof marker, why, sizeof why);

@@ -313,8 +313,17 @@ static void report_end(DmkWindow *self, int rc, const DmkError *err, DmkSaved *s
         dmk_sweep_page_end(self->sweep_page, status);
     if (self->labbing)
         dmk_lab_page_end(self->lab_page, saved, status);
-    if (rc != DMK_OK && rc != DMK_E_STOPPED)
-        dmk_window_show_error(self, rc, err->msg);
+    if (rc != DMK_OK && rc != DMK_E_STOPPED) {
+        /* A run that failed on FUSE or NFS may have left its test file
+         * under the hidden name the note gives (a dead FUSE server). */
+        const DmkRunResult *r = saved ? dmk_saved_get_result(saved) : NULL;
+        const char *left = r ? r->target.leftover_note : "";
+        bool said = left[0] && strstr(err->msg, left) != NULL;
+        char *msg =
+            left[0] && !said ? g_strdup_printf("%s\n\n%s", err->msg, left) : g_strdup(err->msg);
+        dmk_window_show_error(self, rc, msg);
+        g_free(msg);
+    }
     g_free(status);
     g_free(took);
 }
@@ -324,7 +333,7 @@ static void report_end(DmkWindow *self, int rc, const DmkError *err, DmkSaved *s
  * tiles. */
 static void show_flags_note(DmkWindow *self, const DmkRunResult *r)
 {
-    char notes[1024];
+    char notes[2048];
     dmk_run_fs_notes(r, notes, sizeof notes);
     g_strchomp(notes); /* one label: no line end after the last note */
     if (!self->flags_note && !notes[0])

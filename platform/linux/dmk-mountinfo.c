@@ -25,7 +25,7 @@ bool dmk_mountinfo_parse(const char *line, DmkMountLine *m)
         sscanf(line, "%*u %*u %u:%u %*s %511s %255s", &m->major, &m->minor, m->mnt, m->opts) != 4)
         return false;
     m->super_opts[0] = '\0';
-    if (sscanf(sep + 3, "%31s %255s %255s", m->fstype, m->source, m->super_opts) < 2)
+    if (sscanf(sep + 3, "%31s %255s %2047s", m->fstype, m->source, m->super_opts) < 2)
         return false;
     dmk_mountinfo_unescape(m->mnt);
     dmk_mountinfo_unescape(m->source);

@@ -10,8 +10,9 @@ typedef struct {
     char mnt[512];         /* mount point, unescaped */
     char opts[256];        /* per-mount options: "rw,noatime" */
     char fstype[32];
-    char source[256];     /* "/dev/nvme0n1p2", unescaped */
-    char super_opts[256]; /* the file system's options: "rw,discard,errors=remount-ro" */
+    char source[256];      /* "/dev/nvme0n1p2", unescaped */
+    char super_opts[2048]; /* the file system's options: "rw,discard,errors=remount-ro"; overlay's
+                            * lowerdir=,upperdir=,workdir= paths make them long */
 } DmkMountLine;
 
 /* "36 35 98:0 /mnt1 /mnt2 rw,noatime master:1 - ext3 /dev/root rw,errors=continue" */

@@ -12,6 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/statvfs.h>
@@ -23,6 +26,7 @@
 #include "dmk-iface-linux.h"
 #include "dmk-mountinfo.h"
 #include "dmk-platform.h"
+#include "dmk-storage-linux.h"
 
 #define TMPFS_MAGIC_ 0x01021994
 #define RAMFS_MAGIC_ 0x858458f6
@@ -185,7 +189,27 @@ static int check_dir(const char *dir, struct stat *st, DmkError *err)
     return DMK_OK;
 }
 
-static int check_fs(const char *dir, const struct stat *st, DmkError *err)
+/* The storage under the file system, followed down (ext4 on a loop
+ * device over a file in /dev/shm, overlay with its upper layer on tmpfs,
+ * bindfs over tmpfs): RAM is refused, naming the chain; storage that
+ * cannot be followed (FUSE, network) is run and flagged. */
+static int check_storage(const char *dir, DmkTargetInfo *info, DmkError *err)
+{
+    DmkLinuxStorage s;
+    dmk_linux_storage_of_path("", dir, &s);
+    if (s.kind == DMK_STORAGE_RAM)
+        return dmk_error_set(err, DMK_E_NOTSUP, 0,
+                             "refusing %s: it is on %s, so the numbers would measure memory, not "
+                             "a drive",
+                             dir, s.chain);
+    info->storage = s.kind;
+    if (s.kind == DMK_STORAGE_UNKNOWN)
+        snprintf(info->storage_note, sizeof info->storage_note, "%.256s is on %.767s", dir,
+                 s.chain);
+    return DMK_OK;
+}
+
+static int check_fs(const char *dir, const struct stat *st, DmkTargetInfo *info, DmkError *err)
 {
     struct statfs sf;
     if (statfs(dir, &sf) != 0)
@@ -204,7 +228,7 @@ static int check_fs(const char *dir, const struct stat *st, DmkError *err)
                              "refusing %s: it is on a zram device (compressed RAM), so the "
                              "numbers would measure memory, not a drive",
                              dir);
-    return DMK_OK;
+    return ram ? DMK_OK : check_storage(dir, info, err);
 }
 
 /* The file's size: as asked, or the free space but the margin (full
@@ -238,37 +262,209 @@ static int check_space(const DmkTargetParams *p, uint64_t *size, DmkTargetInfo *
 
 /* ---- the test file ------------------------------------------------------ */
 
-/* Returns a descriptor or -errno. */
-static int open_named(const char *dir, int flags)
+#define FUSE_SUPER_MAGIC_ 0x65735546
+#define NFS_SUPER_MAGIC_  0x6969
+
+/* Creates a file under a name unique to this process (its pid, a random
+ * part, O_EXCL) with the given suffix; *path gets the name. Returns a
+ * descriptor or -errno. */
+static int open_named(const char *dir, const char *suffix, int flags, char *path, size_t len)
 {
-    char path[PATH_MAX];
     for (int attempt = 0; attempt < 16; attempt++) {
-        snprintf(path, sizeof path, "%s/.drivemark-%ld-%08llx.tmp", dir, (long)getpid(),
-                 (unsigned long long)(dmk_entropy64() & 0xffffffffULL));
+        snprintf(path, len, "%s/.drivemark-%ld-%08llx.%s", dir, (long)getpid(),
+                 (unsigned long long)(dmk_entropy64() & 0xffffffffULL), suffix);
         int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | flags, 0600);
-        if (fd >= 0) {
-            /* Unlinked at once: the open descriptor keeps the data alive,
-             * and nothing remains after any exit, even SIGKILL. */
-            unlink(path);
-            return fd;
-        }
-        if (errno != EEXIST) {
-            /* O_CREAT made the file before O_DIRECT was refused (EINVAL
-             * on ramfs): the name is this process's own (its pid, a
-             * random part, O_EXCL), so remove it. */
-            int e = errno;
-            unlink(path);
-            return -e;
-        }
+        if (fd >= 0 || errno != EEXIST)
+            return fd >= 0 ? fd : -errno;
     }
     return -EEXIST;
 }
 
-/* O_TMPFILE first (no name ever exists); a named file unlinked at once
- * where the file system lacks it. */
-static int create_file(const char *dir, bool *named, DmkError *err)
+/* The hidden name a FUSE server (libfuse without hard_remove) or an NFS
+ * client gave the removed but open file st: .fuse_hiddenXXXX or
+ * .nfsXXXX in dir, found by its inode; "" when it cannot be found. */
+static void find_hidden(const char *dir, const struct stat *st, char *buf, size_t len)
 {
-    *named = false;
+    buf[0] = '\0';
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *e;
+    struct stat cand;
+    while ((e = readdir(d)) != NULL) {
+        if (strncmp(e->d_name, ".fuse_hidden", 12) != 0 && strncmp(e->d_name, ".nfs", 4) != 0)
+            continue;
+        if (fstatat(dirfd(d), e->d_name, &cand, AT_SYMLINK_NOFOLLOW) == 0 &&
+            cand.st_ino == st->st_ino && cand.st_dev == st->st_dev) {
+            snprintf(buf, len, "%s/%s", dir, e->d_name);
+            break;
+        }
+    }
+    closedir(d);
+}
+
+/* Removes the name of the open file fd and checks that it is gone: the
+ * unlink succeeded and the name no longer resolves. Where the file
+ * still has a link (FUSE, NFS: the open file lives on under a hidden
+ * name until the last close), *hidden is set and hidden_name gets that
+ * name when it can be found. Returns 0 or an errno. */
+static int remove_name(int fd, const char *dir, const char *path, bool *hidden, char *hidden_name,
+                       size_t len)
+{
+    struct stat st;
+    *hidden = false;
+    hidden_name[0] = '\0';
+    if (unlink(path) != 0)
+        return errno;
+    if (lstat(path, &st) == 0)
+        return EEXIST; /* unlink said yes, but the name is still there */
+    if (fstat(fd, &st) != 0)
+        return 0;
+    /* bindfs reports no link left on the open file though libfuse
+     * renamed it: on FUSE and NFS the directory is looked at too. */
+    struct statfs sf;
+    bool keeps = statfs(dir, &sf) == 0 && ((unsigned long)sf.f_type == FUSE_SUPER_MAGIC_ ||
+                                           (unsigned long)sf.f_type == NFS_SUPER_MAGIC_);
+    if (keeps || st.st_nlink > 0)
+        find_hidden(dir, &st, hidden_name, len);
+    *hidden = hidden_name[0] != '\0' || st.st_nlink > 0;
+    return 0;
+}
+
+/* Where the OS keeps a removed open file under another name, and what
+ * is left if the file system's server dies during the run. */
+static void note_hidden(const char *dir, const char *name, DmkTargetInfo *info)
+{
+    struct statfs sf;
+    bool fuse = statfs(dir, &sf) == 0 && (unsigned long)sf.f_type == FUSE_SUPER_MAGIC_;
+    bool nfs = statfs(dir, &sf) == 0 && (unsigned long)sf.f_type == NFS_SUPER_MAGIC_;
+    snprintf(info->leftover_note, sizeof info->leftover_note,
+             "leftover: %s keeps the open test file under the hidden name %.300s until the run "
+             "closes it; if the %s dies during the run, that file is left there (and in the "
+             "directory behind it): remove it by hand",
+             nfs    ? "NFS"
+             : fuse ? "the FUSE file system"
+                    : "the file system",
+             name[0] ? name
+             : nfs   ? "DIR/.nfsXXXX"
+                     : "DIR/.fuse_hiddenXXXX",
+             nfs    ? "NFS server or this client"
+             : fuse ? "FUSE server"
+                    : "file system's server");
+}
+
+/* Waits (up to 10 s: a FUSE server's release comes after close returns,
+ * later on a busy machine) for a hidden name to go once its file is
+ * closed; at once in the usual case. */
+static bool hidden_gone(const char *name)
+{
+    struct stat st;
+    for (int i = 0; i < 200; i++) {
+        if (lstat(name, &st) != 0 && errno == ENOENT)
+            return true;
+        struct timespec ts = {0, 50 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    return false;
+}
+
+/* Nothing can remove a name in an append-only or immutable directory
+ * (chattr +a, +i): refused before anything is created there. */
+static int check_dir_attrs(const char *dir, DmkError *err)
+{
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    int attrs = 0;
+    bool got = fd >= 0 && ioctl(fd, FS_IOC_GETFLAGS, &attrs) == 0;
+    if (fd >= 0)
+        close(fd);
+    if (got && (attrs & (FS_APPEND_FL | FS_IMMUTABLE_FL)))
+        return dmk_error_set(
+            err, DMK_E_PERM, EPERM,
+            "refusing %s: the directory is %s, so the test file's name could "
+            "not be removed and the file would be left behind (this file system "
+            "has no O_TMPFILE, which needs no name); nothing was created",
+            dir, attrs & FS_APPEND_FL ? "append-only (chattr +a)" : "immutable (chattr +i)");
+    return DMK_OK;
+}
+
+/* Before the real file, a small probe: created, removed and checked
+ * gone, so a directory where the name would stay refuses the run with
+ * an empty file at worst, never a full-size one. */
+static int probe_removal(const char *dir, DmkTargetInfo *info, DmkError *err)
+{
+    char path[PATH_MAX], hidden_name[PATH_MAX];
+    bool hidden;
+    int rc = check_dir_attrs(dir, err);
+    if (rc != DMK_OK)
+        return rc;
+    int fd = open_named(dir, "probe", 0, path, sizeof path);
+    if (fd < 0)
+        return dmk_error_os(err, dmk_error_from_errno(-fd), -fd,
+                            "creating the test file in %s failed", dir);
+    int e = remove_name(fd, dir, path, &hidden, hidden_name, sizeof hidden_name);
+    close(fd);
+    if (e != 0)
+        return dmk_error_set(err, dmk_error_from_errno(e), e,
+                             "refusing %s: removing the probe file %s failed (%s), so the test "
+                             "file would be left behind; the empty probe file is still there: "
+                             "remove it by hand (it may need chattr -a or the file system "
+                             "server's permission)",
+                             dir, path, strerror(e));
+    if (hidden && hidden_name[0] && !hidden_gone(hidden_name))
+        return dmk_error_set(err, DMK_E_NOTSUP, 0,
+                             "refusing %s: its file system kept the removed probe file as %s "
+                             "after it was closed, so the test file would be left behind at full "
+                             "size; remove %s by hand",
+                             dir, hidden_name, hidden_name);
+    if (hidden)
+        note_hidden(dir, hidden_name, info);
+    return DMK_OK;
+}
+
+/* The named fallback's real file, its name removed at once: the open
+ * descriptor keeps the data alive, and nothing remains after any exit,
+ * even SIGKILL (FUSE and NFS aside: note_hidden). Returns a descriptor
+ * or -errno with err filled. */
+static int create_named(const char *dir, DmkLinuxTarget *t, DmkTargetInfo *info, DmkError *err)
+{
+    char path[PATH_MAX], hidden_name[PATH_MAX];
+    int fd = open_named(dir, "tmp", O_DIRECT, path, sizeof path);
+    /* O_CREAT may have made the name before O_DIRECT was refused (EINVAL
+     * on ramfs): any error but EEXIST means the name did not exist
+     * before, so it is this process's own, and removed. */
+    if (fd < 0 && fd != -EEXIST && unlink(path) != 0 && errno != ENOENT)
+        return dmk_error_os(err, dmk_error_from_errno(-fd), -fd,
+                            "creating the test file in %s failed, and its empty name %s could "
+                            "not be removed: remove it by hand",
+                            dir, path);
+    if (fd < 0) {
+        if (fd == -EINVAL)
+            return dmk_error_set(err, DMK_E_NOTSUP, EINVAL,
+                                 "refusing %s: its file system does not support direct I/O "
+                                 "(O_DIRECT), and cached I/O would measure memory",
+                                 dir);
+        return dmk_error_os(err, dmk_error_from_errno(-fd), -fd,
+                            "creating the test file in %s failed", dir);
+    }
+    int e = remove_name(fd, dir, path, &t->hidden, hidden_name, sizeof hidden_name);
+    if (e != 0) {
+        close(fd); /* nothing was allocated yet: the file left is empty */
+        return dmk_error_set(err, dmk_error_from_errno(e), e,
+                             "removing the test file's name %s failed (%s); the empty file is "
+                             "still there: remove it by hand",
+                             path, strerror(e));
+    }
+    if (t->hidden)
+        note_hidden(dir, hidden_name, info);
+    return fd;
+}
+
+/* O_TMPFILE first (no name ever exists); where the file system lacks it
+ * (DMK_TEST_NO_TMPFILE makes the tests take this way), a probe shows
+ * that a name can be removed, then the named file. */
+static int create_file(const char *dir, DmkLinuxTarget *t, DmkTargetInfo *info, DmkError *err)
+{
+    t->named = false;
     if (!getenv("DMK_TEST_NO_TMPFILE")) {
         int fd = open(dir, O_TMPFILE | O_RDWR | O_DIRECT | O_CLOEXEC, 0600);
         if (fd >= 0)
@@ -277,24 +473,9 @@ static int create_file(const char *dir, bool *named, DmkError *err)
             return dmk_error_os(err, dmk_error_from_errno(errno), errno,
                                 "creating the test file in %s failed", dir);
     }
-    *named = true;
-    int fd = open_named(dir, O_DIRECT);
-    if (fd >= 0)
-        return fd;
-    int e = -fd;
-    if (e == EINVAL) {
-        /* Does the file system refuse O_DIRECT, or something else? */
-        int probe = open_named(dir, 0);
-        if (probe >= 0) {
-            close(probe);
-            return dmk_error_set(err, DMK_E_NOTSUP, EINVAL,
-                                 "refusing %s: its file system does not support direct I/O "
-                                 "(O_DIRECT), and cached I/O would measure memory",
-                                 dir);
-        }
-    }
-    return dmk_error_os(err, dmk_error_from_errno(e), e, "creating the test file in %s failed",
-                        dir);
+    t->named = true;
+    int rc = probe_removal(dir, info, err);
+    return rc != DMK_OK ? rc : create_named(dir, t, info, err);
 }
 
 static void learn_alignment(int fd, dev_t dev, DmkTargetInfo *info)
@@ -344,17 +525,34 @@ static int size_file(int fd, const DmkTargetParams *p, uint64_t size, DmkError *
     return DMK_OK;
 }
 
+/* A raw device is run even when RAM-backed (measuring the engine on a
+ * loop device over /dev/shm is legitimate), but its result says so. */
+static int open_device(const DmkTargetParams *p, DmkLinuxTarget **out, DmkTargetInfo *info,
+                       DmkError *err)
+{
+    int rc = dmk_linux_device_open(p, out, info, err);
+    struct stat st;
+    if (rc != DMK_OK || stat(p->dir, &st) != 0 || !S_ISBLK(st.st_mode))
+        return rc;
+    DmkLinuxStorage s;
+    dmk_linux_storage_of_dev("", st.st_rdev, &s);
+    info->storage = s.kind;
+    if (s.kind != DMK_STORAGE_DISK)
+        snprintf(info->storage_note, sizeof info->storage_note, "%s", s.chain);
+    return rc;
+}
+
 int dmk_linux_target_open(const DmkTargetParams *p, DmkLinuxTarget **out, DmkTargetInfo *info,
                           DmkError *err)
 {
     if (p->device)
-        return dmk_linux_device_open(p, out, info, err);
+        return open_device(p, out, info, err);
     struct stat st;
     memset(info, 0, sizeof *info);
     snprintf(info->path, sizeof info->path, "%s", p->dir);
     int rc = check_dir(p->dir, &st, err);
     if (rc == DMK_OK)
-        rc = check_fs(p->dir, &st, err);
+        rc = check_fs(p->dir, &st, info, err);
     if (rc != DMK_OK)
         return rc;
     DmkLinuxTarget *t = calloc(1, sizeof *t);
@@ -369,7 +567,7 @@ int dmk_linux_target_open(const DmkTargetParams *p, DmkLinuxTarget **out, DmkTar
         free(t);
         return rc;
     }
-    t->fd = create_file(p->dir, &t->named, err);
+    t->fd = create_file(p->dir, t, info, err);
     if (t->fd < 0) {
         free(t);
         return err->code;
@@ -379,8 +577,12 @@ int dmk_linux_target_open(const DmkTargetParams *p, DmkLinuxTarget **out, DmkTar
     learn_alignment(t->fd, st.st_dev, info);
     rc = size_file(t->fd, p, size, err);
     if (rc != DMK_OK) {
-        close(t->fd);
-        free(t);
+        if (info->leftover_note[0]) {
+            /* The run ends here: the caller sees only this message. */
+            size_t n = strlen(err->msg);
+            snprintf(err->msg + n, sizeof err->msg - n, "; %s", info->leftover_note);
+        }
+        dmk_linux_target_close(t);
         return rc;
     }
     t->size = size;
@@ -396,6 +598,11 @@ void dmk_linux_target_close(DmkLinuxTarget *t)
 {
     if (!t)
         return;
+    /* A file FUSE or NFS keeps under a hidden name: emptied first, so if
+     * its server fails to remove it, what is left is small. */
+    if (t->hidden && ftruncate(t->fd, 0) != 0) {
+        /* nothing more to do: the close below still releases it */
+    }
     close(t->fd);
     free(t);
 }

@@ -11,6 +11,7 @@
 typedef struct {
     int fd;
     bool named;  /* created by name and unlinked, where O_TMPFILE was missing */
+    bool hidden; /* named, and its removed name lives on hidden (FUSE, NFS) while open */
     bool device; /* a raw block device: nothing was created, nothing is deleted */
     bool writable;
     uint64_t size;
@@ -36,10 +37,15 @@ void dmk_linux_describe_disk(dev_t dev, DmkTargetInfo *info, char *sensor, size_
  * dmk-platform.h; dmk-device-linux.c. */
 int dmk_linux_device_open(const DmkTargetParams *p, DmkLinuxTarget **out, DmkTargetInfo *info,
                           DmkError *err);
-/* The write guards alone: refuses (DMK_E_PERM, naming what it found)
- * when the device dev or one of its partitions is mounted, used as swap
- * or held (device-mapper, md). root is "" for the system; unit tests
- * give a fake tree with sys/ and proc/ under it. */
+/* The write guards alone (dmk-guard-linux.c): refuses (DMK_E_PERM,
+ * naming what it found and how it shares storage with dev) when anything
+ * that shares the device's storage is mounted, used as swap, held
+ * (device-mapper, md), used by another loop or zram device, open in a
+ * process (a backing file) or claimed by the kernel. Storage is followed
+ * down (partition to disk, loop to its backing file or device, dm/md to
+ * slaves) and up (partitions, holders, loop devices) recursively. root
+ * is "" for the system; unit tests give a fake tree with sys/ and proc/
+ * under it. */
 int dmk_linux_device_check_unused(const char *root, const char *target, dev_t dev, DmkError *err);
 /* BLKDISCARD of the test region. */
 int dmk_linux_device_trim(DmkLinuxTarget *t, DmkTrimReport *rep, DmkError *err);

@@ -14,6 +14,7 @@
 
 #include "dmk-mountinfo.h"
 #include "dmk-platform.h"
+#include "dmk-storage-linux.h"
 
 /* What the engine needs at the least: the smallest test file plus slack. */
 #define MIN_FREE_BYTES ((16ULL << 20) + (8ULL << 20))
@@ -96,6 +97,16 @@ static void judge(const DmkMountLine *m, const struct statvfs *sv, DmkVolume *v)
         bool zram = strncmp(m->source, "/dev/zram", 9) == 0;
         snprintf(v->reason, sizeof v->reason, "RAM-backed (%s): would measure memory, not a drive",
                  zram ? "zram" : m->fstype);
+        v->usable = false;
+        return;
+    }
+    /* The same resolution as the target's refusal: RAM under a loop
+     * device, an overlay's upper layer, bindfs. */
+    DmkLinuxStorage s;
+    dmk_linux_storage_of_mount("", m, &s);
+    if (s.kind == DMK_STORAGE_RAM) {
+        snprintf(v->reason, sizeof v->reason,
+                 "RAM-backed (%.300s): would measure memory, not a drive", s.chain);
         v->usable = false;
         return;
     }

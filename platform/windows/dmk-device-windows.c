@@ -11,6 +11,9 @@
 #include <string.h>
 #include <wchar.h>
 #include <winioctl.h>
+/* virtdisk.h needs the VIRTUAL_STORAGE_TYPE GUIDs' types from these. */
+#include <initguid.h>
+#include <virtdisk.h>
 
 #include "dmk-win32.h"
 
@@ -58,18 +61,79 @@ static long disk_number(HANDLE h)
 
 /* ---- locking the volumes --------------------------------------------------- */
 
+/* The volume's extents, on as many disks as it spans (a spanned, striped
+ * or mirrored dynamic volume): grown until the list fits, since a list
+ * cut short would leave a volume on this disk unlocked. NULL when the
+ * volume has no disk extents (an optical or network volume). */
+static VOLUME_DISK_EXTENTS *volume_extents(HANDLE vol)
+{
+    DWORD size = sizeof(VOLUME_DISK_EXTENTS) + 31 * sizeof(DISK_EXTENT);
+    for (int tries = 0; tries < 8; tries++, size *= 4) {
+        VOLUME_DISK_EXTENTS *ext = malloc(size);
+        DWORD got = 0;
+        if (!ext)
+            return NULL;
+        if (DeviceIoControl(vol, IOCTL_VOLUME_GET_VOLUME_DISK_EXTENTS, NULL, 0, ext, size, &got,
+                            NULL))
+            return ext;
+        free(ext);
+        if (GetLastError() != ERROR_MORE_DATA && GetLastError() != ERROR_INSUFFICIENT_BUFFER)
+            return NULL;
+    }
+    return NULL;
+}
+
 /* Whether the volume (a "\\?\Volume{...}" name without the trailing
- * backslash) lies on disk number `disk`. */
+ * backslash) has any extent on disk number `disk`. */
 static bool volume_on_disk(HANDLE vol, long disk)
 {
-    _Alignas(8) char buf[sizeof(VOLUME_DISK_EXTENTS) + 31 * sizeof(DISK_EXTENT)];
-    VOLUME_DISK_EXTENTS *ext = (VOLUME_DISK_EXTENTS *)buf;
-    if (!ioctl_out(vol, IOCTL_VOLUME_GET_VOLUME_DISK_EXTENTS, buf, sizeof buf))
-        return false;
-    for (DWORD i = 0; i < ext->NumberOfDiskExtents; i++)
-        if ((long)ext->Extents[i].DiskNumber == disk)
-            return true;
-    return false;
+    VOLUME_DISK_EXTENTS *ext = volume_extents(vol);
+    bool on = false;
+    for (DWORD i = 0; ext && i < ext->NumberOfDiskExtents; i++)
+        on = on || (long)ext->Extents[i].DiskNumber == disk;
+    free(ext);
+    return on;
+}
+
+/* A virtual disk (VHD, VHDX) attached from a file on this volume: the
+ * Windows analogue of a loop device over a file of the disk. Writing the
+ * disk would destroy the file under the attached disk's volumes, so it is
+ * refused with the attached disk and its file named (locking would fail
+ * too, but saying only "in use"). */
+static int check_hosted(const DmkWinTarget *t, HANDLE vol, const wchar_t *name, DmkError *err)
+{
+    ULONG size = 4096, used = 0;
+    STORAGE_DEPENDENCY_INFO *info = calloc(1, size);
+    if (!info)
+        return DMK_OK;
+    info->Version = STORAGE_DEPENDENCY_INFO_VERSION_2;
+    DWORD rc =
+        GetStorageDependencyInformation(vol, GET_STORAGE_DEPENDENCY_FLAG_NONE, size, info, &used);
+    if (rc == ERROR_INSUFFICIENT_BUFFER && used > size) {
+        free(info);
+        size = used;
+        info = calloc(1, size);
+        if (!info)
+            return DMK_OK;
+        info->Version = STORAGE_DEPENDENCY_INFO_VERSION_2;
+        rc = GetStorageDependencyInformation(vol, GET_STORAGE_DEPENDENCY_FLAG_NONE, size, info,
+                                             &used);
+    }
+    int out = DMK_OK;
+    if (rc == ERROR_SUCCESS && info->NumberEntries > 0) {
+        const STORAGE_DEPENDENCY_INFO_TYPE_2 *d = &info->Version2Entries[0];
+        char uname[300], disk[300], file[600];
+        dmk_win_utf8(name, uname, sizeof uname);
+        dmk_win_utf8(d->DependencyDeviceName ? d->DependencyDeviceName : L"?", disk, sizeof disk);
+        dmk_win_utf8(d->DependentVolumeRelativePath ? d->DependentVolumeRelativePath : L"?", file,
+                     sizeof file);
+        out = dmk_error_set(err, DMK_E_PERM, ERROR_BUSY,
+                            "refusing to write to %s: its volume %s holds the virtual disk file "
+                            "%s, attached as %s (detach it first)",
+                            t->dir, uname, file, disk);
+    }
+    free(info);
+    return out;
 }
 
 /* Locks and dismounts one volume; the handle then belongs to t. */
@@ -121,7 +185,12 @@ static int lock_disk_volumes(DmkWinTarget *t, long disk, DmkError *err)
         HANDLE vol = open_volume_name(name);
         if (vol == INVALID_HANDLE_VALUE)
             continue; /* a volume this user cannot open cannot be on a disk it may write */
-        if (volume_on_disk(vol, disk))
+        if (!volume_on_disk(vol, disk)) {
+            CloseHandle(vol);
+            continue;
+        }
+        rc = check_hosted(t, vol, name, err);
+        if (rc == DMK_OK)
             rc = lock_volume(t, vol, name, err);
         else
             CloseHandle(vol);

@@ -187,6 +187,31 @@ static int check_dir(const wchar_t *path, const char *dir, DmkError *err)
     return DMK_OK;
 }
 
+/* A RAM disk (ImDisk, the "RAM drive" tools) measures memory: refused,
+ * as on Linux. A network share's storage is a server's: run, flagged
+ * (storage unknown). */
+static int check_drive_type(const wchar_t *path, const char *dir, DmkTargetInfo *info,
+                            DmkError *err)
+{
+    wchar_t root[MAX_PATH + 1];
+    if (!volume_root(path, root, MAX_PATH + 1))
+        return DMK_OK;
+    UINT type = GetDriveTypeW(root);
+    char r[MAX_PATH * 3];
+    dmk_win_utf8(root, r, sizeof r);
+    if (type == DRIVE_RAMDISK)
+        return dmk_error_set(err, DMK_E_NOTSUP, 0,
+                             "refusing %s: it is on a RAM disk (%.200s), so the numbers would "
+                             "measure memory, not a drive",
+                             dir, r);
+    if (type == DRIVE_REMOTE) {
+        info->storage = DMK_STORAGE_UNKNOWN;
+        snprintf(info->storage_note, sizeof info->storage_note,
+                 "%.256s is on a network share (%.200s), a server's storage", dir, r);
+    }
+    return DMK_OK;
+}
+
 /* The file's size: as asked, or the free space but the margin (full
  * span), in which case *size is set here. */
 static int check_space(const wchar_t *path, const DmkTargetParams *p, uint64_t *size,
@@ -348,6 +373,8 @@ int dmk_win_target_open(const DmkTargetParams *p, DmkWinTarget **out, DmkTargetI
     uint64_t size = 0;
     info->discard = -1; /* Windows sends TRIM on delete unless DisableDeleteNotify: unknown */
     int rc = check_dir(dir, p->dir, err);
+    if (rc == DMK_OK)
+        rc = check_drive_type(dir, p->dir, info, err);
     if (rc == DMK_OK) {
         describe_volume(dir, info);
         rc = check_space(dir, p, &size, info, err);

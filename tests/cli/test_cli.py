@@ -4,6 +4,7 @@ output that agree, signals, and no test file left behind. Prints TAP."""
 
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -336,7 +337,11 @@ def test_verify():
         check(r.returncode == 0, f"exit {r.returncode}: {r.stderr}")
         lines = [x.strip() for x in r.stdout.splitlines() if "Verified" in x]
         check(len(lines) == 3, f"verify lines: {lines}\n{r.stdout}")
-        check(all(", 0 bad (read back in " in x and "not timed)" in x for x in lines), lines)
+        # A block that two requests in flight wrote at once (the 1 MiB
+        # sequential writer at QD8 wraps around the small file; how often
+        # depends on timing) is counted apart, never as bad.
+        check(all(re.search(r", 0 bad(; \d+ written twice at once, not checked)? \(read back "
+                            r"in [0-9.]+ s, not timed\)", x) for x in lines), lines)
         check(lines[-1].startswith("Verify: Verified "), f"run line: {lines[-1]}")
         doc = json.load(open(j, encoding="utf-8"))
         writes = [x for x in doc["results"] if x["mode"] == "write"]

@@ -74,7 +74,28 @@ def test_reopened_result_shows_flags():
         return flags[0][3]
 
 
-TESTS = [test_tiles_show_flags, test_reopened_result_shows_flags]
+def test_reopened_storage_flags():
+    """A result flagged ram_backed (a RAM-backed --device) and one flagged
+    storage_unknown: the reopened tab's tile says "RAM-backed" and "may be
+    RAM" (issue 13, made from a real null-backend CSV, its flags changed)."""
+    with Dir() as d:
+        for flag, marker in [("ram_backed", "RAM-backed"), ("storage_unknown", "may be RAM")]:
+            path = os.path.join(d, f"{flag}.csv")
+            rc = t.subprocess.run([t.CLI, "run", "--backend", "null", "--test", "SEQ1M Q1T1",
+                                   "--mode", "read", "--target", d, "--csv", path, "--quiet"] +
+                                  QUICK, capture_output=True, text=True, timeout=60)
+            check(rc.returncode == 0, rc.stderr)
+            text = open(path, encoding="utf-8", newline="").read()
+            check(',"peak"' in text, "the CSV has no flags cell to change")
+            text = text.replace(',"peak"', f',"peak {flag}"')
+            open(path, "w", encoding="utf-8", newline="").write(text)
+            rc, lines, err, _ = t.run_app(["--open", path, "--quit-when-done", "--dump-tiles"])
+            check(rc == 0, f"exit {rc}; stderr: {err}")
+            flags = rows(lines, "tab-tile-flags")
+            check(flags == [["1", "SEQ1M Q1T1", "read", f"peak · {marker}"]], f"{flags}")
+
+
+TESTS = [test_tiles_show_flags, test_reopened_result_shows_flags, test_reopened_storage_flags]
 
 if __name__ == "__main__":
     sys.exit(t.main(TESTS))

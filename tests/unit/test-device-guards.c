@@ -1,6 +1,7 @@
 /* The raw device write guards on a fake sysfs/procfs tree, so that what
  * this machine's kernel cannot make (partitions, device-mapper and md
- * holders) is checked too: each refusal names what it found, and a
+ * holders, loop devices sharing a file, dm built on a partition) is
+ * checked too: each refusal names what it found, and a
  * device in use by nothing passes. The real kernel paths are tried in
  * tests/integration/test_device.py on loop devices. */
 #define _GNU_SOURCE
@@ -171,6 +172,148 @@ static void test_no_mountinfo_refuses(void)
     remove_tree();
 }
 
+/* A second fake loop device, loop8 (7:8), and a third, loop9 (7:9), both
+ * over the file img/a.img of the tree (the same inode); loop9 mounted. */
+static void make_loops(void)
+{
+    const char *dirs[] = {"img",
+                          "sys/block",
+                          "sys/devices/virtual/block/loop8",
+                          "sys/devices/virtual/block/loop8/loop",
+                          "sys/devices/virtual/block/loop8/holders",
+                          "sys/devices/virtual/block/loop9",
+                          "sys/devices/virtual/block/loop9/loop",
+                          "sys/devices/virtual/block/loop9/holders"};
+    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++)
+        dir(dirs[i]);
+    put("img/a.img", "image\n");
+    const char *names[] = {"loop8", "loop9"};
+    for (int i = 0; i < 2; i++) {
+        char rel[128], link[PATH_MAX * 2], target[PATH_MAX * 2];
+        snprintf(rel, sizeof rel, "sys/devices/virtual/block/%s/dev", names[i]);
+        put(rel, i == 0 ? "7:8\n" : "7:9\n");
+        snprintf(rel, sizeof rel, "sys/devices/virtual/block/%s/loop/backing_file", names[i]);
+        snprintf(target, sizeof target, "%s/img/a.img\n", root);
+        put(rel, target);
+        snprintf(target, sizeof target, "%s/sys/devices/virtual/block/%s", root, names[i]);
+        snprintf(link, sizeof link, "%s/sys/block/%s", root, names[i]);
+        DMK_CHECK(symlink(target, link) == 0);
+        snprintf(link, sizeof link, "%s/sys/dev/block/7:%d", root, 8 + i);
+        DMK_CHECK(symlink(target, link) == 0);
+    }
+    put("proc/self/mountinfo", "22 1 254:0 / / rw - ext4 /dev/vda rw\n"
+                               "44 22 7:9 / /srv/data rw - ext4 /dev/loop9 rw\n");
+}
+
+static void test_loop_sharing_file_with_mounted_loop(void)
+{
+    DmkError err;
+    make_tree();
+    make_loops();
+    int rc = dmk_linux_device_check_unused(root, "/dev/loop8", makedev(7, 8), &err);
+    DMK_CHECK_INT(rc, DMK_E_PERM);
+    printf("# %s\n", err.msg);
+    DMK_CHECK(strstr(err.msg, "refusing to write to /dev/loop8: /dev/loop9 is mounted at "
+                              "/srv/data, and it shares storage with /dev/loop8 (/dev/loop8 "
+                              "stores its data in the file ") == err.msg);
+    DMK_CHECK(strstr(err.msg, "/img/a.img; /dev/loop9 stores its data in the file ") != NULL);
+    remove_tree();
+}
+
+static void test_loop_sharing_file_unmounted(void)
+{
+    DmkError err;
+    make_tree();
+    make_loops();
+    put("proc/self/mountinfo", "22 1 254:0 / / rw - ext4 /dev/vda rw\n");
+    int rc = dmk_linux_device_check_unused(root, "/dev/loop8", makedev(7, 8), &err);
+    DMK_CHECK_INT(rc, DMK_E_PERM);
+    DMK_CHECK(strstr(err.msg, "/img/a.img is also used by /dev/loop9, a loop device") != NULL);
+    printf("# %s\n", err.msg);
+    remove_tree();
+}
+
+static void test_loop_with_unknown_backing_refuses(void)
+{
+    DmkError err;
+    make_tree();
+    make_loops();
+    put("sys/devices/virtual/block/loop9/loop/backing_file", "/img/gone.img (deleted)\n");
+    int rc = dmk_linux_device_check_unused(root, "/dev/loop7", makedev(7, 7), &err);
+    DMK_CHECK(rc != DMK_OK);
+    DMK_CHECK(strstr(err.msg, "what /dev/loop9 stores its data in (/img/gone.img (deleted)) "
+                              "cannot be identified") != NULL);
+    printf("# %s\n", err.msg);
+    remove_tree();
+}
+
+/* A device-mapper target built on one partition: the mounted sibling
+ * partition does not overlap it; built on the whole disk, it does. */
+static void test_dm_on_partition_beside_mounted_one(void)
+{
+    DmkError err;
+    make_tree();
+    dir("sys/devices/virtual/block/dm-5");
+    dir("sys/devices/virtual/block/dm-5/slaves");
+    dir("sys/devices/virtual/block/dm-5/holders");
+    dir("sys/class/block/loop7p1");
+    dir("sys/class/block/loop7");
+    put("sys/class/block/loop7p1/dev", "259:1\n");
+    put("sys/class/block/loop7/dev", "7:7\n");
+    put("sys/devices/virtual/block/dm-5/dev", "254:5\n");
+    dir("sys/devices/virtual/block/dm-5/slaves/loop7p1");
+    char link[PATH_MAX * 2], target[PATH_MAX * 2];
+    snprintf(target, sizeof target, "%s/sys/devices/virtual/block/dm-5", root);
+    snprintf(link, sizeof link, "%s/sys/dev/block/254:5", root);
+    DMK_CHECK(symlink(target, link) == 0);
+    snprintf(target, sizeof target, "%s/" DISK "/loop7p1", root);
+    snprintf(link, sizeof link, "%s/sys/dev/block/259:1", root);
+    DMK_CHECK(symlink(target, link) == 0);
+    put("proc/self/mountinfo", "22 1 254:0 / / rw - ext4 /dev/vda rw\n"
+                               "41 22 259:2 / /mnt/x rw - vfat /dev/loop7p2 rw\n");
+    int rc = dmk_linux_device_check_unused(root, "/dev/dm-5", makedev(254, 5), &err);
+    printf("# %s\n", rc == DMK_OK ? "passes" : err.msg);
+    DMK_CHECK_INT(rc, DMK_OK);
+    put("proc/self/mountinfo", "22 1 254:0 / / rw - ext4 /dev/vda rw\n"
+                               "41 22 7:7 / /mnt/x rw - vfat /dev/loop7 rw\n");
+    rc = dmk_linux_device_check_unused(root, "/dev/dm-5", makedev(254, 5), &err);
+    DMK_CHECK_INT(rc, DMK_E_PERM);
+    DMK_CHECK_STR(err.msg, "refusing to write to /dev/dm-5: /dev/loop7 is mounted at /mnt/x, and "
+                           "it shares storage with /dev/dm-5 (/dev/dm-5 is built on /dev/loop7p1; "
+                           "/dev/loop7p1 is a partition of /dev/loop7)");
+    remove_tree();
+}
+
+/* nbd0 (43:0) served by a local process (pid 4242) that has img/a.img
+ * open, the file that the mounted loop9 also sits on. */
+static void test_nbd_server_file_shared_with_mounted_loop(void)
+{
+    DmkError err;
+    make_tree();
+    make_loops();
+    const char *dirs[] = {"sys/devices/virtual/block/nbd0",
+                          "sys/devices/virtual/block/nbd0/holders", "proc/4242", "proc/4242/fd"};
+    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++)
+        dir(dirs[i]);
+    put("sys/devices/virtual/block/nbd0/dev", "43:0\n");
+    put("sys/devices/virtual/block/nbd0/pid", "4242\n");
+    char link[PATH_MAX * 2], target[PATH_MAX * 2];
+    snprintf(target, sizeof target, "%s/sys/devices/virtual/block/nbd0", root);
+    snprintf(link, sizeof link, "%s/sys/dev/block/43:0", root);
+    DMK_CHECK(symlink(target, link) == 0);
+    snprintf(target, sizeof target, "%s/img/a.img", root);
+    snprintf(link, sizeof link, "%s/proc/4242/fd/3", root);
+    DMK_CHECK(symlink(target, link) == 0);
+    int rc = dmk_linux_device_check_unused(root, "/dev/nbd0", makedev(43, 0), &err);
+    printf("# %s\n", rc == DMK_OK ? "passes" : err.msg);
+    DMK_CHECK_INT(rc, DMK_E_PERM);
+    DMK_CHECK(
+        strstr(err.msg, "refusing to write to /dev/nbd0: /dev/loop9 is mounted at /srv/data") ==
+        err.msg);
+    DMK_CHECK(strstr(err.msg, "/dev/nbd0 stores its data in the file ") != NULL);
+    remove_tree();
+}
+
 int main(void)
 {
     DMK_TEST(test_unused_passes);
@@ -180,5 +323,10 @@ int main(void)
     DMK_TEST(test_disk_held_by_md);
     DMK_TEST(test_no_sysfs_entry_refuses);
     DMK_TEST(test_no_mountinfo_refuses);
+    DMK_TEST(test_loop_sharing_file_with_mounted_loop);
+    DMK_TEST(test_loop_sharing_file_unmounted);
+    DMK_TEST(test_loop_with_unknown_backing_refuses);
+    DMK_TEST(test_dm_on_partition_beside_mounted_one);
+    DMK_TEST(test_nbd_server_file_shared_with_mounted_loop);
     return dmk_test_done();
 }

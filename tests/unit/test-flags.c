@@ -106,7 +106,8 @@ static void test_names(void)
     char b[64];
     uint32_t v = 99;
     DMK_CHECK_STR(dmk_flags_format(0, b, sizeof b), "");
-    DMK_CHECK_STR(dmk_flags_format(DMK_FLAG_ALL, b, sizeof b), "peak over_interface low_qd");
+    DMK_CHECK_STR(dmk_flags_format(DMK_FLAG_ALL, b, sizeof b),
+                  "peak over_interface low_qd ram_backed storage_unknown");
     DMK_CHECK(dmk_flags_parse("", &v) && v == 0);
     DMK_CHECK(dmk_flags_parse("low_qd peak", &v) && v == (DMK_FLAG_LOW_QD | DMK_FLAG_PEAK));
     static const char *bad[] = {"peak peak", "fast", "peak ", " peak", "peak  low_qd", "PEAK"};
@@ -179,7 +180,7 @@ static void test_csv_round_trip(void)
     snprintf(f.r.target.iface, sizeof f.r.target.iface, "SATA 6.0 Gbps");
     f.r.target.iface_bytes_s = 600000000;
     f.t.achieved_qd = 12.25;
-    f.t.flags = DMK_FLAG_ALL;
+    f.t.flags = DMK_FLAG_PEAK | DMK_FLAG_OVER_INTERFACE | DMK_FLAG_LOW_QD;
     FILE *fp = dmk_scratch_open("test-flags.csv");
     if (!fp)
         return;
@@ -200,7 +201,8 @@ static void test_csv_round_trip(void)
         DMK_CHECK_INT(back->n_tests, 1);
         if (back->n_tests == 1) {
             DMK_CHECK_NEAR(back->tests[0].achieved_qd, 12.25, 1e-9);
-            DMK_CHECK_INT(back->tests[0].flags, DMK_FLAG_ALL);
+            DMK_CHECK_INT(back->tests[0].flags,
+                          DMK_FLAG_PEAK | DMK_FLAG_OVER_INTERFACE | DMK_FLAG_LOW_QD);
         }
     }
     dmk_run_result_free(back);
@@ -275,6 +277,66 @@ static void test_achieved_qd(void)
     dmk_run_result_free(res);
 }
 
+/* Storage (issue 13): a RAM-backed device given on purpose and storage
+ * that could not be followed flag every test, say the chain in the
+ * report's notes and tip, and reach JSON and (with libcsv) the CSV. */
+static void test_storage_flags(void)
+{
+    Fixture f;
+    fixture(&f);
+    f.r.size = 32 * GIB;
+    f.t.achieved_qd = 0;
+    DMK_CHECK_INT(dmk_test_flags(&f.r, &f.t), 0);
+    f.r.target.storage = DMK_STORAGE_RAM;
+    snprintf(f.r.target.storage_note, sizeof f.r.target.storage_note,
+             "/dev/loop9, whose backing file /dev/shm/x.img is on tmpfs");
+    DMK_CHECK_INT(dmk_test_flags(&f.r, &f.t), DMK_FLAG_RAM_BACKED);
+    f.t.flags = DMK_FLAG_RAM_BACKED;
+    char m[64], tip[1024], notes[2048];
+    dmk_flag_describe(&f.r, &f.t, DMK_FLAG_RAM_BACKED, m, sizeof m, tip, sizeof tip);
+    DMK_CHECK_STR(m, "RAM-backed");
+    DMK_CHECK(strstr(tip, "/dev/shm/x.img is on tmpfs") != NULL);
+    dmk_run_fs_notes(&f.r, notes, sizeof notes);
+    DMK_CHECK(strstr(notes, "storage: /dev/loop9, whose backing file /dev/shm/x.img "
+                            "is on tmpfs: RAM-backed, the numbers measure memory\n") != NULL);
+    char *text = dmk_report_text(&f.r);
+    DMK_CHECK(text && strstr(text, "[RAM-backed]"));
+    DMK_CHECK(text && strstr(text, "   Flag: [ram_backed] RAM-backed: the target's storage is"));
+    free(text);
+    FILE *fp = dmk_scratch_open("test-flags-storage.json");
+    DMK_CHECK(fp != NULL);
+    if (fp) {
+        DmkError err = {0};
+        DMK_CHECK_INT(dmk_json_write(fp, &f.r, "test-flags-storage.json", &err), DMK_OK);
+        char *json = dmk_scratch_slurp(fp);
+        dmk_scratch_close(fp);
+        DMK_CHECK(json && strstr(json, "\"storage\":\"ram\",\"storage_note\":\"/dev/loop9, whose"));
+        DMK_CHECK(json && strstr(json, "\"flags\":[\"ram_backed\"]"));
+        free(json);
+    }
+    f.r.target.storage = DMK_STORAGE_UNKNOWN;
+    DMK_CHECK_INT(dmk_test_flags(&f.r, &f.t), DMK_FLAG_STORAGE_UNKNOWN);
+    dmk_flag_describe(&f.r, &f.t, DMK_FLAG_STORAGE_UNKNOWN, m, sizeof m, NULL, 0);
+    DMK_CHECK_STR(m, "may be RAM");
+#ifdef DMK_TEST_CSV
+    f.t.flags = DMK_FLAG_RAM_BACKED | DMK_FLAG_STORAGE_UNKNOWN | DMK_FLAG_PEAK;
+    fp = dmk_scratch_open("test-flags-storage.csv");
+    if (!fp)
+        return;
+    DmkError err = {0};
+    DMK_CHECK_INT(dmk_csv_write(fp, &f.r, "test-flags-storage.csv", &err), DMK_OK);
+    char *csv = dmk_scratch_slurp(fp);
+    dmk_scratch_close(fp);
+    DmkRunResult *back = NULL;
+    int rc = csv ? dmk_csv_load_mem("s.csv", csv, strlen(csv), &back, &err) : -1;
+    DMK_CHECK_INT(rc, DMK_OK);
+    if (back && back->n_tests == 1)
+        DMK_CHECK_INT(back->tests[0].flags, f.t.flags);
+    dmk_run_result_free(back);
+    free(csv);
+#endif
+}
+
 int main(void)
 {
     DMK_TEST(test_peak_rule);
@@ -287,5 +349,6 @@ int main(void)
     DMK_TEST(test_csv_round_trip);
 #endif
     DMK_TEST(test_achieved_qd);
+    DMK_TEST(test_storage_flags);
     return dmk_test_done();
 }

@@ -1,0 +1,840 @@
+/* The raw-device write guard: before a write, find everything that shares
+ * storage with the device and refuse when any of it is in use.
+ *
+ * Names alone are not enough. Loop devices register no holder and take
+ * no exclusive claim on what they sit on, so a second loop device on the
+ * image of a mounted one, a loop device over a mounted partition, or a
+ * partition under a mounted loop device all look unused by name and by
+ * O_EXCL. So the guard builds the device's storage graph:
+ *
+ *   down: what the device's data really lives on. A partition lies on
+ *         its disk, a loop device on its backing file or device, a dm or
+ *         md device on its slaves, a zram device on its writeback device,
+ *         an nbd device on what its local server has open; followed
+ *         recursively.
+ *   up:   everything stacked on any of that: partitions, holders (dm,
+ *         md), loop devices over the same device or the same file (by
+ *         device and inode, not path), zram writeback users; recursively.
+ *
+ * A write is refused when any node is mounted (by device number, source
+ * node or, for files, the same inode), used as swap, held, used by
+ * another loop device, a file open in some process, or a block device
+ * that the kernel reports claimed (an O_EXCL probe catches users in other
+ * mount namespaces). The sibling partitions of a partition's own disk are
+ * not followed: they do not overlap it. The message names the user and
+ * the chain that links it to the target. */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "dmk-drive-linux.h"
+#include "dmk-mountinfo.h"
+#include "dmk-storage-linux.h"
+#include "dmk-target-linux.h"
+
+/* Room for a disk's partitions and what is stacked on and under it; a
+ * graph larger than this is refused rather than half checked. */
+#define MAX_NODES   512
+#define MAX_STACKED 1024
+
+typedef enum { NODE_BLK, NODE_FILE } NodeKind;
+
+/* How a node was reached from its parent (parent -> node). */
+typedef enum {
+    REL_TARGET,    /* the device being written */
+    REL_PARTITION, /* node is a partition of parent */
+    REL_WHOLE,     /* parent is a partition of node (a disk) */
+    REL_BACKING,   /* parent (loop, zram) stores its data in node */
+    REL_SLAVE,     /* parent (dm, md) is built on node */
+    REL_STACKED,   /* node (another loop or zram) stores its data in parent */
+    REL_HOLDER,    /* node (dm, md) holds parent */
+} Rel;
+
+typedef struct {
+    NodeKind kind;
+    dev_t dev;            /* block: its device number; file: st_dev of the file */
+    ino_t ino;            /* file only */
+    char name[1024];      /* block: "loop3p1" (/dev/<name>); file: its path */
+    char sysfs[PATH_MAX]; /* block: its directory in sysfs (realpath's size) */
+    int parent;
+    Rel rel;
+    bool down;    /* part of the storage the write reaches */
+    bool partial; /* a disk reached from one of its partitions: siblings skipped */
+    bool opaque;  /* a holder known only by name: refused, not followed */
+} Node;
+
+/* A loop or zram device and where it stores its data. */
+typedef struct {
+    dev_t dev;
+    char name[64];
+    bool known;   /* false: what it sits on could not be learnt */
+    bool on_file; /* backing is a file (bdev, bino) rather than a device (bdev) */
+    dev_t bdev;
+    ino_t bino;
+    char path[1024]; /* the backing path as the kernel names it */
+} Stacked;
+
+typedef struct {
+    const char *root;   /* "" for the system; a fake tree in unit tests */
+    const char *target; /* the device as the user named it */
+    Node nodes[MAX_NODES];
+    int n;
+    Stacked stacked[MAX_STACKED];
+    int nstacked;
+} Graph;
+
+static bool read_devnum(const char *path, dev_t *out)
+{
+    char line[32];
+    unsigned ma, mi;
+    if (!dmk_linux_read_line(path, line, sizeof line) || sscanf(line, "%u:%u", &ma, &mi) != 2)
+        return false;
+    *out = makedev(ma, mi);
+    return true;
+}
+
+/* ---- what loop and zram devices sit on ------------------------------------ */
+
+/* A zram device's writeback device, by the path sysfs names. */
+static bool backing_by_path(Stacked *st)
+{
+    struct stat bs;
+    if (st->path[0] != '/' || stat(st->path, &bs) != 0 || !S_ISBLK(bs.st_mode))
+        return false;
+    st->bdev = bs.st_rdev;
+    return true;
+}
+
+/* A loop device's backing, as the loop driver records it
+ * (dmk_linux_loop_backing: the file's device and inode, or the device). */
+static bool loop_backing(const Graph *g, const char *name, Stacked *st)
+{
+    DmkLinuxLoopBacking b;
+    if (!dmk_linux_loop_backing(g->root, name, &b) || !b.known)
+        return false;
+    st->on_file = !b.is_device;
+    st->bdev = b.is_device ? b.rdev : b.fs_dev;
+    st->bino = b.ino;
+    return true;
+}
+
+static void add_stacked(Graph *g, const char *name, const char *attr, bool is_loop)
+{
+    char path[PATH_MAX], line[1024];
+    snprintf(path, sizeof path, "%s/sys/block/%s/%s", g->root, name, attr);
+    if (!dmk_linux_read_line(path, line, sizeof line))
+        return; /* a loop device with nothing attached; zram without writeback */
+    if (!is_loop && (strcmp(line, "none") == 0 || !line[0]))
+        return;
+    if (g->nstacked >= MAX_STACKED)
+        return;
+    Stacked *st = &g->stacked[g->nstacked];
+    memset(st, 0, sizeof *st);
+    snprintf(path, sizeof path, "%s/sys/block/%s/dev", g->root, name);
+    if (!read_devnum(path, &st->dev))
+        return;
+    snprintf(st->name, sizeof st->name, "%s", name);
+    snprintf(st->path, sizeof st->path, "%s", line);
+    st->known = is_loop ? loop_backing(g, name, st) : backing_by_path(st);
+    g->nstacked++;
+}
+
+static void list_stacked(Graph *g)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/sys/block", g->root);
+    DIR *d = opendir(path);
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (strncmp(e->d_name, "loop", 4) == 0)
+            add_stacked(g, e->d_name, "loop/backing_file", true);
+        else if (strncmp(e->d_name, "zram", 4) == 0)
+            add_stacked(g, e->d_name, "backing_dev", false);
+    }
+    closedir(d);
+}
+
+static const Stacked *stacked_of(const Graph *g, dev_t dev)
+{
+    for (int i = 0; i < g->nstacked; i++)
+        if (g->stacked[i].dev == dev)
+            return &g->stacked[i];
+    return NULL;
+}
+
+/* ---- the graph ------------------------------------------------------------- */
+
+static int find_node(const Graph *g, NodeKind kind, dev_t dev, ino_t ino)
+{
+    for (int i = 0; i < g->n; i++)
+        if (!g->nodes[i].opaque && g->nodes[i].kind == kind && g->nodes[i].dev == dev &&
+            (kind == NODE_BLK || g->nodes[i].ino == ino))
+            return i;
+    return -1;
+}
+
+static int too_big(const Graph *g, DmkError *err)
+{
+    return dmk_error_set(err, DMK_E_LIMIT, 0,
+                         "refusing to write to %s: more than %d devices and files share its "
+                         "storage, too many to check",
+                         g->target, MAX_NODES);
+}
+
+/* Adds the block device dev (once), reached from parent by rel; its
+ * sysfs directory is dir where the caller found it, else looked up. */
+static int add_blk_at(Graph *g, dev_t dev, const char *dir, int parent, Rel rel, bool down,
+                      DmkError *err)
+{
+    if (find_node(g, NODE_BLK, dev, 0) >= 0)
+        return DMK_OK;
+    if (g->n >= MAX_NODES)
+        return too_big(g, err);
+    char link[PATH_MAX];
+    Node *nd = &g->nodes[g->n];
+    snprintf(link, sizeof link, "%s/sys/dev/block/%u:%u", g->root, major(dev), minor(dev));
+    if (!realpath(dir ? dir : link, nd->sysfs))
+        return dmk_error_os(err, DMK_E_IO, errno,
+                            "refusing to write to %s: the entry in sysfs of a device that shares "
+                            "its storage (%s) cannot be read, so its users cannot be checked",
+                            g->target, link);
+    const char *slash = strrchr(nd->sysfs, '/');
+    snprintf(nd->name, sizeof nd->name, "%s", slash ? slash + 1 : nd->sysfs);
+    nd->kind = NODE_BLK;
+    nd->dev = dev;
+    nd->parent = parent;
+    nd->rel = rel;
+    nd->down = down;
+    nd->partial = false;
+    g->n++;
+    return DMK_OK;
+}
+
+static int add_blk(Graph *g, dev_t dev, int parent, Rel rel, bool down, DmkError *err)
+{
+    return add_blk_at(g, dev, NULL, parent, rel, down, err);
+}
+
+static int add_file(Graph *g, dev_t dev, ino_t ino, const char *path, int parent, Rel rel,
+                    bool down, DmkError *err)
+{
+    if (find_node(g, NODE_FILE, dev, ino) >= 0)
+        return DMK_OK;
+    if (g->n >= MAX_NODES)
+        return too_big(g, err);
+    Node *nd = &g->nodes[g->n++];
+    memset(nd, 0, sizeof *nd);
+    nd->kind = NODE_FILE;
+    nd->dev = dev;
+    nd->ino = ino;
+    snprintf(nd->name, sizeof nd->name, "%s", path);
+    nd->parent = parent;
+    nd->rel = rel;
+    nd->down = down;
+    return DMK_OK;
+}
+
+/* A holder whose device number cannot be read still holds: it is
+ * refused by name (sysfs listed it), and nothing under it is followed. */
+static int add_opaque(Graph *g, const char *name, int parent, DmkError *err)
+{
+    if (g->n >= MAX_NODES)
+        return too_big(g, err);
+    Node *nd = &g->nodes[g->n++];
+    memset(nd, 0, sizeof *nd);
+    snprintf(nd->name, sizeof nd->name, "%s", name);
+    nd->parent = parent;
+    nd->rel = REL_HOLDER;
+    nd->opaque = true;
+    return DMK_OK;
+}
+
+static bool has_file(const char *dir, const char *name)
+{
+    char path[PATH_MAX * 3];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return access(path, F_OK) == 0;
+}
+
+/* Each entry of a sysfs directory of device names (holders/, slaves/)
+ * becomes a node. */
+static int add_listed(Graph *g, int i, const char *sub, Rel rel, bool down, DmkError *err)
+{
+    char dir[PATH_MAX * 2];
+    snprintf(dir, sizeof dir, "%s/%s", g->nodes[i].sysfs, sub);
+    DIR *d = opendir(dir);
+    if (!d)
+        return DMK_OK; /* no such directory: nothing listed */
+    struct dirent *e;
+    int rc = DMK_OK;
+    while (rc == DMK_OK && (e = readdir(d)) != NULL) {
+        char path[PATH_MAX * 2];
+        dev_t dev;
+        if (e->d_name[0] == '.')
+            continue;
+        snprintf(path, sizeof path, "%s/sys/class/block/%s/dev", g->root, e->d_name);
+        if (!read_devnum(path, &dev) && rel == REL_HOLDER) {
+            rc = add_opaque(g, e->d_name, i, err);
+            continue;
+        }
+        if (!read_devnum(path, &dev)) {
+            rc = dmk_error_set(err, DMK_E_IO, 0,
+                               "refusing to write to %s: /dev/%s, which shares its storage, "
+                               "cannot be identified (%s unreadable)",
+                               g->target, e->d_name, path);
+            break;
+        }
+        rc = add_blk(g, dev, i, rel, down, err);
+    }
+    closedir(d);
+    return rc;
+}
+
+/* An nbd device's data lives wherever its server keeps it; a local
+ * server (qemu-nbd, nbdkit) has it open: each regular file and block
+ * device among the server's descriptors is taken as the nbd device's
+ * storage (a log file among them only makes the guard stricter). */
+static int add_nbd_backing(Graph *g, int i, DmkError *err)
+{
+    char path[PATH_MAX * 2], pid[32];
+    snprintf(path, sizeof path, "%s/pid", g->nodes[i].sysfs);
+    if (strncmp(g->nodes[i].name, "nbd", 3) != 0 || !dmk_linux_read_line(path, pid, sizeof pid))
+        return DMK_OK; /* not nbd, or no local server (a remote export) */
+    snprintf(path, sizeof path, "%s/proc/%.20s/fd", g->root, pid);
+    DIR *d = opendir(path);
+    if (!d)
+        return dmk_error_os(err, DMK_E_IO, errno,
+                            "refusing to write to %s: the files of /dev/%s's server (process "
+                            "%s) cannot be listed, so what it stores its data in is unknown",
+                            g->target, g->nodes[i].name, pid);
+    struct dirent *e;
+    int rc = DMK_OK;
+    while (rc == DMK_OK && (e = readdir(d)) != NULL) {
+        char fd[PATH_MAX * 3], real[1024];
+        struct stat st;
+        snprintf(fd, sizeof fd, "%s/%s", path, e->d_name);
+        if (e->d_name[0] == '.' || stat(fd, &st) != 0)
+            continue;
+        ssize_t n = readlink(fd, real, sizeof real - 1);
+        real[n > 0 ? n : 0] = '\0';
+        if (S_ISREG(st.st_mode))
+            rc = add_file(g, st.st_dev, st.st_ino, real, i, REL_BACKING, true, err);
+        else if (S_ISBLK(st.st_mode))
+            rc = add_blk(g, st.st_rdev, i, REL_BACKING, true, err);
+    }
+    closedir(d);
+    return rc;
+}
+
+/* Where node i's data lives: its disk, backing, slaves. */
+static int expand_down(Graph *g, int i, DmkError *err)
+{
+    int rc = DMK_OK;
+    if (g->nodes[i].kind == NODE_FILE)
+        return DMK_OK; /* a file's own file system is not written through it */
+    if (has_file(g->nodes[i].sysfs, "partition")) {
+        char disk[PATH_MAX * 2], path[PATH_MAX * 3];
+        dev_t dev;
+        snprintf(disk, sizeof disk, "%s", g->nodes[i].sysfs);
+        *strrchr(disk, '/') = '\0';
+        snprintf(path, sizeof path, "%s/dev", disk);
+        if (!read_devnum(path, &dev))
+            return dmk_error_set(err, DMK_E_IO, 0,
+                                 "refusing to write to %s: the disk of /dev/%s cannot be "
+                                 "identified (%s unreadable)",
+                                 g->target, g->nodes[i].name, path);
+        int before = g->n;
+        rc = add_blk(g, dev, i, REL_WHOLE, true, err);
+        if (rc == DMK_OK && g->n > before)
+            g->nodes[before].partial = true;
+    }
+    const Stacked *st = stacked_of(g, g->nodes[i].dev);
+    if (rc == DMK_OK && st)
+        rc = st->on_file ? add_file(g, st->bdev, st->bino, st->path, i, REL_BACKING, true, err)
+                         : add_blk(g, st->bdev, i, REL_BACKING, true, err);
+    if (rc == DMK_OK)
+        rc = add_listed(g, i, "slaves", REL_SLAVE, true, err);
+    if (rc == DMK_OK)
+        rc = add_nbd_backing(g, i, err);
+    return rc;
+}
+
+static int add_partitions(Graph *g, int i, DmkError *err)
+{
+    DIR *d = opendir(g->nodes[i].sysfs);
+    if (!d)
+        return dmk_error_os(err, DMK_E_IO, errno, "refusing to write to %s: listing %s failed",
+                            g->target, g->nodes[i].sysfs);
+    struct dirent *e;
+    int rc = DMK_OK;
+    while (rc == DMK_OK && (e = readdir(d)) != NULL) {
+        char sub[PATH_MAX * 2], path[PATH_MAX * 3];
+        dev_t dev;
+        snprintf(sub, sizeof sub, "%s/%s", g->nodes[i].sysfs, e->d_name);
+        if (e->d_name[0] == '.' || !has_file(sub, "partition"))
+            continue;
+        snprintf(path, sizeof path, "%s/dev", sub);
+        if (!read_devnum(path, &dev))
+            rc = dmk_error_set(err, DMK_E_LIMIT, 0,
+                               "refusing to write to %s: the partition %s cannot be checked",
+                               g->target, e->d_name);
+        else
+            rc = add_blk_at(g, dev, sub, i, REL_PARTITION, false, err);
+    }
+    closedir(d);
+    return rc;
+}
+
+/* What is stacked on node i: partitions, holders, loop and zram users. */
+static int expand_up(Graph *g, int i, DmkError *err)
+{
+    int rc = DMK_OK;
+    if (g->nodes[i].kind == NODE_BLK && !g->nodes[i].partial)
+        rc = add_partitions(g, i, err);
+    if (rc == DMK_OK && g->nodes[i].kind == NODE_BLK)
+        rc = add_listed(g, i, "holders", REL_HOLDER, false, err);
+    for (int k = 0; rc == DMK_OK && k < g->nstacked; k++) {
+        const Stacked *st = &g->stacked[k];
+        bool on_it = st->known && st->bdev == g->nodes[i].dev &&
+                     (g->nodes[i].kind == NODE_FILE ? st->on_file && st->bino == g->nodes[i].ino
+                                                    : !st->on_file);
+        if (on_it)
+            rc = add_blk(g, st->dev, i, REL_STACKED, false, err);
+    }
+    return rc;
+}
+
+/* A loop device whose backing cannot be learnt might sit on anything,
+ * this device included: refuse rather than guess. */
+static int check_stacked_known(const Graph *g, DmkError *err)
+{
+    for (int k = 0; k < g->nstacked; k++)
+        if (!g->stacked[k].known)
+            return dmk_error_set(err, DMK_E_IO, 0,
+                                 "refusing to write to %s: what /dev/%s stores its data in (%s) "
+                                 "cannot be identified, so it may share storage with %s",
+                                 g->target, g->stacked[k].name, g->stacked[k].path, g->target);
+    return DMK_OK;
+}
+
+static int build(Graph *g, dev_t dev, DmkError *err)
+{
+    list_stacked(g);
+    if (check_stacked_known(g, err) != DMK_OK)
+        return err->code;
+    int rc = add_blk(g, dev, -1, REL_TARGET, true, err);
+    if (rc != DMK_OK)
+        return dmk_error_os(err, DMK_E_IO, err->os_error,
+                            "refusing to write to %s: its entry in sysfs cannot be read, so its "
+                            "partitions and holders cannot be checked",
+                            g->target);
+    for (int i = 0; rc == DMK_OK && i < g->n; i++) {
+        if (g->nodes[i].opaque)
+            continue;
+        if (g->nodes[i].down)
+            rc = expand_down(g, i, err);
+        if (rc == DMK_OK)
+            rc = expand_up(g, i, err);
+    }
+    return rc;
+}
+
+/* ---- telling the user --------------------------------------------------- */
+
+static void node_label(const Node *nd, char *buf, size_t len)
+{
+    if (nd->kind == NODE_FILE)
+        snprintf(buf, len, "the file %.400s", nd->name);
+    else
+        snprintf(buf, len, "/dev/%.200s", nd->name);
+}
+
+/* One step of the chain, "/dev/loop5 is a loop device over the file ...". */
+static void step_text(const Graph *g, int i, char *buf, size_t len)
+{
+    char a[512], b[512];
+    const Node *nd = &g->nodes[i];
+    node_label(&g->nodes[nd->parent], a, sizeof a);
+    node_label(nd, b, sizeof b);
+    switch (nd->rel) {
+    case REL_PARTITION:
+        snprintf(buf, len, "%s is a partition of %s", b, a);
+        break;
+    case REL_WHOLE:
+        snprintf(buf, len, "%s is a partition of %s", a, b);
+        break;
+    case REL_BACKING:
+        snprintf(buf, len, "%s stores its data in %s", a, b);
+        break;
+    case REL_SLAVE:
+        snprintf(buf, len, "%s is built on %s", a, b);
+        break;
+    case REL_STACKED:
+        snprintf(buf, len, "%s stores its data in %s", b, a);
+        break;
+    case REL_HOLDER:
+    case REL_TARGET:
+        buf[0] = '\0';
+        break;
+    }
+}
+
+/* The steps from the target to node i, oldest first, "; "-joined. */
+static void chain_text(const Graph *g, int i, char *buf, size_t len)
+{
+    int path[MAX_NODES], n = 0;
+    for (int k = i; k > 0 && n < MAX_NODES; k = g->nodes[k].parent)
+        if (g->nodes[k].rel != REL_HOLDER)
+            path[n++] = k;
+    buf[0] = '\0';
+    for (int s = n - 1; s >= 0; s--) {
+        char step[1100];
+        size_t used = strlen(buf);
+        step_text(g, path[s], step, sizeof step);
+        snprintf(buf + used, len - used, "%s%s", used ? "; " : "", step);
+    }
+}
+
+/* The subject of a refusal: "it", "its partition /dev/sdb1" (as the
+ * guards always said), else the node with the chain that links it. */
+static void subject(const Graph *g, int i, char *buf, size_t len, char *chain, size_t clen)
+{
+    const Node *nd = &g->nodes[i];
+    chain[0] = '\0';
+    if (i == 0) {
+        snprintf(buf, len, "it");
+    } else if (nd->parent == 0 && nd->rel == REL_PARTITION) {
+        snprintf(buf, len, "its partition /dev/%.200s", nd->name);
+    } else {
+        node_label(nd, buf, len);
+        chain_text(g, i, chain, clen);
+    }
+}
+
+static int refuse(const Graph *g, int i, int os_error, const char *what, DmkError *err)
+{
+    char who[512], chain[2048];
+    subject(g, i, who, sizeof who, chain, sizeof chain);
+    if (chain[0])
+        return dmk_error_set(err, DMK_E_PERM, os_error,
+                             "refusing to write to %s: %s %s, and it shares storage with %s (%s)",
+                             g->target, who, what, g->target, chain);
+    return dmk_error_set(err, DMK_E_PERM, os_error, "refusing to write to %s: %s %s", g->target,
+                         who, what);
+}
+
+/* ---- the checks ------------------------------------------------------------ */
+
+/* The node that a path (a mount's source, a swap entry) stands for. */
+static int node_of_path(const Graph *g, const char *path)
+{
+    struct stat st;
+    if (path[0] != '/' || stat(path, &st) != 0)
+        return -1;
+    if (S_ISBLK(st.st_mode))
+        return find_node(g, NODE_BLK, st.st_rdev, 0);
+    if (S_ISREG(st.st_mode))
+        return find_node(g, NODE_FILE, st.st_dev, st.st_ino);
+    return -1;
+}
+
+/* Devices a mount uses besides its source, named in its options: xfs's
+ * external log and realtime devices, ext4's journal_path. */
+static int check_extra_devices(const Graph *g, const DmkMountLine *m, DmkError *err)
+{
+    static const char *const keys[] = {"logdev=", "rtdev=", "journal_path="};
+    static const char *const words[] = {"external log", "realtime", "external journal"};
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+        const char *at = strstr(m->super_opts, keys[k]);
+        char dev[256], what[800];
+        if (!at || (at != m->super_opts && at[-1] != ','))
+            continue;
+        snprintf(dev, sizeof dev, "%s", at + strlen(keys[k]));
+        dev[strcspn(dev, ",")] = '\0';
+        dmk_mountinfo_unescape(dev);
+        int i = node_of_path(g, dev);
+        if (i < 0)
+            continue;
+        snprintf(what, sizeof what, "is the %s device of the %s file system mounted at %.500s",
+                 words[k], m->fstype, m->mnt);
+        return refuse(g, i, EBUSY, what, err);
+    }
+    return DMK_OK;
+}
+
+static int check_mounts(const Graph *g, DmkError *err)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/proc/self/mountinfo", g->root);
+    FILE *f = fopen(path, "re");
+    if (!f)
+        return dmk_error_os(err, DMK_E_IO, errno,
+                            "refusing to write to %s: %s cannot be read, so its mounts cannot be "
+                            "checked",
+                            g->target, path);
+    char *line = NULL, what[700];
+    size_t cap = 0;
+    DmkMountLine m;
+    int rc = DMK_OK;
+    /* getline: an overlay's options can make a line longer than any
+     * fixed buffer, and a line cut short would be a mount not checked. */
+    while (rc == DMK_OK && getline(&line, &cap, f) > 0) {
+        if (!dmk_mountinfo_parse(line, &m))
+            continue;
+        int i = find_node(g, NODE_BLK, makedev(m.major, m.minor), 0);
+        if (i < 0)
+            i = node_of_path(g, m.source);
+        if (i >= 0) {
+            snprintf(what, sizeof what, "is mounted at %.600s", m.mnt);
+            rc = refuse(g, i, EBUSY, what, err);
+        } else {
+            rc = check_extra_devices(g, &m, err);
+        }
+    }
+    free(line);
+    fclose(f);
+    return rc;
+}
+
+/* A btrfs file system spans devices, but mountinfo names one of them
+ * (and an anonymous device number): /sys/fs/btrfs/<fsid>/devices lists
+ * them all. A node among them whose file system is mounted is in use. */
+static bool btrfs_mount_of(const Graph *g, const dev_t *devs, int n, char *mnt, size_t len,
+                           char *source, size_t slen)
+{
+    char path[PATH_MAX], *line = NULL;
+    size_t cap = 0;
+    DmkMountLine m;
+    bool found = false;
+    snprintf(path, sizeof path, "%s/proc/self/mountinfo", g->root);
+    FILE *f = fopen(path, "re");
+    while (f && !found && getline(&line, &cap, f) > 0) {
+        struct stat st;
+        if (!dmk_mountinfo_parse(line, &m) || strcmp(m.fstype, "btrfs") != 0 ||
+            stat(m.source, &st) != 0 || !S_ISBLK(st.st_mode))
+            continue;
+        for (int k = 0; k < n && !found; k++)
+            found = devs[k] == st.st_rdev;
+        if (found) {
+            snprintf(mnt, len, "%s", m.mnt);
+            snprintf(source, slen, "%s", m.source);
+        }
+    }
+    free(line);
+    if (f)
+        fclose(f);
+    return found;
+}
+
+static int check_btrfs_fs(const Graph *g, const char *fsdir, DmkError *err)
+{
+    char path[PATH_MAX * 3];
+    dev_t devs[256];
+    int n = 0, hit = -1;
+    snprintf(path, sizeof path, "%s/devices", fsdir);
+    DIR *d = opendir(path);
+    struct dirent *e;
+    while (d && n < 256 && (e = readdir(d)) != NULL) {
+        char dev[PATH_MAX * 4];
+        snprintf(dev, sizeof dev, "%s/%s/dev", path, e->d_name);
+        if (e->d_name[0] != '.' && read_devnum(dev, &devs[n])) {
+            int i = find_node(g, NODE_BLK, devs[n], 0);
+            hit = hit < 0 ? i : hit;
+            n++;
+        }
+    }
+    if (d)
+        closedir(d);
+    char mnt[600], source[300], what[1000];
+    if (hit < 0 || !btrfs_mount_of(g, devs, n, mnt, sizeof mnt, source, sizeof source))
+        return DMK_OK;
+    snprintf(what, sizeof what,
+             "is a device of the btrfs file system mounted at %.600s (from %.300s)", mnt, source);
+    return refuse(g, hit, EBUSY, what, err);
+}
+
+static int check_btrfs(const Graph *g, DmkError *err)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/sys/fs/btrfs", g->root);
+    DIR *d = opendir(path);
+    if (!d)
+        return DMK_OK; /* no btrfs in this kernel, or none registered */
+    struct dirent *e;
+    int rc = DMK_OK;
+    while (rc == DMK_OK && (e = readdir(d)) != NULL) {
+        char fsdir[PATH_MAX * 2];
+        if (e->d_name[0] == '.' || strcmp(e->d_name, "features") == 0)
+            continue;
+        snprintf(fsdir, sizeof fsdir, "%s/%s", path, e->d_name);
+        rc = check_btrfs_fs(g, fsdir, err);
+    }
+    closedir(d);
+    return rc;
+}
+
+static int check_swaps(const Graph *g, DmkError *err)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/proc/swaps", g->root);
+    FILE *f = fopen(path, "re");
+    if (!f)
+        return DMK_OK; /* a kernel without swap support has none in use */
+    char line[4096], name[4096];
+    int rc = DMK_OK;
+    while (rc == DMK_OK && fgets(line, sizeof line, f)) {
+        if (sscanf(line, "%4095s", name) != 1 || name[0] != '/')
+            continue; /* the header line */
+        dmk_mountinfo_unescape(name);
+        int i = node_of_path(g, name);
+        if (i >= 0)
+            rc = refuse(g, i, EBUSY, "is in use as swap", err);
+    }
+    fclose(f);
+    return rc;
+}
+
+/* What a holder is, for people: device-mapper names its devices. */
+static void describe_holder(const char *root, const char *holder, char *buf, size_t len)
+{
+    char path[PATH_MAX], name[128];
+    snprintf(path, sizeof path, "%s/sys/class/block/%s/dm/name", root, holder);
+    if (dmk_linux_read_line(path, name, sizeof name))
+        snprintf(buf, len, "%.60s (device-mapper \"%.120s\")", holder, name);
+    else if (strncmp(holder, "md", 2) == 0)
+        snprintf(buf, len, "%s (md RAID)", holder);
+    else
+        snprintf(buf, len, "%s", holder);
+}
+
+/* Holders and other loop devices: a user whatever it does right now. */
+static int check_stacked_users(const Graph *g, DmkError *err)
+{
+    for (int i = 1; i < g->n; i++) {
+        const Node *nd = &g->nodes[i];
+        char what[600], h[300];
+        if (nd->rel == REL_HOLDER) {
+            describe_holder(g->root, nd->name, h, sizeof h);
+            snprintf(what, sizeof what, "is held by %s", h);
+            return refuse(g, nd->parent, EBUSY, what, err);
+        }
+        if (nd->rel == REL_STACKED) {
+            const Stacked *st = stacked_of(g, nd->dev);
+            snprintf(what, sizeof what, "is also used by /dev/%.60s, a %s device", nd->name,
+                     st && strncmp(st->name, "zram", 4) == 0 ? "zram" : "loop");
+            return refuse(g, nd->parent, EBUSY, what, err);
+        }
+    }
+    return DMK_OK;
+}
+
+/* The kernel's exclusive claim, device by device: what another mount
+ * namespace, a dm table or a program holds shows up as EBUSY. The target
+ * itself is opened with O_EXCL for the run; a disk reached from one of
+ * its partitions is skipped, since a mounted sibling partition (which
+ * does not overlap) claims it too. */
+static int check_claims(const Graph *g, DmkError *err)
+{
+    if (g->root[0])
+        return DMK_OK; /* a fake tree has no device nodes */
+    for (int i = 1; i < g->n; i++) {
+        const Node *nd = &g->nodes[i];
+        char node[300];
+        struct stat st;
+        if (nd->kind != NODE_BLK || nd->partial || nd->opaque)
+            continue;
+        snprintf(node, sizeof node, "/dev/%.200s", nd->name);
+        if (stat(node, &st) != 0 || !S_ISBLK(st.st_mode) || st.st_rdev != nd->dev)
+            continue; /* no node of that name here: the lists above are all we have */
+        int fd = open(node, O_RDONLY | O_EXCL | O_CLOEXEC | O_NONBLOCK);
+        if (fd >= 0) {
+            close(fd);
+            continue;
+        }
+        if (errno == EBUSY)
+            return refuse(g, i, EBUSY,
+                          "is reported in use by the kernel (an exclusive open failed: mounted, "
+                          "held or opened by another program)",
+                          err);
+    }
+    return DMK_OK;
+}
+
+/* A backing file that a program has open (a virtual machine's disk, a
+ * qemu-nbd export) is in use too: /proc/<pid>/fd, where readable. */
+static int check_open_files(const Graph *g, DmkError *err)
+{
+    if (g->root[0])
+        return DMK_OK;
+    bool any = false;
+    for (int i = 0; i < g->n; i++)
+        any = any || g->nodes[i].kind == NODE_FILE;
+    DIR *proc = any ? opendir("/proc") : NULL;
+    if (!proc)
+        return DMK_OK;
+    struct dirent *p;
+    int rc = DMK_OK;
+    while (rc == DMK_OK && (p = readdir(proc)) != NULL) {
+        char dir[300];
+        if (p->d_name[0] < '1' || p->d_name[0] > '9')
+            continue;
+        snprintf(dir, sizeof dir, "/proc/%.200s/fd", p->d_name);
+        DIR *fds = opendir(dir);
+        struct dirent *e;
+        while (rc == DMK_OK && fds && (e = readdir(fds)) != NULL) {
+            char fdp[600], comm[64] = "", what[200];
+            struct stat st;
+            snprintf(fdp, sizeof fdp, "%s/%.200s", dir, e->d_name);
+            if (e->d_name[0] == '.' || stat(fdp, &st) != 0 || !S_ISREG(st.st_mode))
+                continue;
+            int i = find_node(g, NODE_FILE, st.st_dev, st.st_ino);
+            if (i < 0)
+                continue;
+            snprintf(fdp, sizeof fdp, "/proc/%.200s/comm", p->d_name);
+            dmk_linux_read_line(fdp, comm, sizeof comm);
+            snprintf(what, sizeof what, "is open in process %.20s (%.60s)", p->d_name,
+                     comm[0] ? comm : "?");
+            rc = refuse(g, i, EBUSY, what, err);
+        }
+        if (fds)
+            closedir(fds);
+    }
+    closedir(proc);
+    return rc;
+}
+
+/* Every guard that can name what uses the device's storage; O_EXCL at
+ * open time then catches what they cannot see. */
+int dmk_linux_device_check_unused(const char *root, const char *target, dev_t dev, DmkError *err)
+{
+    Graph *g = calloc(1, sizeof *g);
+    if (!g)
+        return dmk_error_set(err, DMK_E_NOMEM, 0, "out of memory");
+    g->root = root;
+    g->target = target;
+    int rc = build(g, dev, err);
+    if (rc == DMK_OK)
+        rc = check_mounts(g, err);
+    if (rc == DMK_OK)
+        rc = check_btrfs(g, err);
+    if (rc == DMK_OK)
+        rc = check_swaps(g, err);
+    if (rc == DMK_OK)
+        rc = check_stacked_users(g, err);
+    if (rc == DMK_OK)
+        rc = check_claims(g, err);
+    if (rc == DMK_OK)
+        rc = check_open_files(g, err);
+    free(g);
+    return rc;
+}

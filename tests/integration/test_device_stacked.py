@@ -1,0 +1,414 @@
+#!/usr/bin/env python3
+"""Raw-device writes that would reach a mounted file system through
+stacked storage (loop devices over the same image, over a partition,
+under a mounted loop; partitions of partitioned loop devices; swap
+files; a backing file a program holds open; zram writeback) are refused,
+naming the user and the chain that links it to the target; the writes
+that touch nothing in use (a loop over an unused file, a partition
+beside a mounted one) go ahead. After every refusal the checksum of
+every image and backing file is unchanged and e2fsck finds the file
+systems clean.
+
+This kernel reads no partition tables, so partitions are added the way
+partx does it (BLKPG, from the table sfdisk wrote). Every loop device,
+partition and mount is created here, under the build dir, and removed
+whatever happens. Needs root; skips with the reason otherwise. TAP.
+
+    test_device_stacked.py DRIVEMARK_CLI"""
+
+import contextlib
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import dmktest  # noqa: E402
+from dmktest import Skip, check  # noqa: E402
+
+CLI = os.environ.get("DMK_CLI") or sys.argv[1]
+MIB = 1 << 20
+IMG_SIZE = 64 * MIB
+QUICK = ["--test", "SEQ1M Q8T1", "--passes", "1", "--measure", "0.1", "--warmup", "0",
+         "--interval", "0", "--quiet"]
+
+
+def sh(args, **kw):
+    return subprocess.run(args, capture_output=True, text=True, timeout=120, **kw)
+
+
+def must(args, what):
+    r = sh(args)
+    check(r.returncode == 0, f"{what}: {' '.join(args)}: {r.stderr.strip()}")
+    return r.stdout.strip()
+
+
+def need(*tools):
+    if os.geteuid() != 0:
+        raise Skip("needs root to create loop devices, partitions and mounts")
+    for t in tools:
+        if not shutil.which(t):
+            raise Skip(f"needs {t}")
+
+
+def sha(path):
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for b in iter(lambda: f.read(4 * MIB), b""):
+            h.update(b)
+    return h.hexdigest()
+
+
+def write(dev, extra=()):
+    """A 16 MiB write run on dev with consent: what the guards must judge."""
+    args = ["run", "--device", dev, "--yes-destroy-data=" + dev, "--size", "16M"] + QUICK
+    r = dmktest.run_cli(CLI, args + list(extra), 120)
+    print(f"# drivemark-cli run --device {dev}: exit {r.returncode}")
+    for line in r.stderr.splitlines():
+        print(f"#   {line}")
+    return r
+
+
+def refused(r, needles, what):
+    check(r.returncode == 1, f"{what}: exit {r.returncode}, expected 1 (a refusal)")
+    for n in needles:
+        check(n in r.stderr, f"{what}: stderr lacks {n!r}: {r.stderr}")
+    check("MB/s" not in r.stdout, f"{what}: it measured something: {r.stdout}")
+
+
+class Lab(contextlib.ExitStack):
+    """A directory under the build dir, and everything made in it: images,
+    loop devices, partitions, mounts, torn down in reverse order."""
+
+    def __enter__(self):
+        super().__enter__()
+        self.dir = self.enter_context(Dir())
+        self.images = []
+        return self
+
+    def image(self, name, parts=False, size=IMG_SIZE):
+        """A file of random bytes (64 MiB); with parts, a GPT with two
+        partitions (p1 16 MiB from 1 MiB, p2 the rest)."""
+        path = os.path.join(self.dir, name)
+        with open(path, "wb") as f:
+            f.write(os.urandom(size))
+        if parts:
+            need("sfdisk")
+            r = subprocess.run(["sfdisk", "-q", path], input="label: gpt\n,16M\n,\n",
+                               capture_output=True, text=True, timeout=60)
+            check(r.returncode == 0, f"sfdisk: {r.stderr}")
+        self.images.append(path)
+        return path
+
+    def loop(self, backing, parts=False):
+        dev = must(["losetup", "-f", "--show"] + (["-P"] if parts else []) + [backing],
+                   "losetup")
+        self.callback(sh, ["losetup", "-d", dev])
+        if parts and not os.path.exists(dev + "p1"):
+            # No partition table parser in this kernel: add them as partx
+            # does, from the table in user space (BLKPG).
+            need("partx")
+            must(["partx", "-a", dev], "partx -a")
+            self.callback(sh, ["partx", "-d", dev])
+        if parts:
+            check(os.path.exists(dev + "p2"), f"{dev} has no partitions")
+        return dev
+
+    def mount(self, dev, name="mnt"):
+        """ext4 on dev (no lazy init, so the image changes only when
+        written to), mounted at dir/name with a file of known content."""
+        need("mkfs.ext4", "e2fsck")
+        mnt = os.path.join(self.dir, name)
+        os.makedirs(mnt, exist_ok=True)
+        must(["mkfs.ext4", "-q", "-F", "-E", "lazy_itable_init=0,lazy_journal_init=0", dev],
+             "mkfs.ext4")
+        must(["mount", "-o", "noatime", dev, mnt], "mount")
+        self.callback(self.fsck, dev)
+        self.callback(sh, ["umount", mnt])
+        with open(os.path.join(mnt, "keep.bin"), "wb") as f:
+            f.write(os.urandom(2 * MIB))
+        os.sync()
+        return mnt
+
+    def fsck(self, dev):
+        r = sh(["e2fsck", "-fn", dev])
+        self.fsck_clean = getattr(self, "fsck_clean", True) and r.returncode == 0
+        if r.returncode != 0:
+            print(f"# e2fsck -fn {dev}: exit {r.returncode}: {r.stdout.strip()}")
+
+    def sums(self):
+        os.sync()
+        return {p: sha(p) for p in self.images}
+
+
+class Dir(dmktest.Dir):
+    prefix = "stacked-"
+
+
+def intact(lab, before, what):
+    after = lab.sums()
+    for p in before:
+        check(after[p] == before[p], f"{what}: {os.path.basename(p)} changed")
+
+
+def refused_intact(lab, dev, needles, what):
+    before = lab.sums()
+    refused(write(dev), needles, what)
+    intact(lab, before, what)
+
+
+def fscks_clean(lab, what):
+    lab.close()
+    check(getattr(lab, "fsck_clean", True), f"{what}: e2fsck found errors")
+
+
+# ---- the issue's three cases -------------------------------------------------
+
+
+def test_second_loop_on_image_of_mounted_partition():
+    need("losetup")
+    with Lab() as lab:
+        img = lab.image("part.img", parts=True)
+        a = lab.loop(img, parts=True)
+        mnt = lab.mount(a + "p2")
+        b = lab.loop(img)
+        refused_intact(lab, b, [f"refusing to write to {b}: /dev/{os.path.basename(a)}p2 is "
+                                f"mounted at {mnt}", f"{b} stores its data in the file {img}",
+                                f"{a} stores its data in the file {img}"],
+                       "second loop on the same image")
+        # The mounted partition's own disk is refused as before.
+        refused_intact(lab, a, [f"its partition {a}p2 is mounted at {mnt}"], "the disk itself")
+    fscks_clean(lab, "second loop")
+
+
+def test_loop_over_mounted_partition():
+    need("losetup")
+    with Lab() as lab:
+        img = lab.image("part.img", parts=True)
+        a = lab.loop(img, parts=True)
+        mnt = lab.mount(a + "p2")
+        b = lab.loop(a + "p2")
+        refused_intact(lab, b, [f"{a}p2 is mounted at {mnt}", f"{b} stores its data in {a}p2"],
+                       "loop over a mounted partition")
+        c = lab.loop(a)  # a loop over the whole partitioned disk
+        refused_intact(lab, c, [f"{a}p2 is mounted at {mnt}"], "loop over the disk")
+    fscks_clean(lab, "loop over partition")
+
+
+def test_partition_under_mounted_loop():
+    need("losetup")
+    with Lab() as lab:
+        img = lab.image("part.img", parts=True)
+        a = lab.loop(img, parts=True)
+        b = lab.loop(a + "p1")
+        mnt = lab.mount(b)
+        refused_intact(lab, a + "p1", [f"{b} is mounted at {mnt}",
+                                       f"{b} stores its data in {a}p1"],
+                       "partition under a mounted loop")
+        refused_intact(lab, a, [f"{b} is mounted at {mnt}"], "its disk")
+        c = lab.loop(img)
+        refused_intact(lab, c, [f"{b} is mounted at {mnt}"], "another loop on the image")
+    fscks_clean(lab, "partition under loop")
+
+
+# ---- siblings ------------------------------------------------------------------
+
+
+def test_loop_over_loop_chain():
+    """Three levels: a file, a loop, a loop over that, mounted; every
+    device in the chain and a second loop on the file is refused."""
+    need("losetup")
+    with Lab() as lab:
+        img = lab.image("a.img")
+        a = lab.loop(img)
+        b = lab.loop(a)
+        mnt = lab.mount(b)
+        for dev in (a, lab.loop(img)):
+            refused_intact(lab, dev, [f"{b} is mounted at {mnt}"], f"chain via {dev}")
+    fscks_clean(lab, "chain")
+
+
+def test_unused_loop_device_also_refused():
+    """Another loop device on the same file is a user even unmounted (it
+    may be mounted the next second, or open in a program)."""
+    need("losetup")
+    with Lab() as lab:
+        img = lab.image("a.img")
+        a = lab.loop(img)
+        b = lab.loop(img)
+        refused_intact(lab, b, [f"the file {img} is also used by {a}, a loop device"],
+                       "second loop, unmounted")
+
+
+def test_offset_loop_over_mounted_partition_range():
+    """A loop with an offset into the image (where p2 starts) is the same
+    storage as the mounted p2."""
+    need("losetup")
+    with Lab() as lab:
+        img = lab.image("part.img", parts=True)
+        a = lab.loop(img, parts=True)
+        mnt = lab.mount(a + "p2")
+        b = must(["losetup", "-f", "--show", "-o", str(17 * MIB), img], "losetup -o")
+        lab.callback(sh, ["losetup", "-d", b])
+        refused_intact(lab, b, [f"is mounted at {mnt}"], "offset loop")
+    fscks_clean(lab, "offset loop")
+
+
+def test_swap_file_behind_loop():
+    need("losetup", "mkswap", "swapon")
+    with Lab() as lab:
+        img = lab.image("fs.img")
+        a = lab.loop(img)
+        mnt = lab.mount(a, "fs")
+        swap = os.path.join(mnt, "swap.img")
+        with open(swap, "wb") as f:
+            f.write(b"\0" * (16 * MIB))
+        os.chmod(swap, 0o600)
+        must(["mkswap", swap], "mkswap")
+        on = sh(["swapon", swap])
+        if on.returncode != 0:
+            raise Skip(f"swapon of a file is not allowed here: {on.stderr.strip()}")
+        lab.callback(sh, ["swapoff", swap])
+        b = lab.loop(swap)
+        before = sha(swap)
+        refused(write(b), [f"the file {swap} is in use as swap"], "loop over a swap file")
+        check(sha(swap) == before, "the swap file changed")
+
+
+def test_backing_file_open_in_a_program():
+    need("losetup")
+    with Lab() as lab:
+        img = lab.image("vm.img")
+        a = lab.loop(img)
+        holder = subprocess.Popen([sys.executable, "-c",
+                                   "import sys,time; f=open(sys.argv[1],'rb'); "
+                                   "print('open', flush=True); time.sleep(120)", img],
+                                  stdout=subprocess.PIPE, text=True)
+        lab.callback(holder.wait)
+        lab.callback(holder.kill)
+        check(holder.stdout.readline().strip() == "open", "the holder did not start")
+        refused_intact(lab, a, [f"the file {img} is open in process {holder.pid}"],
+                       "backing file open in a program")
+
+
+def test_exclusive_claim_under_the_target():
+    """What no list shows (a program's exclusive open of the device a loop
+    sits on) is found by the kernel's claim on that device."""
+    need("losetup")
+    with Lab() as lab:
+        a = lab.loop(lab.image("a.img"))
+        b = lab.loop(a)
+        fd = os.open(a, os.O_RDONLY | os.O_EXCL)
+        lab.callback(os.close, fd)
+        refused_intact(lab, b, [f"{a} is reported in use by the kernel"], "claimed backing")
+
+
+def test_zram_writeback_device():
+    need("losetup")
+    ctl = "/sys/class/zram-control"
+    if not os.path.exists(ctl):
+        raise Skip("no zram here (/sys/class/zram-control)")
+
+    def put(path, text):
+        with open(path, "w") as f:
+            f.write(text)
+
+    with Lab() as lab:
+        a = lab.loop(lab.image("wb.img"))
+        with open(f"{ctl}/hot_add") as f:
+            z = "zram" + f.read().strip()
+        lab.callback(put, f"{ctl}/hot_remove", z[4:])
+        if not os.path.exists(f"/sys/block/{z}/backing_dev"):
+            raise Skip("zram writeback (CONFIG_ZRAM_WRITEBACK) is not built into this kernel")
+        put(f"/sys/block/{z}/backing_dev", a)
+        put(f"/sys/block/{z}/disksize", str(16 * MIB))
+        lab.callback(put, f"/sys/block/{z}/reset", "1")
+        refused_intact(lab, a, [f"is also used by /dev/{z}, a zram device"], "zram writeback")
+
+
+def test_btrfs_second_device():
+    """A two-device btrfs names one device in mountinfo; the other is
+    found through /sys/fs/btrfs, and so is a loop on its image."""
+    need("losetup", "mkfs.btrfs")
+    with Lab() as lab:
+        a = lab.loop(lab.image("b1.img", size=200 * MIB))
+        img_b = lab.image("b2.img", size=200 * MIB)
+        b = lab.loop(img_b)
+        must(["mkfs.btrfs", "-q", "-f", "-d", "raid1", "-m", "raid1", a, b], "mkfs.btrfs")
+        mnt = os.path.join(lab.dir, "mnt")
+        os.makedirs(mnt)
+        must(["mount", "-o", "noatime", a, mnt], "mount btrfs")
+        lab.callback(sh, ["umount", mnt])
+        with open(os.path.join(mnt, "keep.bin"), "wb") as f:
+            f.write(os.urandom(MIB))
+        refused_intact(lab, b, [f"it is a device of the btrfs file system mounted at {mnt} "
+                                f"(from {a})"], "btrfs second device")
+        c = lab.loop(img_b)
+        refused_intact(lab, c, [f"{b} is a device of the btrfs file system mounted at {mnt}"],
+                       "loop on the second device's image")
+        must(["umount", mnt], "umount")
+        r = sh(["btrfs", "check", "--readonly", a])
+        check(r.returncode == 0, f"btrfs check: {r.stderr}")
+
+
+def test_xfs_external_log_device():
+    """An xfs with its log on another device: mountinfo names the log
+    device only in the options."""
+    need("losetup", "mkfs.xfs")
+    with Lab() as lab:
+        a = lab.loop(lab.image("x1.img", size=320 * MIB))
+        b = lab.loop(lab.image("x2.img"))
+        must(["mkfs.xfs", "-q", "-f", "-l", f"logdev={b}", a], "mkfs.xfs")
+        mnt = os.path.join(lab.dir, "mnt")
+        os.makedirs(mnt)
+        must(["mount", "-o", f"noatime,logdev={b}", a, mnt], "mount xfs")
+        lab.callback(sh, ["umount", mnt])
+        refused_intact(lab, b, [f"it is the external log device of the xfs file system mounted "
+                                f"at {mnt}"], "xfs log device")
+        must(["umount", mnt], "umount")
+        r = sh(["xfs_repair", "-n", "-l", b, a])
+        check(r.returncode == 0, f"xfs_repair -n: {r.stdout} {r.stderr}")
+
+
+# ---- what stays allowed ----------------------------------------------------
+
+
+def test_loop_over_unused_file_is_written():
+    need("losetup")
+    with Lab() as lab:
+        img = lab.image("free.img")
+        a = lab.loop(img)
+        before = sha(img)
+        r = write(a)
+        check(r.returncode == 0, f"a loop over an unused file was refused: {r.stderr}")
+        check(sha(img) != before, "the write run wrote nothing")
+
+
+def test_partition_beside_mounted_one_is_written():
+    """p1 does not overlap the mounted p2: writing it is allowed, and p2's
+    file system and the bytes outside p1 are untouched."""
+    need("losetup")
+    with Lab() as lab:
+        img = lab.image("part.img", parts=True)
+        a = lab.loop(img, parts=True)
+        lab.mount(a + "p2")
+        os.sync()
+        with open(img, "rb") as f:
+            f.seek(17 * MIB)
+            tail = hashlib.sha256(f.read()).hexdigest()
+        r = write(a + "p1")
+        check(r.returncode == 0, f"writing p1 beside a mounted p2 was refused: {r.stderr}")
+        os.sync()
+        with open(img, "rb") as f:
+            f.seek(17 * MIB)
+            check(hashlib.sha256(f.read()).hexdigest() == tail, "bytes outside p1 changed")
+    fscks_clean(lab, "p1 beside p2")
+
+
+def main():
+    return dmktest.run_tap(dmktest.tests_in(globals()), timed=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
