@@ -6,6 +6,7 @@
 #include "dmk-chart-build.h"
 #include "dmk-chart-lab.h"
 #include "dmk-cli-show.h"
+#include "dmk-escape.h"
 
 /* ---- CrystalDiskMark runs and sweeps --------------------------------------- */
 
@@ -104,12 +105,13 @@ static void kinds_that_fit(const DmkRunResult *r, char *buf, size_t len)
 /* A file the chart cannot take, with the kinds that would take it. */
 static int refuse(const DmkCliArgs *a, size_t f, const DmkRunResult *r, const char *why)
 {
-    char fits[128];
+    char fits[128], name[4096];
+    const char *file = dmk_escape(a->files[f], name, sizeof name);
     if (!is_lab(r)) {
         fprintf(stderr,
                 "drivemark-cli: \"%s\" is not a review-lab result: %s; --kind qd, bs or tiles "
                 "fit it\n",
-                a->files[f], why);
+                file, why);
         return 1;
     }
     /* "a sustained write result": the lab's title, in a sentence */
@@ -118,8 +120,8 @@ static int refuse(const DmkCliArgs *a, size_t f, const DmkRunResult *r, const ch
     if (lab[0] >= 'A' && lab[0] <= 'Z')
         lab[0] = (char)(lab[0] - 'A' + 'a');
     kinds_that_fit(r, fits, sizeof fits);
-    fprintf(stderr, "drivemark-cli: \"%s\" is a %s result: %s; --kind %s fit%s it\n", a->files[f],
-            lab, why, fits, strchr(fits, ' ') ? "" : "s");
+    fprintf(stderr, "drivemark-cli: \"%s\" is a %s result: %s; --kind %s fit%s it\n", file, lab,
+            why, fits, strchr(fits, ' ') ? "" : "s");
     return 1;
 }
 
@@ -137,9 +139,9 @@ static int pick_kind(const DmkCliArgs *a, DmkRunResult **res, DmkLabChartKind *k
     if (a->chart_kind != DMK_CLI_CHART_FROM_FILE)
         return refuse(a, f, res[f], "qd, bs and tiles chart CrystalDiskMark runs and sweeps");
     if (f > 0) {
-        char why[1100];
-        snprintf(why, sizeof why,
-                 "it cannot share a chart with CrystalDiskMark results (\"%.1000s\")", a->files[0]);
+        char why[1100], name0[1001];
+        snprintf(why, sizeof why, "it cannot share a chart with CrystalDiskMark results (\"%s\")",
+                 dmk_escape(a->files[0], name0, sizeof name0));
         return refuse(a, f, res[f], why);
     }
     if (dmk_lab_charts(res[0], first, NULL, 32) == 0)
@@ -208,10 +210,12 @@ static int chart_lab(const DmkCliArgs *a, DmkRunResult **res)
     size_t n = a->n_files;
     if (n > 1 && !dmk_lab_chart_compares(kind)) {
         /* Said, not silently dropped: the chart has room for one drive. */
+        char name[4096];
         fprintf(stderr,
                 "drivemark-cli: the %s chart shows one result: drawing \"%s\" only, leaving out "
                 "%zu other file%s\n",
-                dmk_lab_chart_name(kind), a->files[0], n - 1, n > 2 ? "s" : "");
+                dmk_lab_chart_name(kind), dmk_escape(a->files[0], name, sizeof name), n - 1,
+                n > 2 ? "s" : "");
         n = 1;
     }
     DmkError err = {0};

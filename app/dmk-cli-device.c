@@ -49,6 +49,15 @@ int dmk_cli_device_consent(const DmkCliArgs *a, DmkError *err)
                              "refusing to run on %s: --yes-destroy-data=%s names another device "
                              "than --device %s (%s); type the device's name exactly",
                              s->dir, typed, s->dir, real);
+    /* The lab tests take no --mode: each one writes, so the read-only
+     * way out is another command. */
+    if (!typed[0] && dmk_run_spec_writes(s) && a->cmd == DMK_CMD_LAB)
+        return dmk_error_set(err, DMK_E_PERM, 0,
+                             "refusing to write to %s: the review-lab tests write to the device, "
+                             "which destroys the data on it; to allow that, add "
+                             "--yes-destroy-data=%s (to measure it without writing: "
+                             "drivemark-cli run --device %s --mode read)",
+                             s->dir, s->dir, s->dir);
     if (!typed[0] && dmk_run_spec_writes(s))
         return dmk_error_set(err, DMK_E_PERM, 0,
                              "refusing to write to %s: the tests write to the device, which "

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dmk-escape.h"
 #include "dmk-lab.h"
 #include "dmk-report.h"
 
@@ -12,6 +13,10 @@
 void dmk_report_table(FILE *f, const DmkRunResult *r)
 {
     char *text = dmk_report_text(r);
+    /* Names and comments come from the file system and from result files
+     * someone sent: no escape sequence of theirs reaches the terminal. */
+    if (text)
+        dmk_escape_inplace(text, "\n");
     fputs(text ? text : "(out of memory printing the results)\n", f);
     free(text);
     fflush(f);
@@ -21,8 +26,10 @@ void dmk_report_lab(FILE *f, const DmkRunResult *r)
 {
     size_t need = dmk_lab_report(r, NULL, 0) + 1;
     char *text = malloc(need);
-    if (text)
+    if (text) {
         dmk_lab_report(r, text, need);
+        dmk_escape_inplace(text, "\n");
+    }
     fputs(text ? text : "(out of memory printing the results)\n", f);
     free(text);
     fflush(f);

@@ -5,6 +5,7 @@
 
 #include "dmk-cli-report.h"
 #include "dmk-csv-read.h"
+#include "dmk-escape.h"
 #include "dmk-report.h"
 #include "dmk-size.h"
 
@@ -110,11 +111,15 @@ static void print_files(FILE *f, const DmkCliArgs *a, DmkRunResult *const *res)
 {
     fprintf(f, "Drivemark results: %s of each test's best pass\n\n", metric_label(a->metric));
     for (size_t i = 0; i < a->n_files; i++) {
-        char label[300];
+        char label[300], name[4096], path[1024], fs[32];
         const DmkTargetInfo *t = &res[i]->target;
         dmk_cli_result_label(res[i], label, sizeof label);
-        fprintf(f, "  [%zu] %s\n      %s (%s%s%s)%s\n", i + 1, a->files[i], label, t->path,
-                t->fs_type[0] ? ", " : "", t->fs_type, res[i]->complete ? "" : " - incomplete run");
+        /* The file's name and its cells, escaped (dmk-escape.h). */
+        dmk_escape_inplace(label, NULL);
+        fprintf(f, "  [%zu] %s\n      %s (%s%s%s)%s\n", i + 1,
+                dmk_escape(a->files[i], name, sizeof name), label,
+                dmk_escape(t->path, path, sizeof path), t->fs_type[0] ? ", " : "",
+                dmk_escape(t->fs_type, fs, sizeof fs), res[i]->complete ? "" : " - incomplete run");
         print_file_flags(f, res[i]);
     }
 }
@@ -123,12 +128,12 @@ static void print_header(FILE *f, size_t name_w, size_t n_files)
 {
     fprintf(f, "\n%-*s %-5s", (int)name_w, "Test", "Mode");
     for (size_t i = 0; i < n_files; i++) {
-        char h[16];
+        char h[32];
         snprintf(h, sizeof h, "[%zu]", i + 1);
         fprintf(f, " %14s", h);
     }
     for (size_t i = 1; i < n_files; i++) {
-        char h[24];
+        char h[40];
         snprintf(h, sizeof h, "[%zu] diff %%", i + 1);
         fprintf(f, " %12s", h);
     }
@@ -196,8 +201,9 @@ static bool any_lab(DmkRunResult *const *res, size_t n)
 static void print_each(FILE *f, const DmkCliArgs *a, DmkRunResult *const *res)
 {
     for (size_t i = 0; i < a->n_files; i++) {
+        char name[4096];
         if (a->n_files > 1)
-            fprintf(f, "%s== %s ==\n", i ? "\n" : "", a->files[i]);
+            fprintf(f, "%s== %s ==\n", i ? "\n" : "", dmk_escape(a->files[i], name, sizeof name));
         if (res[i]->lab[0])
             dmk_report_lab(f, res[i]);
         else

@@ -13,6 +13,7 @@
 #include "dmk-cli-report.h"
 #include "dmk-cli.h"
 #include "dmk-json.h"
+#include "dmk-outfile.h"
 #include "dmk-report.h"
 #include "dmk-runner.h"
 #include "dmk-version.h"
@@ -46,115 +47,25 @@ static void on_progress(const DmkProgress *p, void *user_data)
     dmk_report_progress(p);
 }
 
-/* An output named by --json/--csv: "-" is stdout. Checked before the
- * run so a bad path fails in a second, not after the benchmark, but a
- * file is only created (or an old one replaced) once there is a result
- * to write: a failed, stopped or killed run leaves no empty file and
- * keeps the one from before. A device or FIFO (/dev/full, a pipe) is
- * opened at once and never removed. */
-typedef struct {
-    const char *path;
-    FILE *f;
-    bool deferred; /* a regular file, opened when the result is written */
-} DmkOutput;
+/* An output named by --json/--csv (dmk-outfile.h): checked before the
+ * run, so a bad path fails in a second, not after the benchmark; a
+ * regular file is written to a temporary file and renamed over the old
+ * one only once there is a complete result: a failed, stopped or killed
+ * run, or a full disk, keeps the file from before. */
+typedef DmkOutFile DmkOutput;
 
-/* The directory part of path ("." for a bare name), in buf. */
-static void parent_dir(const char *path, char *buf, size_t len)
-{
-    const char *slash = strrchr(path, '/');
-#ifdef _WIN32
-    const char *back = strrchr(path, '\\');
-    if (back && (!slash || back > slash))
-        slash = back;
-#endif
-    if (!slash)
-        snprintf(buf, len, ".");
-    else if (slash == path)
-        snprintf(buf, len, "/");
-    else
-        snprintf(buf, len, "%.*s", (int)(slash - path), path);
-}
-
-/* Would fopen(path, "wb") work later? Without creating or truncating. */
-static int check_writable(const char *path, DmkError *err)
-{
-    struct stat st;
-    if (stat(path, &st) == 0) {
-        if (S_ISDIR(st.st_mode))
-            return dmk_error_errno(err, EISDIR, "opening %s for writing failed", path);
-        FILE *f = fopen(path, "ab"); /* exists: neither created nor truncated */
-        if (!f)
-            return dmk_error_errno(err, errno, "opening %s for writing failed", path);
-        fclose(f);
-        return DMK_OK;
-    }
-    if (errno != ENOENT)
-        return dmk_error_errno(err, errno, "opening %s for writing failed", path);
-    char dir[4096];
-    parent_dir(path, dir, sizeof dir);
-    if (stat(dir, &st) != 0)
-        return dmk_error_errno(err, errno, "opening %s for writing failed", path);
-    if (!S_ISDIR(st.st_mode))
-        return dmk_error_errno(err, ENOTDIR, "opening %s for writing failed", path);
-    if (access(dir, W_OK) != 0)
-        return dmk_error_errno(err, errno, "opening %s for writing failed", path);
-    return DMK_OK;
-}
-
-static int output_open(DmkOutput *o, const char *path, DmkError *err)
-{
-    o->path = path;
-    o->f = NULL;
-    o->deferred = false;
-    if (!path)
-        return DMK_OK;
-    if (strcmp(path, "-") == 0) {
-        o->f = stdout;
-        return DMK_OK;
-    }
-    struct stat st;
-    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
-        o->f = fopen(path, "wb");
-        if (!o->f)
-            return dmk_error_errno(err, errno, "opening %s for writing failed", path);
-        return DMK_OK;
-    }
-    int rc = check_writable(path, err);
-    o->deferred = rc == DMK_OK;
-    return rc;
-}
-
-static int output_close(DmkOutput *o, DmkError *err)
-{
-    int rc = DMK_OK;
-    if (o->f && o->f != stdout && fclose(o->f) != 0)
-        rc = dmk_error_errno(err, errno, "closing %s failed", o->path);
-    o->f = NULL;
-    return rc;
-}
-
-/* Writes res to o; a regular file that could not be written whole is
- * removed, so no truncated file passes for a result. */
 static int output_write(DmkOutput *o, const DmkRunResult *res,
                         int (*write_fn)(FILE *, const DmkRunResult *, const char *, DmkError *),
                         DmkError *err)
 {
-    if (!o->path)
+    if (o->kind == DMK_OUT_NONE)
         return DMK_OK;
-    if (o->deferred) {
-        o->f = fopen(o->path, "wb");
-        if (!o->f)
-            return dmk_error_errno(err, errno, "opening %s for writing failed", o->path);
-    }
-    int rc = write_fn(o->f, res, o->path, err);
-    int rc2 = output_close(o, rc == DMK_OK ? err : &(DmkError){0});
+    int rc = dmk_outfile_begin(o, err);
     if (rc == DMK_OK)
-        rc = rc2;
-    if (rc != DMK_OK && o->deferred && remove(o->path) == 0) {
-        size_t n = strlen(err->msg);
-        snprintf(err->msg + n, sizeof err->msg - n, " (the incomplete file was removed)");
-    }
-    o->deferred = false;
+        rc = write_fn(o->f, res, o->path, err);
+    if (rc == DMK_OK)
+        return dmk_outfile_commit(o, err);
+    dmk_outfile_fail(o, err);
     return rc;
 }
 
@@ -165,14 +76,31 @@ static int write_outputs(const DmkRunResult *res, DmkOutput *json, DmkOutput *cs
 #ifdef DMK_HAVE_CSV
     DmkError csv_err = {0};
     int rc_csv = output_write(csv, res, dmk_csv_write, &csv_err);
-    if (rc == DMK_OK && rc_csv != DMK_OK) {
+    if (rc != DMK_OK && rc_csv != DMK_OK) /* both said: each file's own reason */
+        fprintf(stderr, "drivemark-cli: %s\n", err->msg);
+    if (rc_csv != DMK_OK) {
         rc = rc_csv;
         *err = csv_err;
     }
+#else
+    (void)csv;
 #endif
-    DmkError ignored;
-    output_close(json, &ignored);
-    output_close(csv, &ignored);
+    return rc;
+}
+
+/* Both outputs checked, and not one file twice under two names (the
+ * second would silently replace the first). */
+static int outputs_open(DmkOutput *json, DmkOutput *csv, const DmkCliArgs *a, bool *usage,
+                        DmkError *err)
+{
+    int rc = dmk_outfile_check(json, a->json_path, err);
+    if (rc == DMK_OK)
+        rc = dmk_outfile_check(csv, a->csv_path, err);
+    *usage = rc == DMK_OK && dmk_outfile_same(json, csv);
+    if (*usage)
+        rc = dmk_error_set(err, DMK_E_INVAL, 0,
+                           "--json '%s' and --csv '%s' are the same file: give each its own file",
+                           json->path, csv->path);
     return rc;
 }
 
@@ -199,11 +127,10 @@ typedef struct {
 
 static void discard_outputs(DmkRunOutputs *o)
 {
-    DmkError ignored;
-    /* Nothing was measured: a deferred file was never created, so an old
-     * result under that name is kept; a device is only closed. */
-    output_close(&o->json, &ignored);
-    output_close(&o->csv, &ignored);
+    /* Nothing was measured: no temporary file was made, so an old result
+     * under that name is kept; a device is only closed. */
+    dmk_outfile_abort(&o->json);
+    dmk_outfile_abort(&o->csv);
 }
 
 static void on_measured(const DmkRunResult *res, int rc, void *user_data)
@@ -272,15 +199,15 @@ static int cmd_run(DmkCliArgs *a)
         fprintf(stderr, "drivemark-cli: %s\n", err.msg);
         return 1; /* a refusal, not a usage error: nothing was touched */
     }
-    int rc = output_open(&out.json, a->json_path, &err);
-    if (rc == DMK_OK)
-        rc = output_open(&out.csv, a->csv_path, &err);
+    bool usage = false;
+    int rc = outputs_open(&out.json, &out.csv, a, &usage, &err);
     if (rc != DMK_OK) {
+        discard_outputs(&out);
         fprintf(stderr, "drivemark-cli: %s\n", err.msg);
-        return 1;
+        return usage ? EXIT_USAGE : 1;
     }
     /* The table goes to stderr when stdout carries JSON or CSV. */
-    out.table = out.json.f == stdout || out.csv.f == stdout ? stderr : stdout;
+    out.table = out.json.kind == DMK_OUT_STDOUT || out.csv.kind == DMK_OUT_STDOUT ? stderr : stdout;
     DmkRunner *runner = dmk_runner_new(a->spec, be);
     current_runner = runner;
     dmk_os_on_interrupt(on_interrupt);

@@ -25,7 +25,7 @@ typedef struct {
 
 /* The schema the writer writes and the newest the reader takes: the
  * highest `since` in the table (test-csv-read checks that they agree). */
-#define DMK_CSV_SCHEMA 4
+#define DMK_CSV_SCHEMA 5
 
 /* A temperature cell holds a plausible reading or nothing (dmk-result.h). */
 #define DMK_CSV_TEMP_MIN DMK_TEMP_MIN_C
@@ -46,6 +46,7 @@ typedef enum {
     DMK_COL_DEVICE_MODEL,
     DMK_COL_TEMP_SENSOR,
     DMK_COL_CAPACITY,
+    DMK_COL_FS_SIZE, /* schema 5: "free of" needs the file system's size */
     DMK_COL_FS_FREE,
     DMK_COL_OS,
     DMK_COL_BACKEND,
@@ -111,7 +112,7 @@ typedef enum {
     DMK_COL_N_TAIL
 } DmkCsvTail;
 
-/* Room for every column of every schema (73 in schema 4), with a margin. */
+/* Room for every column of every schema (74 in schema 5), with a margin. */
 #define DMK_CSV_MAX_COLUMNS 96
 
 /* Context columns are DMK_COL_SCHEMA .. DMK_COL_COMPLETE; identity

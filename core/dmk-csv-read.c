@@ -18,7 +18,9 @@
 
 #include "dmk-csv-private.h"
 #include "dmk-csv.h"
+#include "dmk-escape.h"
 #include "dmk-lab.h"
+#include "dmk-platform.h"
 
 #define CHUNK_BYTES    (64 * 1024)
 #define CELL_MAX_BYTES (1024 * 1024) /* a cell past this ends the load (loader_feed) */
@@ -31,6 +33,7 @@ typedef struct {
     char *buf; /* each cell NUL-terminated */
     size_t used, cap;
     size_t n;
+    size_t over; /* cells past the most a row may have: counted, not kept */
     size_t off[DMK_CSV_MAX_COLUMNS];
     size_t len[DMK_CSV_MAX_COLUMNS];
 } Cells;
@@ -107,29 +110,10 @@ static int fail_cell(Reader *rd, size_t col, const char *fmt, ...)
     return rc;
 }
 
-/* Length of the valid UTF-8 sequence at s (n bytes left), 0 if invalid. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-    if (s[0] < 0x80)
-        return 1;
-    size_t k = s[0] >= 0xf5 ? 0 : s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
-    if (k == 0 || k > n)
-        return 0;
-    for (size_t i = 1; i < k; i++)
-        if ((s[i] & 0xc0) != 0x80)
-            return 0;
-    /* overlong forms, UTF-16 surrogates, beyond U+10FFFF */
-    if (k == 3 && ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0)))
-        return 0;
-    if (k == 4 && ((s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] >= 0x90)))
-        return 0;
-    return k;
-}
-
 static bool utf8_valid(const char *s, size_t len)
 {
     for (size_t i = 0; i < len;) {
-        size_t k = utf8_len((const unsigned char *)s + i, len - i);
+        size_t k = dmk_utf8_len((const unsigned char *)s + i, len - i);
         if (k == 0)
             return false;
         i += k;
@@ -138,21 +122,21 @@ static bool utf8_valid(const char *s, size_t len)
 }
 
 /* A cell as a message shows it: 'text', at most ~40 bytes, with control
- * characters and bytes of invalid UTF-8 as '?'. */
+ * and bidi characters and bytes of invalid UTF-8 as '?' (dmk-escape.h). */
 static const char *shown(const char *s, size_t len, char *buf, size_t cap)
 {
     size_t o = 0;
     buf[o++] = '\'';
     for (size_t i = 0; i < len && o + 8 < cap;) {
-        size_t k = utf8_len((const unsigned char *)s + i, len - i);
+        size_t k = dmk_utf8_len((const unsigned char *)s + i, len - i);
         if (o > 40) {
             memcpy(buf + o, "...", 3);
             o += 3;
             break;
         }
-        if (k <= 1) {
-            buf[o++] = (unsigned char)s[i] < 0x20 || (unsigned char)s[i] >= 0x7f ? '?' : s[i];
-            i++;
+        if (dmk_escape_unsafe((const unsigned char *)s + i, k)) {
+            buf[o++] = '?';
+            i += k ? k : 1;
         } else {
             memcpy(buf + o, s + i, k);
             o += k;
@@ -209,6 +193,7 @@ static void cells_clear(Cells *c)
 {
     c->used = 0;
     c->n = 0;
+    c->over = 0;
 }
 
 /* Cell of table column col in c; NULL when the file lacks the column. */
@@ -636,6 +621,9 @@ static int read_context(Reader *rd, const Cells *c)
         rc = read_context_text(rd, c);
     if (rc == DMK_OK)
         rc = get_uint(rd, c, DMK_COL_CAPACITY, 0, UINT64_MAX, &r->target.capacity_bytes);
+    /* Schema 5; an older file does not know the size (0: not shown). */
+    if (rc == DMK_OK && rd->file_col[DMK_COL_FS_SIZE] >= 0)
+        rc = get_uint(rd, c, DMK_COL_FS_SIZE, 0, UINT64_MAX, &r->target.fs_size_bytes);
     if (rc == DMK_OK)
         rc = get_uint(rd, c, DMK_COL_FS_FREE, 0, UINT64_MAX, &r->target.fs_free_bytes);
     /* A lab run may span a whole drive; read_context_text read `lab`. */
@@ -994,8 +982,15 @@ static int read_row(Reader *rd, const Cells *c)
     int rc;
     if (++rd->rows > DMK_CSV_READ_MAX_ROWS)
         return fail_at(rd, rd->line, -1, "more than %d rows", DMK_CSV_READ_MAX_ROWS);
-    if (c->n != rd->n_cols)
-        return fail_at(rd, rd->line, -1, "%zu columns, but the header has %zu", c->n, rd->n_cols);
+    /* The first row names the schema: a header with a column too many
+     * (or too few) is the header's fault, said before any row's count. */
+    int schema_col = rd->file_col[DMK_COL_SCHEMA];
+    if (rd->rows == 1 && (size_t)schema_col < c->n && (rc = read_schema(rd, c)) != DMK_OK)
+        return rc;
+    size_t n = c->n + c->over;
+    if (n != rd->n_cols)
+        return fail_at(rd, rd->line, -1, "%zu columns, but the header (line %lu) has %zu", n,
+                       rd->header_line, rd->n_cols);
     if (rd->rows == 1) {
         rd->first_line = rd->line;
         rc = read_context(rd, c);
@@ -1037,10 +1032,12 @@ static void on_field(void *s, size_t len, void *data)
     const char *text = s ? s : "";
     if (len && (memchr(text, '\n', len) || memchr(text, '\r', len)))
         rd->pending += count_breaks(text, len);
+    /* Past the header's count (or the most any header has) a cell is
+     * only counted: the message gives the row's real count, on the line
+     * the row starts, once the row is complete (on_row). */
     size_t limit = rd->have_header ? rd->n_cols : DMK_CSV_MAX_COLUMNS;
     if (rd->cells.n >= limit) {
-        fail_at(rd, rd->line, -1, "more than %zu columns%s", limit,
-                rd->have_header ? ", but the header has that many" : "");
+        rd->cells.over++;
         return;
     }
     if (cells_add(&rd->cells, text, len) != DMK_OK)
@@ -1059,7 +1056,11 @@ static void on_row(int c, void *data)
         return;
     }
     if (rd->rc == DMK_OK && rd->cells.n > 0) {
-        if (!rd->have_header)
+        if (!rd->have_header && rd->cells.over)
+            fail_at(rd, rd->line, -1,
+                    "%zu columns in the header, more than any Drivemark result has (at most %d)",
+                    rd->cells.n + rd->cells.over, DMK_CSV_MAX_COLUMNS);
+        else if (!rd->have_header)
             read_header(rd, &rd->cells);
         else
             read_row(rd, &rd->cells);
@@ -1209,9 +1210,12 @@ static int load_stream(Loader *l, FILE *f, const char *path)
 int dmk_csv_load(const char *path, DmkRunResult **out, DmkError *err)
 {
     *out = NULL;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return dmk_error_errno(err, errno, "opening %s failed", path);
+    FILE *f = NULL;
+    /* A FIFO with no writer would block the open or the read forever; a
+     * device is no result: only a regular file is read. */
+    int orc = dmk_os_open_input(path, &f, err);
+    if (orc != DMK_OK)
+        return orc;
     struct stat st;
     /* Refuse a huge file before reading any of it. */
     if (fstat(fileno(f), &st) == 0 && (uint64_t)st.st_size > DMK_CSV_READ_MAX_BYTES) {

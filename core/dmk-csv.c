@@ -34,6 +34,7 @@ static const DmkCsvColumn head_cols[DMK_COL_N_HEAD] = {
     [DMK_COL_DEVICE_MODEL] = COL_TEXT("device_model"),
     [DMK_COL_TEMP_SENSOR] = {"temp_sensor", DMK_CSV_TEXT, 0, 3},
     [DMK_COL_CAPACITY] = COL_UINT("capacity_bytes"),
+    [DMK_COL_FS_SIZE] = {"fs_size_bytes", DMK_CSV_UINT, 0, 5},
     [DMK_COL_FS_FREE] = COL_UINT("fs_free_bytes"),
     [DMK_COL_OS] = COL_TEXT("os"),
     [DMK_COL_BACKEND] = COL_TEXT("backend"),
@@ -227,6 +228,7 @@ static void put_context(Row *r, const DmkRunResult *res, const char *record, con
     put_text(r, DMK_COL_DEVICE_MODEL, ti->model);
     put_text(r, DMK_COL_TEMP_SENSOR, ti->temp_sensor);
     put_u64(r, DMK_COL_CAPACITY, ti->capacity_bytes);
+    put_u64(r, DMK_COL_FS_SIZE, ti->fs_size_bytes);
     put_u64(r, DMK_COL_FS_FREE, ti->fs_free_bytes);
     put_text(r, DMK_COL_OS, res->os);
     put_text(r, DMK_COL_BACKEND, res->backend);

@@ -1,5 +1,7 @@
 #include "dmk-error.h"
 
+#include "dmk-escape.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -9,6 +11,9 @@ static void set_fields(DmkError *err, int code, int os_error, const char *fmt, v
     err->code = code;
     err->os_error = os_error;
     vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    /* Paths and cells in a message are the user's or a file's: no control
+     * or bidi character of theirs reaches a terminal or a label. */
+    dmk_escape_inplace(err->msg, "\n");
 }
 
 int dmk_error_set(DmkError *err, int code, int os_error, const char *fmt, ...)

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dmk-lab.h"
@@ -248,8 +249,15 @@ static void put_recovery(Out *o, const DmkRunResult *r)
         put_timeline(o, r, deg);
 }
 
-size_t dmk_lab_report(const DmkRunResult *r, char *buf, size_t len)
+size_t dmk_lab_report(const DmkRunResult *result, char *buf, size_t len)
 {
+    /* Printed text comes from a file: escaped (dmk_report_printable). */
+    DmkRunResult *r = dmk_report_printable(result);
+    if (!r) {
+        if (len)
+            buf[0] = '\0';
+        return 0;
+    }
     Out o = {buf, len, 0};
     if (len)
         buf[0] = '\0';
@@ -277,5 +285,6 @@ size_t dmk_lab_report(const DmkRunResult *r, char *buf, size_t len)
         put(&o, "%s\n", r->lab_note);
     if (r->n_tests == 0)
         put(&o, "No test completed.\n");
+    free(r);
     return o.used;
 }

@@ -1,5 +1,6 @@
 #include "dmk-pool.h"
 
+#include <errno.h>
 #include <string.h>
 
 int dmk_pool_init(DmkPool *p, DmkDataKind kind, uint64_t test_size, uint32_t max_block,
@@ -9,10 +10,11 @@ int dmk_pool_init(DmkPool *p, DmkDataKind kind, uint64_t test_size, uint32_t max
     p->size = (size_t)(base + max_block);
     p->size = (p->size + align - 1) / align * align;
     p->align = align;
+    errno = 0;
     p->data = dmk_aligned_alloc(align < 4096 ? 4096 : align, p->size);
-    if (!p->data)
-        return dmk_error_set(err, DMK_E_NOMEM, 0, "allocating the %zu MiB data pool failed",
-                             p->size >> 20);
+    if (!p->data) /* the OS's reason too (ENOMEM under ulimit -v) */
+        return dmk_error_errno(err, errno ? errno : ENOMEM,
+                               "allocating the %zu MiB data pool failed", p->size >> 20);
     if (kind == DMK_DATA_ZERO) {
         memset(p->data, 0, p->size);
         return DMK_OK;

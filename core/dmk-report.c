@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dmk-escape.h"
 #include "dmk-size.h"
 
 /* A growing string: the report is built in memory so that every front
@@ -194,6 +195,10 @@ static void put_context(DmkStr *b, const DmkRunResult *r)
     if (t->is_device) /* a raw device has no free space, only its size */
         put(b, "   Test: %s (x%u) [%s: raw device of %s]\n", dmk_format_size(r->size, size, 32),
             r->passes, t->path, dmk_format_size(t->fs_size_bytes, fsz, 32));
+    else if (t->fs_size_bytes == 0) /* a file of schema 4 or older: no size kept */
+        put(b, "   Test: %s (x%u) [%s: %s, %s free]\n", dmk_format_size(r->size, size, 32),
+            r->passes, t->path, t->fs_type[0] ? t->fs_type : "?",
+            dmk_format_size(t->fs_free_bytes, freeb, 32));
     else
         put(b, "   Test: %s (x%u) [%s: %s, %s free of %s]\n", dmk_format_size(r->size, size, 32),
             r->passes, t->path, t->fs_type[0] ? t->fs_type : "?",
@@ -214,8 +219,26 @@ static void put_context(DmkStr *b, const DmkRunResult *r)
         put(b, "\n(incomplete: the run ended before its last test)\n");
 }
 
-char *dmk_report_text(const DmkRunResult *r)
+DmkRunResult *dmk_report_printable(const DmkRunResult *r)
 {
+    DmkRunResult *p = malloc(sizeof *p);
+    if (!p)
+        return NULL;
+    *p = *r;
+    DmkTargetInfo *t = &p->target;
+    char *texts[] = {p->version, p->date,        p->os,          p->backend, p->profile, p->sweep,
+                     p->lab,     p->comment,     p->lab_note,    t->path,    t->fs_type, t->device,
+                     t->model,   t->mount_point, t->temp_sensor, t->iface};
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++)
+        dmk_escape_inplace(texts[i], NULL);
+    return p;
+}
+
+char *dmk_report_text(const DmkRunResult *result)
+{
+    DmkRunResult *r = dmk_report_printable(result);
+    if (!r)
+        return NULL;
     static const char rule[] =
         "------------------------------------------------------------------------------\n";
     DmkStr b = {0};
@@ -226,6 +249,7 @@ char *dmk_report_text(const DmkRunResult *r)
     put_section(&b, r, DMK_MODE_WRITE);
     put_section(&b, r, DMK_MODE_MIX);
     put_context(&b, r);
+    free(r);
     if (b.failed) {
         free(b.s);
         return NULL;

@@ -11,6 +11,12 @@
  * comment); malloc'd, free() it; NULL when out of memory. */
 char *dmk_report_text(const DmkRunResult *r);
 
+/* A copy of r for printing: its text (target, model, comment, OS ...:
+ * whatever a result file held) with control and bidi characters as '?'
+ * (dmk-escape.h), so a line break or an escape sequence in a name cannot
+ * fake or hide a line. Shares r's tests; free() it. NULL: no memory. */
+DmkRunResult *dmk_report_printable(const DmkRunResult *r);
+
 /* One line on what the verify option found: "Verified 1024 blocks (1 GiB),
  * 0 bad (read back in 0.9 s, not timed)" or "VERIFY FAILED: 2 bad of 1024
  * blocks; first bad byte at offset N (block at M): why". */

@@ -92,6 +92,13 @@ bool dmk_device_confirmed(const char *path, const char *typed)
 int dmk_device_region(const char *path, uint64_t want, uint64_t bytes, uint32_t sector,
                       uint64_t *size, DmkError *err)
 {
+    /* An unattached loop device (or an empty card reader) has no storage
+     * at all: no test size would fit, so none is suggested. */
+    if (bytes == 0)
+        return dmk_error_set(err, DMK_E_NOSPC, 0,
+                             "the device %s has no storage (0 bytes): an unattached loop device or "
+                             "an empty drive (a card reader without a card)?",
+                             path);
     if (want > bytes)
         return dmk_error_set(err, DMK_E_NOSPC, 0,
                              "the device %s holds %llu MiB, less than the %llu MiB test region "
@@ -100,6 +107,7 @@ int dmk_device_region(const char *path, uint64_t want, uint64_t bytes, uint32_t 
                              (unsigned long long)(want >> 20));
     *size = (want ? want : bytes) / sector * sector;
     if (*size == 0)
-        return dmk_error_set(err, DMK_E_NOSPC, 0, "the device %s is empty (0 bytes)", path);
+        return dmk_error_set(err, DMK_E_NOSPC, 0,
+                             "the device %s holds less than one %u-byte sector", path, sector);
     return DMK_OK;
 }

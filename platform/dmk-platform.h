@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "dmk-error.h"
 
@@ -31,7 +32,8 @@ typedef void (*DmkThreadFn)(void *arg);
 int dmk_thread_start(DmkThread **out, DmkThreadFn fn, void *arg, DmkError *err);
 void dmk_thread_join(DmkThread *t);
 
-/* Memory for direct I/O: aligned to at least `align` (a power of two). */
+/* Memory for direct I/O: aligned to at least `align` (a power of two);
+ * NULL with errno set (ENOMEM) when there is none. */
 void *dmk_aligned_alloc(size_t align, size_t size);
 void dmk_aligned_free(void *p);
 
@@ -110,6 +112,73 @@ bool dmk_device_confirmed(const char *path, const char *typed);
  * DMK_E_NOSPC naming the device when it holds less (or nothing). */
 int dmk_device_region(const char *path, uint64_t want, uint64_t bytes, uint32_t sector,
                       uint64_t *size, DmkError *err);
+
+/* ---- result files ------------------------------------------------------ */
+
+/* What a path names, symbolic links followed (a dangling link: what its
+ * final target would be, DMK_FILE_MISSING). */
+typedef enum {
+    DMK_FILE_MISSING = 0,
+    DMK_FILE_REGULAR,
+    DMK_FILE_DIR,
+    DMK_FILE_FIFO,
+    DMK_FILE_CHAR,
+    DMK_FILE_BLOCK,
+    DMK_FILE_SOCKET,
+    DMK_FILE_OTHER,
+} DmkFileKind;
+
+typedef struct {
+    DmkFileKind kind;
+    bool is_stdout;    /* the very file this process's stdout is */
+    bool exists;       /* kind != DMK_FILE_MISSING */
+    uint64_t dev, ino; /* identity of an existing file, 0 when unknown */
+    uint32_t nlink;    /* names of an existing file */
+    uint32_t mode;     /* permission bits of an existing file */
+    /* The file a write replaces, as a canonical absolute path: the final
+     * target of a symbolic link, or for a new file its directory's real
+     * path and the name. Two spellings of one file give the same. */
+    char real[4096];
+} DmkFileInfo;
+
+/* "a FIFO", "a directory": the kind in a sentence. */
+const char *dmk_file_kind_name(DmkFileKind kind);
+
+/* Fills *info for an output path without creating, opening or changing
+ * anything. Errors (with "opening PATH for writing failed: <OS text>")
+ * when its directory is missing, not a directory or not writable, or an
+ * existing file is not writable. */
+int dmk_os_output_info(const char *path, DmkFileInfo *info, DmkError *err);
+
+/* Opens an existing file that is not a regular file for writing as it is
+ * (a device such as /dev/null, a pipe with a reader), never blocking: a
+ * FIFO with no reader, a socket or a block device is refused, naming
+ * what it is. */
+int dmk_os_open_special(const char *path, FILE **out, DmkError *err);
+
+/* Opens path for reading when it is a regular file; anything else (a
+ * FIFO, which would block, a device, a directory) is refused with a
+ * message naming what it is. Never blocks on a FIFO. */
+int dmk_os_open_input(const char *path, FILE **out, DmkError *err);
+
+/* Creates a new empty file in the directory of `real` (O_EXCL, a unique
+ * name that fits any file system's name limit), permissions as a new
+ * file gets them (umask), or like `like` (mode, and owner where allowed)
+ * when it is not NULL; its name in tmp. */
+int dmk_os_temp_beside(const char *real, const DmkFileInfo *like, char *tmp, size_t len, FILE **out,
+                       DmkError *err);
+
+/* fflush, then makes the file's data durable (fsync, _commit): the
+ * rename that follows must not publish a file whose blocks are lost. */
+int dmk_os_file_sync(FILE *f, const char *path, DmkError *err);
+
+/* Renames tmp over dst in one step (rename(2) and a sync of the
+ * directory; MoveFileExW with MOVEFILE_REPLACE_EXISTING |
+ * MOVEFILE_WRITE_THROUGH): a reader sees the old file or the new one. */
+int dmk_os_replace_file(const char *tmp, const char *dst, DmkError *err);
+
+/* Removes a file by name (a temporary file that is no use). */
+void dmk_os_remove_file(const char *path);
 
 /* ---- targets and I/O -------------------------------------------------- */
 

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "dmk-lab-page.h"
+#include "dmk-outfile.h"
 #include "dmk-presets.h"
 #include "dmk-resources.h"
 #include "dmk-screenshot.h"
@@ -274,6 +275,41 @@ static int parse_choices(DmkAppOptions *o, GVariantDict *d, DmkError *err)
                : check_choice("--unit", o->unit, units, "mb-s, gb-s, mib-s, iops or us", err);
 }
 
+/* --json, --screenshot and --export-chart naming one file (under any
+ * spelling: a link, ./F) would leave only the last one written. */
+static int check_outputs(const DmkAppOptions *o, DmkError *err)
+{
+    const struct {
+        const char *opt, *path;
+    } outs[] = {
+        {"--json", o->json}, {"--screenshot", o->screenshot}, {"--export-chart", o->export_chart}};
+    DmkOutFile f[3];
+    for (size_t i = 0; i < 3; i++) {
+        DmkError ignored = {0};
+        memset(&f[i], 0, sizeof f[i]);
+        /* Only looked at, nothing opened (a pipe's reader must not see an
+         * end); a path that cannot be checked fails later with its reason,
+         * a device or pipe is written as it is. */
+        if (!outs[i].path)
+            continue;
+        if (strcmp(outs[i].path, "-") == 0)
+            f[i].kind = DMK_OUT_STDOUT;
+        else if (dmk_os_output_info(outs[i].path, &f[i].info, &ignored) == DMK_OK)
+            f[i].kind = f[i].info.is_stdout ? DMK_OUT_STDOUT
+                        : f[i].info.kind == DMK_FILE_REGULAR || f[i].info.kind == DMK_FILE_MISSING
+                            ? DMK_OUT_REPLACE
+                            : DMK_OUT_NONE;
+    }
+    int rc = DMK_OK;
+    for (size_t i = 0; i < 3 && rc == DMK_OK; i++)
+        for (size_t j = i + 1; j < 3 && rc == DMK_OK; j++)
+            if (dmk_outfile_same(&f[i], &f[j]))
+                rc = dmk_error_set(err, DMK_E_INVAL, 0,
+                                   "%s '%s' and %s '%s' are the same file: give each its own file",
+                                   outs[i].opt, outs[i].path, outs[j].opt, outs[j].path);
+    return rc;
+}
+
 static int parse_options(DmkAppOptions *o, GVariantDict *d, DmkError *err)
 {
     g_variant_dict_lookup(d, "target", "^ay", &o->target);
@@ -296,6 +332,8 @@ static int parse_options(DmkAppOptions *o, GVariantDict *d, DmkError *err)
     int rc = parse_numbers(o, d, err);
     if (rc == DMK_OK)
         rc = parse_lab(o, d, err);
+    if (rc == DMK_OK)
+        rc = check_outputs(o, err);
     return rc != DMK_OK ? rc : parse_choices(o, d, err);
 }
 

@@ -8,11 +8,11 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
 
+#include "dmk-outfile.h"
 #include "dmk-version.h"
 
 typedef enum { FMT_NONE, FMT_PNG, FMT_SVG, FMT_PDF } ExportFormat;
@@ -215,20 +215,24 @@ static int export_page(const Page *p, const char *path, double scale, DmkError *
         return rc;
     if (format_of(path) != FMT_PNG)
         scale = 1;
-    /* A device or FIFO under a chart's name (/dev/full as x.png) is
-     * written to, never removed. */
-    struct stat st;
-    bool regular = stat(path, &st) != 0 || S_ISREG(st.st_mode);
-    Sink sink = {fopen(path, "wb"), 0};
-    if (!sink.f)
-        return dmk_error_errno(err, errno, "Cannot create \"%s\"", path);
+    /* A new file renamed over the old chart only when complete; a device
+     * under a chart's name (/dev/full as x.png) is written to, never
+     * removed; a FIFO with no reader is refused (dmk-outfile.h). */
+    DmkOutFile out;
+    rc = dmk_outfile_check(&out, path, err);
+    if (rc == DMK_OK)
+        rc = dmk_outfile_begin(&out, err);
+    if (rc != DMK_OK) {
+        dmk_outfile_abort(&out);
+        return rc;
+    }
+    Sink sink = {out.f, 0};
     rc = export_to(p, path, format_of(path), &sink, scale, err);
-    if (fclose(sink.f) != 0 && rc == DMK_OK)
-        rc = dmk_error_errno(err, errno, "Cannot write the chart to \"%s\"", path);
-    /* No half-written chart left behind to be mistaken for a good one. */
-    if (rc != DMK_OK && regular)
-        remove(path);
-    return rc;
+    if (rc != DMK_OK) {
+        dmk_outfile_fail(&out, err);
+        return rc;
+    }
+    return dmk_outfile_commit(&out, err);
 }
 
 int dmk_chart_export(const DmkChartModel *m, const char *path, int width, int height, double scale,

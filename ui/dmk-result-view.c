@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "dmk-escape.h"
 #include "dmk-plot.h"
 #include "dmk-widgets.h"
 #include "dmk-report.h"
@@ -23,10 +24,13 @@ G_DEFINE_FINAL_TYPE(DmkResultView, dmk_result_view, GTK_TYPE_BOX)
 
 /* ---- context ------------------------------------------------------------- */
 
-/* Files may hold any bytes; a label takes only UTF-8. */
+/* Files may hold any bytes; a label takes only UTF-8, and a bidi
+ * override from a received file must not reorder what it shows
+ * (dmk-escape.h: the rule the CLI prints by). */
 static GtkWidget *context_label(const char *text, const char *css_class)
 {
     char *valid = g_utf8_make_valid(text, -1);
+    dmk_escape_inplace(valid, "\n");
     GtkWidget *l = gtk_label_new(valid);
     g_free(valid);
     gtk_label_set_xalign(GTK_LABEL(l), 0);

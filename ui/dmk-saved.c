@@ -1,10 +1,9 @@
 #include "dmk-saved.h"
 
-#include <errno.h>
 #include <gio/gio.h>
-#include <glib/gstdio.h>
 
 #include "dmk-json.h"
+#include "dmk-outfile.h"
 #include "dmk-text.h"
 #ifdef DMK_HAVE_CSV
 #include "dmk-csv-read.h"
@@ -91,19 +90,24 @@ static int write_file(const DmkRunResult *r, FILE *f, const char *path, DmkError
     return dmk_json_write(f, r, path, err);
 }
 
+typedef struct {
+    const DmkRunResult *result;
+    const char *path;
+} WriteJob;
+
+static int write_job(FILE *f, void *ctx, DmkError *err)
+{
+    const WriteJob *job = ctx;
+    return write_file(job->result, f, job->path, err);
+}
+
 gboolean dmk_saved_write(DmkSaved *s, const char *path, GError **error)
 {
-    FILE *f = g_fopen(path, "wb");
-    if (!f) {
-        int e = errno;
-        g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(e),
-                    "opening %s for writing failed: %s", path, g_strerror(e));
-        return FALSE;
-    }
     DmkError err = {0};
-    int rc = write_file(s->result, f, path, &err);
-    if (fclose(f) != 0 && rc == DMK_OK)
-        rc = dmk_error_errno(&err, errno, "closing %s failed", path);
+    /* A temporary file renamed over the old one when complete: a full
+     * disk or a failed write keeps the file from before (dmk-outfile.h). */
+    WriteJob job = {s->result, path};
+    int rc = dmk_outfile_write(path, write_job, &job, &err);
     if (rc != DMK_OK) {
         g_set_error_literal(error, G_IO_ERROR, G_IO_ERROR_FAILED, err.msg);
         return FALSE;

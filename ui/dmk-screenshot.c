@@ -1,5 +1,26 @@
 #include "dmk-screenshot.h"
 
+#include <errno.h>
+
+#include "dmk-outfile.h"
+
+typedef struct {
+    GBytes *png;
+    const char *path;
+} PngJob;
+
+static int write_png(FILE *f, void *ctx, DmkError *err)
+{
+    const PngJob *job = ctx;
+    gsize len = 0;
+    const void *data = g_bytes_get_data(job->png, &len);
+    errno = 0;
+    if (len && fwrite(data, 1, len, f) != len)
+        return dmk_error_errno(err, errno ? errno : EIO, "writing the screenshot %s failed",
+                               job->path);
+    return DMK_OK;
+}
+
 /* The widget's render tree, scaled up by the scale factor so a 200 %
  * screen gives a 200 % picture (a paintable is drawn in logical pixels). */
 static GskRenderNode *render_node(GtkWidget *widget, int width, int height, int scale)
@@ -45,9 +66,17 @@ gboolean dmk_screenshot_save(GtkWidget *widget, const char *path, GError **error
         GRAPHENE_RECT_INIT(0, 0, (float)(width * scale), (float)(height * scale));
     GdkTexture *texture = gsk_renderer_render_texture(renderer, node, &viewport);
     gsk_render_node_unref(node);
-    gboolean ok = gdk_texture_save_to_png(texture, path);
+    /* Encoded in memory, then written like every file the program makes:
+     * to a temporary file renamed over the old one when complete. */
+    GBytes *png = gdk_texture_save_to_png_bytes(texture);
     g_object_unref(texture);
-    if (!ok)
-        g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED, "writing the screenshot %s failed", path);
-    return ok;
+    DmkError err = {0};
+    PngJob job = {png, path};
+    int rc = png ? dmk_outfile_write(path, write_png, &job, &err)
+                 : dmk_error_set(&err, DMK_E_NOMEM, 0, "encoding the screenshot %s failed", path);
+    if (png)
+        g_bytes_unref(png);
+    if (rc != DMK_OK)
+        g_set_error_literal(error, G_IO_ERROR, G_IO_ERROR_FAILED, err.msg);
+    return rc == DMK_OK;
 }

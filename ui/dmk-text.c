@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dmk-escape.h"
 #include "dmk-report.h"
 #include "dmk-size.h"
 
@@ -111,7 +112,9 @@ char *dmk_text_result_label(const DmkRunResult *r)
     g_snprintf(when, sizeof when, "%.16s", r->date);
     if (strlen(when) > 10 && when[10] == 'T')
         when[10] = ' ';
-    return g_strdup_printf("%s%s%s", who, when[0] ? ", " : "", when);
+    char *label = g_strdup_printf("%s%s%s", who, when[0] ? ", " : "", when);
+    dmk_escape_inplace(label, NULL); /* a tooltip and a legend: no bidi override */
+    return label;
 }
 
 char *dmk_text_capacity(uint64_t bytes)
@@ -126,7 +129,9 @@ char *dmk_text_capacity(uint64_t bytes)
 
 char *dmk_text_context_drive(const DmkRunResult *r)
 {
-    return g_strdup(r->target.model[0] ? r->target.model : "Unknown drive");
+    char *drive = g_strdup(r->target.model[0] ? r->target.model : "Unknown drive");
+    dmk_escape_inplace(drive, NULL);
+    return drive;
 }
 
 /* Parts joined by " · ", empty ones left out. */

@@ -69,7 +69,10 @@ void *dmk_aligned_alloc(size_t align, size_t size)
     void *p = NULL;
     if (size == 0)
         size = align;
-    return posix_memalign(&p, align, size) == 0 ? p : NULL;
+    int e = posix_memalign(&p, align, size);
+    if (e != 0)
+        errno = e; /* posix_memalign returns its reason: callers read errno */
+    return e == 0 ? p : NULL;
 }
 
 void dmk_aligned_free(void *p)

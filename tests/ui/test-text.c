@@ -141,6 +141,26 @@ static void test_report_is_the_cli_text(void)
     free(r);
 }
 
+/* A drive model or path with a bidi override or an escape sequence from a
+ * received file: the tab's tooltip, the legend and the drive line show
+ * them as '?' (dmk-escape.h), the rest as it is. */
+static void test_labels_escape_bidi(void)
+{
+    DmkRunResult *r = make_result();
+    g_strlcpy(r->target.model,
+              "Drive \xe2\x80\xae"
+              "evil\x1b[2J \xc3\xa9",
+              sizeof r->target.model);
+    char *label = dmk_text_result_label(r);
+    DMK_CHECK_STR(label, "Drive ?evil?[2J \xc3\xa9, 2026-11-30 06:45");
+    char *drive = dmk_text_context_drive(r);
+    DMK_CHECK_STR(drive, "Drive ?evil?[2J \xc3\xa9");
+    g_free(label);
+    g_free(drive);
+    free(r->tests);
+    free(r);
+}
+
 int main(void)
 {
     DMK_TEST(test_unit_format);
@@ -148,5 +168,6 @@ int main(void)
     DMK_TEST(test_meter);
     DMK_TEST(test_progress_lines);
     DMK_TEST(test_report_is_the_cli_text);
+    DMK_TEST(test_labels_escape_bidi);
     return dmk_test_done();
 }

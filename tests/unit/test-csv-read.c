@@ -148,6 +148,7 @@ static DmkRunResult *build_result(const char *comment, size_t n_samples)
     snprintf(r->target.model, sizeof r->target.model, "-Samsung SSD 970 EVO Plus 1TB \xe2\x84\xa2");
     r->target.capacity_bytes = 1000204886016ULL;
     r->target.fs_free_bytes = 18446744073709551615ULL; /* the largest a cell holds */
+    r->target.fs_size_bytes = 983351951360ULL;
     r->size = 1ULL << 30;
     r->passes = 3;
     r->measure_s = 5;
@@ -229,6 +230,7 @@ static void check_same(const DmkRunResult *a, const DmkRunResult *b)
     DMK_CHECK_STR(a->target.model, b->target.model);
     DMK_CHECK(a->target.capacity_bytes == b->target.capacity_bytes);
     DMK_CHECK(a->target.fs_free_bytes == b->target.fs_free_bytes);
+    DMK_CHECK(a->target.fs_size_bytes == b->target.fs_size_bytes);
     DMK_CHECK(a->size == b->size);
     DMK_CHECK_INT(a->passes, b->passes);
     DMK_CHECK(a->measure_s == b->measure_s && a->warmup_s == b->warmup_s);
@@ -714,6 +716,81 @@ static void test_locale(void)
     dmk_run_result_free(r);
 }
 
+/* ---- exact column counts, the file system's size (round two) -------------- */
+
+/* text with ",x" added to the end of its line `line` (1-based), loaded: the
+ * message, in msg. */
+static void load_with_extra(const char *text, size_t len, unsigned line, const char *extra,
+                            char *msg, size_t cap)
+{
+    char *out = malloc(len + 64);
+    size_t o = 0, l = 1;
+    for (size_t i = 0; i < len; i++) {
+        if (text[i] == '\r' && l == line) {
+            memcpy(out + o, extra, strlen(extra));
+            o += strlen(extra);
+        }
+        out[o++] = text[i];
+        if (text[i] == '\n')
+            l++;
+    }
+    DmkError err = {0};
+    DmkRunResult *r = NULL;
+    DMK_CHECK(dmk_csv_load_mem("r.csv", out, o, &r, &err) != DMK_OK);
+    snprintf(msg, cap, "%s", err.msg);
+    printf("# %s\n", err.msg);
+    dmk_run_result_free(r);
+    free(out);
+}
+
+/* One column too many on the first row, a later row or the header: the
+ * message names that line and the real count (it said "more than N" or
+ * blamed the next line before). */
+static void test_column_counts_exact(void)
+{
+    DmkRunResult *r = build_result("counts", 2);
+    size_t len = 0;
+    char *text = write_csv(r, &len);
+    char want[160], msg[768];
+    size_t n = dmk_csv_column_count();
+    load_with_extra(text, len, 2, ",x", msg, sizeof msg);
+    snprintf(want, sizeof want, "r.csv: line 2: %zu columns, but the header (line 1) has %zu",
+             n + 1, n);
+    DMK_CHECK_STR(msg, want);
+    load_with_extra(text, len, 3, ",x,y,z", msg, sizeof msg);
+    snprintf(want, sizeof want, "r.csv: line 3: %zu columns, but the header (line 1) has %zu",
+             n + 3, n);
+    DMK_CHECK_STR(msg, want);
+    load_with_extra(text, len, 1, ",x", msg, sizeof msg);
+    snprintf(want, sizeof want, "r.csv: line 1, column %zu: unknown column 'x' in a schema %d file",
+             n + 1, DMK_CSV_SCHEMA);
+    DMK_CHECK_STR(msg, want);
+    free(text);
+    dmk_run_result_free(r);
+}
+
+/* Schema 5 keeps the file system's size ("free of"); a schema 4 file
+ * still loads, without it (0, which the report leaves out). */
+static void test_fs_size_column(void)
+{
+    DMK_CHECK_STR(dmk_csv_column(DMK_COL_FS_SIZE).name, "fs_size_bytes");
+    DMK_CHECK_INT(dmk_csv_column(DMK_COL_FS_SIZE).since, 5);
+    DMK_CHECK_INT(DMK_CSV_SCHEMA, 5);
+    DmkRunResult *r = build_result("fs size", 1);
+    DmkRunResult *back = round_trip(r);
+    DMK_CHECK(back && back->target.fs_size_bytes == 983351951360ULL);
+    dmk_run_result_free(back);
+    dmk_run_result_free(r);
+    char path[1024];
+    DmkError err = {0};
+    DmkRunResult *old = NULL;
+    int rc = dmk_csv_load(path_in(data_dir, "bad-csv/ok-schema4-verify.csv", path, sizeof path),
+                          &old, &err);
+    DMK_CHECK_INT(rc, DMK_OK);
+    DMK_CHECK(old && old->target.fs_size_bytes == 0 && old->target.fs_free_bytes > 0);
+    dmk_run_result_free(old);
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1)
@@ -732,5 +809,7 @@ int main(int argc, char **argv)
     DMK_TEST(test_too_large);
     DMK_TEST(test_missing_file);
     DMK_TEST(test_locale);
+    DMK_TEST(test_column_counts_exact);
+    DMK_TEST(test_fs_size_column);
     return dmk_test_done();
 }

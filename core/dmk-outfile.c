@@ -1,0 +1,141 @@
+#include "dmk-outfile.h"
+
+#include <errno.h>
+#include <string.h>
+
+int dmk_outfile_check(DmkOutFile *o, const char *path, DmkError *err)
+{
+    memset(o, 0, sizeof *o);
+    o->path = path;
+    if (!path)
+        return DMK_OK;
+    if (strcmp(path, "-") == 0) {
+        o->kind = DMK_OUT_STDOUT;
+        return DMK_OK;
+    }
+    int rc = dmk_os_output_info(path, &o->info, err);
+    if (rc != DMK_OK)
+        return rc;
+    if (o->info.is_stdout) {
+        o->kind = DMK_OUT_STDOUT; /* like "-": one stream, nothing mixed in */
+        return DMK_OK;
+    }
+    if (o->info.kind == DMK_FILE_REGULAR || o->info.kind == DMK_FILE_MISSING) {
+        o->kind = DMK_OUT_REPLACE;
+        return DMK_OK;
+    }
+    o->kind = DMK_OUT_DIRECT;
+    return dmk_os_open_special(path, &o->f, err);
+}
+
+bool dmk_outfile_same(const DmkOutFile *a, const DmkOutFile *b)
+{
+    if (a->kind == DMK_OUT_NONE || b->kind == DMK_OUT_NONE)
+        return false;
+    if (a->kind == DMK_OUT_STDOUT || b->kind == DMK_OUT_STDOUT)
+        return a->kind == b->kind;
+    /* /dev/null twice is no loss: nothing is kept either way. */
+    if (a->kind == DMK_OUT_DIRECT && b->kind == DMK_OUT_DIRECT && a->info.kind == DMK_FILE_CHAR)
+        return false;
+    if (a->info.exists && b->info.exists && a->info.ino)
+        return a->info.dev == b->info.dev && a->info.ino == b->info.ino;
+    return strcmp(a->info.real, b->info.real) == 0;
+}
+
+int dmk_outfile_begin(DmkOutFile *o, DmkError *err)
+{
+    switch (o->kind) {
+    case DMK_OUT_STDOUT:
+        o->f = stdout;
+        return DMK_OK;
+    case DMK_OUT_DIRECT:
+        return o->f ? DMK_OK : dmk_os_open_special(o->path, &o->f, err);
+    case DMK_OUT_REPLACE:
+        return dmk_os_temp_beside(o->info.real, &o->info, o->tmp, sizeof o->tmp, &o->f, err);
+    default:
+        return dmk_error_set(err, DMK_E_INVAL, 0, "no file to write");
+    }
+}
+
+/* " (the old PATH was kept)" or " (PATH was not created)" after err. */
+static void say_kept(const DmkOutFile *o, DmkError *err)
+{
+    size_t n = strlen(err->msg);
+    if (o->info.exists)
+        snprintf(err->msg + n, sizeof err->msg - n, " (the old %s was kept)", o->path);
+    else
+        snprintf(err->msg + n, sizeof err->msg - n, " (%s was not created)", o->path);
+}
+
+static void drop_tmp(DmkOutFile *o)
+{
+    if (o->tmp[0])
+        dmk_os_remove_file(o->tmp);
+    o->tmp[0] = '\0';
+}
+
+int dmk_outfile_commit(DmkOutFile *o, DmkError *err)
+{
+    int rc = DMK_OK;
+    if (!o->f)
+        return dmk_error_set(err, DMK_E_INVAL, 0, "writing %s failed: not open", o->path);
+    if (o->kind == DMK_OUT_STDOUT) {
+        o->f = NULL;
+        if (fflush(stdout) != 0 || ferror(stdout))
+            return dmk_error_errno(err, errno, "writing %s failed", o->path);
+        return DMK_OK;
+    }
+    rc = dmk_os_file_sync(o->f, o->path, err);
+    /* fclose after a failed sync still frees the stream; its error is
+     * the same failure, said once. */
+    if (fclose(o->f) != 0 && rc == DMK_OK)
+        rc = dmk_error_errno(err, errno, "writing %s failed", o->path);
+    o->f = NULL;
+    if (o->kind == DMK_OUT_DIRECT)
+        return rc;
+    if (rc == DMK_OK)
+        rc = dmk_os_replace_file(o->tmp, o->info.real, err);
+    if (rc == DMK_OK) {
+        o->tmp[0] = '\0'; /* it is the file now */
+        return DMK_OK;
+    }
+    drop_tmp(o);
+    say_kept(o, err);
+    return rc;
+}
+
+void dmk_outfile_abort(DmkOutFile *o)
+{
+    if (o->f && o->f != stdout)
+        fclose(o->f);
+    else if (o->f)
+        fflush(stdout);
+    o->f = NULL;
+    drop_tmp(o);
+}
+
+void dmk_outfile_fail(DmkOutFile *o, DmkError *err)
+{
+    dmk_outfile_abort(o);
+    if (o->kind == DMK_OUT_REPLACE)
+        say_kept(o, err);
+}
+
+int dmk_outfile_write(const char *path, int (*write)(FILE *f, void *ctx, DmkError *err), void *ctx,
+                      DmkError *err)
+{
+    DmkOutFile o;
+    int rc = dmk_outfile_check(&o, path, err);
+    if (rc == DMK_OK)
+        rc = dmk_outfile_begin(&o, err);
+    if (rc != DMK_OK) {
+        dmk_outfile_abort(&o);
+        return rc;
+    }
+    rc = write(o.f, ctx, err);
+    if (rc != DMK_OK) {
+        dmk_outfile_fail(&o, err);
+        return rc;
+    }
+    return dmk_outfile_commit(&o, err);
+}

@@ -1,0 +1,65 @@
+/* A file the program writes for the user (a result, a chart, a
+ * screenshot): never replaced in place. A regular file is written to a
+ * temporary file in the same directory, flushed to disk and renamed over
+ * the old one only when complete; on any failure the old file stays as
+ * it was and the temporary one is removed. "-" and any path that is the
+ * process's stdout (/dev/stdout, /dev/fd/1) write to stdout; a device or
+ * a pipe with a reader (/dev/null, >(...)) is written as it is and never
+ * removed; a FIFO with no reader, a block device or a socket is refused
+ * at once. A symbolic link is followed: its final target is replaced, the
+ * link kept. A file with other hard links gets a new inode under this
+ * name: the other names keep the old content (docs/results.md). */
+#ifndef DMK_OUTFILE_H
+#define DMK_OUTFILE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "dmk-error.h"
+#include "dmk-platform.h"
+
+typedef enum {
+    DMK_OUT_NONE = 0, /* no path given */
+    DMK_OUT_STDOUT,   /* "-", or a path that is stdout */
+    DMK_OUT_DIRECT,   /* a device or a pipe: written as it is */
+    DMK_OUT_REPLACE,  /* a regular file, new or replaced by rename */
+} DmkOutKind;
+
+typedef struct {
+    const char *path; /* as the user named it, for messages */
+    DmkOutKind kind;
+    DmkFileInfo info;
+    FILE *f;        /* while open */
+    char tmp[4096]; /* DMK_OUT_REPLACE: the temporary file, "" when none */
+} DmkOutFile;
+
+/* Checks path (NULL: none) and sets o up without creating, truncating or
+ * replacing anything; a device or a pipe is opened now (so a FIFO with no
+ * reader is refused in a second, not after a benchmark). */
+int dmk_outfile_check(DmkOutFile *o, const char *path, DmkError *err);
+
+/* Whether a and b name the same file under different spellings ("F" and
+ * "./F", a link and its target, two hard links; stdout twice). */
+bool dmk_outfile_same(const DmkOutFile *a, const DmkOutFile *b);
+
+/* Opens o for writing: the temporary file of a regular file. o->f. */
+int dmk_outfile_begin(DmkOutFile *o, DmkError *err);
+
+/* Makes what was written the file: flush, sync, rename over the old one.
+ * On failure the old file is kept (the message says so) and the
+ * temporary one is gone. Always leaves o closed. */
+int dmk_outfile_commit(DmkOutFile *o, DmkError *err);
+
+/* Gives up: closes o; a temporary file is removed, the old file kept. */
+void dmk_outfile_abort(DmkOutFile *o);
+
+/* Gives up after the write into o failed with err: dmk_outfile_abort,
+ * and err says that the old file was kept (or that none was created). */
+void dmk_outfile_fail(DmkOutFile *o, DmkError *err);
+
+/* The whole cycle for one file: check, begin, write(f, ctx, err), commit
+ * (or abort when write fails). */
+int dmk_outfile_write(const char *path, int (*write)(FILE *f, void *ctx, DmkError *err), void *ctx,
+                      DmkError *err);
+
+#endif

@@ -1,0 +1,284 @@
+/* Result files on Linux (POSIX calls only): what an output path is, the
+ * temporary file beside it, and the rename that replaces the old file
+ * only once the new one is complete and on disk. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "dmk-platform.h"
+
+#define LINK_HOPS 40 /* the kernel's own limit (ELOOP) */
+
+static DmkFileKind kind_of(mode_t m)
+{
+    if (S_ISREG(m))
+        return DMK_FILE_REGULAR;
+    if (S_ISDIR(m))
+        return DMK_FILE_DIR;
+    if (S_ISFIFO(m))
+        return DMK_FILE_FIFO;
+    if (S_ISCHR(m))
+        return DMK_FILE_CHAR;
+    if (S_ISBLK(m))
+        return DMK_FILE_BLOCK;
+    if (S_ISSOCK(m))
+        return DMK_FILE_SOCKET;
+    return DMK_FILE_OTHER;
+}
+
+/* The directory part of path ("." for a bare name) and the name. */
+static void split(const char *path, char *dir, size_t dlen, const char **name)
+{
+    const char *slash = strrchr(path, '/');
+    *name = slash ? slash + 1 : path;
+    if (!slash)
+        snprintf(dir, dlen, ".");
+    else if (slash == path)
+        snprintf(dir, dlen, "/");
+    else
+        snprintf(dir, dlen, "%.*s", (int)(slash - path), path);
+}
+
+/* Follows symbolic links by hand, so that a dangling one still names the
+ * file a write would create: what path finally names, in out. */
+static int follow_links(const char *path, char *out, size_t len)
+{
+    char cur[PATH_MAX], link[PATH_MAX], dir[PATH_MAX];
+    snprintf(cur, sizeof cur, "%s", path);
+    for (int hop = 0;; hop++) {
+        struct stat st;
+        if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode))
+            break;
+        if (hop == LINK_HOPS)
+            return ELOOP;
+        ssize_t n = readlink(cur, link, sizeof link - 1);
+        if (n < 0)
+            return errno;
+        link[n] = '\0';
+        const char *name;
+        split(cur, dir, sizeof dir, &name);
+        if (link[0] == '/')
+            snprintf(cur, sizeof cur, "%s", link);
+        else if ((size_t)snprintf(cur, sizeof cur, "%s/%s", dir, link) >= sizeof cur)
+            return ENAMETOOLONG;
+    }
+    if ((size_t)snprintf(out, len, "%s", cur) >= len)
+        return ENAMETOOLONG;
+    return 0;
+}
+
+/* info->real: the directory's real path and the name, so that "F",
+ * "./F" and "d/../F" compare equal before the file exists. */
+static int canonical(const char *final, DmkFileInfo *info)
+{
+    char dir[PATH_MAX], rdir[PATH_MAX];
+    const char *name;
+    split(final, dir, sizeof dir, &name);
+    if (!realpath(dir, rdir))
+        return errno;
+    struct stat st;
+    if (stat(rdir, &st) != 0)
+        return errno;
+    if (!S_ISDIR(st.st_mode))
+        return ENOTDIR;
+    if (name[0] == '\0' || strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
+        return EISDIR;
+    int n = snprintf(info->real, sizeof info->real, "%s%s%s", rdir,
+                     strcmp(rdir, "/") == 0 ? "" : "/", name);
+    if (n < 0 || (size_t)n >= sizeof info->real)
+        return ENAMETOOLONG;
+    /* The new file is made in that directory and renamed there, also
+     * over an old one: it must take one. */
+    if (access(rdir, W_OK) != 0)
+        return errno;
+    return 0;
+}
+
+int dmk_os_output_info(const char *path, DmkFileInfo *info, DmkError *err)
+{
+    memset(info, 0, sizeof *info);
+    struct stat st, out;
+    int e = 0;
+    if (stat(path, &st) == 0) {
+        info->exists = true;
+        info->kind = kind_of(st.st_mode);
+        info->dev = (uint64_t)st.st_dev;
+        info->ino = (uint64_t)st.st_ino;
+        info->nlink = (uint32_t)st.st_nlink;
+        info->mode = (uint32_t)(st.st_mode & 07777);
+        info->is_stdout = fstat(STDOUT_FILENO, &out) == 0 && out.st_dev == st.st_dev &&
+                          out.st_ino == st.st_ino && out.st_rdev == st.st_rdev;
+    } else if (errno != ENOENT) {
+        e = errno;
+    }
+    if (info->kind == DMK_FILE_DIR)
+        e = EISDIR;
+    char final[PATH_MAX];
+    if (e == 0 && info->kind != DMK_FILE_REGULAR && info->exists) {
+        /* A device or FIFO is written as it is: no directory needed. */
+        if (!realpath(path, info->real))
+            snprintf(info->real, sizeof info->real, "%s", path);
+        return DMK_OK;
+    }
+    if (e == 0)
+        e = follow_links(path, final, sizeof final);
+    if (e == 0)
+        e = canonical(final, info);
+    /* The user's own protection of the old file is kept: a file the user
+     * may not write is not replaced either (root may, as with open). */
+    if (e == 0 && info->exists && access(info->real, W_OK) != 0)
+        e = errno;
+    if (e != 0)
+        return dmk_error_errno(err, e, "opening %s for writing failed", path);
+    return DMK_OK;
+}
+
+static int refuse_kind(DmkError *err, const char *path, DmkFileKind kind, const char *how)
+{
+    return dmk_error_set(err, DMK_E_INVAL, 0,
+                         "opening %s for writing failed: it is %s%s, not a "
+                         "regular file",
+                         path, dmk_file_kind_name(kind), how);
+}
+
+int dmk_os_open_special(const char *path, FILE **out, DmkError *err)
+{
+    *out = NULL;
+    /* O_NONBLOCK: a FIFO with no reader fails at once (ENXIO) instead of
+     * waiting for one forever. O_NOCTTY: a terminal stays not ours. */
+    int fd = open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0) {
+        int e = errno;
+        if (e == ENXIO && stat(path, &st) == 0 && S_ISFIFO(st.st_mode))
+            return refuse_kind(err, path, DMK_FILE_FIFO, " with no reader");
+        if (e == ENXIO && stat(path, &st) == 0 && S_ISSOCK(st.st_mode))
+            return refuse_kind(err, path, DMK_FILE_SOCKET, "");
+        return dmk_error_errno(err, e, "opening %s for writing failed", path);
+    }
+    if (fstat(fd, &st) != 0 || S_ISBLK(st.st_mode) || S_ISDIR(st.st_mode) || S_ISSOCK(st.st_mode)) {
+        /* A result written over a disk would destroy what is on it. */
+        DmkFileKind k = kind_of(st.st_mode);
+        close(fd);
+        return refuse_kind(err, path, k, "");
+    }
+    int fl = fcntl(fd, F_GETFL);
+    if (fl >= 0)
+        fcntl(fd, F_SETFL, fl & ~O_NONBLOCK); /* a reader that is slow is waited for */
+    *out = fdopen(fd, "wb");
+    if (!*out) {
+        int e = errno;
+        close(fd);
+        return dmk_error_errno(err, e, "opening %s for writing failed", path);
+    }
+    return DMK_OK;
+}
+
+int dmk_os_open_input(const char *path, FILE **out, DmkError *err)
+{
+    *out = NULL;
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0)
+        return dmk_error_errno(err, errno, "opening %s failed", path);
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        int e = errno;
+        close(fd);
+        return dmk_error_errno(err, e, "opening %s failed", path);
+    }
+    if (S_ISDIR(st.st_mode)) {
+        close(fd);
+        return dmk_error_errno(err, EISDIR, "opening %s failed", path);
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        return dmk_error_set(err, DMK_E_INVAL, 0, "opening %s failed: it is %s, not a regular file",
+                             path, dmk_file_kind_name(kind_of(st.st_mode)));
+    }
+    int fl = fcntl(fd, F_GETFL);
+    if (fl >= 0)
+        fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+    *out = fdopen(fd, "rb");
+    if (!*out) {
+        int e = errno;
+        close(fd);
+        return dmk_error_errno(err, e, "opening %s failed", path);
+    }
+    return DMK_OK;
+}
+
+int dmk_os_temp_beside(const char *real, const DmkFileInfo *like, char *tmp, size_t len, FILE **out,
+                       DmkError *err)
+{
+    char dir[PATH_MAX];
+    const char *name;
+    *out = NULL;
+    split(real, dir, sizeof dir, &name);
+    int fd = -1, e = EEXIST;
+    for (int attempt = 0; fd < 0 && e == EEXIST && attempt < 100; attempt++) {
+        /* Short, whatever the name's length: 255-byte names stay legal. */
+        if ((size_t)snprintf(tmp, len, "%s/.drivemark-result-%ld-%08x.tmp", dir, (long)getpid(),
+                             (unsigned)dmk_entropy64()) >= len)
+            return dmk_error_errno(err, ENAMETOOLONG, "creating a temporary file beside %s failed",
+                                   real);
+        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+        e = fd < 0 ? errno : 0;
+    }
+    if (fd < 0)
+        return dmk_error_errno(err, e, "creating a temporary file in %s failed", dir);
+    if (like && like->exists) {
+        struct stat st;
+        /* The new file looks like the old: its owner (where allowed, i.e.
+         * as root) and its permission bits. */
+        if (stat(real, &st) == 0 && fchown(fd, st.st_uid, st.st_gid) != 0) {
+            /* not root: the file is ours, as a new file would be */
+        }
+        fchmod(fd, (mode_t)like->mode);
+    }
+    *out = fdopen(fd, "wb");
+    if (!*out) {
+        e = errno;
+        close(fd);
+        unlink(tmp);
+        return dmk_error_errno(err, e, "creating a temporary file in %s failed", dir);
+    }
+    return DMK_OK;
+}
+
+int dmk_os_file_sync(FILE *f, const char *path, DmkError *err)
+{
+    errno = 0;
+    if (fflush(f) != 0)
+        return dmk_error_errno(err, errno ? errno : EIO, "writing %s failed", path);
+    /* EINVAL: a file that cannot be synced (a pipe, /dev/null) */
+    if (fsync(fileno(f)) != 0 && errno != EINVAL && errno != EROFS)
+        return dmk_error_errno(err, errno, "writing %s failed", path);
+    return DMK_OK;
+}
+
+int dmk_os_replace_file(const char *tmp, const char *dst, DmkError *err)
+{
+    if (rename(tmp, dst) != 0)
+        return dmk_error_errno(err, errno, "renaming %s to %s failed", tmp, dst);
+    /* The rename itself durable too: sync the directory (best effort). */
+    char dir[PATH_MAX];
+    const char *name;
+    split(dst, dir, sizeof dir, &name);
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd >= 0) {
+        fsync(fd);
+        close(fd);
+    }
+    return DMK_OK;
+}
+
+void dmk_os_remove_file(const char *path)
+{
+    unlink(path);
+}

@@ -1,0 +1,181 @@
+/* Result files on Windows: what an output path is, the temporary file
+ * beside it, and MoveFileExW, which replaces the old file in one step
+ * once the new one is complete and flushed. Paths are the C runtime's
+ * (the CLI opens them with fopen), UTF-8 where valid. */
+#include <errno.h>
+#include <fcntl.h>
+#include <io.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <windows.h>
+
+#include "dmk-platform.h"
+#include "dmk-win32.h"
+
+static void split(const char *path, char *dir, size_t dlen, const char **name)
+{
+    const char *slash = strrchr(path, '/'), *back = strrchr(path, '\\');
+    if (back && (!slash || back > slash))
+        slash = back;
+    *name = slash ? slash + 1 : path;
+    if (!slash)
+        snprintf(dir, dlen, ".");
+    else if (slash == path || (slash == path + 2 && path[1] == ':'))
+        snprintf(dir, dlen, "%.*s", (int)(slash - path + 1), path);
+    else
+        snprintf(dir, dlen, "%.*s", (int)(slash - path), path);
+}
+
+/* The volume and file index of an open handle: a file's identity. */
+static bool identity(HANDLE h, uint64_t *dev, uint64_t *ino)
+{
+    BY_HANDLE_FILE_INFORMATION bi;
+    if (h == INVALID_HANDLE_VALUE || !GetFileInformationByHandle(h, &bi))
+        return false;
+    *dev = bi.dwVolumeSerialNumber;
+    *ino = ((uint64_t)bi.nFileIndexHigh << 32) | bi.nFileIndexLow;
+    return true;
+}
+
+static void fill_existing(const char *path, DmkFileInfo *info)
+{
+    HANDLE h = CreateFileA(path, 0, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL,
+                           OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, NULL);
+    if (h == INVALID_HANDLE_VALUE)
+        return;
+    BY_HANDLE_FILE_INFORMATION bi;
+    if (GetFileInformationByHandle(h, &bi))
+        info->nlink = bi.nNumberOfLinks;
+    identity(h, &info->dev, &info->ino);
+    CloseHandle(h);
+    uint64_t odev, oino;
+    info->is_stdout = info->ino && identity(GetStdHandle(STD_OUTPUT_HANDLE), &odev, &oino) &&
+                      odev == info->dev && oino == info->ino;
+}
+
+int dmk_os_output_info(const char *path, DmkFileInfo *info, DmkError *err)
+{
+    memset(info, 0, sizeof *info);
+    struct _stat64 st;
+    int e = 0;
+    if (_stat64(path, &st) == 0) {
+        info->exists = true;
+        info->mode = (uint32_t)(st.st_mode & 0777);
+        info->kind = (st.st_mode & _S_IFMT) == _S_IFREG   ? DMK_FILE_REGULAR
+                     : (st.st_mode & _S_IFMT) == _S_IFDIR ? DMK_FILE_DIR
+                     : (st.st_mode & _S_IFMT) == _S_IFCHR ? DMK_FILE_CHAR
+                                                          : DMK_FILE_OTHER;
+        fill_existing(path, info);
+    } else if (errno != ENOENT) {
+        e = errno;
+    }
+    if (info->kind == DMK_FILE_DIR)
+        e = EISDIR;
+    if (e == 0 && info->exists && info->kind != DMK_FILE_REGULAR) {
+        snprintf(info->real, sizeof info->real, "%s", path); /* NUL, CON: written as they are */
+        return DMK_OK;
+    }
+    char dir[4096], full[4096];
+    const char *name;
+    split(path, dir, sizeof dir, &name);
+    if (e == 0 && !_fullpath(full, dir, sizeof full))
+        e = ENOENT;
+    if (e == 0 && (_stat64(full, &st) != 0 || (st.st_mode & _S_IFMT) != _S_IFDIR))
+        e = errno == ENOENT ? ENOENT : ENOTDIR;
+    if (e == 0 && name[0] == '\0')
+        e = EISDIR;
+    if (e == 0) {
+        size_t n = strlen(full);
+        bool sep = n && (full[n - 1] == '\\' || full[n - 1] == '/');
+        snprintf(info->real, sizeof info->real, "%s%s%s", full, sep ? "" : "\\", name);
+    }
+    if (e == 0 && info->exists && _access(info->real, 2) != 0)
+        e = errno;
+    if (e != 0)
+        return dmk_error_errno(err, e, "opening %s for writing failed", path);
+    return DMK_OK;
+}
+
+int dmk_os_open_special(const char *path, FILE **out, DmkError *err)
+{
+    *out = fopen(path, "wb");
+    if (!*out)
+        return dmk_error_errno(err, errno, "opening %s for writing failed", path);
+    return DMK_OK;
+}
+
+int dmk_os_open_input(const char *path, FILE **out, DmkError *err)
+{
+    struct _stat64 st;
+    *out = NULL;
+    if (_stat64(path, &st) == 0 && (st.st_mode & _S_IFMT) != _S_IFREG)
+        return dmk_error_set(
+            err, DMK_E_INVAL, 0, "opening %s failed: it is %s, not a regular file", path,
+            dmk_file_kind_name((st.st_mode & _S_IFMT) == _S_IFDIR ? DMK_FILE_DIR : DMK_FILE_OTHER));
+    *out = fopen(path, "rb");
+    if (!*out)
+        return dmk_error_errno(err, errno, "opening %s failed", path);
+    return DMK_OK;
+}
+
+int dmk_os_temp_beside(const char *real, const DmkFileInfo *like, char *tmp, size_t len, FILE **out,
+                       DmkError *err)
+{
+    char dir[4096];
+    const char *name;
+    *out = NULL;
+    split(real, dir, sizeof dir, &name);
+    int fd = -1, e = EEXIST;
+    for (int attempt = 0; fd < 0 && e == EEXIST && attempt < 100; attempt++) {
+        if ((size_t)snprintf(tmp, len, "%s\\.drivemark-result-%lu-%08x.tmp", dir,
+                             (unsigned long)GetCurrentProcessId(),
+                             (unsigned)dmk_entropy64()) >= len)
+            return dmk_error_errno(err, ENAMETOOLONG, "creating a temporary file beside %s failed",
+                                   real);
+        int pmode =
+            like && like->exists && !(like->mode & _S_IWRITE) ? _S_IREAD : _S_IREAD | _S_IWRITE;
+        fd = _open(tmp, _O_WRONLY | _O_CREAT | _O_EXCL | _O_BINARY | _O_NOINHERIT, pmode);
+        e = fd < 0 ? errno : 0;
+    }
+    if (fd < 0)
+        return dmk_error_errno(err, e, "creating a temporary file in %s failed", dir);
+    *out = _fdopen(fd, "wb");
+    if (!*out) {
+        e = errno;
+        _close(fd);
+        _unlink(tmp);
+        return dmk_error_errno(err, e, "creating a temporary file in %s failed", dir);
+    }
+    return DMK_OK;
+}
+
+int dmk_os_file_sync(FILE *f, const char *path, DmkError *err)
+{
+    errno = 0;
+    if (fflush(f) != 0)
+        return dmk_error_errno(err, errno ? errno : EIO, "writing %s failed", path);
+    if (_commit(_fileno(f)) != 0 && errno != EBADF && errno != EINVAL)
+        return dmk_error_errno(err, errno, "writing %s failed", path);
+    return DMK_OK;
+}
+
+int dmk_os_replace_file(const char *tmp, const char *dst, DmkError *err)
+{
+    wchar_t *wt = dmk_win_long_path(tmp), *wd = dmk_win_long_path(dst);
+    int rc = DMK_OK;
+    if (!wt || !wd)
+        rc = dmk_error_set(err, DMK_E_INVAL, 0, "renaming %s to %s failed: not valid UTF-8", tmp,
+                           dst);
+    else if (!MoveFileExW(wt, wd, MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH))
+        rc = dmk_win_error(err, GetLastError(), "renaming %s to %s failed", tmp, dst);
+    free(wt);
+    free(wd);
+    return rc;
+}
+
+void dmk_os_remove_file(const char *path)
+{
+    _unlink(path);
+}
