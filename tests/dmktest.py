@@ -4,6 +4,7 @@ system, drivemark-cli's usage errors, CSV output read back, and the TAP
 runner. Plain stdlib; each script puts tests/ on sys.path to import it."""
 
 import csv
+import hashlib
 import io
 import os
 import shutil
@@ -60,6 +61,35 @@ def family(pid):
         except OSError:
             pass
     return out
+
+
+def need_root(*tools, why="mounts, loop devices"):
+    """Skips unless root and every tool is on PATH."""
+    if os.geteuid() != 0:
+        raise Skip(f"needs root ({why})")
+    for t in tools:
+        if not shutil.which(t):
+            raise Skip(f"needs {t}")
+
+
+def sh(args, timeout=120, **kw):
+    """A helper command (losetup, mount, mkfs), output captured as text."""
+    return subprocess.run(args, capture_output=True, text=True, timeout=timeout, **kw)
+
+
+def sha(path, start=0, length=None):
+    """SHA-256 of a file, or of length bytes from start, read 4 MiB at a time."""
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        f.seek(start)
+        left = os.path.getsize(path) - start if length is None else length
+        while left > 0:
+            b = f.read(min(left, 4 << 20))
+            if not b:
+                break
+            h.update(b)
+            left -= len(b)
+    return h.hexdigest()
 
 
 def run_cli(cli, args, timeout, env=None, prefix=()):

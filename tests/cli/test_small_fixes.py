@@ -11,7 +11,6 @@ have no storage; the data pool's allocation failure under a real
 import fcntl
 import os
 import shutil
-import subprocess
 import sys
 import time
 

@@ -14,7 +14,6 @@ loop devices; skips with the reason otherwise. Prints TAP.
 
     test_device.py DRIVEMARK_CLI"""
 
-import hashlib
 import json
 import os
 import shutil
@@ -25,7 +24,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import dmktest  # noqa: E402
-from dmktest import Skip, check  # noqa: E402
+from dmktest import Skip, check, sha  # noqa: E402
 
 CLI = os.environ.get("DMK_CLI") or sys.argv[1]
 MIB = 1 << 20
@@ -51,18 +50,6 @@ def device_run(dev, extra=(), size=REGION):
     return run(["run", "--device", dev, "--size", size] + QUICK + list(extra))
 
 
-def sha(path, start=0, length=None):
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        f.seek(start)
-        left = os.path.getsize(path) - start if length is None else length
-        while left > 0:
-            b = f.read(min(left, 4 * MIB))
-            if not b:
-                break
-            h.update(b)
-            left -= len(b)
-    return h.hexdigest()
 
 
 class Dir(dmktest.Dir):

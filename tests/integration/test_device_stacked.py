@@ -19,23 +19,18 @@ whatever happens. Needs root; skips with the reason otherwise. TAP.
 import contextlib
 import hashlib
 import os
-import shutil
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import dmktest  # noqa: E402
-from dmktest import Skip, check  # noqa: E402
+from dmktest import Skip, check, sh, sha  # noqa: E402
 
 CLI = os.environ.get("DMK_CLI") or sys.argv[1]
 MIB = 1 << 20
 IMG_SIZE = 64 * MIB
 QUICK = ["--test", "SEQ1M Q8T1", "--passes", "1", "--measure", "0.1", "--warmup", "0",
          "--interval", "0", "--quiet"]
-
-
-def sh(args, **kw):
-    return subprocess.run(args, capture_output=True, text=True, timeout=120, **kw)
 
 
 def must(args, what):
@@ -45,19 +40,9 @@ def must(args, what):
 
 
 def need(*tools):
-    if os.geteuid() != 0:
-        raise Skip("needs root to create loop devices, partitions and mounts")
-    for t in tools:
-        if not shutil.which(t):
-            raise Skip(f"needs {t}")
+    dmktest.need_root(*tools, why="loop devices, partitions and mounts")
 
 
-def sha(path):
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for b in iter(lambda: f.read(4 * MIB), b""):
-            h.update(b)
-    return h.hexdigest()
 
 
 def write(dev, extra=()):

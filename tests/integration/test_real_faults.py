@@ -16,7 +16,6 @@ its reason. Prints TAP.
 import json
 import os
 import resource
-import shutil
 import signal
 import stat
 import subprocess
@@ -26,6 +25,10 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import dmktest  # noqa: E402
 from dmktest import Skip, check, read_csv  # noqa: E402
+
+
+def need_root(*tools):
+    dmktest.need_root(*tools, why="mounts, loop devices, another user")
 
 CLI = os.path.abspath(os.environ.get("DMK_CLI") or sys.argv[1])
 MIB = 1 << 20
@@ -50,12 +53,6 @@ class Dir(dmktest.Dir):
     prefix = "faults-"
 
 
-def need_root(*tools):
-    if os.geteuid() != 0:
-        raise Skip("needs root (mounts, loop devices, another user)")
-    for t in tools:
-        if not shutil.which(t):
-            raise Skip(f"needs {t}")
 
 
 def sh(args):

@@ -18,7 +18,6 @@ whatever happens; what needs root skips with its reason. Prints TAP.
 import csv as csv_mod
 import errno
 import io
-import hashlib
 import json
 import os
 import stat
@@ -28,7 +27,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import dmktest  # noqa: E402
-from dmktest import Skip, check, read_csv  # noqa: E402
+from dmktest import Skip, check, read_csv, sha  # noqa: E402
 from test_real_faults import CLI, Mounts, need_root, run  # noqa: E402
 
 NULL_QUICK = ["--backend", "null", "--size", "16MiB", "--test", "SEQ1M Q1T1", "--passes", "1",
@@ -46,8 +45,6 @@ class Dir(dmktest.Dir):
     prefix = "results-"
 
 
-def sha(path):
-    return hashlib.sha256(open(path, "rb").read()).hexdigest()
 
 
 def old_bytes(kind):

@@ -25,7 +25,6 @@ root; skips with the reason otherwise. Prints TAP.
 import json
 import os
 import pty
-import shutil
 import signal
 import subprocess
 import sys
@@ -35,6 +34,10 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import dmktest  # noqa: E402
 from dmktest import Skip, check  # noqa: E402
+
+
+def need_root(*tools):
+    dmktest.need_root(*tools, why="a loop mount and fsfreeze")
 
 CLI = os.path.abspath(os.environ.get("DMK_CLI") or sys.argv[1])
 MIB = 1 << 20
@@ -48,12 +51,6 @@ WRITE_RUN = ["run", "--size", "64MiB", "--test", "SEQ1M Q8T1", "--mode", "write"
              "--passes", "1", "--measure", "120", "--warmup", "0", "--interval", "0"]
 
 
-def need_root(*tools):
-    if os.geteuid() != 0:
-        raise Skip("needs root (a loop mount and fsfreeze)")
-    for t in tools:
-        if not shutil.which(t):
-            raise Skip(f"needs {t}")
 
 
 class Dir(dmktest.Dir):

@@ -26,7 +26,6 @@ Needs root; skips with the reason otherwise. Prints TAP.
     test_target_storage.py DRIVEMARK_CLI LIST_VOLUMES"""
 
 import os
-import shutil
 import subprocess
 import sys
 import time
@@ -34,6 +33,10 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import dmktest  # noqa: E402
 from dmktest import Skip, check, read_csv  # noqa: E402
+
+
+def need_root(*tools):
+    dmktest.need_root(*tools, why="mounts, loop devices")
 
 CLI = os.path.abspath(os.environ.get("DMK_CLI") or sys.argv[1])
 LIST_VOLUMES = os.path.abspath(sys.argv[2]) if len(sys.argv) > 2 else None
@@ -47,12 +50,6 @@ class Dir(dmktest.Dir):
     prefix = "storage-"
 
 
-def need_root(*tools):
-    if os.geteuid() != 0:
-        raise Skip("needs root (mounts, loop devices)")
-    for t in tools:
-        if not shutil.which(t):
-            raise Skip(f"needs {t}")
 
 
 def sh(args, skip=True):

@@ -16,6 +16,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import dmktest  # noqa: E402
+from dmktest import sha  # noqa: E402
 import test_gui as t  # noqa: E402
 from test_gui import Dir, check, check_screenshot, field, tiles  # noqa: E402
 
@@ -24,9 +25,6 @@ QUICK = ["--profile", "demo", "--size", "16MiB", "--passes", "1", "--measure", "
          "--warmup", "0", "--interval", "0"]
 
 
-def sha(path):
-    with open(path, "rb") as f:
-        return hashlib.sha256(f.read()).hexdigest()
 
 
 class Loop:

@@ -8,7 +8,6 @@ timeout, so a regression fails, not hangs); a file name with Pango markup
 
     test_result_files_ui.py DRIVEMARK"""
 
-import hashlib
 import os
 import sys
 
@@ -17,7 +16,7 @@ sys.path.insert(0, os.path.join(HERE, ".."))
 sys.path.insert(0, os.path.join(HERE, "..", "integration"))
 sys.path.insert(0, HERE)
 import dmktest  # noqa: E402
-from dmktest import Skip, check  # noqa: E402
+from dmktest import Skip, check, sha  # noqa: E402
 from test_gui import CLI, Results, field, rows, run_app  # noqa: E402
 
 os.environ.setdefault("DMK_CLI", CLI)  # for the integration tests' helpers
@@ -26,8 +25,6 @@ from test_result_files import FullFs  # noqa: E402
 MIB = 1 << 20
 
 
-def sha(path):
-    return hashlib.sha256(open(path, "rb").read()).hexdigest()
 
 
 def full_ext4(d):

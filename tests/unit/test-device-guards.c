@@ -14,27 +14,19 @@
 #include <unistd.h>
 
 #include "dmk-target-linux.h"
+#include "dmk-test-tree.h"
 #include "dmk-test.h"
 
 static char root[PATH_MAX];
 
 static void put(const char *rel, const char *text)
 {
-    char path[PATH_MAX * 2];
-    snprintf(path, sizeof path, "%s/%s", root, rel);
-    FILE *f = fopen(path, "w");
-    DMK_CHECK(f != NULL);
-    if (f) {
-        fputs(text, f);
-        fclose(f);
-    }
+    dmk_tree_put(root, rel, text);
 }
 
 static void dir(const char *rel)
 {
-    char path[PATH_MAX * 2];
-    snprintf(path, sizeof path, "%s/%s", root, rel);
-    DMK_CHECK(mkdir(path, 0755) == 0 || errno == EEXIST);
+    dmk_tree_dir(root, rel);
 }
 
 #define DISK "sys/devices/virtual/block/loop7"
