@@ -1941,6 +1941,7 @@ static void test_long_run_bounded(void)
 
 int main(void)
 {
+    dmk_clock_simulate();
     long_run_start();
     DMK_TEST(test_names);
     DMK_TEST(test_params_defaults);
