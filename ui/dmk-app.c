@@ -27,8 +27,11 @@ typedef struct {
     gboolean mix, autorun, quit_when_done, dump_tiles, dump_clipboard;
     gboolean verify;
     double measure_s, warmup_s, interval_s, stop_after_s, close_after_s;
-    DmkLabOverrides lab_o; /* --lab and --lab-*, --null-* */
-    gboolean lab_set;      /* one of them was given */
+    char *stop_at;          /* tests: "STAGE[:N]", where the run is stopped */
+    DmkStage stop_stage;    /* ... parsed */
+    unsigned stop_at_count; /* 0: no --stop-at */
+    DmkLabOverrides lab_o;  /* --lab and --lab-*, --null-* */
+    gboolean lab_set;       /* one of them was given */
 } DmkAppOptions;
 
 struct _DmkApp {
@@ -98,6 +101,10 @@ static const GOptionEntry option_entries[] = {
      "Trigger the window's action NAME (as win.NAME) once it is shown (tests)", "NAME"},
     {"stop-after", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_DOUBLE, NULL,
      "Press Stop SECONDS after the run started (tests)", "SECONDS"},
+    {"stop-at", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING, NULL,
+     "Press Stop at the Nth progress report of STAGE (prepare, warmup, measure, interval) with "
+     "bytes moved, the run waiting there for it (tests)",
+     "STAGE[:N]"},
     {"close-after", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_DOUBLE, NULL,
      "Close the window SECONDS after the run started (tests)", "SECONDS"},
     {"confirm-device", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_FILENAME, NULL,
@@ -213,6 +220,32 @@ static int parse_lab(DmkAppOptions *o, GVariantDict *d, DmkError *err)
     return rc;
 }
 
+/* --stop-at STAGE[:N]: the stage by its name, N from 1 (default 1). */
+static int parse_stop_at(DmkAppOptions *o, GVariantDict *d, DmkError *err)
+{
+    static const char *const names[] = {"prepare", "warmup", "measure", "interval"};
+    static const DmkStage stages[] = {DMK_STAGE_PREPARE, DMK_STAGE_WARMUP, DMK_STAGE_MEASURE,
+                                      DMK_STAGE_INTERVAL};
+    if (!g_variant_dict_lookup(d, "stop-at", "s", &o->stop_at))
+        return DMK_OK;
+    char **parts = g_strsplit(o->stop_at, ":", 2);
+    guint64 n = 1;
+    gboolean ok = !parts[1] || (g_ascii_string_to_unsigned(parts[1], 10, 1, 1000, &n, NULL));
+    int found = -1;
+    for (int i = 0; i < (int)G_N_ELEMENTS(names); i++)
+        if (g_strcmp0(parts[0], names[i]) == 0)
+            found = i;
+    g_strfreev(parts);
+    if (!ok || found < 0)
+        return dmk_error_set(err, DMK_E_INVAL, 0,
+                             "--stop-at '%s' is unknown: expected prepare, warmup, measure or "
+                             "interval, optionally with :N (1 to 1000)",
+                             o->stop_at);
+    o->stop_stage = stages[found];
+    o->stop_at_count = (unsigned)n;
+    return DMK_OK;
+}
+
 static int parse_numbers(DmkAppOptions *o, GVariantDict *d, DmkError *err)
 {
     char *size = NULL;
@@ -236,6 +269,8 @@ static int parse_numbers(DmkAppOptions *o, GVariantDict *d, DmkError *err)
     if (rc == DMK_OK && g_variant_dict_lookup(d, "close-after", "d", &o->close_after_s) &&
         o->close_after_s < 0)
         rc = dmk_error_set(err, DMK_E_INVAL, 0, "--close-after must not be negative");
+    if (rc == DMK_OK)
+        rc = parse_stop_at(o, d, err);
     return rc;
 }
 
@@ -528,6 +563,8 @@ static gboolean autorun(gpointer data)
     DmkApp *self = data;
     if (!self->window)
         return G_SOURCE_REMOVE;
+    if (self->opt.stop_at_count)
+        dmk_window_set_stop_at(self->window, self->opt.stop_stage, self->opt.stop_at_count);
     if (self->opt.lab)
         dmk_window_run_lab(self->window, TRUE); /* the command line asked: no question */
     else if (self->opt.sweep)
@@ -725,6 +762,7 @@ static void dmk_app_finalize(GObject *object)
     g_clear_object(&self->settings);
     g_free(o->target);
     g_free(o->confirm_device);
+    g_free(o->stop_at);
     g_free(o->profile);
     g_free(o->mode);
     g_free(o->unit);

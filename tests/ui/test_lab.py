@@ -131,15 +131,17 @@ def test_latency_four_profiles():
 
 
 def test_stop_keeps_samples():
+    # --stop-at measure:10: the run waits at its 10th progress report of the
+    # measurement (at least 0.9 s of 0.1 s samples behind it) until Stop
+    # was pressed: the stop lands in the measurement by construction.
     with Dir() as d, tempfile.TemporaryDirectory(prefix="out-", dir=t.TMP_BASE) as out:
         js, shot = os.path.join(out, "stopped.json"), os.path.join(out, "stopped.png")
         rc, lines, err, took = lab_run(d, "sustained", CACHE + [
             "--lab-duration", "60", "--lab-sample", "0.1", "--lab-span", "64MiB",
-            "--stop-after", "2", "--json", js, "--screenshot", shot])
+            "--stop-at", "measure:10", "--json", js, "--screenshot", shot])
         check(rc == 3, f"exit {rc}, expected 3 (stopped); stderr: {err}")
-        check(took < 30, f"the app ran {took:.1f} s after a stop at 2 s")
         ms = int(field(lines, "stop-took-ms"))
-        check(ms < 1000, f"stopping took {ms} ms")
+        check(ms < t.STOP_MS_MAX, f"stopping took {ms} ms")
         check(field(lines, "lab-state") == "result", "the stopped run's samples are not shown")
         check(field(lines, "lab-progress").startswith("Stopped"),
               f"progress: {field(lines, 'lab-progress')}")
@@ -152,10 +154,10 @@ def test_stop_keeps_samples():
         test = result["results"][0]
         check(test["partial"] is True, "the test under way is not marked partial")
         n = len(test["timeline"])
-        check(n >= 5, f"only {n} samples kept of about 20")
+        check(n >= 9, f"only {n} samples kept of at least 9")
         check_screenshot(shot)
         check_empty(d)
-        return f"stopped in {ms} ms; {n} samples kept"
+        return f"stopped in {ms} ms; {n} samples kept (the app ran {took:.1f} s)"
 
 
 def test_saved_lab_result_opens_as_lab_tab():
