@@ -251,16 +251,28 @@ def test_sigint_sustained_null():
 
 
 def test_sigterm_lab():
+    """SIGTERM during the recovery test's idle keeps the probes before it:
+    the signal goes once the progress line shows the idle (the 60 s idle
+    before "after idle"), whatever the machine's speed."""
     with Dir() as d:
         c = os.path.join(d, "r.csv")
+        master, slave = pty.openpty()
         proc = subprocess.Popen([CLI, "recovery", "--backend", "null", "--size", "16M",
                                  "--settle", "0", "--step", "0.3", "--duration", "1", "--idle",
-                                 "60", "--sample", "0.1", "--quiet", "--csv", c],
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        time.sleep(2.5)  # the probes before the idle take ~1.6 s
-        proc.send_signal(signal.SIGTERM)
-        out, err = proc.communicate(timeout=30)
-        check(proc.returncode == 143, f"exit {proc.returncode}: {err}")
+                                 "60", "--sample", "0.1", "--csv", c],
+                                stdout=subprocess.PIPE, stderr=slave, text=True)
+        os.close(slave)
+        try:
+            read_pty_until(master, proc, b"  Interval before ", 60)
+            proc.send_signal(signal.SIGTERM)
+            drain_pty(master)
+            out = proc.communicate(timeout=30)[0]
+        finally:
+            os.close(master)
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+        check(proc.returncode == 143, f"exit {proc.returncode}")
         rows = read_csv(c)
         tests = [x["label"] for x in rows if x["record"] == "test"]
         check(tests == ["fresh", "degradation", "degraded"], f"tests {tests}")
