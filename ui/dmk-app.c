@@ -28,6 +28,7 @@ typedef struct {
     gboolean verify;
     double measure_s, warmup_s, interval_s, stop_after_s, close_after_s;
     char *stop_at;          /* tests: "STAGE[:N]", where the run is stopped */
+    gboolean close_at;      /* ... by closing the window (--close-at) */
     DmkStage stop_stage;    /* ... parsed */
     unsigned stop_at_count; /* 0: no --stop-at */
     DmkLabOverrides lab_o;  /* --lab and --lab-*, --null-* */
@@ -105,6 +106,8 @@ static const GOptionEntry option_entries[] = {
      "Press Stop at the Nth progress report of STAGE (prepare, warmup, measure, interval) with "
      "bytes moved, the run waiting there for it (tests)",
      "STAGE[:N]"},
+    {"close-at", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING, NULL,
+     "Close the window where --stop-at would press Stop (tests)", "STAGE[:N]"},
     {"close-after", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_DOUBLE, NULL,
      "Close the window SECONDS after the run started (tests)", "SECONDS"},
     {"confirm-device", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_FILENAME, NULL,
@@ -226,8 +229,16 @@ static int parse_stop_at(DmkAppOptions *o, GVariantDict *d, DmkError *err)
     static const char *const names[] = {"prepare", "warmup", "measure", "interval"};
     static const DmkStage stages[] = {DMK_STAGE_PREPARE, DMK_STAGE_WARMUP, DMK_STAGE_MEASURE,
                                       DMK_STAGE_INTERVAL};
-    if (!g_variant_dict_lookup(d, "stop-at", "s", &o->stop_at))
+    const char *opt = "--stop-at";
+    if (g_variant_dict_lookup(d, "close-at", "s", &o->stop_at)) {
+        o->close_at = TRUE;
+        opt = "--close-at";
+        if (g_variant_dict_contains(d, "stop-at"))
+            return dmk_error_set(err, DMK_E_INVAL, 0,
+                                 "--stop-at and --close-at exclude each other");
+    } else if (!g_variant_dict_lookup(d, "stop-at", "s", &o->stop_at)) {
         return DMK_OK;
+    }
     char **parts = g_strsplit(o->stop_at, ":", 2);
     guint64 n = 1;
     gboolean ok = !parts[1] || (g_ascii_string_to_unsigned(parts[1], 10, 1, 1000, &n, NULL));
@@ -238,9 +249,9 @@ static int parse_stop_at(DmkAppOptions *o, GVariantDict *d, DmkError *err)
     g_strfreev(parts);
     if (!ok || found < 0)
         return dmk_error_set(err, DMK_E_INVAL, 0,
-                             "--stop-at '%s' is unknown: expected prepare, warmup, measure or "
+                             "%s '%s' is unknown: expected prepare, warmup, measure or "
                              "interval, optionally with :N (1 to 1000)",
-                             o->stop_at);
+                             opt, o->stop_at);
     o->stop_stage = stages[found];
     o->stop_at_count = (unsigned)n;
     return DMK_OK;
@@ -564,7 +575,8 @@ static gboolean autorun(gpointer data)
     if (!self->window)
         return G_SOURCE_REMOVE;
     if (self->opt.stop_at_count)
-        dmk_window_set_stop_at(self->window, self->opt.stop_stage, self->opt.stop_at_count);
+        dmk_window_set_stop_at(self->window, self->opt.stop_stage, self->opt.stop_at_count,
+                               self->opt.close_at);
     if (self->opt.lab)
         dmk_window_run_lab(self->window, TRUE); /* the command line asked: no question */
     else if (self->opt.sweep)

@@ -396,12 +396,16 @@ static void on_held(const DmkProgress *p, gpointer data)
 {
     DmkWindow *self = data;
     on_progress(p, self);
-    dmk_window_stop(self);
+    if (self->close_at_stop)
+        gtk_window_close(GTK_WINDOW(self)); /* stops the run, then goes */
+    else
+        dmk_window_stop(self);
 }
 
-void dmk_window_set_stop_at(DmkWindow *self, DmkStage stage, unsigned count)
+void dmk_window_set_stop_at(DmkWindow *self, DmkStage stage, unsigned count, gboolean close)
 {
     self->stop_at = (DmkRunHold){stage, count};
+    self->close_at_stop = close;
 }
 
 static void launch(DmkWindow *self, const DmkRunSpec *spec, GtkWidget *stop_button)
