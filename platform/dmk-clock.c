@@ -223,3 +223,23 @@ void dmk_clock_thread_joining(DmkClockThread *ct)
     }
     unlock(&sim_lock);
 }
+
+void dmk_clock_thread_begin(void)
+{
+    if (!atomic_load(&sim_on))
+        return;
+    lock(&sim_lock);
+    sim_threads++;
+    unlock(&sim_lock);
+}
+
+void dmk_clock_thread_end(void)
+{
+    if (!atomic_load(&sim_on))
+        return;
+    lock(&sim_lock);
+    if (sim_threads)
+        sim_threads--;
+    advance_if_all_wait(); /* those left may all be waiting */
+    unlock(&sim_lock);
+}

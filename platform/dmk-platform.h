@@ -41,6 +41,14 @@ void dmk_clock_simulate(void);
 /* Whether dmk_clock_simulate() was called. */
 bool dmk_clock_simulated(void);
 
+/* On the simulated clock: the calling thread, one that dmk_thread_start
+ * did not start (a GUI's run thread), takes part in the run from begin
+ * to end (time waits for it while it works); end also lets the thread
+ * that called dmk_clock_simulate() drop out (a GUI's main loop, which
+ * never waits on this clock). No-ops on the real clock. */
+void dmk_clock_thread_begin(void);
+void dmk_clock_thread_end(void);
+
 typedef struct DmkThread DmkThread;
 typedef void (*DmkThreadFn)(void *arg);
 

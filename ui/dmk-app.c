@@ -27,12 +27,13 @@ typedef struct {
     gboolean mix, autorun, quit_when_done, dump_tiles, dump_clipboard;
     gboolean verify;
     double measure_s, warmup_s, interval_s, stop_after_s, close_after_s;
-    char *stop_at;          /* tests: "STAGE[:N]", where the run is stopped */
-    gboolean close_at;      /* ... by closing the window (--close-at) */
-    DmkStage stop_stage;    /* ... parsed */
-    unsigned stop_at_count; /* 0: no --stop-at */
-    DmkLabOverrides lab_o;  /* --lab and --lab-*, --null-* */
-    gboolean lab_set;       /* one of them was given */
+    char *stop_at;                 /* tests: "STAGE[:N]", where the run is stopped */
+    gboolean close_at;             /* ... by closing the window (--close-at) */
+    gboolean null_clock_simulated; /* tests: dmk_clock_simulate() */
+    DmkStage stop_stage;           /* ... parsed */
+    unsigned stop_at_count;        /* 0: no --stop-at */
+    DmkLabOverrides lab_o;         /* --lab and --lab-*, --null-* */
+    gboolean lab_set;              /* one of them was given */
 } DmkAppOptions;
 
 struct _DmkApp {
@@ -82,6 +83,10 @@ static const GOptionEntry option_entries[] = {
      "Null backend: a simulated write cache of SIZE (tests)", "SIZE"},
     {"null-thermal", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING, NULL,
      "Null backend: a simulated sensor, 1 C warmer per SIZE written (tests)", "SIZE"},
+    {"null-clock", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING, NULL,
+     "Null backend: real or simulated time, which moves only while the run waits for its I/O "
+     "(tests; needs --lab and --null-latency)",
+     "KIND"},
     {"null-latency", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_DOUBLE, NULL,
      "Null backend: each I/O of a lab test takes US microseconds (tests)", "US"},
     {"open", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, NULL, "Open a result file (CSV); repeatable",
@@ -320,6 +325,27 @@ static int parse_choices(DmkAppOptions *o, GVariantDict *d, DmkError *err)
                : check_choice("--unit", o->unit, units, "mb-s, gb-s, mib-s, iops or us", err);
 }
 
+/* --null-clock simulated: only for the Lab tab's runs on the null
+ * backend with a latency (simulated time moves while I/O takes time). */
+static int parse_null_clock(DmkAppOptions *o, GVariantDict *d, DmkError *err)
+{
+    char *v = NULL;
+    if (!g_variant_dict_lookup(d, "null-clock", "s", &v))
+        return DMK_OK;
+    gboolean sim = g_strcmp0(v, "simulated") == 0, known = sim || g_strcmp0(v, "real") == 0;
+    int rc = DMK_OK;
+    if (!known)
+        rc = dmk_error_set(err, DMK_E_INVAL, 0,
+                           "--null-clock '%s' is unknown: expected real or simulated", v);
+    else if (sim && !(o->lab && o->lab_o.null_latency_us > 0 && g_strcmp0(o->backend, "null") == 0))
+        rc = dmk_error_set(err, DMK_E_INVAL, 0,
+                           "--null-clock simulated needs --lab, --backend null and a "
+                           "--null-latency above 0");
+    o->null_clock_simulated = sim;
+    g_free(v);
+    return rc;
+}
+
 static int parse_options(DmkAppOptions *o, GVariantDict *d, DmkError *err)
 {
     g_variant_dict_lookup(d, "target", "^ay", &o->target);
@@ -342,7 +368,9 @@ static int parse_options(DmkAppOptions *o, GVariantDict *d, DmkError *err)
     int rc = parse_numbers(o, d, err);
     if (rc == DMK_OK)
         rc = parse_lab(o, d, err);
-    return rc != DMK_OK ? rc : parse_choices(o, d, err);
+    if (rc == DMK_OK)
+        rc = parse_choices(o, d, err);
+    return rc != DMK_OK ? rc : parse_null_clock(o, d, err); /* needs the backend */
 }
 
 static gboolean any_option(GVariantDict *d)
@@ -403,6 +431,10 @@ static int dmk_app_handle_local_options(GApplication *app, GVariantDict *d)
         return EXIT_FAILED;
     }
     apply_to_settings(self);
+    if (self->opt.null_clock_simulated) {
+        dmk_clock_simulate();   /* before any run thread */
+        dmk_clock_thread_end(); /* the main loop takes no part: each run's thread does */
+    }
     /* With options, this process does the work itself instead of passing
      * an activation on to a running instance, which would drop them. */
     if (any_option(d))

@@ -214,7 +214,9 @@ static gpointer worker_main(gpointer data)
     DmkRunWorker *w = data;
     DmkRunCallbacks cb = {on_progress, on_test_done, w};
     DmkEndMsg *m = g_new0(DmkEndMsg, 1);
+    dmk_clock_thread_begin(); /* a simulated clock (tests) waits for this thread too */
     m->rc = dmk_runner_run(w->runner, &cb, &m->res, &m->err);
+    dmk_clock_thread_end();
     m->w = w; /* the thread's reference passes to the message */
     post(deliver_end, m, free_end_msg);
     return NULL;

@@ -21,7 +21,9 @@ from test_gui import Dir, check, check_empty, check_screenshot, field, rows
 
 # A drive the engine's overhead does not hide: 0.5 ms per I/O, so a
 # RND4K Q32T1 write runs at ~60,000 IOPS in its cache and ~15,000 after.
-SIM = ["--backend", "null", "--null-latency", "500"]
+# The simulated clock: the simulated drive's numbers come out exact, however
+# busy the machine (docs/design.md, "A suite that does not flake").
+SIM = ["--backend", "null", "--null-latency", "500", "--null-clock", "simulated"]
 # A 256 MiB cache that the 64 MiB test file's fill leaves room in (it
 # drains in 5 s idle; no settle time then), and a sensor.
 CACHE = ["--null-cache", "256MiB", "--null-thermal", "64MiB", "--lab-settle", "0"]
@@ -78,7 +80,9 @@ def test_sustained_finds_cache():
         fields = {f[1]: f[2] for f in lines if f[0] == "lab-field"}
         check(fields == {"Write test": "RND4K Q32T1", "Duration": "4 s", "Test file": "64 MiB",
                          "Settle time": "0 s", "Sample every": "0.1 s"}, f"form: {fields}")
-        check(int(field(lines, "lab-live-points")) > 5, "the live chart drew no points")
+        # progress reaches the window at most 10 times a second of real
+        # time, and the simulated 4 s take a fraction of one: a few points
+        check(int(field(lines, "lab-live-points")) >= 1, "the live chart drew no points")
         text = report(lines)
         cache = line_with(text, "Cache: ")
         check("written before the speed dropped" in cache, f"no cache found: {cache}")
