@@ -475,6 +475,31 @@ static int opt_null_slow(DmkCliArgs *a, const char *v, DmkError *err)
     return rc;
 }
 
+static int opt_null_clock(DmkCliArgs *a, const char *v, DmkError *err)
+{
+    if (strcmp(v, "simulated") != 0 && strcmp(v, "real") != 0)
+        return dmk_error_set(err, DMK_E_INVAL, 0,
+                             "--null-clock '%s' is unknown: expected real or simulated", v);
+    a->null_clock_simulated = strcmp(v, "simulated") == 0;
+    return DMK_OK;
+}
+
+/* --null-clock simulated: time moves only while the run waits for its
+ * simulated I/O, which must then take time (or a timed test never ends). */
+static int check_null_clock(const DmkCliArgs *a, DmkError *err)
+{
+    if (!a->null_clock_simulated)
+        return DMK_OK;
+    if (strcmp(a->backend, "null") != 0)
+        return dmk_error_set(err, DMK_E_INVAL, 0,
+                             "--null-clock simulates the null backend's time: add --backend null");
+    if (!a->spec->null_latency_ns)
+        return dmk_error_set(err, DMK_E_INVAL, 0,
+                             "--null-clock simulated needs --null-latency above 0: simulated "
+                             "time moves only while I/O takes time");
+    return DMK_OK;
+}
+
 /* ---- the table ---------------------------------------------------------- */
 
 #define RUN      DMK_CMD_RUN
@@ -505,6 +530,9 @@ static const DmkOption options[] = {
      "the I/O backend: native (default) or null (no disk I/O: measures the engine itself)"},
     {"--null-latency", "US", ALL_RUNS, opt_null_latency,
      "null backend only: each I/O completes after US microseconds"},
+    {"--null-clock", "KIND", ALL_RUNS, opt_null_clock,
+     "null backend only: real (default) or simulated time, which moves only while the run waits "
+     "for its I/O (exact, machine-independent numbers; needs --null-latency)"},
     {"--json", "FILE", ALL_RUNS, opt_json, "write results as JSON to FILE (- for stdout)"},
     {"--csv", "FILE", ALL_RUNS, opt_csv, "write results as CSV to FILE (- for stdout)"},
     {"--quiet", NULL, ALL_RUNS, opt_quiet, "no progress line"},
@@ -895,6 +923,8 @@ static int build_spec(DmkCliArgs *a, DmkError *err)
     if (check_outputs(a, err) != DMK_OK)
         return DMK_E_INVAL;
     int usage = dmk_cli_device_usage(a, err);
+    if (usage == DMK_OK)
+        usage = check_null_clock(a, err);
     if (usage != DMK_OK)
         return usage;
     if (a->cmd == DMK_CMD_LAB) {

@@ -49,6 +49,7 @@ typedef struct {
     const char *csv_path;
     const char *backend;
     bool quiet;
+    bool null_clock_simulated; /* --null-clock simulated (tests): dmk_clock_simulate() */
     /* collected while parsing, turned into spec at the end */
     const char *profile;
     const char *tests[DMK_MAX_TESTS];

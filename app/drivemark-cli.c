@@ -208,6 +208,8 @@ static int cmd_run(DmkCliArgs *a)
     }
     /* The table goes to stderr when stdout carries JSON or CSV. */
     out.table = out.json.kind == DMK_OUT_STDOUT || out.csv.kind == DMK_OUT_STDOUT ? stderr : stdout;
+    if (a->null_clock_simulated)
+        dmk_clock_simulate(); /* before the runner starts any thread */
     DmkRunner *runner = dmk_runner_new(a->spec, be);
     current_runner = runner;
     dmk_os_on_interrupt(on_interrupt);

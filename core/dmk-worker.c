@@ -367,7 +367,10 @@ static uint64_t wait_ns(const DmkWorker *w, uint64_t now, int n_idle)
     double left = w->next_due - (double)now;
     if (left <= 0)
         return 0;
-    return left < (double)REAP_TIMEOUT_NS ? (uint64_t)left : REAP_TIMEOUT_NS;
+    /* Rounded up: a wait that ended a fraction of a nanosecond before the
+     * due time would find nothing due and wait 0 ns again, for ever on a
+     * clock that moves only while everyone waits (dmk_clock_simulate). */
+    return left < (double)REAP_TIMEOUT_NS ? (uint64_t)ceil(left) : REAP_TIMEOUT_NS;
 }
 
 static bool listed(DmkIo *const *list, int n, const DmkIo *io)

@@ -54,17 +54,6 @@ int dmk_target_check_space(const char *dir, uint64_t size, uint64_t free_bytes, 
                          (unsigned long long)(free_bytes >> 20), (unsigned long long)(need >> 20));
 }
 
-void dmk_wait_until_ns(uint64_t until)
-{
-    uint64_t now = dmk_clock_ns();
-    /* Sleep when far, spin when near: a latency of a few microseconds is
-     * shorter than the OS's sleep granularity. */
-    if (until > now + 200000)
-        dmk_sleep_ns(until - now - 100000);
-    while (dmk_clock_ns() < until)
-        ;
-}
-
 /* Windows device names ignore case ("\\\\.\\physicaldrive1"); Linux paths do not. */
 static bool same_name(const char *a, const char *b)
 {

@@ -18,12 +18,37 @@
 
 /* ---- OS services ------------------------------------------------------ */
 
-/* Monotonic clock in nanoseconds; cheap (vDSO / QPC), safe from any thread. */
+/* Monotonic clock in nanoseconds; cheap (vDSO / QPC), safe from any thread.
+ * Simulated time once dmk_clock_simulate() was called (tests). */
 uint64_t dmk_clock_ns(void);
 
 /* Sleeps up to ns; returns early never, but callers sleep in short slices
  * so that a stop request is seen within ~100 ms. */
 void dmk_sleep_ns(uint64_t ns);
+
+/* Tests: from now on, for the rest of the process, dmk_clock_ns() is a
+ * simulated clock that stands still while any thread of the run (the
+ * caller and every thread dmk_thread_start starts from now on) has work,
+ * and jumps to the earliest wake-up once all of them wait in dmk_sleep_ns,
+ * dmk_wait_until_ns or dmk_thread_join. Runs on the in-memory backends
+ * (null, fault) then measure exactly what their latencies and simulated
+ * drive say, however busy the machine, and take only the CPU time they
+ * need. Call it before starting any thread; a thread that waits must be
+ * one of the run's, and nothing may wait on a real device (its I/O takes
+ * real time, which the simulated clock does not see). The programs never
+ * call it: their null backend runs on the real clock. */
+void dmk_clock_simulate(void);
+
+/* Whether dmk_clock_simulate() was called. */
+bool dmk_clock_simulated(void);
+
+/* On the simulated clock: the calling thread, one that dmk_thread_start
+ * did not start (a GUI's run thread), takes part in the run from begin
+ * to end (time waits for it while it works); end also lets the thread
+ * that called dmk_clock_simulate() drop out (a GUI's main loop, which
+ * never waits on this clock). No-ops on the real clock. */
+void dmk_clock_thread_begin(void);
+void dmk_clock_thread_end(void);
 
 typedef struct DmkThread DmkThread;
 typedef void (*DmkThreadFn)(void *arg);
@@ -359,7 +384,8 @@ int dmk_target_size(const DmkTargetParams *p, uint64_t free_bytes, int os_error,
 
 /* Waits until dmk_clock_ns() reaches `until`, sleeping while it is far
  * and spinning the last ~100 us: the in-memory backends' simulated
- * latencies are shorter than the OS's sleep granularity. */
+ * latencies are shorter than the OS's sleep granularity. On the simulated
+ * clock, a wait like dmk_sleep_ns's. */
 void dmk_wait_until_ns(uint64_t until);
 
 /* The OS's real backend (libaio on Linux, completion ports on Windows). */

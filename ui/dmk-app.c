@@ -28,8 +28,13 @@ typedef struct {
     gboolean mix, autorun, quit_when_done, dump_tiles, dump_clipboard;
     gboolean verify;
     double measure_s, warmup_s, interval_s, stop_after_s, close_after_s;
-    DmkLabOverrides lab_o; /* --lab and --lab-*, --null-* */
-    gboolean lab_set;      /* one of them was given */
+    char *stop_at;                 /* tests: "STAGE[:N]", where the run is stopped */
+    gboolean close_at;             /* ... by closing the window (--close-at) */
+    gboolean null_clock_simulated; /* tests: dmk_clock_simulate() */
+    DmkStage stop_stage;           /* ... parsed */
+    unsigned stop_at_count;        /* 0: no --stop-at */
+    DmkLabOverrides lab_o;         /* --lab and --lab-*, --null-* */
+    gboolean lab_set;              /* one of them was given */
 } DmkAppOptions;
 
 struct _DmkApp {
@@ -79,6 +84,10 @@ static const GOptionEntry option_entries[] = {
      "Null backend: a simulated write cache of SIZE (tests)", "SIZE"},
     {"null-thermal", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING, NULL,
      "Null backend: a simulated sensor, 1 C warmer per SIZE written (tests)", "SIZE"},
+    {"null-clock", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING, NULL,
+     "Null backend: real or simulated time, which moves only while the run waits for its I/O "
+     "(tests; needs --lab and --null-latency)",
+     "KIND"},
     {"null-latency", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_DOUBLE, NULL,
      "Null backend: each I/O of a lab test takes US microseconds (tests)", "US"},
     {"open", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, NULL, "Open a result file (CSV); repeatable",
@@ -99,6 +108,12 @@ static const GOptionEntry option_entries[] = {
      "Trigger the window's action NAME (as win.NAME) once it is shown (tests)", "NAME"},
     {"stop-after", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_DOUBLE, NULL,
      "Press Stop SECONDS after the run started (tests)", "SECONDS"},
+    {"stop-at", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING, NULL,
+     "Press Stop at the Nth progress report of STAGE (prepare, warmup, measure, interval) with "
+     "bytes moved, the run waiting there for it (tests)",
+     "STAGE[:N]"},
+    {"close-at", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING, NULL,
+     "Close the window where --stop-at would press Stop (tests)", "STAGE[:N]"},
     {"close-after", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_DOUBLE, NULL,
      "Close the window SECONDS after the run started (tests)", "SECONDS"},
     {"confirm-device", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_FILENAME, NULL,
@@ -214,6 +229,40 @@ static int parse_lab(DmkAppOptions *o, GVariantDict *d, DmkError *err)
     return rc;
 }
 
+/* --stop-at STAGE[:N]: the stage by its name, N from 1 (default 1). */
+static int parse_stop_at(DmkAppOptions *o, GVariantDict *d, DmkError *err)
+{
+    static const char *const names[] = {"prepare", "warmup", "measure", "interval"};
+    static const DmkStage stages[] = {DMK_STAGE_PREPARE, DMK_STAGE_WARMUP, DMK_STAGE_MEASURE,
+                                      DMK_STAGE_INTERVAL};
+    const char *opt = "--stop-at";
+    if (g_variant_dict_lookup(d, "close-at", "s", &o->stop_at)) {
+        o->close_at = TRUE;
+        opt = "--close-at";
+        if (g_variant_dict_contains(d, "stop-at"))
+            return dmk_error_set(err, DMK_E_INVAL, 0,
+                                 "--stop-at and --close-at exclude each other");
+    } else if (!g_variant_dict_lookup(d, "stop-at", "s", &o->stop_at)) {
+        return DMK_OK;
+    }
+    char **parts = g_strsplit(o->stop_at, ":", 2);
+    guint64 n = 1;
+    gboolean ok = !parts[1] || (g_ascii_string_to_unsigned(parts[1], 10, 1, 1000, &n, NULL));
+    int found = -1;
+    for (int i = 0; i < (int)G_N_ELEMENTS(names); i++)
+        if (g_strcmp0(parts[0], names[i]) == 0)
+            found = i;
+    g_strfreev(parts);
+    if (!ok || found < 0)
+        return dmk_error_set(err, DMK_E_INVAL, 0,
+                             "%s '%s' is unknown: expected prepare, warmup, measure or "
+                             "interval, optionally with :N (1 to 1000)",
+                             opt, o->stop_at);
+    o->stop_stage = stages[found];
+    o->stop_at_count = (unsigned)n;
+    return DMK_OK;
+}
+
 static int parse_numbers(DmkAppOptions *o, GVariantDict *d, DmkError *err)
 {
     char *size = NULL;
@@ -237,6 +286,8 @@ static int parse_numbers(DmkAppOptions *o, GVariantDict *d, DmkError *err)
     if (rc == DMK_OK && g_variant_dict_lookup(d, "close-after", "d", &o->close_after_s) &&
         o->close_after_s < 0)
         rc = dmk_error_set(err, DMK_E_INVAL, 0, "--close-after must not be negative");
+    if (rc == DMK_OK)
+        rc = parse_stop_at(o, d, err);
     return rc;
 }
 
@@ -310,6 +361,27 @@ static int check_outputs(const DmkAppOptions *o, DmkError *err)
     return rc;
 }
 
+/* --null-clock simulated: only for the Lab tab's runs on the null
+ * backend with a latency (simulated time moves while I/O takes time). */
+static int parse_null_clock(DmkAppOptions *o, GVariantDict *d, DmkError *err)
+{
+    char *v = NULL;
+    if (!g_variant_dict_lookup(d, "null-clock", "s", &v))
+        return DMK_OK;
+    gboolean sim = g_strcmp0(v, "simulated") == 0, known = sim || g_strcmp0(v, "real") == 0;
+    int rc = DMK_OK;
+    if (!known)
+        rc = dmk_error_set(err, DMK_E_INVAL, 0,
+                           "--null-clock '%s' is unknown: expected real or simulated", v);
+    else if (sim && !(o->lab && o->lab_o.null_latency_us > 0 && g_strcmp0(o->backend, "null") == 0))
+        rc = dmk_error_set(err, DMK_E_INVAL, 0,
+                           "--null-clock simulated needs --lab, --backend null and a "
+                           "--null-latency above 0");
+    o->null_clock_simulated = sim;
+    g_free(v);
+    return rc;
+}
+
 static int parse_options(DmkAppOptions *o, GVariantDict *d, DmkError *err)
 {
     g_variant_dict_lookup(d, "target", "^ay", &o->target);
@@ -334,7 +406,9 @@ static int parse_options(DmkAppOptions *o, GVariantDict *d, DmkError *err)
         rc = parse_lab(o, d, err);
     if (rc == DMK_OK)
         rc = check_outputs(o, err);
-    return rc != DMK_OK ? rc : parse_choices(o, d, err);
+    if (rc == DMK_OK)
+        rc = parse_choices(o, d, err);
+    return rc != DMK_OK ? rc : parse_null_clock(o, d, err); /* needs the backend */
 }
 
 static gboolean any_option(GVariantDict *d)
@@ -395,6 +469,10 @@ static int dmk_app_handle_local_options(GApplication *app, GVariantDict *d)
         return EXIT_FAILED;
     }
     apply_to_settings(self);
+    if (self->opt.null_clock_simulated) {
+        dmk_clock_simulate();   /* before any run thread */
+        dmk_clock_thread_end(); /* the main loop takes no part: each run's thread does */
+    }
     /* With options, this process does the work itself instead of passing
      * an activation on to a running instance, which would drop them. */
     if (any_option(d))
@@ -566,6 +644,9 @@ static gboolean autorun(gpointer data)
     DmkApp *self = data;
     if (!self->window)
         return G_SOURCE_REMOVE;
+    if (self->opt.stop_at_count)
+        dmk_window_set_stop_at(self->window, self->opt.stop_stage, self->opt.stop_at_count,
+                               self->opt.close_at);
     if (self->opt.lab)
         dmk_window_run_lab(self->window, TRUE); /* the command line asked: no question */
     else if (self->opt.sweep)
@@ -763,6 +844,7 @@ static void dmk_app_finalize(GObject *object)
     g_clear_object(&self->settings);
     g_free(o->target);
     g_free(o->confirm_device);
+    g_free(o->stop_at);
     g_free(o->profile);
     g_free(o->mode);
     g_free(o->unit);

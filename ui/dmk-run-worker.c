@@ -19,7 +19,17 @@ struct DmkRunWorker {
     gint64 progress_posted_us;
     DmkProgress progress;
     DmkTest progress_test;
+    DmkRunHold hold;  /* tests: where the run waits for a stop */
+    unsigned seen;    /* reports of hold.stage with bytes moved so far */
+    gboolean stopped; /* guarded by lock: a stop (or cancel) came */
+    GCond stop_cond;
 };
+
+typedef struct {
+    DmkRunWorker *w;
+    DmkProgress p;
+    DmkTest test;
+} DmkHeldMsg;
 
 typedef struct {
     DmkRunWorker *w;
@@ -39,6 +49,7 @@ static void worker_clear(gpointer data)
 {
     DmkRunWorker *w = data;
     dmk_runner_free(w->runner);
+    g_cond_clear(&w->stop_cond);
     g_mutex_clear(&w->lock);
 }
 
@@ -116,11 +127,53 @@ static void free_end_msg(gpointer data)
     g_free(m);
 }
 
+static gboolean deliver_held(gpointer data)
+{
+    DmkHeldMsg *m = data;
+    m->p.test = m->p.test ? &m->test : NULL;
+    if (!is_detached(m->w) && m->w->cb.held)
+        m->w->cb.held(&m->p, m->w->cb.user_data);
+    return G_SOURCE_REMOVE;
+}
+
+static void free_held_msg(gpointer data)
+{
+    DmkHeldMsg *m = data;
+    dmk_run_worker_unref(m->w);
+    g_free(m);
+}
+
 /* ---- worker thread: posting -------------------------------------------- */
 
 static void post(GSourceFunc fn, gpointer data, GDestroyNotify free_fn)
 {
     g_main_context_invoke_full(NULL, G_PRIORITY_DEFAULT, fn, data, free_fn);
+}
+
+/* Whether report p is the one the run is to be held at (tests). */
+static gboolean is_hold_point(DmkRunWorker *w, const DmkProgress *p)
+{
+    if (!w->hold.count || p->stage != w->hold.stage || p->test_bytes == 0)
+        return FALSE;
+    return ++w->seen == w->hold.count;
+}
+
+/* Tests: at the hold point, the window hears of it (after this report's
+ * progress) and this thread waits, inside the stage, for the stop. */
+static void hold_if_asked(DmkRunWorker *w, const DmkProgress *p)
+{
+    if (!is_hold_point(w, p))
+        return;
+    DmkHeldMsg *m = g_new0(DmkHeldMsg, 1);
+    m->w = worker_ref(w);
+    m->p = *p;
+    if (p->test)
+        m->test = *p->test;
+    post(deliver_held, m, free_held_msg);
+    g_mutex_lock(&w->lock);
+    while (!w->stopped)
+        g_cond_wait(&w->stop_cond, &w->lock);
+    g_mutex_unlock(&w->lock);
 }
 
 static void on_progress(const DmkProgress *p, void *user_data)
@@ -131,6 +184,7 @@ static void on_progress(const DmkProgress *p, void *user_data)
     /* A new stage always goes through, so "Preparing" gives way at once. */
     gboolean due =
         p->stage != w->progress.stage || now - w->progress_posted_us >= PROGRESS_PERIOD_US;
+    due = due || (w->hold.count && p->stage == w->hold.stage); /* the held one is shown */
     w->progress = *p;
     if (p->test)
         w->progress_test = *p->test;
@@ -142,6 +196,7 @@ static void on_progress(const DmkProgress *p, void *user_data)
     g_mutex_unlock(&w->lock);
     if (schedule)
         post(deliver_progress, worker_ref(w), (GDestroyNotify)dmk_run_worker_unref);
+    hold_if_asked(w, p);
 }
 
 static void on_test_done(const DmkTestResult *t, size_t index, void *user_data)
@@ -160,8 +215,10 @@ static gpointer worker_main(gpointer data)
     DmkRunWorker *w = data;
     DmkRunCallbacks cb = {on_progress, on_test_done, w};
     DmkEndMsg *m = g_new0(DmkEndMsg, 1);
+    dmk_clock_thread_begin(); /* a simulated clock (tests) waits for this thread too */
     m->rc = dmk_runner_run(w->runner, &cb, &m->res, &m->err);
     g_atomic_int_set(&w->left_behind, dmk_runner_abandoned(w->runner));
+    dmk_clock_thread_end();
     m->w = w; /* the thread's reference passes to the message */
     post(deliver_end, m, free_end_msg);
     return NULL;
@@ -172,10 +229,19 @@ static gpointer worker_main(gpointer data)
 DmkRunWorker *dmk_run_worker_start(const DmkRunSpec *spec, const DmkBackend *backend,
                                    const DmkRunWorkerCallbacks *cb)
 {
+    return dmk_run_worker_start_held(spec, backend, cb, NULL);
+}
+
+DmkRunWorker *dmk_run_worker_start_held(const DmkRunSpec *spec, const DmkBackend *backend,
+                                        const DmkRunWorkerCallbacks *cb, const DmkRunHold *hold)
+{
     DmkRunWorker *w = g_atomic_rc_box_new0(DmkRunWorker);
     w->spec = *spec;
     w->cb = *cb;
+    if (hold)
+        w->hold = *hold;
     g_mutex_init(&w->lock);
+    g_cond_init(&w->stop_cond);
     w->progress.stage = DMK_STAGE_PREPARE;
     /* The runner keeps a pointer to the spec: ours lives as long as it. */
     w->runner = dmk_runner_new(&w->spec, backend);
@@ -183,10 +249,20 @@ DmkRunWorker *dmk_run_worker_start(const DmkRunSpec *spec, const DmkBackend *bac
     return w;
 }
 
+/* The runner's flag first, so a run let go from its hold sees it. */
+static void stop_and_release(DmkRunWorker *w)
+{
+    dmk_runner_stop(w->runner);
+    g_mutex_lock(&w->lock);
+    w->stopped = TRUE;
+    g_cond_broadcast(&w->stop_cond);
+    g_mutex_unlock(&w->lock);
+}
+
 void dmk_run_worker_stop(DmkRunWorker *w)
 {
     if (w && w->runner)
-        dmk_runner_stop(w->runner);
+        stop_and_release(w);
 }
 
 gboolean dmk_run_worker_left_behind(DmkRunWorker *w)
@@ -211,7 +287,7 @@ void dmk_run_worker_cancel(DmkRunWorker *w)
     if (!w)
         return;
     g_atomic_int_set(&w->detached, 1);
-    dmk_runner_stop(w->runner);
+    stop_and_release(w);
     if (w->thread)
         g_thread_join(w->thread);
     w->thread = NULL;

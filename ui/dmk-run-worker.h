@@ -24,11 +24,29 @@ typedef struct {
      * joined; res (may be NULL) now belongs to the callee. */
     void (*finished)(int rc, DmkRunResult *res, const DmkError *err, gpointer user_data);
     gpointer user_data;
+    /* Tests: the run is held at the report asked for (DmkRunHold), which
+     * `progress` has shown; the run goes on after dmk_run_worker_stop. */
+    void (*held)(const DmkProgress *p, gpointer user_data);
 } DmkRunWorkerCallbacks;
+
+/* Tests: where a run waits for a stop. The run's thread stops at its
+ * `count`th progress report of `stage` with bytes moved (test_bytes > 0:
+ * the file's fill under way, the measurement running) and waits there for
+ * dmk_run_worker_stop, so a scripted Stop lands in that stage by
+ * construction, however fast or slow the machine is. Only the reporting
+ * thread waits: the I/O threads go on until they see the stop. */
+typedef struct {
+    DmkStage stage;
+    unsigned count; /* 0: never hold */
+} DmkRunHold;
 
 /* Copies spec and starts the run on a new thread. */
 DmkRunWorker *dmk_run_worker_start(const DmkRunSpec *spec, const DmkBackend *backend,
                                    const DmkRunWorkerCallbacks *cb);
+
+/* The same, holding the run as *hold says (NULL: never). */
+DmkRunWorker *dmk_run_worker_start_held(const DmkRunSpec *spec, const DmkBackend *backend,
+                                        const DmkRunWorkerCallbacks *cb, const DmkRunHold *hold);
 
 /* Asks the run to stop; `finished` follows within about a second. */
 void dmk_run_worker_stop(DmkRunWorker *w);

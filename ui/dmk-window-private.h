@@ -68,9 +68,11 @@ struct _DmkWindow {
     gint64 stop_took_us;
     guint stop_stuck_id; /* the timer that says a stop is stuck, 0 when none */
     char *status_at_stop;
-    gboolean closing;   /* close the window once the run has ended */
-    DmkSaved *last_run; /* the newest run of the Benchmark tab, for copy and save */
-    int grown;          /* the width made roomy for charts once already, 0 before */
+    DmkRunHold stop_at;     /* tests: the next run is stopped there (--stop-at) */
+    gboolean close_at_stop; /* ... by closing the window (--close-at) */
+    gboolean closing;       /* close the window once the run has ended */
+    DmkSaved *last_run;     /* the newest run of the Benchmark tab, for copy and save */
+    int grown;              /* the width made roomy for charts once already, 0 before */
 
     GSettings *recent; /* not delayed: the recent files outlive --options */
     GMenu *recent_menu;

@@ -406,13 +406,31 @@ static GtkWidget *row_button(DmkWindow *self, int row)
     return row < 0 ? GTK_WIDGET(self->all_button) : self->row_buttons[row];
 }
 
+/* Tests: the run waits at the report asked for, shown: Stop, as a user would. */
+static void on_held(const DmkProgress *p, gpointer data)
+{
+    DmkWindow *self = data;
+    on_progress(p, self);
+    if (self->close_at_stop)
+        gtk_window_close(GTK_WINDOW(self)); /* stops the run, then goes */
+    else
+        dmk_window_stop(self);
+}
+
+void dmk_window_set_stop_at(DmkWindow *self, DmkStage stage, unsigned count, gboolean close)
+{
+    self->stop_at = (DmkRunHold){stage, count};
+    self->close_at_stop = close;
+}
+
 static void launch(DmkWindow *self, const DmkRunSpec *spec, GtkWidget *stop_button)
 {
-    DmkRunWorkerCallbacks cb = {on_progress, on_test_done, on_finished, self};
+    DmkRunWorkerCallbacks cb = {on_progress, on_test_done, on_finished, self, on_held};
     self->run_started_us = g_get_monotonic_time();
     self->stop_asked_us = self->stop_took_us = 0;
     dmk_window_set_status(self, "Starting\u2026");
-    self->worker = dmk_run_worker_start(spec, run_backend(self), &cb);
+    self->worker = dmk_run_worker_start_held(spec, run_backend(self), &cb, &self->stop_at);
+    self->stop_at.count = 0; /* that run's only */
     dmk_window_set_running_ui(self, TRUE, stop_button);
 }
 

@@ -10,6 +10,7 @@
 
 #include "dmk-lab-page.h"
 #include "dmk-result.h"
+#include "dmk-runner.h"
 #include "dmk-sweep.h"
 
 G_BEGIN_DECLS
@@ -44,6 +45,10 @@ void dmk_window_focus_run_button(DmkWindow *self);
 /* The same as the All button and the Stop button. */
 void dmk_window_run_all(DmkWindow *self);
 void dmk_window_stop(DmkWindow *self);
+/* Tests: the next run presses Stop (or, with `close`, closes the window)
+ * at its `count`th progress report of `stage` with bytes moved, the run
+ * waiting there for it (DmkRunHold). */
+void dmk_window_set_stop_at(DmkWindow *self, DmkStage stage, unsigned count, gboolean close);
 gboolean dmk_window_is_running(DmkWindow *self);
 
 /* The result of the tab shown, or the newest run of the Benchmark tab

@@ -2,6 +2,8 @@
 #define _GNU_SOURCE
 #include "dmk-platform.h"
 
+#include "dmk-clock-private.h"
+
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
@@ -13,14 +15,14 @@
 #include <time.h>
 #include <unistd.h>
 
-uint64_t dmk_clock_ns(void)
+uint64_t dmk_os_clock_ns(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
-void dmk_sleep_ns(uint64_t ns)
+void dmk_os_sleep_ns(uint64_t ns)
 {
     struct timespec ts = {(time_t)(ns / 1000000000ULL), (long)(ns % 1000000000ULL)};
     while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
@@ -31,12 +33,14 @@ struct DmkThread {
     pthread_t id;
     DmkThreadFn fn;
     void *arg;
+    DmkClockThread clock;
 };
 
 static void *thread_main(void *p)
 {
     DmkThread *t = p;
     t->fn(t->arg);
+    dmk_clock_thread_exiting(&t->clock);
     return NULL;
 }
 
@@ -47,8 +51,10 @@ int dmk_thread_start(DmkThread **out, DmkThreadFn fn, void *arg, DmkError *err)
         return dmk_error_set(err, DMK_E_NOMEM, 0, "out of memory starting a thread");
     t->fn = fn;
     t->arg = arg;
+    dmk_clock_thread_starting(&t->clock);
     int e = pthread_create(&t->id, NULL, thread_main, t);
     if (e != 0) {
+        dmk_clock_thread_start_failed(&t->clock);
         free(t);
         return dmk_error_os(err, DMK_E_LIMIT, e, "starting a worker thread failed");
     }
@@ -60,6 +66,7 @@ void dmk_thread_join(DmkThread *t)
 {
     if (!t)
         return;
+    dmk_clock_thread_joining(&t->clock);
     pthread_join(t->id, NULL);
     free(t);
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dmk-clock-private.h"
 #include "dmk-platform.h"
 #include "dmk-win32.h"
 
@@ -14,7 +15,7 @@
 #define CREATE_WAITABLE_TIMER_HIGH_RESOLUTION 0x00000002
 #endif
 
-uint64_t dmk_clock_ns(void)
+uint64_t dmk_os_clock_ns(void)
 {
     static LARGE_INTEGER freq; /* constant after boot; a race writes the same value */
     LARGE_INTEGER c;
@@ -49,12 +50,12 @@ static void timer_sleep(uint64_t ns)
         CloseHandle(t);
 }
 
-void dmk_sleep_ns(uint64_t ns)
+void dmk_os_sleep_ns(uint64_t ns)
 {
-    uint64_t end = dmk_clock_ns() + ns;
+    uint64_t end = dmk_os_clock_ns() + ns;
     if (ns > SPIN_NS)
         timer_sleep(ns - SPIN_NS);
-    while (dmk_clock_ns() < end)
+    while (dmk_os_clock_ns() < end)
         SwitchToThread(); /* lets other threads on this core run meanwhile */
 }
 
@@ -62,12 +63,14 @@ struct DmkThread {
     HANDLE h;
     DmkThreadFn fn;
     void *arg;
+    DmkClockThread clock;
 };
 
 static unsigned __stdcall thread_main(void *p)
 {
     DmkThread *t = p;
     t->fn(t->arg);
+    dmk_clock_thread_exiting(&t->clock);
     return 0;
 }
 
@@ -78,10 +81,12 @@ int dmk_thread_start(DmkThread **out, DmkThreadFn fn, void *arg, DmkError *err)
         return dmk_error_set(err, DMK_E_NOMEM, 0, "out of memory starting a thread");
     t->fn = fn;
     t->arg = arg;
+    dmk_clock_thread_starting(&t->clock);
     /* _beginthreadex, not CreateThread: the CRT sets up its per-thread state. */
     t->h = (HANDLE)_beginthreadex(NULL, 0, thread_main, t, 0, NULL);
     if (!t->h) {
         DWORD e = GetLastError();
+        dmk_clock_thread_start_failed(&t->clock);
         free(t);
         return dmk_error_os(err, DMK_E_LIMIT, (int)e, "starting a worker thread failed");
     }
@@ -93,6 +98,7 @@ void dmk_thread_join(DmkThread *t)
 {
     if (!t)
         return;
+    dmk_clock_thread_joining(&t->clock);
     WaitForSingleObject(t->h, INFINITE);
     CloseHandle(t->h);
     free(t);

@@ -4,7 +4,6 @@
  * `test-chart-lab --shots DIR` writes every lab chart to look at. */
 #include "dmk-test.h"
 
-#include <pthread.h>
 #include <stdint.h>
 #include <sys/stat.h>
 
@@ -27,7 +26,7 @@ typedef struct {
     int rc;
 } LabRun;
 
-static void *run_lab(void *arg)
+static void run_lab(void *arg)
 {
     LabRun *lr = arg;
     DmkRunSpec *spec = calloc(1, sizeof *spec);
@@ -54,13 +53,12 @@ static void *run_lab(void *arg)
     if (lr->rc != DMK_OK)
         printf("# %s lab run: %s\n", dmk_lab_name(lr->kind), err.msg);
     free(spec);
-    return NULL;
 }
 
 enum { RUN_CACHE, RUN_THERMAL, RUN_FULLSPAN, RUN_MIXED, RUN_LATENCY, RUN_RECOVERY, N_RUNS };
 
-/* Every lab once, all at the same time (the null backend sleeps, it does
- * not spin), so the suite waits for the longest alone. */
+/* Every lab once, all at the same time, on the simulated clock
+ * (dmk_clock_simulate in main): CPU time only, whatever the machine. */
 static LabRun runs[N_RUNS] = {
     /* 32 I/Os per ms: 131 MB/s into a 128 MiB cache, 4x slower after it */
     [RUN_CACHE] = {DMK_LAB_SUSTAINED, 1000000, {128 * MIB, 4, 5, 0}, 4, 0.5, 64 * MIB},
@@ -79,11 +77,14 @@ static void run_all_labs(void)
     if (done)
         return;
     done = true;
-    pthread_t th[N_RUNS];
+    DmkThread *th[N_RUNS] = {0};
+    for (int i = 0; i < N_RUNS; i++) {
+        DmkError err = {0};
+        if (dmk_thread_start(&th[i], run_lab, &runs[i], &err) != DMK_OK)
+            printf("# starting a lab run: %s\n", err.msg);
+    }
     for (int i = 0; i < N_RUNS; i++)
-        pthread_create(&th[i], NULL, run_lab, &runs[i]);
-    for (int i = 0; i < N_RUNS; i++)
-        pthread_join(th[i], NULL);
+        dmk_thread_join(th[i]);
 }
 
 /* ---- helpers ----------------------------------------------------------------------- */
@@ -850,6 +851,7 @@ int main(int argc, char **argv)
 {
     if (argc == 3 && strcmp(argv[1], "--shots") == 0)
         return write_shots(argv[2]);
+    dmk_clock_simulate();
     DMK_TEST(test_moving_average);
     DMK_TEST(test_chart_lists);
     DMK_TEST(test_speed_model);

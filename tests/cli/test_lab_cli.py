@@ -101,6 +101,10 @@ def test_lab_usage_errors():
     usage_error(["fullspan", "--margin", "0"], "--margin '0'")
     usage_error(["sustained", "--size", "8M"], "--size '8M'")
     usage_error(["sustained", "--backend", "null", "--null-slow", "0"], "--null-slow '0'")
+    usage_error(["sustained", "--null-clock", "simulated"], "--null-clock", "--backend null")
+    usage_error(["sustained", "--backend", "null", "--null-clock", "simulated"],
+                "--null-clock simulated needs --null-latency above 0")
+    usage_error(["run", "--backend", "null", "--null-clock", "fast"], "--null-clock 'fast'")
     usage_error(["sustained", "--backend", "null", "--null-cache", "1KB"], "--null-cache '1KB'")
     # lab options are not run's, nor run's the lab's
     usage_error(["run", "--duration", "5"], "'--duration' is not an option of run")
@@ -115,10 +119,12 @@ def test_lab_usage_errors():
 
 def test_null_sustained_cache_and_thermal():
     # 2000 us, QD32: 16,000 IOPS; a 64 MiB cache (the fill takes 16 MiB of
-    # it, it drains at 64 MiB / 5 s), 4x slower past it
+    # it, it drains at 64 MiB / 5 s), 4x slower past it. On the simulated
+    # clock (--null-clock simulated) the numbers are the simulated drive's,
+    # however busy the machine.
     r = run(["sustained", "--backend", "null", "--null-latency", "2000", "--null-cache", "64M",
              "--size", "16M", "--settle", "0", "--duration", "2.5", "--sample", "0.1",
-             "--quiet", "--json", "-"])
+             "--null-clock", "simulated", "--quiet", "--json", "-"])
     check(r.returncode == 0, f"exit {r.returncode}: {r.stderr}")
     doc = json.loads(r.stdout)
     check(doc["lab"] == "sustained" and doc["backend"] == "null", "context")
@@ -127,14 +133,16 @@ def test_null_sustained_cache_and_thermal():
     check(all(s["temp_c"] is None for s in x["timeline"]), "a temperature without a sensor")
     fast = [s["iops"] for s in x["timeline"][1:4]]
     slow = [s["iops"] for s in x["timeline"][-5:]]
-    check(statistics.median(fast) > 2.5 * statistics.median(slow), f"{fast} then {slow}")
+    check(all(abs(v - 16000) <= 160 for v in fast), f"fast samples {fast}, expected 16,000")
+    # past the cache 4,000, and what drains meanwhile goes at full speed again
+    check(all(3840 <= v <= 4200 for v in slow), f"slow samples {slow}, expected ~4,000")
     check("Cache: " in r.stderr and "written before the speed dropped" in r.stderr,
           f"report: {r.stderr}")
     check("no temperature sensor" in r.stderr, r.stderr)
     # a sensor that reaches 80 C and throttles
     r = run(["sustained", "--backend", "null", "--null-latency", "2000", "--null-thermal",
              "1536K", "--size", "16M", "--settle", "0", "--duration", "2.5", "--sample", "0.1",
-             "--quiet", "--json", "-"])
+             "--null-clock", "simulated", "--quiet", "--json", "-"])
     check(r.returncode == 0, f"exit {r.returncode}: {r.stderr}")
     doc = json.loads(r.stdout)
     check(doc["temp_sensor"] == "simulated sensor (null backend)", doc["temp_sensor"])
@@ -228,7 +236,10 @@ def test_sigint_sustained_disk():
 def test_sigint_sustained_null():
     """The same on the null backend, whose speed is known: the last,
     partial sample and the test's numbers cover the time until the stop,
-    not the moments after it."""
+    not the moments after it. These are rates on the real clock, which a
+    loaded machine lowers unevenly, so only a gross error fails here (half
+    the speed); test-lab's stop tests check the same runner exactly, on
+    the simulated clock."""
     with Dir() as d:
         rc, out, took, rows = interrupted(".", ["--backend", "null", "--null-latency", "1000",
                                                 "--size", "16M"], d, 1.2)
@@ -245,22 +256,34 @@ def test_sigint_sustained_null():
             check(iops[-1] >= 0.5 * whole,
                   f"the last sample ({last_len:.3f} s) ran at {iops[-1]:.0f} IOPS against "
                   f"{whole:.0f}: it counts time after the stop")
-        check(float(test["iops"]) >= 0.93 * whole,
+        check(float(test["iops"]) >= 0.5 * whole,
               f"the test's {test['iops']} IOPS against samples of {whole:.0f}: its seconds run "
               f"past the stop")
 
 
 def test_sigterm_lab():
+    """SIGTERM during the recovery test's idle keeps the probes before it:
+    the signal goes once the progress line shows the idle (the 60 s idle
+    before "after idle"), whatever the machine's speed."""
     with Dir() as d:
         c = os.path.join(d, "r.csv")
+        master, slave = pty.openpty()
         proc = subprocess.Popen([CLI, "recovery", "--backend", "null", "--size", "16M",
                                  "--settle", "0", "--step", "0.3", "--duration", "1", "--idle",
-                                 "60", "--sample", "0.1", "--quiet", "--csv", c],
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        time.sleep(2.5)  # the probes before the idle take ~1.6 s
-        proc.send_signal(signal.SIGTERM)
-        out, err = proc.communicate(timeout=30)
-        check(proc.returncode == 143, f"exit {proc.returncode}: {err}")
+                                 "60", "--sample", "0.1", "--csv", c],
+                                stdout=subprocess.PIPE, stderr=slave, text=True)
+        os.close(slave)
+        try:
+            read_pty_until(master, proc, b"  Interval before ", 60)
+            proc.send_signal(signal.SIGTERM)
+            drain_pty(master)
+            out = proc.communicate(timeout=30)[0]
+        finally:
+            os.close(master)
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+        check(proc.returncode == 143, f"exit {proc.returncode}")
         rows = read_csv(c)
         tests = [x["label"] for x in rows if x["record"] == "test"]
         check(tests == ["fresh", "degradation", "degraded"], f"tests {tests}")

@@ -15,6 +15,7 @@ its reason. Prints TAP.
 
 import json
 import os
+import pty
 import resource
 import signal
 import stat
@@ -405,19 +406,27 @@ def test_sigkill_leaves_no_results():
         target = os.path.join(d, "t")
         os.mkdir(target)
         csv, js = outputs_in(d)
+        # the progress line on a pty says when the timed part has begun
+        master, slave = pty.openpty()
         proc = subprocess.Popen([CLI, "run", "--target", target, "--size", "32MiB", "--test",
                                  "RND4K Q1T1", "--passes", "3", "--measure", "10", "--warmup",
-                                 "0", "--interval", "0", "--quiet", "--csv", csv, "--json", js],
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                 "0", "--interval", "0", "--csv", csv, "--json", js],
+                                stdout=subprocess.DEVNULL, stderr=slave)
+        os.close(slave)
         try:
-            deadline = time.monotonic() + 20
-            while time.monotonic() < deadline and not holds_test_file(proc.pid, target):
+            buf, deadline = b"", time.monotonic() + 60
+            while time.monotonic() < deadline and b" - pass 1/3" not in buf:
                 check(proc.poll() is None, f"the run ended early: {proc.returncode}")
-                time.sleep(0.05)
-            time.sleep(0.5)  # past the fill, in the timed part
+                try:
+                    buf += os.read(master, 4096)
+                except OSError:
+                    break
+            check(b" - pass 1/3" in buf, f"the timed part never began: {buf[-300:]!r}")
+            check(holds_test_file(proc.pid, target), "no test file open in the timed part")
             proc.kill()
             proc.wait(timeout=10)
         finally:
+            os.close(master)
             if proc.poll() is None:
                 proc.kill()
                 proc.wait()

@@ -1,7 +1,12 @@
 /* DmkRunWorker, the thread bridge, on the null backend (no disk, no
  * display): every callback arrives on the main thread, progress at most
  * about ten times a second, each test once, then the end; a stop ends the
- * run within a second; a cancel joins the thread and delivers nothing more. */
+ * run within a second; a cancel joins the thread and delivers nothing more;
+ * a held run waits in the stage asked for until it is stopped. The stops
+ * and the cancel come once the run reported the measurement (not after a
+ * guessed delay), and fail only past STOP_S: a working stop takes a tenth
+ * of a second when the machine is quiet, one that is not seen the rest of
+ * a 60 s pass. */
 #include "dmk-test.h"
 
 #include "dmk-presets.h"
@@ -15,12 +20,20 @@ typedef struct {
     size_t n_results;
     gint64 started_us, ended_us;
     GMainLoop *loop;
+    int measuring; /* progress reports of the measurement seen */
+    int held;      /* the held callback's calls */
+    DmkStage held_stage;
+    uint64_t held_bytes;
+    DmkRunWorker *w; /* for the held callback's stop */
 } Seen;
+
+#define STOP_S 5.0
 
 static void on_progress(const DmkProgress *p, gpointer data)
 {
     Seen *s = data;
     s->progress++;
+    s->measuring += p->stage == DMK_STAGE_MEASURE;
     s->off_thread += g_thread_self() != s->main_thread;
     /* Preparing the file and removing it (cleanup) belong to no test. */
     DMK_CHECK(p->stage == DMK_STAGE_PREPARE || p->stage == DMK_STAGE_CLEANUP || p->test != NULL);
@@ -108,11 +121,20 @@ static void test_full_run(void)
     dmk_run_worker_unref(w);
 }
 
+/* Runs the main loop until the measurement was reported (at most 20 s). */
+static void wait_measuring(Seen *s)
+{
+    gint64 end = g_get_monotonic_time() + 20 * G_USEC_PER_SEC;
+    while (!s->measuring && g_get_monotonic_time() < end)
+        g_main_context_iteration(NULL, TRUE);
+    DMK_CHECK(s->measuring > 0);
+}
+
 static void test_stop(void)
 {
     Seen s = {0};
     DmkRunWorker *w = start(&s, 60);
-    g_usleep(300000);
+    wait_measuring(&s);
     gint64 asked = g_get_monotonic_time();
     dmk_run_worker_stop(w);
     run_loop(&s, 5000);
@@ -120,18 +142,51 @@ static void test_stop(void)
     DMK_CHECK_INT(s.rc, DMK_E_STOPPED);
     double took = (double)(s.ended_us - asked) / 1e6;
     printf("# stopped in %.3f s\n", took);
-    DMK_CHECK(took < 1.0);
+    DMK_CHECK(took < STOP_S);
     dmk_run_worker_unref(w);
+}
+
+static void on_held(const DmkProgress *p, gpointer data)
+{
+    Seen *s = data;
+    s->held++;
+    s->held_stage = p->stage;
+    s->held_bytes = p->test_bytes;
+    s->off_thread += g_thread_self() != s->main_thread;
+    dmk_run_worker_stop(s->w);
+}
+
+/* Held at its 3rd report of the measurement: the stop comes there. */
+static void test_held_stop(void)
+{
+    Seen s = {0};
+    DmkRunSpec *spec = demo_spec(60);
+    DmkRunWorkerCallbacks cb = {on_progress, on_test_done, on_finished, &s, on_held};
+    DmkRunHold hold = {DMK_STAGE_MEASURE, 3};
+    s.main_thread = g_thread_self();
+    s.w = dmk_run_worker_start_held(spec, dmk_backend_null(), &cb, &hold);
+    g_free(spec);
+    run_loop(&s, 30000);
+    DMK_CHECK_INT(s.finished, 1);
+    DMK_CHECK_INT(s.rc, DMK_E_STOPPED);
+    DMK_CHECK_INT(s.held, 1);
+    DMK_CHECK_INT(s.held_stage, DMK_STAGE_MEASURE);
+    DMK_CHECK(s.held_bytes > 0);
+    DMK_CHECK(s.measuring >= 1);
+    DMK_CHECK_INT(s.off_thread, 0);
+    printf("# held at the measurement's 3rd report (%llu bytes), stopped\n",
+           (unsigned long long)s.held_bytes);
+    dmk_run_worker_unref(s.w);
 }
 
 static void test_cancel_delivers_nothing(void)
 {
     Seen s = {0};
     DmkRunWorker *w = start(&s, 60);
-    g_usleep(300000);
+    wait_measuring(&s);
     gint64 t0 = g_get_monotonic_time();
     dmk_run_worker_cancel(w); /* joins the thread */
-    DMK_CHECK(g_get_monotonic_time() - t0 < G_USEC_PER_SEC);
+    DMK_CHECK(g_get_monotonic_time() - t0 < (gint64)(STOP_S * G_USEC_PER_SEC));
     int before = s.progress + s.tests;
     /* Whatever was queued is dropped, not delivered to a gone owner. */
     while (g_main_context_iteration(NULL, FALSE))
@@ -195,6 +250,7 @@ int main(void)
 {
     DMK_TEST(test_full_run);
     DMK_TEST(test_stop);
+    DMK_TEST(test_held_stop);
     DMK_TEST(test_cancel_delivers_nothing);
     DMK_TEST(test_hung_call_is_a_stall);
     DMK_TEST(test_stop_with_hung_call);

@@ -21,7 +21,9 @@ from test_gui import Dir, check, check_empty, check_screenshot, field, rows
 
 # A drive the engine's overhead does not hide: 0.5 ms per I/O, so a
 # RND4K Q32T1 write runs at ~60,000 IOPS in its cache and ~15,000 after.
-SIM = ["--backend", "null", "--null-latency", "500"]
+# The simulated clock: the simulated drive's numbers come out exact, however
+# busy the machine (docs/design.md, "A suite that does not flake").
+SIM = ["--backend", "null", "--null-latency", "500", "--null-clock", "simulated"]
 # A 256 MiB cache that the 64 MiB test file's fill leaves room in (it
 # drains in 5 s idle; no settle time then), and a sensor.
 CACHE = ["--null-cache", "256MiB", "--null-thermal", "64MiB", "--lab-settle", "0"]
@@ -78,7 +80,6 @@ def test_sustained_finds_cache():
         fields = {f[1]: f[2] for f in lines if f[0] == "lab-field"}
         check(fields == {"Write test": "RND4K Q32T1", "Duration": "4 s", "Test file": "64 MiB",
                          "Settle time": "0 s", "Sample every": "0.1 s"}, f"form: {fields}")
-        check(int(field(lines, "lab-live-points")) > 5, "the live chart drew no points")
         text = report(lines)
         cache = line_with(text, "Cache: ")
         check("written before the speed dropped" in cache, f"no cache found: {cache}")
@@ -131,15 +132,21 @@ def test_latency_four_profiles():
 
 
 def test_stop_keeps_samples():
+    # --stop-at measure:10: the run waits at its 10th progress report of the
+    # measurement (at least 0.9 s of 0.1 s samples behind it) until Stop
+    # was pressed: the stop lands in the measurement by construction.
     with Dir() as d, tempfile.TemporaryDirectory(prefix="out-", dir=t.TMP_BASE) as out:
         js, shot = os.path.join(out, "stopped.json"), os.path.join(out, "stopped.png")
         rc, lines, err, took = lab_run(d, "sustained", CACHE + [
             "--lab-duration", "60", "--lab-sample", "0.1", "--lab-span", "64MiB",
-            "--stop-after", "2", "--json", js, "--screenshot", shot])
+            "--stop-at", "measure:10", "--json", js, "--screenshot", shot])
         check(rc == 3, f"exit {rc}, expected 3 (stopped); stderr: {err}")
-        check(took < 30, f"the app ran {took:.1f} s after a stop at 2 s")
         ms = int(field(lines, "stop-took-ms"))
-        check(ms < 1000, f"stopping took {ms} ms")
+        check(ms < t.STOP_MS_MAX, f"stopping took {ms} ms")
+        # The live chart: the held report was shown before the stop. (On the
+        # simulated clock a whole run may end before any report reaches the
+        # window, which takes them at most 10 times a second of real time.)
+        check(int(field(lines, "lab-live-points")) >= 1, "the live chart drew no points")
         check(field(lines, "lab-state") == "result", "the stopped run's samples are not shown")
         check(field(lines, "lab-progress").startswith("Stopped"),
               f"progress: {field(lines, 'lab-progress')}")
@@ -152,10 +159,10 @@ def test_stop_keeps_samples():
         test = result["results"][0]
         check(test["partial"] is True, "the test under way is not marked partial")
         n = len(test["timeline"])
-        check(n >= 5, f"only {n} samples kept of about 20")
+        check(n >= 9, f"only {n} samples kept of at least 9")
         check_screenshot(shot)
         check_empty(d)
-        return f"stopped in {ms} ms; {n} samples kept"
+        return f"stopped in {ms} ms; {n} samples kept (the app ran {took:.1f} s)"
 
 
 def test_saved_lab_result_opens_as_lab_tab():

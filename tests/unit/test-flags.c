@@ -339,6 +339,7 @@ static void test_storage_flags(void)
 
 int main(void)
 {
+    dmk_clock_simulate(); /* the fault backend's runs: exact, CPU time only */
     DMK_TEST(test_peak_rule);
     DMK_TEST(test_over_interface);
     DMK_TEST(test_low_qd_rule);

@@ -35,6 +35,18 @@ wait_for_file() {
     return 1
 }
 
+# Waits (up to 30 s) until the target is empty: Wine removes a
+# delete-on-close file when the killed process's handles are closed,
+# which a busy machine may take a while to get to. Wait for that state
+# rather than a fixed second.
+wait_gone() {
+    for _ in $(seq 300); do
+        [ "$(entries)" -eq 0 ] && return 0
+        sleep 0.1
+    done
+    return 1
+}
+
 # Starts a long run in the background; its PID is the Windows process's
 # (the wine launcher execs into it).
 start_long_run() {
@@ -68,7 +80,7 @@ wait_for_file 2
 check $? "the test file exists during the run"
 kill -KILL "$pid"
 wait "$pid" 2>/dev/null
-sleep 1
+wait_gone
 check "$(entries)" "no file left after SIGKILL mid-run"
 
 # 3: wineserver -k mid-run (kills every process of the prefix).
@@ -77,7 +89,7 @@ wait_for_file 2
 check $? "the test file exists during the run"
 wineserver -k
 wait "$pid" 2>/dev/null
-sleep 1
+wait_gone
 check "$(entries)" "no file left after wineserver -k mid-run"
 
 find "$target" -mindepth 1 | sed "s/^/# left: /"
