@@ -63,6 +63,13 @@ def family(pid):
     return out
 
 
+def note(text):
+    """Prints text as TAP comments: every line gets its "# ", so a
+    multi-line message is never read as a stray TAP line."""
+    for line in str(text).splitlines() or [""]:
+        print(f"# {line}")
+
+
 def need_root(*tools, why="mounts, loop devices"):
     """Skips unless root and every tool is on PATH."""
     if os.geteuid() != 0:

@@ -120,7 +120,7 @@ class Lab(contextlib.ExitStack):
         r = sh(["e2fsck", "-fn", dev])
         self.fsck_clean = getattr(self, "fsck_clean", True) and r.returncode == 0
         if r.returncode != 0:
-            print(f"# e2fsck -fn {dev}: exit {r.returncode}: {r.stdout.strip()}")
+            dmktest.note(f"e2fsck -fn {dev}: exit {r.returncode}: {r.stdout.strip()}")
 
     def sums(self):
         os.sync()

@@ -97,7 +97,7 @@ def left_in(target):
 def check_failed(r, needles, target, outputs=()):
     """r failed with exit 1 and one line naming each of needles; nothing is
     left in target and none of outputs exists."""
-    print(f"# {r.stderr.strip()}")
+    dmktest.note(r.stderr.strip())
     check(r.returncode == 1, f"exit {r.returncode}, expected 1: {r.stderr}")
     lines = r.stderr.splitlines()
     check(len(lines) == 1 and lines[0].startswith("drivemark-cli: "), f"stderr {r.stderr!r}")
@@ -308,7 +308,7 @@ def test_results_to_dev_full():
                 check(read_csv(csv)[0]["complete"] == "1", "the CSV beside it")
                 s = run(["show", csv])
                 check(s.returncode == 0, f"show: {s.stderr}")
-        print(f"# {r.stderr.strip()}")
+        dmktest.note(r.stderr.strip())
         # charts: a name that ends in .png/.svg/.pdf and is /dev/full
         for ext in ("png", "svg", "pdf"):
             link = os.path.join(d, "full." + ext)
@@ -316,7 +316,7 @@ def test_results_to_dev_full():
             r = run(["chart", "--out", link, csv])
             check(r.returncode == 1, f"chart {ext}: exit {r.returncode}")
             check(f'"{link}": No space left on device' in r.stderr, f"chart: {r.stderr!r}")
-        print(f"# {r.stderr.strip()}")
+        dmktest.note(r.stderr.strip())
         if os.geteuid() == 0:
             # a device node under a chart's name is written to, not removed
             node = os.path.join(d, "node.png")
@@ -356,7 +356,7 @@ def test_results_write_fails():
         csv, js = outputs_in(d)
         r = run(["run", "--target", d, "--csv", csv] + NULL_QUICK,
                 preexec_fn=fsize_limit(2048))
-        print(f"# {r.stderr.strip()}")
+        dmktest.note(r.stderr.strip())
         check(r.returncode == 1, f"exit {r.returncode}")
         check(f"writing {csv} failed: File too large ({csv} was not created)"
               in r.stderr, r.stderr)

@@ -105,7 +105,7 @@ class FullFs:
 def check_kept(r, path, digest, what):
     """r failed, naming path, ENOSPC and that the old file was kept; the
     file is byte for byte what it was."""
-    print(f"# {what}: {r.stderr.strip()[:300]}")
+    dmktest.note(f"{what}: {r.stderr.strip()[:300]}")
     check(r.returncode == 1, f"{what}: exit {r.returncode}: {r.stderr}")
     check("No space left on device" in r.stderr, f"{what}: no ENOSPC: {r.stderr}")
     check(f"(the old {path} was kept)" in r.stderr, f"{what}: no 'kept': {r.stderr}")
@@ -292,7 +292,7 @@ def test_same_file_twice():
             check(r.returncode == 2, f"{js} {csv}: exit {r.returncode}: {r.stderr}")
             check("are the same file" in r.stderr, f"{js} {csv}: {r.stderr}")
             check(r.stdout == "", f"{js} {csv}: printed {r.stdout[:100]!r}")
-        print(f"# {r.stderr.strip()}")
+        dmktest.note(r.stderr.strip())
         check(sha(f) == digest and not os.path.exists(new), "a file was written")
         check(os.listdir(target) == [], "the run ran")
 
@@ -358,7 +358,7 @@ def test_fifo_without_reader_refused():
                   in r.stderr, f"{args[0]}: {r.stderr}")
             check(stat.S_ISFIFO(os.stat(fifo).st_mode), "the FIFO was replaced")
             check(os.listdir(target) == [], "the run ran")
-        print(f"# {r.stderr.strip()}")
+        dmktest.note(r.stderr.strip())
 
 
 def test_fifo_with_reader_written():
