@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include "dmk-drive-linux.h"
+#include "dmk-layers-linux.h"
 #include "dmk-mountinfo.h"
 #include "dmk-storage-linux.h"
 #include "dmk-target-linux.h"
@@ -80,6 +81,7 @@ typedef struct {
     dev_t bdev;
     ino_t bino;
     char path[1024]; /* the backing path as the kernel names it */
+    bool via_fuse;   /* the file is seen through a passthrough FUSE mount */
 } Stacked;
 
 typedef struct {
@@ -89,6 +91,10 @@ typedef struct {
     int n;
     Stacked stacked[MAX_STACKED];
     int nstacked;
+    bool too_many_stacked; /* more loop/zram devices than the table holds */
+    /* The target's own backing file is seen through a passthrough FUSE
+     * mount (bindfs), whose server holds the file open by design. */
+    bool via_fuse;
 } Graph;
 
 static bool read_devnum(const char *path, dev_t *out)
@@ -118,11 +124,19 @@ static bool backing_by_path(Stacked *st)
 static bool loop_backing(const Graph *g, const char *name, Stacked *st)
 {
     DmkLinuxLoopBacking b;
+    DmkFileIdentity id;
     if (!dmk_linux_loop_backing(g->root, name, &b) || !b.known)
         return false;
     st->on_file = !b.is_device;
     st->bdev = b.is_device ? b.rdev : b.fs_dev;
     st->bino = b.ino;
+    /* The same file seen through an overlay or bindfs has another device
+     * number: compare files by what lies under the layers. */
+    if (st->on_file && b.path_ok && dmk_linux_file_identity(g->root, b.path, &id)) {
+        st->bdev = id.dev;
+        st->bino = id.ino;
+        st->via_fuse = id.via_fuse;
+    }
     return true;
 }
 
@@ -134,8 +148,10 @@ static void add_stacked(Graph *g, const char *name, const char *attr, bool is_lo
         return; /* a loop device with nothing attached; zram without writeback */
     if (!is_loop && (strcmp(line, "none") == 0 || !line[0]))
         return;
-    if (g->nstacked >= MAX_STACKED)
+    if (g->nstacked >= MAX_STACKED) {
+        g->too_many_stacked = true; /* refused: never half checked */
         return;
+    }
     Stacked *st = &g->stacked[g->nstacked];
     memset(st, 0, sizeof *st);
     snprintf(path, sizeof path, "%s/sys/block/%s/dev", g->root, name);
@@ -359,6 +375,8 @@ static int expand_down(Graph *g, int i, DmkError *err)
             g->nodes[before].partial = true;
     }
     const Stacked *st = stacked_of(g, g->nodes[i].dev);
+    if (st && st->via_fuse)
+        g->via_fuse = true;
     if (rc == DMK_OK && st)
         rc = st->on_file ? add_file(g, st->bdev, st->bino, st->path, i, REL_BACKING, true, err)
                          : add_blk(g, st->bdev, i, REL_BACKING, true, err);
@@ -418,6 +436,11 @@ static int expand_up(Graph *g, int i, DmkError *err)
  * this device included: refuse rather than guess. */
 static int check_stacked_known(const Graph *g, DmkError *err)
 {
+    if (g->too_many_stacked)
+        return dmk_error_set(err, DMK_E_LIMIT, 0,
+                             "refusing to write to %s: there are more than %d loop and zram "
+                             "devices, too many to check what they share with it",
+                             g->target, MAX_STACKED);
     for (int k = 0; k < g->nstacked; k++)
         if (!g->stacked[k].known)
             return dmk_error_set(err, DMK_E_IO, 0,
@@ -535,6 +558,17 @@ static int refuse(const Graph *g, int i, int os_error, const char *what, DmkErro
 
 /* ---- the checks ------------------------------------------------------------ */
 
+/* The file node that path (with its stat st) is, directly or through
+ * overlay and bindfs layers. */
+static int file_node(const Graph *g, const char *path, const struct stat *st)
+{
+    int i = find_node(g, NODE_FILE, st->st_dev, st->st_ino);
+    DmkFileIdentity id;
+    if (i < 0 && dmk_linux_file_identity(g->root, path, &id) && id.layered)
+        i = find_node(g, NODE_FILE, id.dev, id.ino);
+    return i;
+}
+
 /* The node that a path (a mount's source, a swap entry) stands for. */
 static int node_of_path(const Graph *g, const char *path)
 {
@@ -544,7 +578,7 @@ static int node_of_path(const Graph *g, const char *path)
     if (S_ISBLK(st.st_mode))
         return find_node(g, NODE_BLK, st.st_rdev, 0);
     if (S_ISREG(st.st_mode))
-        return find_node(g, NODE_FILE, st.st_dev, st.st_ino);
+        return file_node(g, path, &st);
     return -1;
 }
 
@@ -770,45 +804,80 @@ static int check_claims(const Graph *g, DmkError *err)
     return DMK_OK;
 }
 
-/* A backing file that a program has open (a virtual machine's disk, a
- * qemu-nbd export) is in use too: /proc/<pid>/fd, where readable. */
+/* Whether the process serves a FUSE file system (it holds /dev/fuse):
+ * the passthrough server of the target's own backing file keeps that
+ * file open by design, and is not another user of it. */
+static bool is_fuse_server(const char *fddir)
+{
+    DIR *d = opendir(fddir);
+    struct dirent *e;
+    bool server = false;
+    while (d && !server && (e = readdir(d)) != NULL) {
+        char path[600];
+        struct stat st;
+        snprintf(path, sizeof path, "%s/%.200s", fddir, e->d_name);
+        server = e->d_name[0] != '.' && stat(path, &st) == 0 && S_ISCHR(st.st_mode) &&
+                 major(st.st_rdev) == 10 && minor(st.st_rdev) == 229;
+    }
+    if (d)
+        closedir(d);
+    return server;
+}
+
+/* What one open descriptor of a process is in the graph: a backing file
+ * (directly or through layers), or a device (not a disk reached from one
+ * of its partitions, which a sibling's user may hold). */
+static int node_of_fd(const Graph *g, const char *fdp)
+{
+    struct stat st;
+    if (stat(fdp, &st) != 0)
+        return -1;
+    if (S_ISREG(st.st_mode))
+        return file_node(g, fdp, &st);
+    if (!S_ISBLK(st.st_mode))
+        return -1;
+    int i = find_node(g, NODE_BLK, st.st_rdev, 0);
+    return i >= 0 && !g->nodes[i].partial ? i : -1;
+}
+
+static int check_process(const Graph *g, const char *pid, DmkError *err)
+{
+    char dir[300], path[600], comm[64] = "", what[200];
+    snprintf(dir, sizeof dir, "/proc/%.200s/fd", pid);
+    DIR *fds = opendir(dir);
+    if (!fds)
+        return DMK_OK; /* gone, or not ours to read */
+    snprintf(path, sizeof path, "/proc/%.200s/comm", pid);
+    dmk_linux_read_line(path, comm, sizeof comm);
+    struct dirent *e;
+    int rc = DMK_OK;
+    while (rc == DMK_OK && (e = readdir(fds)) != NULL) {
+        snprintf(path, sizeof path, "%s/%.200s", dir, e->d_name);
+        int i = e->d_name[0] == '.' ? -1 : node_of_fd(g, path);
+        if (i < 0 || (g->nodes[i].kind == NODE_FILE && g->via_fuse && is_fuse_server(dir)))
+            continue;
+        snprintf(what, sizeof what, "is open in process %.20s (%.60s)", pid, comm[0] ? comm : "?");
+        rc = refuse(g, i, EBUSY, what, err);
+    }
+    closedir(fds);
+    return rc;
+}
+
+/* A backing file or device that a program has open (a virtual machine's
+ * disk, a qemu-nbd export, a dd without O_EXCL) is in use too:
+ * /proc/<pid>/fd, where readable. */
 static int check_open_files(const Graph *g, DmkError *err)
 {
-    if (g->root[0])
-        return DMK_OK;
-    bool any = false;
-    for (int i = 0; i < g->n; i++)
-        any = any || g->nodes[i].kind == NODE_FILE;
-    DIR *proc = any ? opendir("/proc") : NULL;
+    DIR *proc = g->root[0] ? NULL : opendir("/proc");
     if (!proc)
         return DMK_OK;
+    char self[32];
+    snprintf(self, sizeof self, "%d", (int)getpid());
     struct dirent *p;
     int rc = DMK_OK;
-    while (rc == DMK_OK && (p = readdir(proc)) != NULL) {
-        char dir[300];
-        if (p->d_name[0] < '1' || p->d_name[0] > '9')
-            continue;
-        snprintf(dir, sizeof dir, "/proc/%.200s/fd", p->d_name);
-        DIR *fds = opendir(dir);
-        struct dirent *e;
-        while (rc == DMK_OK && fds && (e = readdir(fds)) != NULL) {
-            char fdp[600], comm[64] = "", what[200];
-            struct stat st;
-            snprintf(fdp, sizeof fdp, "%s/%.200s", dir, e->d_name);
-            if (e->d_name[0] == '.' || stat(fdp, &st) != 0 || !S_ISREG(st.st_mode))
-                continue;
-            int i = find_node(g, NODE_FILE, st.st_dev, st.st_ino);
-            if (i < 0)
-                continue;
-            snprintf(fdp, sizeof fdp, "/proc/%.200s/comm", p->d_name);
-            dmk_linux_read_line(fdp, comm, sizeof comm);
-            snprintf(what, sizeof what, "is open in process %.20s (%.60s)", p->d_name,
-                     comm[0] ? comm : "?");
-            rc = refuse(g, i, EBUSY, what, err);
-        }
-        if (fds)
-            closedir(fds);
-    }
+    while (rc == DMK_OK && (p = readdir(proc)) != NULL)
+        if (p->d_name[0] >= '1' && p->d_name[0] <= '9' && strcmp(p->d_name, self) != 0)
+            rc = check_process(g, p->d_name, err);
     closedir(proc);
     return rc;
 }

@@ -356,6 +356,99 @@ def test_xfs_external_log_device():
         check(r.returncode == 0, f"xfs_repair -n: {r.stdout} {r.stderr}")
 
 
+def test_same_image_through_bindfs():
+    """The image a mounted loop sits on, seen through bindfs (another
+    device number, the same file): a loop over the bindfs view shares its
+    storage. The reverse, too."""
+    need("losetup", "bindfs", "fusermount")
+    with Lab() as lab:
+        src = os.path.join(lab.dir, "src")
+        view = os.path.join(lab.dir, "view")
+        os.makedirs(src)
+        os.makedirs(view)
+        img = os.path.join(src, "img")
+        with open(img, "wb") as f:
+            f.write(os.urandom(IMG_SIZE))
+        lab.images.append(img)
+        must(["bindfs", src, view], "bindfs")
+        lab.callback(sh, ["fusermount", "-u", "-z", view])
+        b = lab.loop(img)
+        mnt = lab.mount(b)
+        a = lab.loop(os.path.join(view, "img"))
+        refused_intact(lab, a, [f"{b} is mounted at {mnt}", f"{a} stores its data in the file "],
+                       "bindfs view")
+        refused_intact(lab, lab.loop(os.path.join(view, "img")), [f"{b} is mounted at {mnt}"],
+                       "a second loop on the bindfs view")
+    fscks_clean(lab, "bindfs view")
+
+
+def overlay(lab):
+    """An overlay mount of lab.dir/lower (holding a 64 MiB ext4 image
+    "img") with an upper layer on disk; (lower image path, overlay dir)."""
+    lower, upper, work, ov = (os.path.join(lab.dir, n) for n in ("lower", "upper", "work", "ov"))
+    for p in (lower, upper, work, ov):
+        os.makedirs(p)
+    img = lab.image(os.path.join("lower", "img"))
+    must(["mkfs.ext4", "-q", "-F", "-E", "lazy_itable_init=0,lazy_journal_init=0", img], "mkfs")
+    r = sh(["mount", "-t", "overlay", "overlay", "-o",
+            f"lowerdir={lower},upperdir={upper},workdir={work}", ov])
+    if r.returncode != 0:
+        raise Skip(f"overlay mounts are not allowed here: {r.stderr.strip()}")
+    lab.callback(sh, ["umount", ov])
+    return img, ov
+
+
+def ro_loop(lab, path):
+    dev = must(["losetup", "-f", "--show", "-r", path], "losetup -r")
+    lab.callback(sh, ["losetup", "-d", dev])
+    return dev
+
+
+def test_overlay_view_of_mounted_lower_image():
+    """A loop (read-only, so no copy-up) over the overlay's view of the
+    lower image that another loop has mounted shares its storage."""
+    need("losetup", "mkfs.ext4")
+    with Lab() as lab:
+        img, ov = overlay(lab)
+        b = lab.loop(img)
+        mnt = lab.mount(b)
+        view = ro_loop(lab, os.path.join(ov, "img"))
+        refused_intact(lab, view, [f"{b} is mounted at {mnt}"], "overlay view of a mounted image")
+    fscks_clean(lab, "overlay view")
+
+
+def test_lower_image_under_mounted_overlay_view():
+    """The reviewer's case: the overlay's view mounted (read-only loop, no
+    copy-up), then a write to a loop over the lower image itself."""
+    need("losetup", "mkfs.ext4")
+    with Lab() as lab:
+        img, ov = overlay(lab)
+        a = ro_loop(lab, os.path.join(ov, "img"))
+        mnt = os.path.join(lab.dir, "mnt")
+        os.makedirs(mnt)
+        must(["mount", "-o", "ro,noload", a, mnt], "mount the overlay view")
+        lab.callback(sh, ["umount", mnt])
+        refused_intact(lab, lab.loop(img), [f"{a} is mounted at {mnt}"], "lower image")
+
+
+def test_device_open_in_a_program():
+    """A program holding the device (or the device under a loop target)
+    open for writing without O_EXCL, as a virtual machine or dd does."""
+    need("losetup")
+    with Lab() as lab:
+        a = lab.loop(lab.image("a.img"))
+        holder = subprocess.Popen([sys.executable, "-c",
+                                   "import os,sys,time; fd=os.open(sys.argv[1], os.O_RDWR); "
+                                   "print('open', flush=True); time.sleep(120)", a],
+                                  stdout=subprocess.PIPE, text=True)
+        lab.callback(holder.wait)
+        lab.callback(holder.kill)
+        check(holder.stdout.readline().strip() == "open", "the holder did not start")
+        refused_intact(lab, a, [f"it is open in process {holder.pid}"], "device open")
+        b = lab.loop(a)
+        refused_intact(lab, b, [f"{a} is open in process {holder.pid}"], "device under a loop")
+
+
 # ---- what stays allowed ----------------------------------------------------
 
 
@@ -368,6 +461,24 @@ def test_loop_over_unused_file_is_written():
         r = write(a)
         check(r.returncode == 0, f"a loop over an unused file was refused: {r.stderr}")
         check(sha(img) != before, "the write run wrote nothing")
+
+
+def test_loop_over_bindfs_file_is_written():
+    """bindfs holds the files it passes through open; a loop over a file
+    seen through it that nothing else uses is still writable."""
+    need("losetup", "bindfs", "fusermount")
+    with Lab() as lab:
+        src = os.path.join(lab.dir, "src")
+        view = os.path.join(lab.dir, "view")
+        os.makedirs(src)
+        os.makedirs(view)
+        with open(os.path.join(src, "img"), "wb") as f:
+            f.write(os.urandom(IMG_SIZE))
+        must(["bindfs", src, view], "bindfs")
+        lab.callback(sh, ["fusermount", "-u", "-z", view])
+        a = lab.loop(os.path.join(view, "img"))
+        r = write(a)
+        check(r.returncode == 0, f"a loop over an unused bindfs file was refused: {r.stderr}")
 
 
 def test_partition_beside_mounted_one_is_written():
