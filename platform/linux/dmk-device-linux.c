@@ -140,6 +140,17 @@ int dmk_linux_device_open(const DmkTargetParams *p, DmkLinuxTarget **out, DmkTar
         free(t);
         return err->code;
     }
+    /* The node must still be the device the guards checked (a path
+     * replaced in between would send the writes elsewhere). */
+    struct stat now;
+    if (fstat(t->fd, &now) != 0 || !S_ISBLK(now.st_mode) || now.st_rdev != st.st_rdev) {
+        close(t->fd);
+        free(t);
+        return dmk_error_set(err, DMK_E_PERM, 0,
+                             "refusing to use %s: the device changed between the checks and the "
+                             "open (%s is now another device)",
+                             p->dir, real);
+    }
     uint64_t size = 0;
     rc = learn_geometry(t->fd, p, &size, info, err);
     if (rc != DMK_OK) {

@@ -332,17 +332,44 @@ def test_device_mapper_holder_refused():
 
 
 def test_exclusive_opener_refused():
-    """What no listing shows, the kernel's exclusive claim still refuses."""
+    """A program holding the device open (here with O_EXCL) is named."""
     with Dir() as d, Loop(d) as lo:
         fd = os.open(lo.dev, os.O_RDONLY | os.O_EXCL)
         try:
             before = lo.sha()
             r = device_run(lo.dev, ["--yes-destroy-data=" + lo.dev])
-            refused(r, [f"refusing to write to {lo.dev}: the kernel reports it in use"],
+            refused(r, [f"refusing to write to {lo.dev}: it is open in process {os.getpid()}"],
                     "exclusive opener")
             check(lo.sha() == before, "the device changed")
         finally:
             os.close(fd)
+
+
+def test_mounted_in_another_namespace_refused():
+    """What no listing here shows (a mount in another mount namespace,
+    held by no process's descriptor), the kernel's exclusive claim still
+    refuses."""
+    if not shutil.which("unshare"):
+        raise Skip("needs unshare (util-linux)")
+    with Dir() as d, Loop(d) as lo:
+        check(sh(["mkfs.ext4", "-q", "-F", lo.dev]).returncode == 0, "mkfs.ext4 failed")
+        mnt = os.path.join(d, "ns-mnt")
+        os.makedirs(mnt)
+        ns = subprocess.Popen(["unshare", "-m", "--propagation", "private", "sh", "-c",
+                               f"mount {lo.dev} {mnt} && echo mounted && exec sleep 120"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            line = ns.stdout.readline().strip()
+            if line != "mounted":
+                raise Skip(f"a private mount namespace is not allowed here: {ns.stderr.read()}")
+            before = lo.sha()
+            r = device_run(lo.dev, ["--yes-destroy-data=" + lo.dev])
+            refused(r, [f"refusing to write to {lo.dev}: the kernel reports it in use"],
+                    "mounted in another namespace")
+            check(lo.sha() == before, "the device changed")
+        finally:
+            ns.kill()
+            ns.wait()
 
 
 def hold_then(proc, fifo, act):
