@@ -42,6 +42,35 @@ bool dmk_outfile_same(const DmkOutFile *a, const DmkOutFile *b)
     return strcmp(a->info.real, b->info.real) == 0;
 }
 
+/* Removes the temporary file; when it cannot be (an append-only
+ * directory), err (if any) says where it was left and how to remove it. */
+static void drop_tmp_saying(DmkOutFile *o, DmkError *err)
+{
+    if (!o->tmp[0])
+        return;
+    bool gone = dmk_os_remove_file(o->tmp);
+    size_t n = err ? strlen(err->msg) : 0;
+    if (err && gone)
+        snprintf(err->msg + n, sizeof err->msg - n, "; its temporary file was removed");
+    else if (err)
+        snprintf(err->msg + n, sizeof err->msg - n,
+                 "; the temporary file %s could not be removed: remove it by hand", o->tmp);
+    o->tmp[0] = '\0';
+}
+
+/* A test file made, renamed and removed (dmk_os_rename_probe), then the
+ * temporary file, before anything is written: a directory that lets a
+ * file be created but not renamed fails now, not after a whole
+ * benchmark. The temporary file stays open, so writing the result later
+ * needs no new name in that directory. */
+static int begin_replace(DmkOutFile *o, DmkError *err)
+{
+    int rc = dmk_os_rename_probe(o->info.real, err);
+    if (rc == DMK_OK)
+        rc = dmk_os_temp_beside(o->info.real, &o->info, o->tmp, sizeof o->tmp, &o->f, err);
+    return rc;
+}
+
 int dmk_outfile_begin(DmkOutFile *o, DmkError *err)
 {
     switch (o->kind) {
@@ -51,7 +80,7 @@ int dmk_outfile_begin(DmkOutFile *o, DmkError *err)
     case DMK_OUT_DIRECT:
         return o->f ? DMK_OK : dmk_os_open_special(o->path, &o->f, err);
     case DMK_OUT_REPLACE:
-        return dmk_os_temp_beside(o->info.real, &o->info, o->tmp, sizeof o->tmp, &o->f, err);
+        return o->f ? DMK_OK : begin_replace(o, err);
     default:
         return dmk_error_set(err, DMK_E_INVAL, 0, "no file to write");
     }
@@ -65,13 +94,6 @@ static void say_kept(const DmkOutFile *o, DmkError *err)
         snprintf(err->msg + n, sizeof err->msg - n, " (the old %s was kept)", o->path);
     else
         snprintf(err->msg + n, sizeof err->msg - n, " (%s was not created)", o->path);
-}
-
-static void drop_tmp(DmkOutFile *o)
-{
-    if (o->tmp[0])
-        dmk_os_remove_file(o->tmp);
-    o->tmp[0] = '\0';
 }
 
 int dmk_outfile_commit(DmkOutFile *o, DmkError *err)
@@ -99,8 +121,8 @@ int dmk_outfile_commit(DmkOutFile *o, DmkError *err)
         o->tmp[0] = '\0'; /* it is the file now */
         return DMK_OK;
     }
-    drop_tmp(o);
     say_kept(o, err);
+    drop_tmp_saying(o, err);
     return rc;
 }
 
@@ -111,14 +133,19 @@ void dmk_outfile_abort(DmkOutFile *o)
     else if (o->f)
         fflush(stdout);
     o->f = NULL;
-    drop_tmp(o);
+    drop_tmp_saying(o, NULL);
 }
 
 void dmk_outfile_fail(DmkOutFile *o, DmkError *err)
 {
-    dmk_outfile_abort(o);
+    if (o->f && o->f != stdout)
+        fclose(o->f);
+    else if (o->f)
+        fflush(stdout);
+    o->f = NULL;
     if (o->kind == DMK_OUT_REPLACE)
         say_kept(o, err);
+    drop_tmp_saying(o, err);
 }
 
 int dmk_outfile_write(const char *path, int (*write)(FILE *f, void *ctx, DmkError *err), void *ctx,

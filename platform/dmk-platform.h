@@ -172,7 +172,9 @@ const char *dmk_file_kind_name(DmkFileKind kind);
 /* Fills *info for an output path without creating, opening or changing
  * anything. Errors (with "opening PATH for writing failed: <OS text>")
  * when its directory is missing, not a directory or not writable, or an
- * existing file is not writable. */
+ * existing file is not writable; and when the old file could not be
+ * replaced by a rename: an append-only or immutable directory or file,
+ * another user's file in a sticky directory (saying which). */
 int dmk_os_output_info(const char *path, DmkFileInfo *info, DmkError *err);
 
 /* Opens an existing file that is not a regular file for writing as it is
@@ -202,8 +204,17 @@ int dmk_os_file_sync(FILE *f, const char *path, DmkError *err);
  * MOVEFILE_WRITE_THROUGH): a reader sees the old file or the new one. */
 int dmk_os_replace_file(const char *tmp, const char *dst, DmkError *err);
 
-/* Removes a file by name (a temporary file that is no use). */
-void dmk_os_remove_file(const char *path);
+/* Removes a file by name (a temporary file that is no use); false when
+ * it could not be removed (it is still there). */
+bool dmk_os_remove_file(const char *path);
+
+/* Creates an empty file beside `real`, renames it to a second new name
+ * and removes it: the proof, before any benchmark, that this directory
+ * lets a result be renamed into place (an append-only directory, a FUSE
+ * or network file system that refuses renames or removals fail here, not
+ * after the run). The message names a test file that could not be
+ * removed. */
+int dmk_os_rename_probe(const char *real, DmkError *err);
 
 /* ---- targets and I/O -------------------------------------------------- */
 

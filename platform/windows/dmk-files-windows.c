@@ -175,7 +175,41 @@ int dmk_os_replace_file(const char *tmp, const char *dst, DmkError *err)
     return rc;
 }
 
-void dmk_os_remove_file(const char *path)
+bool dmk_os_remove_file(const char *path)
 {
-    _unlink(path);
+    return _unlink(path) == 0 || errno == ENOENT;
+}
+
+int dmk_os_rename_probe(const char *real, DmkError *err)
+{
+    char dir[4096], a[4096], b[4096];
+    const char *name;
+    split(real, dir, sizeof dir, &name);
+    unsigned long pid = (unsigned long)GetCurrentProcessId();
+    snprintf(a, sizeof a, "%s\\.drivemark-result-%lu-%08x.tmp", dir, pid,
+             (unsigned)dmk_entropy64());
+    snprintf(b, sizeof b, "%s\\.drivemark-result-%lu-%08x.tmp", dir, pid,
+             (unsigned)dmk_entropy64());
+    int fd =
+        _open(a, _O_WRONLY | _O_CREAT | _O_EXCL | _O_BINARY | _O_NOINHERIT, _S_IREAD | _S_IWRITE);
+    if (fd < 0)
+        return dmk_error_errno(err, errno, "creating a temporary file in %s failed", dir);
+    _close(fd);
+    wchar_t *wa = dmk_win_long_path(a), *wb = dmk_win_long_path(b);
+    int rc = DMK_OK;
+    const char *left = a;
+    if (!wa || !wb)
+        rc = dmk_error_set(err, DMK_E_INVAL, 0, "renaming %s failed: not valid UTF-8", a);
+    else if (!MoveFileExW(wa, wb, 0)) /* no REPLACE_EXISTING: never over another file */
+        rc = dmk_win_error(err, GetLastError(), "renaming a test file in %s failed", dir);
+    else
+        left = b;
+    free(wa);
+    free(wb);
+    if (_unlink(left) != 0 && rc == DMK_OK)
+        rc = dmk_error_errno(err, errno, "removing the test file %s failed (remove it by hand)",
+                             left);
+    else if (rc != DMK_OK)
+        _unlink(left);
+    return rc;
 }
