@@ -1,5 +1,6 @@
 #include "dmk-outfile.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <string.h>
 
@@ -28,6 +29,17 @@ int dmk_outfile_check(DmkOutFile *o, const char *path, DmkError *err)
     return dmk_os_open_special(path, &o->f, err);
 }
 
+/* ASCII case-blind equality of two paths. */
+static bool fold_equal(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++) {
+        unsigned char x = (unsigned char)*a, y = (unsigned char)*b;
+        if (x != y && !(x < 0x80 && y < 0x80 && tolower(x) == tolower(y)))
+            return false;
+    }
+    return *a == *b;
+}
+
 bool dmk_outfile_same(const DmkOutFile *a, const DmkOutFile *b)
 {
     if (a->kind == DMK_OUT_NONE || b->kind == DMK_OUT_NONE)
@@ -37,9 +49,28 @@ bool dmk_outfile_same(const DmkOutFile *a, const DmkOutFile *b)
     /* /dev/null twice is no loss: nothing is kept either way. */
     if (a->kind == DMK_OUT_DIRECT && b->kind == DMK_OUT_DIRECT && a->info.kind == DMK_FILE_CHAR)
         return false;
-    if (a->info.exists && b->info.exists && a->info.ino)
+    if (a->info.exists && b->info.exists && a->info.ino && b->info.ino)
         return a->info.dev == b->info.dev && a->info.ino == b->info.ino;
-    return strcmp(a->info.real, b->info.real) == 0;
+    /* Neither there yet: on a file system that ignores case (vfat, NTFS,
+     * exFAT) "R.json" and "r.json" would be one file, and nothing tells
+     * before one exists; refused too, as the safe side. One there and one
+     * not: on such a file system both would be there, so they differ. */
+    if (!a->info.exists && !b->info.exists)
+        return fold_equal(a->info.real, b->info.real);
+    return dmk_os_same_path(a->info.real, b->info.real);
+}
+
+bool dmk_outfile_is_input(const DmkOutFile *o, const char *input)
+{
+    DmkFileInfo in;
+    if (o->kind != DMK_OUT_REPLACE || !dmk_os_input_info(input, &in))
+        return false;
+    /* The input exists; an output that does not is another file. */
+    if (!o->info.exists)
+        return false;
+    if (o->info.ino && in.ino)
+        return o->info.dev == in.dev && o->info.ino == in.ino;
+    return dmk_os_same_path(o->info.real, in.real);
 }
 
 /* Removes the temporary file; when it cannot be (an append-only
@@ -108,6 +139,10 @@ int dmk_outfile_commit(DmkOutFile *o, DmkError *err)
         return DMK_OK;
     }
     rc = dmk_os_file_sync(o->f, o->path, err);
+    /* A nameless temporary file gets its name only now, complete and on
+     * disk, for the instant until the rename. */
+    if (rc == DMK_OK && o->kind == DMK_OUT_REPLACE && !o->tmp[0])
+        rc = dmk_os_temp_name(o->f, o->info.real, o->tmp, sizeof o->tmp, err);
     /* fclose after a failed sync still frees the stream; its error is
      * the same failure, said once. */
     if (fclose(o->f) != 0 && rc == DMK_OK)

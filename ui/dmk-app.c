@@ -358,6 +358,15 @@ static int check_outputs(const DmkAppOptions *o, DmkError *err)
                 rc = dmk_error_set(err, DMK_E_INVAL, 0,
                                    "%s '%s' and %s '%s' are the same file: give each its own file",
                                    outs[i].opt, outs[i].path, outs[j].opt, outs[j].path);
+    /* An opened result written over by an output (--open r.csv --json
+     * r.csv, or through a link) would be lost. */
+    for (size_t i = 0; i < 3 && rc == DMK_OK; i++)
+        for (size_t k = 0; o->open && o->open[k] && rc == DMK_OK; k++)
+            if (dmk_outfile_is_input(&f[i], o->open[k]))
+                rc = dmk_error_set(err, DMK_E_INVAL, 0,
+                                   "%s '%s' is the file --open '%s' opens: it would be "
+                                   "replaced; give each its own file",
+                                   outs[i].opt, outs[i].path, o->open[k]);
     return rc;
 }
 

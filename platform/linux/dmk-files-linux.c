@@ -199,6 +199,26 @@ int dmk_os_output_info(const char *path, DmkFileInfo *info, DmkError *err)
     return DMK_OK;
 }
 
+bool dmk_os_input_info(const char *path, DmkFileInfo *info)
+{
+    memset(info, 0, sizeof *info);
+    struct stat st;
+    if (stat(path, &st) != 0 || !realpath(path, info->real))
+        return false;
+    info->exists = true;
+    info->kind = kind_of(st.st_mode);
+    info->dev = (uint64_t)st.st_dev;
+    info->ino = (uint64_t)st.st_ino;
+    info->nlink = (uint32_t)st.st_nlink;
+    info->mode = (uint32_t)(st.st_mode & 07777);
+    return true;
+}
+
+bool dmk_os_same_path(const char *a, const char *b)
+{
+    return strcmp(a, b) == 0;
+}
+
 static int refuse_kind(DmkError *err, const char *path, DmkFileKind kind, const char *how)
 {
     return dmk_error_set(err, DMK_E_INVAL, 0,
@@ -273,6 +293,19 @@ int dmk_os_open_input(const char *path, FILE **out, DmkError *err)
     return DMK_OK;
 }
 
+/* The new file looks like the old: its owner (where allowed, i.e. as
+ * root) and its permission bits. */
+static void like_old(int fd, const char *real, const DmkFileInfo *like)
+{
+    struct stat st;
+    if (!like || !like->exists)
+        return;
+    if (stat(real, &st) == 0 && fchown(fd, st.st_uid, st.st_gid) != 0) {
+        /* not root: the file is ours, as a new file would be */
+    }
+    fchmod(fd, (mode_t)like->mode);
+}
+
 int dmk_os_temp_beside(const char *real, const DmkFileInfo *like, char *tmp, size_t len, FILE **out,
                        DmkError *err)
 {
@@ -281,6 +314,14 @@ int dmk_os_temp_beside(const char *real, const DmkFileInfo *like, char *tmp, siz
     *out = NULL;
     split(real, dir, sizeof dir, &name);
     int fd = -1, e = EEXIST;
+#ifdef O_TMPFILE
+    /* A file with no name until the result is complete: a process killed
+     * meanwhile (SIGKILL, a frozen file system it was stuck on) leaves
+     * nothing behind. File systems without it (vfat, FUSE) get a name. */
+    fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+    if (fd >= 0 && len > 0)
+        tmp[0] = '\0';
+#endif
     for (int attempt = 0; fd < 0 && e == EEXIST && attempt < 100; attempt++) {
         /* Short, whatever the name's length: 255-byte names stay legal. */
         if ((size_t)snprintf(tmp, len, "%s/.drivemark-result-%ld-%08x.tmp", dir, (long)getpid(),
@@ -292,21 +333,37 @@ int dmk_os_temp_beside(const char *real, const DmkFileInfo *like, char *tmp, siz
     }
     if (fd < 0)
         return dmk_error_errno(err, e, "creating a temporary file in %s failed", dir);
-    if (like && like->exists) {
-        struct stat st;
-        /* The new file looks like the old: its owner (where allowed, i.e.
-         * as root) and its permission bits. */
-        if (stat(real, &st) == 0 && fchown(fd, st.st_uid, st.st_gid) != 0) {
-            /* not root: the file is ours, as a new file would be */
-        }
-        fchmod(fd, (mode_t)like->mode);
-    }
+    like_old(fd, real, like);
     *out = fdopen(fd, "wb");
     if (!*out) {
         e = errno;
         close(fd);
-        unlink(tmp);
+        if (tmp[0])
+            unlink(tmp);
         return dmk_error_errno(err, e, "creating a temporary file in %s failed", dir);
+    }
+    return DMK_OK;
+}
+
+int dmk_os_temp_name(FILE *f, const char *real, char *tmp, size_t len, DmkError *err)
+{
+    char dir[PATH_MAX], proc[64];
+    const char *name;
+    split(real, dir, sizeof dir, &name);
+    snprintf(proc, sizeof proc, "/proc/self/fd/%d", fileno(f));
+    int e = EEXIST;
+    for (int attempt = 0; e == EEXIST && attempt < 100; attempt++) {
+        if ((size_t)snprintf(tmp, len, "%s/.drivemark-result-%ld-%08x.tmp", dir, (long)getpid(),
+                             (unsigned)dmk_entropy64()) >= len)
+            return dmk_error_errno(err, ENAMETOOLONG, "naming a temporary file in %s failed", dir);
+        /* /proc's link for any user; AT_EMPTY_PATH (root) without /proc. */
+        e = linkat(AT_FDCWD, proc, AT_FDCWD, tmp, AT_SYMLINK_FOLLOW) == 0 ? 0 : errno;
+        if (e == ENOENT)
+            e = linkat(fileno(f), "", AT_FDCWD, tmp, AT_EMPTY_PATH) == 0 ? 0 : errno;
+    }
+    if (e != 0) {
+        tmp[0] = '\0';
+        return dmk_error_errno(err, e, "naming a temporary file in %s failed", dir);
     }
     return DMK_OK;
 }

@@ -98,6 +98,30 @@ int dmk_os_output_info(const char *path, DmkFileInfo *info, DmkError *err)
     return DMK_OK;
 }
 
+bool dmk_os_input_info(const char *path, DmkFileInfo *info)
+{
+    memset(info, 0, sizeof *info);
+    struct _stat64 st;
+    if (_stat64(path, &st) != 0 || !_fullpath(info->real, path, sizeof info->real))
+        return false;
+    info->exists = true;
+    info->kind = (st.st_mode & _S_IFMT) == _S_IFREG ? DMK_FILE_REGULAR : DMK_FILE_OTHER;
+    fill_existing(path, info); /* volume serial + file index */
+    return true;
+}
+
+bool dmk_os_same_path(const char *a, const char *b)
+{
+    /* NTFS and FAT compare names without case (ASCII and beyond: the
+     * wide, ordinal, case-blind comparison Windows itself uses). */
+    wchar_t *wa = dmk_win_long_path(a), *wb = dmk_win_long_path(b);
+    bool same =
+        wa && wb ? CompareStringOrdinal(wa, -1, wb, -1, TRUE) == CSTR_EQUAL : _stricmp(a, b) == 0;
+    free(wa);
+    free(wb);
+    return same;
+}
+
 int dmk_os_open_special(const char *path, FILE **out, DmkError *err)
 {
     *out = fopen(path, "wb");
@@ -149,6 +173,15 @@ int dmk_os_temp_beside(const char *real, const DmkFileInfo *like, char *tmp, siz
         return dmk_error_errno(err, e, "creating a temporary file in %s failed", dir);
     }
     return DMK_OK;
+}
+
+int dmk_os_temp_name(FILE *f, const char *real, char *tmp, size_t len, DmkError *err)
+{
+    (void)f;
+    (void)len;
+    /* dmk_os_temp_beside always names its file here: never called. */
+    tmp[0] = '\0';
+    return dmk_error_set(err, DMK_E_INVAL, 0, "naming a temporary file beside %s failed", real);
 }
 
 int dmk_os_file_sync(FILE *f, const char *path, DmkError *err)
