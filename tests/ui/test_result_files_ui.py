@@ -102,6 +102,22 @@ def test_same_file_twice():
         return err.strip().splitlines()[-2] if err.count("\n") > 1 else err.strip()
 
 
+def test_open_file_is_an_output():
+    """--json or --export-chart naming a file --open opens (itself, a
+    symbolic link to it, a hard link): a usage error (exit 2) before
+    anything is written; the opened result unchanged."""
+    with Results() as r:
+        digest = sha(r.a)
+        link, hard = r.path("link.svg"), r.path("hard.json")
+        os.symlink(r.a, link)
+        os.link(r.a, hard)
+        for a in (["--json", r.a], ["--export-chart", link], ["--json", hard]):
+            rc, _, err, _ = run_app(["--open", r.a] + a + ["--quit-when-done"], timeout=60)
+            check(rc == 2 and "is the file --open" in err, f"{a}: exit {rc}: {err}")
+        check(sha(r.a) == digest and os.path.islink(link), "the opened result changed")
+        return err.strip().splitlines()[-1]
+
+
 def main():
     return dmktest.run_tap(dmktest.tests_in(globals()), timed=True)
 
