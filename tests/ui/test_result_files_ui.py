@@ -118,6 +118,29 @@ def test_open_file_is_an_output():
         return err.strip().splitlines()[-1]
 
 
+def test_append_only_output_refused_before_the_window():
+    """--json into a chattr +a directory: exit 1 before the window opens,
+    the message says append-only; the old file unchanged, nothing added."""
+    if os.geteuid() != 0:
+        raise Skip("needs root (chattr +a)")
+    import subprocess
+    with Results() as r:
+        ad = r.path("ad")
+        os.mkdir(ad)
+        old = os.path.join(ad, "old.json")
+        open(old, "w").write("old\n")
+        if subprocess.run(["chattr", "+a", ad], capture_output=True).returncode != 0:
+            raise Skip("chattr +a is not supported here")
+        try:
+            rc, _, err, _ = run_app(["--open", r.a, "--json", old, "--quit-when-done"],
+                                    timeout=60)
+        finally:
+            subprocess.run(["chattr", "-a", ad], capture_output=True)
+        check(rc == 1 and "append-only (chattr +a)" in err, f"exit {rc}: {err}")
+        check(open(old).read() == "old\n" and os.listdir(ad) == ["old.json"], "changed")
+        return err.strip().splitlines()[-1]
+
+
 def main():
     return dmktest.run_tap(dmktest.tests_in(globals()), timed=True)
 
