@@ -1,8 +1,10 @@
 /* A file the program writes for the user (a result, a chart, a
  * screenshot): never replaced in place. A regular file is written to a
- * temporary file in the same directory, flushed to disk and renamed over
- * the old one only when complete; on any failure the old file stays as
- * it was and the temporary one is removed. "-" and any path that is the
+ * temporary file in the same directory (nameless, O_TMPFILE, where the
+ * file system can), flushed to disk and renamed over the old one only
+ * when complete; on any failure the old file stays as it was and the
+ * temporary one is removed. Before that, dmk_outfile_begin proves the
+ * directory lets a result be renamed into place (docs/results.md). "-" and any path that is the
  * process's stdout (/dev/stdout, /dev/fd/1) write to stdout; a device or
  * a pipe with a reader (/dev/null, >(...)) is written as it is and never
  * removed; a FIFO with no reader, a block device or a socket is refused
