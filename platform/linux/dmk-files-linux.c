@@ -408,8 +408,8 @@ static int temp_name(const char *dir, char *out, size_t len)
         if ((size_t)snprintf(out, len, "%s/.drivemark-result-%ld-%08x.tmp", dir, (long)getpid(),
                              (unsigned)dmk_entropy64()) >= len)
             return ENAMETOOLONG;
-        if (lstat(out, &st) != 0 && errno == ENOENT)
-            return 0;
+        if (lstat(out, &st) != 0)
+            return errno == ENOENT ? 0 : errno;
     }
     return EEXIST;
 }
