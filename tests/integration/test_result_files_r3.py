@@ -137,26 +137,25 @@ def test_sticky_other_users_file_refused():
 
 def sticky_case(d):
     """test_sticky_other_users_file_refused in d, which nobody can reach."""
-    if True:
-        world_dir(d)
-        sticky = os.path.join(d, "sticky")
-        os.mkdir(sticky)
-        os.chmod(sticky, 0o1777)
-        old = os.path.join(sticky, "F.csv")
-        open(old, "w").write("old\n")
-        os.chmod(old, 0o666)
-        target = os.path.join(d, "nt")
-        os.mkdir(target)
-        os.chmod(target, 0o777)
-        r = run(["run", "--target", target, "--csv", old] + NULL_QUICK, prefix=NOBODY)
-        dmktest.note(r.stderr.strip())
-        check(r.returncode == 1, f"exit {r.returncode}: {r.stderr}")
-        check("belongs to another user (uid 0) in the sticky directory" in r.stderr, r.stderr)
-        check(open(old).read() == "old\n" and os.listdir(sticky) == ["F.csv"], "changed")
-        # A new name in the same directory is fine.
-        new = os.path.join(sticky, "mine.csv")
-        r = run(["run", "--target", target, "--csv", new] + NULL_QUICK, prefix=NOBODY)
-        check(r.returncode == 0 and os.path.exists(new), f"a new name: {r.stderr}")
+    world_dir(d)
+    sticky = os.path.join(d, "sticky")
+    os.mkdir(sticky)
+    os.chmod(sticky, 0o1777)
+    old = os.path.join(sticky, "F.csv")
+    open(old, "w").write("old\n")
+    os.chmod(old, 0o666)
+    target = os.path.join(d, "nt")
+    os.mkdir(target)
+    os.chmod(target, 0o777)
+    r = run(["run", "--target", target, "--csv", old] + NULL_QUICK, prefix=NOBODY)
+    dmktest.note(r.stderr.strip())
+    check(r.returncode == 1, f"exit {r.returncode}: {r.stderr}")
+    check("belongs to another user (uid 0) in the sticky directory" in r.stderr, r.stderr)
+    check(open(old).read() == "old\n" and os.listdir(sticky) == ["F.csv"], "changed")
+    # A new name in the same directory is fine.
+    new = os.path.join(sticky, "mine.csv")
+    r = run(["run", "--target", target, "--csv", new] + NULL_QUICK, prefix=NOBODY)
+    check(r.returncode == 0 and os.path.exists(new), f"a new name: {r.stderr}")
 
 
 def hold_then(proc, fifo, act):
