@@ -7,6 +7,7 @@
 #include "dmk-chart-lab.h"
 #include "dmk-cli-show.h"
 #include "dmk-escape.h"
+#include "dmk-outfile.h"
 
 /* ---- CrystalDiskMark runs and sweeps --------------------------------------- */
 
@@ -228,9 +229,34 @@ static int chart_lab(const DmkCliArgs *a, DmkRunResult **res)
 
 /* ---- the command ----------------------------------------------------------------- */
 
+/* --out naming one of the inputs (under any spelling: a symbolic link,
+ * ./F, a hard link) would replace a result with its own chart. */
+static bool out_is_an_input(const DmkCliArgs *a)
+{
+    DmkOutFile out;
+    DmkError err = {0};
+    bool same = false;
+    /* A path that cannot be checked fails at the export, with its reason. */
+    if (dmk_outfile_check(&out, a->chart_out, &err) == DMK_OK)
+        for (size_t f = 0; f < a->n_files && !same; f++) {
+            same = dmk_outfile_is_input(&out, a->files[f]);
+            char o[512], i[512];
+            if (same)
+                fprintf(stderr,
+                        "drivemark-cli: --out '%s' is the input file '%s': the chart would "
+                        "replace it; give the chart its own file\n",
+                        dmk_escape(a->chart_out, o, sizeof o),
+                        dmk_escape(a->files[f], i, sizeof i));
+        }
+    dmk_outfile_abort(&out);
+    return same;
+}
+
 int dmk_cli_chart(const DmkCliArgs *a)
 {
     DmkRunResult *res[DMK_CLI_MAX_FILES] = {0};
+    if (out_is_an_input(a))
+        return 2; /* a usage error, as --json and --csv naming one file */
     if (dmk_cli_load_all(a, res) != DMK_OK)
         return 1;
     bool any_lab = false;

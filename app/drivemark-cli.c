@@ -1,5 +1,6 @@
 /* drivemark-cli: the headless runner over the same engine as the GUI. */
 #include <errno.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -54,12 +55,18 @@ static void on_progress(const DmkProgress *p, void *user_data)
  * run, or a full disk, keeps the file from before. */
 typedef DmkOutFile DmkOutput;
 
+static bool quiet_notices; /* --quiet */
+
 static int output_write(DmkOutput *o, const DmkRunResult *res,
                         int (*write_fn)(FILE *, const DmkRunResult *, const char *, DmkError *),
                         DmkError *err)
 {
     if (o->kind == DMK_OUT_NONE)
         return DMK_OK;
+    /* Said before the write, not after: on a frozen or hung file system
+     * the wait is here (fsync, rename), and the user sees what for. */
+    if (o->kind != DMK_OUT_STDOUT && !quiet_notices)
+        fprintf(stderr, "drivemark-cli: writing the result file %s\n", o->path);
     int rc = dmk_outfile_begin(o, err);
     if (rc == DMK_OK)
         rc = write_fn(o->f, res, o->path, err);
@@ -101,6 +108,13 @@ static int outputs_open(DmkOutput *json, DmkOutput *csv, const DmkCliArgs *a, bo
         rc = dmk_error_set(err, DMK_E_INVAL, 0,
                            "--json '%s' and --csv '%s' are the same file: give each its own file",
                            json->path, csv->path);
+    /* The temporary files now, before anything is measured: a directory
+     * where a result cannot be renamed into place fails in a second, and
+     * the file system is known to take a new file before the run. */
+    if (rc == DMK_OK && json->kind == DMK_OUT_REPLACE)
+        rc = dmk_outfile_begin(json, err);
+    if (rc == DMK_OK && csv->kind == DMK_OUT_REPLACE)
+        rc = dmk_outfile_begin(csv, err);
     return rc;
 }
 
@@ -127,8 +141,9 @@ typedef struct {
 
 static void discard_outputs(DmkRunOutputs *o)
 {
-    /* Nothing was measured: no temporary file was made, so an old result
-     * under that name is kept; a device is only closed. */
+    /* Nothing was measured: the temporary file made before the run is
+     * removed, an old result under that name is kept; a device is only
+     * closed. */
     dmk_outfile_abort(&o->json);
     dmk_outfile_abort(&o->csv);
 }
@@ -200,6 +215,7 @@ static int cmd_run(DmkCliArgs *a)
         return 1; /* a refusal, not a usage error: nothing was touched */
     }
     bool usage = false;
+    quiet_notices = a->quiet;
     int rc = outputs_open(&out.json, &out.csv, a, &usage, &err);
     if (rc != DMK_OK) {
         discard_outputs(&out);
@@ -255,6 +271,12 @@ int main(int argc, char **argv)
 {
     DmkCliArgs args;
     DmkError err = {0};
+#ifdef SIGPIPE
+    /* A --json or --csv pipe whose reader went away must not end the
+     * process silently (exit 141) and cost the other file: the write
+     * fails with EPIPE instead, said as an error naming that output. */
+    signal(SIGPIPE, SIG_IGN);
+#endif
     if (dmk_cli_parse(argc, argv, &args, &err) != DMK_OK) {
         fprintf(stderr, "drivemark-cli: %s\nTry 'drivemark-cli --help'.\n", err.msg);
         dmk_cli_args_free(&args);

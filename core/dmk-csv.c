@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "dmk-csv-private.h"
+#include "dmk-escape.h"
 #include "dmk-size.h"
 
 /* ---- the columns (shared with the reader) -------------------------------- */
@@ -155,12 +156,17 @@ static void put_num(Row *r, size_t col, double v)
 
 static void write_cell(FILE *f, const DmkCsvColumn *c, const Cell *v)
 {
-    char b[1100];
+    /* A path of 4096 bytes, each one perhaps invalid UTF-8 (3 bytes as
+     * U+FFFD), and the quote dmk_csv_neutralise may add. */
+    char b[4100], u[3 * sizeof b];
     if (!v->set)
         return; /* an empty cell: not measured for this kind of row */
     if (c->kind == DMK_CSV_TEXT) {
+        /* Valid UTF-8 only (a Latin-1 folder name): `show` refuses a
+         * file that is not, and the program reads what it writes. */
         dmk_csv_neutralise(v->text, b, sizeof b);
-        csv_fwrite(f, b, strlen(b));
+        dmk_utf8_valid_copy(b, u, sizeof u);
+        csv_fwrite(f, u, strlen(u));
     } else if (c->kind == DMK_CSV_UINT) {
         fprintf(f, "%llu", v->u);
     } else {

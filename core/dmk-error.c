@@ -51,7 +51,9 @@ int dmk_error_errno(DmkError *err, int e, const char *fmt, ...)
         set_fields(err, code, e, fmt, ap);
         va_end(ap);
         size_t used = strlen(err->msg);
-        snprintf(err->msg + used, sizeof err->msg - used, ": %s", strerror(e));
+        /* EPIPE alone ("Broken pipe") does not say whose fault it was. */
+        snprintf(err->msg + used, sizeof err->msg - used, ": %s%s", strerror(e),
+                 e == EPIPE ? " (the program reading it went away)" : "");
     }
     return code;
 }

@@ -78,3 +78,22 @@ const char *dmk_escape(const char *s, char *buf, size_t cap)
     buf[o] = '\0';
     return buf;
 }
+
+const char *dmk_utf8_valid_copy(const char *in, char *out, size_t cap)
+{
+    static const char fffd[] = "\xef\xbf\xbd";
+    size_t n = strlen(in), o = 0;
+    if (cap == 0)
+        return out;
+    for (size_t i = 0; i < n;) {
+        size_t k = dmk_utf8_len((const unsigned char *)in + i, n - i);
+        size_t w = k ? k : 3;
+        if (o + w + 1 > cap)
+            break;
+        memcpy(out + o, k ? in + i : fffd, w);
+        o += w;
+        i += k ? k : 1;
+    }
+    out[o] = '\0';
+    return out;
+}

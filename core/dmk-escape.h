@@ -19,6 +19,12 @@ size_t dmk_utf8_len(const unsigned char *s, size_t n);
  * invalid byte) is one the rule above replaces. */
 bool dmk_escape_unsafe(const unsigned char *s, size_t k);
 
+/* in copied into out (cap bytes) as valid UTF-8: each byte of invalid
+ * UTF-8 becomes U+FFFD, as JSON writes it, and a cut falls on a character
+ * boundary. Every text the program writes into a result file passes
+ * here, so each file it writes is one it can read back. out. */
+const char *dmk_utf8_valid_copy(const char *in, char *out, size_t cap);
+
 /* s escaped in place; each character of `keep` ("\n") stays. */
 void dmk_escape_inplace(char *s, const char *keep);
 

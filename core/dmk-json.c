@@ -3,32 +3,18 @@
 #include <errno.h>
 #include <string.h>
 
+#include "dmk-escape.h"
 #include "dmk-size.h"
-
-/* Length of the valid UTF-8 sequence at s, 0 if invalid. */
-static int utf8_len(const unsigned char *s)
-{
-    if (s[0] < 0x80)
-        return 1;
-    /* lead bytes: C2..DF two, E0..EF three, F0..F4 four; C0, C1 and F5..FF never */
-    int n = s[0] >= 0xf5 ? 0 : s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
-    for (int i = 1; i < n; i++)
-        if ((s[i] & 0xc0) != 0x80)
-            return 0;
-    /* overlong 3-byte forms and UTF-16 surrogates */
-    if (n == 3 && ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0)))
-        return 0;
-    if (n == 4 && ((s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] >= 0x90)))
-        return 0;
-    return n;
-}
 
 void dmk_json_string(FILE *f, const char *str)
 {
     const unsigned char *s = (const unsigned char *)str;
+    size_t left = strlen(str);
     fputc('"', f);
     while (*s) {
-        int n = utf8_len(s);
+        /* the same test as the CSV writer's (dmk_utf8_valid_copy) */
+        size_t n = dmk_utf8_len(s, left);
+        left -= n ? n : 1;
         if (n == 0) {
             fputs("\\ufffd", f);
             s++;
@@ -37,7 +23,7 @@ void dmk_json_string(FILE *f, const char *str)
         } else if (*s < 0x20) {
             fprintf(f, "\\u%04x", *s++);
         } else {
-            fwrite(s, 1, (size_t)n, f);
+            fwrite(s, 1, n, f);
             s += n;
         }
     }

@@ -172,8 +172,21 @@ const char *dmk_file_kind_name(DmkFileKind kind);
 /* Fills *info for an output path without creating, opening or changing
  * anything. Errors (with "opening PATH for writing failed: <OS text>")
  * when its directory is missing, not a directory or not writable, or an
- * existing file is not writable. */
+ * existing file is not writable; and when the old file could not be
+ * replaced by a rename: an append-only or immutable directory or file,
+ * another user's file in a sticky directory (saying which). */
 int dmk_os_output_info(const char *path, DmkFileInfo *info, DmkError *err);
+
+/* Fills *info for an existing file that is read (a chart's input, an
+ * opened result): kind, identity (dev and ino: st_dev/st_ino; Windows:
+ * the volume serial number and file index) and real (its canonical
+ * path). false when it cannot be looked at. */
+bool dmk_os_input_info(const char *path, DmkFileInfo *info);
+
+/* Whether two canonical paths (DmkFileInfo.real) name one file: equal
+ * bytes on Linux; on Windows equal ignoring case, as NTFS and FAT see
+ * names. */
+bool dmk_os_same_path(const char *a, const char *b);
 
 /* Opens an existing file that is not a regular file for writing as it is
  * (a device such as /dev/null, a pipe with a reader), never blocking: a
@@ -186,12 +199,19 @@ int dmk_os_open_special(const char *path, FILE **out, DmkError *err);
  * message naming what it is. Never blocks on a FIFO. */
 int dmk_os_open_input(const char *path, FILE **out, DmkError *err);
 
-/* Creates a new empty file in the directory of `real` (O_EXCL, a unique
- * name that fits any file system's name limit), permissions as a new
- * file gets them (umask), or like `like` (mode, and owner where allowed)
- * when it is not NULL; its name in tmp. */
+/* Creates a new empty file in the directory of `real`, permissions as a
+ * new file gets them (umask), or like `like` (mode, and owner where
+ * allowed) when it is not NULL. Where the file system can (Linux
+ * O_TMPFILE) the file has no name yet and tmp is "": a process killed
+ * before the result is complete leaves nothing; dmk_os_temp_name names
+ * it then. Otherwise its name (O_EXCL, a unique name that fits any file
+ * system's name limit) is in tmp. */
 int dmk_os_temp_beside(const char *real, const DmkFileInfo *like, char *tmp, size_t len, FILE **out,
                        DmkError *err);
+
+/* Gives the nameless file f (dmk_os_temp_beside's tmp "") a unique name
+ * beside `real`, in tmp, so that it can be renamed over the old file. */
+int dmk_os_temp_name(FILE *f, const char *real, char *tmp, size_t len, DmkError *err);
 
 /* fflush, then makes the file's data durable (fsync, _commit): the
  * rename that follows must not publish a file whose blocks are lost. */
@@ -202,8 +222,17 @@ int dmk_os_file_sync(FILE *f, const char *path, DmkError *err);
  * MOVEFILE_WRITE_THROUGH): a reader sees the old file or the new one. */
 int dmk_os_replace_file(const char *tmp, const char *dst, DmkError *err);
 
-/* Removes a file by name (a temporary file that is no use). */
-void dmk_os_remove_file(const char *path);
+/* Removes a file by name (a temporary file that is no use); false when
+ * it could not be removed (it is still there). */
+bool dmk_os_remove_file(const char *path);
+
+/* Creates an empty file beside `real`, renames it to a second new name
+ * and removes it: the proof, before any benchmark, that this directory
+ * lets a result be renamed into place (an append-only directory, a FUSE
+ * or network file system that refuses renames or removals fail here, not
+ * after the run). The message names a test file that could not be
+ * removed. */
+int dmk_os_rename_probe(const char *real, DmkError *err);
 
 /* ---- targets and I/O -------------------------------------------------- */
 

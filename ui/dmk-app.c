@@ -358,7 +358,42 @@ static int check_outputs(const DmkAppOptions *o, DmkError *err)
                 rc = dmk_error_set(err, DMK_E_INVAL, 0,
                                    "%s '%s' and %s '%s' are the same file: give each its own file",
                                    outs[i].opt, outs[i].path, outs[j].opt, outs[j].path);
+    /* An opened result written over by an output (--open r.csv --json
+     * r.csv, or through a link) would be lost. */
+    for (size_t i = 0; i < 3 && rc == DMK_OK; i++)
+        for (size_t k = 0; o->open && o->open[k] && rc == DMK_OK; k++)
+            if (dmk_outfile_is_input(&f[i], o->open[k]))
+                rc = dmk_error_set(err, DMK_E_INVAL, 0,
+                                   "%s '%s' is the file --open '%s' opens: it would be "
+                                   "replaced; give each its own file",
+                                   outs[i].opt, outs[i].path, o->open[k]);
     return rc;
+}
+
+/* The window's outputs, before anything runs: a directory where a
+ * result could not be renamed into place (chattr +a, another user's file
+ * in a sticky directory, a FUSE mount refusing renames) fails now, not
+ * after the run (dmk_os_output_info's checks, dmk_os_rename_probe). A
+ * path that cannot be looked at fails later, at the write, with its
+ * reason; devices and pipes are written as they are. */
+static int probe_outputs(const DmkAppOptions *o, DmkError *err)
+{
+    const char *paths[] = {o->json, o->screenshot, o->export_chart};
+    for (size_t i = 0; i < 3; i++) {
+        DmkFileInfo info;
+        DmkError e = {0};
+        if (!paths[i] || strcmp(paths[i], "-") == 0)
+            continue;
+        int rc = dmk_os_output_info(paths[i], &info, &e);
+        if (rc == DMK_OK && !info.is_stdout &&
+            (info.kind == DMK_FILE_REGULAR || info.kind == DMK_FILE_MISSING))
+            rc = dmk_os_rename_probe(info.real, &e);
+        if (rc == DMK_E_PERM) { /* a refusal; other faults are said at the write */
+            *err = e;
+            return rc;
+        }
+    }
+    return DMK_OK;
 }
 
 /* --null-clock simulated: only for the Lab tab's runs on the null
@@ -460,6 +495,10 @@ static int dmk_app_handle_local_options(GApplication *app, GVariantDict *d)
     if (parse_options(&self->opt, d, &err) != DMK_OK) {
         g_printerr("drivemark: %s\nTry 'drivemark --help'.\n", err.msg);
         return EXIT_USAGE;
+    }
+    if (probe_outputs(&self->opt, &err) != DMK_OK) {
+        g_printerr("drivemark: %s\n", err.msg);
+        return EXIT_FAILED;
     }
     self->settings = settings_new();
     if (!self->settings) {

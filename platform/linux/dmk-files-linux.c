@@ -8,8 +8,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <linux/fs.h> /* FS_IOC_GETFLAGS, FS_APPEND_FL */
+#endif
 
 #include "dmk-platform.h"
 
@@ -100,6 +104,56 @@ static int canonical(const char *final, DmkFileInfo *info)
     return 0;
 }
 
+/* chattr +a or +i on path (a directory or the old file): a name in it
+ * can then never be renamed over or removed, so the result's rename
+ * would fail after the whole run. false where the flags are unknown. */
+static bool fixed_entries(const char *path, const char **what)
+{
+#ifdef FS_IOC_GETFLAGS
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    int fl = 0;
+    bool got = fd >= 0 && ioctl(fd, FS_IOC_GETFLAGS, &fl) == 0;
+    if (fd >= 0)
+        close(fd);
+    *what = fl & FS_IMMUTABLE_FL ? "immutable (chattr +i)" : "append-only (chattr +a)";
+    return got && (fl & (FS_IMMUTABLE_FL | FS_APPEND_FL));
+#else
+    (void)path;
+    (void)what;
+    return false;
+#endif
+}
+
+/* Whether the old file can be replaced by a rename in its directory:
+ * not in an append-only or immutable directory, not itself append-only
+ * or immutable, and not another user's file in a sticky directory (/tmp)
+ * where only its owner, the directory's or root may rename over it. Such
+ * a file could often still be rewritten in place, but that would cut the
+ * old result on a failure: it is refused up front instead, saying why. */
+static int check_replaceable(const char *path, const DmkFileInfo *info, DmkError *err)
+{
+    char dir[PATH_MAX];
+    const char *name, *what;
+    split(info->real, dir, sizeof dir, &name);
+    if (fixed_entries(dir, &what))
+        return dmk_error_errno(err, EPERM,
+                               "writing %s is not possible: its directory %s is %s, so no file "
+                               "in it can be replaced",
+                               path, dir, what);
+    if (info->exists && fixed_entries(info->real, &what))
+        return dmk_error_errno(err, EPERM, "replacing %s is not possible: it is %s", path, what);
+    struct stat d, f;
+    uid_t me = geteuid();
+    if (info->exists && me != 0 && stat(dir, &d) == 0 && (d.st_mode & S_ISVTX) &&
+        stat(info->real, &f) == 0 && f.st_uid != me && d.st_uid != me)
+        return dmk_error_errno(err, EPERM,
+                               "replacing %s is not possible: it belongs to another user (uid "
+                               "%lu) in the sticky directory %s, where only its owner may replace "
+                               "it; give a new file name",
+                               path, (unsigned long)f.st_uid, dir);
+    return DMK_OK;
+}
+
 int dmk_os_output_info(const char *path, DmkFileInfo *info, DmkError *err)
 {
     memset(info, 0, sizeof *info);
@@ -134,9 +188,35 @@ int dmk_os_output_info(const char *path, DmkFileInfo *info, DmkError *err)
      * may not write is not replaced either (root may, as with open). */
     if (e == 0 && info->exists && access(info->real, W_OK) != 0)
         e = errno;
+    /* A refusal by chattr +a/+i said as that, not as a bare EPERM. */
+    int rc = (e == 0 || e == EPERM || e == EACCES) && info->real[0]
+                 ? check_replaceable(path, info, err)
+                 : DMK_OK;
+    if (rc != DMK_OK)
+        return rc;
     if (e != 0)
         return dmk_error_errno(err, e, "opening %s for writing failed", path);
     return DMK_OK;
+}
+
+bool dmk_os_input_info(const char *path, DmkFileInfo *info)
+{
+    memset(info, 0, sizeof *info);
+    struct stat st;
+    if (stat(path, &st) != 0 || !realpath(path, info->real))
+        return false;
+    info->exists = true;
+    info->kind = kind_of(st.st_mode);
+    info->dev = (uint64_t)st.st_dev;
+    info->ino = (uint64_t)st.st_ino;
+    info->nlink = (uint32_t)st.st_nlink;
+    info->mode = (uint32_t)(st.st_mode & 07777);
+    return true;
+}
+
+bool dmk_os_same_path(const char *a, const char *b)
+{
+    return strcmp(a, b) == 0;
 }
 
 static int refuse_kind(DmkError *err, const char *path, DmkFileKind kind, const char *how)
@@ -213,6 +293,19 @@ int dmk_os_open_input(const char *path, FILE **out, DmkError *err)
     return DMK_OK;
 }
 
+/* The new file looks like the old: its owner (where allowed, i.e. as
+ * root) and its permission bits. */
+static void like_old(int fd, const char *real, const DmkFileInfo *like)
+{
+    struct stat st;
+    if (!like || !like->exists)
+        return;
+    if (stat(real, &st) == 0 && fchown(fd, st.st_uid, st.st_gid) != 0) {
+        /* not root: the file is ours, as a new file would be */
+    }
+    fchmod(fd, (mode_t)like->mode);
+}
+
 int dmk_os_temp_beside(const char *real, const DmkFileInfo *like, char *tmp, size_t len, FILE **out,
                        DmkError *err)
 {
@@ -221,6 +314,14 @@ int dmk_os_temp_beside(const char *real, const DmkFileInfo *like, char *tmp, siz
     *out = NULL;
     split(real, dir, sizeof dir, &name);
     int fd = -1, e = EEXIST;
+#ifdef O_TMPFILE
+    /* A file with no name until the result is complete: a process killed
+     * meanwhile (SIGKILL, a frozen file system it was stuck on) leaves
+     * nothing behind. File systems without it (vfat, FUSE) get a name. */
+    fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+    if (fd >= 0 && len > 0)
+        tmp[0] = '\0';
+#endif
     for (int attempt = 0; fd < 0 && e == EEXIST && attempt < 100; attempt++) {
         /* Short, whatever the name's length: 255-byte names stay legal. */
         if ((size_t)snprintf(tmp, len, "%s/.drivemark-result-%ld-%08x.tmp", dir, (long)getpid(),
@@ -232,21 +333,37 @@ int dmk_os_temp_beside(const char *real, const DmkFileInfo *like, char *tmp, siz
     }
     if (fd < 0)
         return dmk_error_errno(err, e, "creating a temporary file in %s failed", dir);
-    if (like && like->exists) {
-        struct stat st;
-        /* The new file looks like the old: its owner (where allowed, i.e.
-         * as root) and its permission bits. */
-        if (stat(real, &st) == 0 && fchown(fd, st.st_uid, st.st_gid) != 0) {
-            /* not root: the file is ours, as a new file would be */
-        }
-        fchmod(fd, (mode_t)like->mode);
-    }
+    like_old(fd, real, like);
     *out = fdopen(fd, "wb");
     if (!*out) {
         e = errno;
         close(fd);
-        unlink(tmp);
+        if (tmp[0])
+            unlink(tmp);
         return dmk_error_errno(err, e, "creating a temporary file in %s failed", dir);
+    }
+    return DMK_OK;
+}
+
+int dmk_os_temp_name(FILE *f, const char *real, char *tmp, size_t len, DmkError *err)
+{
+    char dir[PATH_MAX], proc[64];
+    const char *name;
+    split(real, dir, sizeof dir, &name);
+    snprintf(proc, sizeof proc, "/proc/self/fd/%d", fileno(f));
+    int e = EEXIST;
+    for (int attempt = 0; e == EEXIST && attempt < 100; attempt++) {
+        if ((size_t)snprintf(tmp, len, "%s/.drivemark-result-%ld-%08x.tmp", dir, (long)getpid(),
+                             (unsigned)dmk_entropy64()) >= len)
+            return dmk_error_errno(err, ENAMETOOLONG, "naming a temporary file in %s failed", dir);
+        /* /proc's link for any user; AT_EMPTY_PATH (root) without /proc. */
+        e = linkat(AT_FDCWD, proc, AT_FDCWD, tmp, AT_SYMLINK_FOLLOW) == 0 ? 0 : errno;
+        if (e == ENOENT)
+            e = linkat(fileno(f), "", AT_FDCWD, tmp, AT_EMPTY_PATH) == 0 ? 0 : errno;
+    }
+    if (e != 0) {
+        tmp[0] = '\0';
+        return dmk_error_errno(err, e, "naming a temporary file in %s failed", dir);
     }
     return DMK_OK;
 }
@@ -278,7 +395,52 @@ int dmk_os_replace_file(const char *tmp, const char *dst, DmkError *err)
     return DMK_OK;
 }
 
-void dmk_os_remove_file(const char *path)
+bool dmk_os_remove_file(const char *path)
 {
-    unlink(path);
+    return unlink(path) == 0 || errno == ENOENT;
+}
+
+/* A fresh unique name for a temporary file in dir. */
+static int temp_name(const char *dir, char *out, size_t len)
+{
+    for (int attempt = 0; attempt < 100; attempt++) {
+        struct stat st;
+        if ((size_t)snprintf(out, len, "%s/.drivemark-result-%ld-%08x.tmp", dir, (long)getpid(),
+                             (unsigned)dmk_entropy64()) >= len)
+            return ENAMETOOLONG;
+        if (lstat(out, &st) != 0)
+            return errno == ENOENT ? 0 : errno;
+    }
+    return EEXIST;
+}
+
+int dmk_os_rename_probe(const char *real, DmkError *err)
+{
+    char dir[PATH_MAX], a[PATH_MAX], b[PATH_MAX];
+    const char *name;
+    split(real, dir, sizeof dir, &name);
+    int e = temp_name(dir, a, sizeof a);
+    int fd = e ? -1 : open(a, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return dmk_error_errno(err, e ? e : errno, "creating a temporary file in %s failed", dir);
+    close(fd);
+    const char *left = a;
+    e = temp_name(dir, b, sizeof b);
+    if (e == 0)
+        e = rename(a, b) == 0 ? 0 : errno;
+    if (e == 0)
+        left = b;
+    bool gone = unlink(left) == 0;
+    if (e == 0 && !gone)
+        e = errno;
+    if (e == 0)
+        return DMK_OK;
+    dmk_error_errno(err, e, "%s a test file in %s failed", left == a ? "renaming" : "removing",
+                    dir);
+    size_t n = strlen(err->msg);
+    snprintf(err->msg + n, sizeof err->msg - n,
+             ", so a result there could not replace %s safely%s%s%s", real,
+             gone ? "" : " (the empty file ", gone ? "" : left,
+             gone ? "" : " is left: remove it by hand)");
+    return dmk_error_from_errno(e);
 }

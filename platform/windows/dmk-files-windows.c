@@ -98,6 +98,30 @@ int dmk_os_output_info(const char *path, DmkFileInfo *info, DmkError *err)
     return DMK_OK;
 }
 
+bool dmk_os_input_info(const char *path, DmkFileInfo *info)
+{
+    memset(info, 0, sizeof *info);
+    struct _stat64 st;
+    if (_stat64(path, &st) != 0 || !_fullpath(info->real, path, sizeof info->real))
+        return false;
+    info->exists = true;
+    info->kind = (st.st_mode & _S_IFMT) == _S_IFREG ? DMK_FILE_REGULAR : DMK_FILE_OTHER;
+    fill_existing(path, info); /* volume serial + file index */
+    return true;
+}
+
+bool dmk_os_same_path(const char *a, const char *b)
+{
+    /* NTFS and FAT compare names without case (ASCII and beyond: the
+     * wide, ordinal, case-blind comparison Windows itself uses). */
+    wchar_t *wa = dmk_win_long_path(a), *wb = dmk_win_long_path(b);
+    bool same =
+        wa && wb ? CompareStringOrdinal(wa, -1, wb, -1, TRUE) == CSTR_EQUAL : _stricmp(a, b) == 0;
+    free(wa);
+    free(wb);
+    return same;
+}
+
 int dmk_os_open_special(const char *path, FILE **out, DmkError *err)
 {
     *out = fopen(path, "wb");
@@ -151,6 +175,15 @@ int dmk_os_temp_beside(const char *real, const DmkFileInfo *like, char *tmp, siz
     return DMK_OK;
 }
 
+int dmk_os_temp_name(FILE *f, const char *real, char *tmp, size_t len, DmkError *err)
+{
+    (void)f;
+    (void)len;
+    /* dmk_os_temp_beside always names its file here: never called. */
+    tmp[0] = '\0';
+    return dmk_error_set(err, DMK_E_INVAL, 0, "naming a temporary file beside %s failed", real);
+}
+
 int dmk_os_file_sync(FILE *f, const char *path, DmkError *err)
 {
     errno = 0;
@@ -175,7 +208,41 @@ int dmk_os_replace_file(const char *tmp, const char *dst, DmkError *err)
     return rc;
 }
 
-void dmk_os_remove_file(const char *path)
+bool dmk_os_remove_file(const char *path)
 {
-    _unlink(path);
+    return _unlink(path) == 0 || errno == ENOENT;
+}
+
+int dmk_os_rename_probe(const char *real, DmkError *err)
+{
+    char dir[4096], a[4096], b[4096];
+    const char *name;
+    split(real, dir, sizeof dir, &name);
+    unsigned long pid = (unsigned long)GetCurrentProcessId();
+    snprintf(a, sizeof a, "%s\\.drivemark-result-%lu-%08x.tmp", dir, pid,
+             (unsigned)dmk_entropy64());
+    snprintf(b, sizeof b, "%s\\.drivemark-result-%lu-%08x.tmp", dir, pid,
+             (unsigned)dmk_entropy64());
+    int fd =
+        _open(a, _O_WRONLY | _O_CREAT | _O_EXCL | _O_BINARY | _O_NOINHERIT, _S_IREAD | _S_IWRITE);
+    if (fd < 0)
+        return dmk_error_errno(err, errno, "creating a temporary file in %s failed", dir);
+    _close(fd);
+    wchar_t *wa = dmk_win_long_path(a), *wb = dmk_win_long_path(b);
+    int rc = DMK_OK;
+    const char *left = a;
+    if (!wa || !wb)
+        rc = dmk_error_set(err, DMK_E_INVAL, 0, "renaming %s failed: not valid UTF-8", a);
+    else if (!MoveFileExW(wa, wb, 0)) /* no REPLACE_EXISTING: never over another file */
+        rc = dmk_win_error(err, GetLastError(), "renaming a test file in %s failed", dir);
+    else
+        left = b;
+    free(wa);
+    free(wb);
+    if (_unlink(left) != 0 && rc == DMK_OK)
+        rc = dmk_error_errno(err, errno, "removing the test file %s failed (remove it by hand)",
+                             left);
+    else if (rc != DMK_OK)
+        _unlink(left);
+    return rc;
 }

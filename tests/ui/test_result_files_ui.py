@@ -102,6 +102,45 @@ def test_same_file_twice():
         return err.strip().splitlines()[-2] if err.count("\n") > 1 else err.strip()
 
 
+def test_open_file_is_an_output():
+    """--json or --export-chart naming a file --open opens (itself, a
+    symbolic link to it, a hard link): a usage error (exit 2) before
+    anything is written; the opened result unchanged."""
+    with Results() as r:
+        digest = sha(r.a)
+        link, hard = r.path("link.svg"), r.path("hard.json")
+        os.symlink(r.a, link)
+        os.link(r.a, hard)
+        for a in (["--json", r.a], ["--export-chart", link], ["--json", hard]):
+            rc, _, err, _ = run_app(["--open", r.a] + a + ["--quit-when-done"], timeout=60)
+            check(rc == 2 and "is the file --open" in err, f"{a}: exit {rc}: {err}")
+        check(sha(r.a) == digest and os.path.islink(link), "the opened result changed")
+        return err.strip().splitlines()[-1]
+
+
+def test_append_only_output_refused_before_the_window():
+    """--json into a chattr +a directory: exit 1 before the window opens,
+    the message says append-only; the old file unchanged, nothing added."""
+    if os.geteuid() != 0:
+        raise Skip("needs root (chattr +a)")
+    import subprocess
+    with Results() as r:
+        ad = r.path("ad")
+        os.mkdir(ad)
+        old = os.path.join(ad, "old.json")
+        open(old, "w").write("old\n")
+        if subprocess.run(["chattr", "+a", ad], capture_output=True).returncode != 0:
+            raise Skip("chattr +a is not supported here")
+        try:
+            rc, _, err, _ = run_app(["--open", r.a, "--json", old, "--quit-when-done"],
+                                    timeout=60)
+        finally:
+            subprocess.run(["chattr", "-a", ad], capture_output=True)
+        check(rc == 1 and "append-only (chattr +a)" in err, f"exit {rc}: {err}")
+        check(open(old).read() == "old\n" and os.listdir(ad) == ["old.json"], "changed")
+        return err.strip().splitlines()[-1]
+
+
 def main():
     return dmktest.run_tap(dmktest.tests_in(globals()), timed=True)
 

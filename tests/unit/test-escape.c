@@ -59,11 +59,31 @@ static void test_error_messages(void)
     DMK_CHECK_STR(err.msg, "opening /x/?[2J?.csv failed");
 }
 
+/* dmk_utf8_valid_copy: what the CSV writer (and the JSON writer's test)
+ * makes of bytes that are not UTF-8: U+FFFD each, valid text unchanged,
+ * a cut on a character boundary. */
+static void test_utf8_valid_copy(void)
+{
+    char buf[64];
+    DMK_CHECK_STR(dmk_utf8_valid_copy("M\xfcller", buf, sizeof buf), "M\xef\xbf\xbdller");
+    DMK_CHECK_STR(dmk_utf8_valid_copy("\xc3\xa9t\xc3\xa9", buf, sizeof buf), "\xc3\xa9t\xc3\xa9");
+    /* overlong, surrogate, a lone continuation, a cut sequence at the end */
+    DMK_CHECK_STR(dmk_utf8_valid_copy("\xc0\xaf|\xed\xa0\x80|\x80|\xe2\x82", buf, sizeof buf),
+                  "\xef\xbf\xbd\xef\xbf\xbd|\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd|\xef\xbf\xbd|"
+                  "\xef\xbf\xbd\xef\xbf\xbd");
+    /* 5 bytes of room: "ab" and no half of U+FFFD */
+    DMK_CHECK_STR(dmk_utf8_valid_copy("ab\xff"
+                                      "cd",
+                                      buf, 5),
+                  "ab");
+}
+
 int main(void)
 {
     DMK_TEST(test_controls);
     DMK_TEST(test_bidi);
     DMK_TEST(test_kept);
     DMK_TEST(test_error_messages);
+    DMK_TEST(test_utf8_valid_copy);
     return dmk_test_done();
 }

@@ -154,6 +154,40 @@ static void test_same_file(void)
     remove(a);
 }
 
+/* Two new names differing only in case are one file where case is
+ * ignored (vfat, NTFS): refused; an output over an existing input is
+ * found by identity (and on Windows by the case-blind path). */
+static void test_case_and_inputs(void)
+{
+    char up[1100], low[1100], in[1100], in2[1100];
+    path_of("R.json", up, sizeof up);
+    path_of("r.JSON", low, sizeof low);
+    path_of("in.csv", in, sizeof in);
+    path_of("./in.csv", in2, sizeof in2);
+    DmkOutFile a, b, o;
+    DmkError err = {0};
+    DMK_CHECK_INT(dmk_outfile_check(&a, up, &err), DMK_OK);
+    DMK_CHECK_INT(dmk_outfile_check(&b, low, &err), DMK_OK);
+    DMK_CHECK(dmk_outfile_same(&a, &b));
+    put(in, "x");
+    DMK_CHECK_INT(dmk_outfile_check(&o, in2, &err), DMK_OK);
+    DMK_CHECK(dmk_outfile_is_input(&o, in));
+    DMK_CHECK(!dmk_outfile_is_input(&a, in)); /* a new file is not the input */
+    DMK_CHECK_INT(dmk_outfile_check(&o, in, &err), DMK_OK);
+    /* the whole cycle after the up-front probe: nothing else left */
+    DMK_CHECK_INT(dmk_outfile_begin(&o, &err), DMK_OK);
+    fputs("new", o.f);
+    DMK_CHECK_INT(dmk_outfile_commit(&o, &err), DMK_OK);
+    remove(in);
+    DIR *dp = opendir(dir);
+    int left = 0;
+    for (struct dirent *e; dp && (e = readdir(dp));)
+        left += e->d_name[0] != '.' || strncmp(e->d_name, ".drivemark-", 11) == 0;
+    if (dp)
+        closedir(dp);
+    DMK_CHECK_INT(left, 0);
+}
+
 int main(void)
 {
     const char *base = getenv("DMK_TEST_TMPDIR");
@@ -170,6 +204,7 @@ int main(void)
     DMK_TEST(test_failure_creates_nothing);
     DMK_TEST(test_missing_directory);
     DMK_TEST(test_same_file);
+    DMK_TEST(test_case_and_inputs);
     remove_dir(dir);
     return dmk_test_done();
 }
