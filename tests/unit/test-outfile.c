@@ -14,7 +14,7 @@
 #define remove_dir(p) _rmdir(p)
 #else
 #include <unistd.h>
-#define make_dir(p)   mkdir(p, 0700)
+#define make_dir(p)   mkdir(p, 0755) /* the suite's tmp dir too: other users reach it */
 #define remove_dir(p) rmdir(p)
 #endif
 
