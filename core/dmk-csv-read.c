@@ -774,7 +774,7 @@ static int read_honest_test(Reader *rd, const Cells *c, DmkTestResult *t)
     if (rc == DMK_OK && !dmk_flags_parse(text, &t->flags))
         rc = fail_cell(rd, fl_col,
                        "%s is not a list of flags (peak, over_interface, low_qd, ram_backed, "
-                       "storage_unknown, paused)",
+                       "storage_unknown, paused, cached)",
                        shown(text, strlen(text), q, sizeof q));
     return rc;
 }

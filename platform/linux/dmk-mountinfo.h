@@ -7,6 +7,8 @@
 
 typedef struct {
     unsigned major, minor; /* the file system's device number */
+    char root[512];        /* the directory of the file system mounted here ("/", or a
+                            * bind mount's subdirectory), unescaped */
     char mnt[512];         /* mount point, unescaped */
     char opts[256];        /* per-mount options: "rw,noatime" */
     char fstype[32];
