@@ -762,7 +762,7 @@ static int read_partial(Reader *rd, const Cells *c, DmkTestResult *t)
 static int read_honest_test(Reader *rd, const Cells *c, DmkTestResult *t)
 {
     size_t qd_col = dmk_csv_col_tail(DMK_COL_ACHIEVED_QD), fl_col = dmk_csv_col_tail(DMK_COL_FLAGS);
-    char text[64], q[80];
+    char text[160], q[80];
     if (rd->file_col[qd_col] < 0) {
         t->flags = dmk_test_flags(rd->res, t);
         return DMK_OK;
