@@ -541,9 +541,12 @@ def killed_bindfs(in_test):
         say(err)
         check(p.returncode == 1, f"exit {p.returncode}: {err}")
         name = f"{s.path('f')}/{hidden[0]}"
+        # The dead mount's path is no help: the message names the file
+        # in bindfs's source directory, where it is.
         check(f"leftover: the FUSE file system keeps the open test file under the "
               f"hidden name {name} until the run closes it; if the FUSE server dies during the "
-              "run, that file is left there" in err, err)
+              f"run, that file is left as {src}/{hidden[0]} (in {src}, the directory the FUSE "
+              "file system passes through): remove it by hand" in err, err)
         check(os.path.exists(os.path.join(src, hidden[0])), "the hidden file is gone after all")
         os.unlink(os.path.join(src, hidden[0]))
 
