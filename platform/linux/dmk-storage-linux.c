@@ -36,6 +36,7 @@ typedef struct {
     size_t len;
     char *cached; /* the first buffered loop device met ("loop3"), "" for none */
     size_t cached_len;
+    bool *cached_device; /* that loop device's backing is a block device */
 } Walk;
 
 static DmkStorage walk_path(Walk *w, const char *path);
@@ -327,12 +328,14 @@ bool dmk_linux_loop_backing(const char *root, const char *name, DmkLinuxLoopBack
 /* A loop device without direct I/O (loop/dio 0, losetup's default)
  * reads and writes its backing file through the page cache: reads of
  * recently written data come from memory, whatever the drive. */
-static void note_buffered_loop(Walk *w, const char *name)
+static void note_buffered_loop(Walk *w, const char *name, bool over_device)
 {
     char path[PATH_MAX + 64], line[16];
     snprintf(path, sizeof path, "%s/sys/block/%s/loop/dio", w->root, name);
-    if (!w->cached[0] && dmk_linux_read_line(path, line, sizeof line) && strcmp(line, "0") == 0)
-        snprintf(w->cached, w->cached_len, "%s", name);
+    if (w->cached[0] || !dmk_linux_read_line(path, line, sizeof line) || strcmp(line, "0") != 0)
+        return;
+    snprintf(w->cached, w->cached_len, "%s", name);
+    *w->cached_device = over_device;
 }
 
 /* A loop device: its backing file's (or device's) storage. */
@@ -343,7 +346,7 @@ static DmkStorage walk_loop(Walk *w, const char *name)
         say(w, "/dev/%s, which has no backing file (not attached)", name);
         return DMK_STORAGE_UNKNOWN;
     }
-    note_buffered_loop(w, name);
+    note_buffered_loop(w, name, b.known && b.is_device);
     if (b.known && b.is_device) {
         say(w, "/dev/%s, whose backing device is ", name);
         return walk_dev(w, b.rdev);
@@ -439,7 +442,9 @@ static void start(Walk *w, const char *root, DmkLinuxStorage *out)
     out->chain[0] = '\0';
     w->cached = out->cached_loop;
     w->cached_len = sizeof out->cached_loop;
+    w->cached_device = &out->cached_over_device;
     out->cached_loop[0] = '\0';
+    out->cached_over_device = false;
 }
 
 void dmk_linux_storage_of_dev(const char *root, dev_t dev, DmkLinuxStorage *out)

@@ -32,6 +32,7 @@ typedef struct {
      * "" for none. Its numbers are the page cache's as much as the
      * drive's (results.md, flag "cached"). */
     char cached_loop[32];
+    bool cached_over_device; /* its backing is a block device, not a file */
 } DmkLinuxStorage;
 
 /* The storage under the block device dev (a partition, loop, zram, dm,

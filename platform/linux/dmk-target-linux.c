@@ -196,9 +196,9 @@ static void note_cache(const DmkLinuxStorage *s, DmkTargetInfo *info)
 {
     if (s->cached_loop[0])
         snprintf(info->cache_note, sizeof info->cache_note,
-                 "the loop device /dev/%s reads and writes its backing file through the page "
+                 "the loop device /dev/%s reads and writes its backing %s through the page "
                  "cache (loop/dio 0)",
-                 s->cached_loop);
+                 s->cached_loop, s->cached_over_device ? "device" : "file");
 }
 
 /* The storage under the file system, followed down (ext4 on a loop

@@ -58,9 +58,9 @@ def direct_io(dev):
         raise Skip(f"{dev} stays buffered after losetup --direct-io=on")
 
 
-def cache_words(dev):
-    return (f"the loop device {dev} reads and writes its backing file through the page cache "
-            "(loop/dio 0)")
+def cache_words(dev, backing="file"):
+    return (f"the loop device {dev} reads and writes its backing {backing} through the page "
+            "cache (loop/dio 0)")
 
 
 def run_rows(d, args):
@@ -78,17 +78,17 @@ def run_rows(d, args):
     return r, rows, json.load(open(js))
 
 
-def check_cached(d, args, dev):
+def check_cached(d, args, dev, backing="file"):
     r, rows, doc = run_rows(d, args)
     for row in rows:
         check("cached" in row["flags"].split(), f"not flagged cached: {row['flags']!r}")
-    note = (f"   Note: cache: {cache_words(dev)}: the numbers measure memory as much as the "
+    note = (f"   Note: cache: {cache_words(dev, backing)}: the numbers measure memory as much as the "
             "drive\n")
     check(note in r.stdout, f"no cache note {note!r} in {r.stdout}")
-    check(f"   Flag: [cached] Cached: {cache_words(dev)}, so the numbers measure memory as much "
+    check(f"   Flag: [cached] Cached: {cache_words(dev, backing)}, so the numbers measure memory as much "
           "as the drive." in r.stdout, r.stdout)
     text = json.dumps(doc)
-    check(f'"cache_note": "{cache_words(dev)}"' in text, text[:2000])
+    check(f'"cache_note": "{cache_words(dev, backing)}"' in text, text[:2000])
     check('"cached"' in text, "no cached flag in the JSON")
 
 
@@ -152,13 +152,17 @@ def test_bindfs_over_disk_submount_runs():
 def test_buffered_loop_device_flagged_cached():
     """--device on a loop over a build-dir file as losetup makes it (dio 0):
     run, every test flagged cached with the loop device named; after
-    losetup --direct-io=on, not flagged."""
+    losetup --direct-io=on, not flagged. A buffered loop over that loop
+    device (its backing a block device, cached the same way) is flagged
+    too, naming its backing device."""
     ts.need_root("losetup")
     with Dir() as d, ts.Stack(d) as s:
         dev = buffered_loop(s, s.image(s.path("dev.img"), 64 * MIB))
         check_cached(d, ["--device", dev], dev)
         direct_io(dev)
         check_not_cached(d, ["--device", dev])
+        over = buffered_loop(s, dev)
+        check_cached(d, ["--device", over], over, backing="device")
 
 
 def test_folder_on_buffered_loop_flagged_cached():
