@@ -40,6 +40,7 @@ typedef struct {
 } Walk;
 
 static DmkStorage walk_path(Walk *w, const char *path);
+static DmkStorage walk_mount(Walk *w, const DmkMountLine *m, const char *real);
 static bool is_fuse(const char *fstype);
 static DmkStorage walk_dev(Walk *w, dev_t dev);
 
@@ -106,6 +107,21 @@ static bool find_mount(const char *root, dev_t dev, const char *real, DmkMountLi
     }
     fclose(f);
     return by_dev || best > 0;
+}
+
+/* The mount whose id is id (a mount's parent: what it sits on). */
+static bool find_mount_id(const char *root, unsigned id, DmkMountLine *out)
+{
+    char path[PATH_MAX], line[8192];
+    snprintf(path, sizeof path, "%s/proc/self/mountinfo", root);
+    FILE *f = fopen(path, "re");
+    if (!f)
+        return false;
+    bool found = false;
+    while (!found && fgets(line, sizeof line, f))
+        found = dmk_mountinfo_parse(line, out) && out->id == id;
+    fclose(f);
+    return found;
 }
 
 /* Where path (resolved; NULL: the mount point itself) is in the
@@ -184,6 +200,18 @@ static DmkStorage walk_fuse(Walk *w, const DmkMountLine *m, const char *real)
         return walk_dev(w, st.st_rdev);
     }
     if (source_path_of(m, real, src, sizeof src)) {
+        /* Mounted over its own source (bindfs D D): the source seen from
+         * here is the mount again; its data is in the directory under
+         * the mount, on the mount it sits on. */
+        DmkMountLine parent;
+        if (mount_holds(m->mnt, src) && stat(src, &st) == 0 &&
+            st.st_dev == makedev(m->major, m->minor)) {
+            say(w, "%s over %s, under its own mount point, which is on ", kind, src);
+            if (find_mount_id(w->root, m->parent, &parent) && parent.id != m->id)
+                return walk_mount(w, &parent, src);
+            say(w, "a mount that cannot be found");
+            return DMK_STORAGE_UNKNOWN;
+        }
         say(w, "%s over %s, which is on ", kind, src);
         return walk_path(w, src);
     }

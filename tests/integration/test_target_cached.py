@@ -146,6 +146,23 @@ def test_bindfs_over_disk_submount_runs():
         check(ts.listing(os.path.join(src, "disk")) == [], "left in the ext4")
 
 
+def test_bindfs_over_its_own_source():
+    """bindfs D D (mounted over its own source): the source seen through
+    the mount is the mount again, so the walk goes to the mount it sits on
+    (before: around the cycle until "too deep", flagged may be RAM). On a
+    tmpfs D: refused; on the build dir's disk: runs, unflagged."""
+    ts.need_root("bindfs")
+    with Dir() as d, ts.Stack(d) as s:
+        ram = s.tmpfs("ram", size="64m")
+        s.bindfs(ram, ram)
+        ts.check_refused_ram(ram, f"FUSE over {ram}, under its own mount point, which is on "
+                                  "tmpfs")
+        disk = s.path("disk")
+        os.makedirs(disk)
+        s.bindfs(disk, disk)
+        ts.check_runs_unflagged(d, disk)
+
+
 # ---- finding 11b: buffered loop devices -----------------------------------------
 
 

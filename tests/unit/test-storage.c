@@ -262,6 +262,8 @@ static void test_fuse_mount_root(void)
     snprintf(line, sizeof line, "46 22 0:46 /a /b rw - fuse %s rw\n", root);
     DMK_CHECK(dmk_mountinfo_parse(line, &m));
     DMK_CHECK_STR(m.root, "/a");
+    DMK_CHECK_INT(m.id, 46);
+    DMK_CHECK_INT(m.parent, 22);
     DMK_CHECK_STR(m.mnt, "/b");
     dmk_linux_storage_of_mount(root, &m, &s);
     snprintf(want, sizeof want, "FUSE over %s/a, which is on tmpfs", root);
