@@ -163,6 +163,43 @@ def test_bindfs_over_its_own_source():
         ts.check_runs_unflagged(d, disk)
 
 
+def list_volumes():
+    """The window's list (dmk_os_list_volumes): {path: (usable, reason)}."""
+    if not ts.LIST_VOLUMES:
+        raise Skip("no list-volumes program given")
+    out = ts.subprocess.run([ts.LIST_VOLUMES], capture_output=True, text=True, check=True,
+                            timeout=60).stdout
+    vols = {}
+    for line in out.splitlines():
+        path, usable, reason = line.split("\t")
+        vols[path] = (usable, reason)
+    return vols
+
+
+def test_drive_list_follows_fuse_at_its_root():
+    """The window's list: a bindfs mount over its own tmpfs source is
+    RAM-backed (the mount under it), one over its own disk directory and
+    one over a disk directory holding a tmpfs (the list entry is the mount
+    point: its own source) are usable."""
+    ts.need_root("bindfs")
+    with Dir() as d, ts.Stack(d) as s:
+        ram = s.tmpfs("ram", size="64m")
+        s.bindfs(ram, ram)
+        disk = s.path("disk")
+        os.makedirs(disk)
+        s.bindfs(disk, disk)
+        src = s.path("src")
+        os.makedirs(src)
+        s.tmpfs(os.path.join("src", "sub"), size="64m")
+        s.bindfs(src, s.path("f"))
+        vols = list_volumes()
+        want = ("unusable", f"RAM-backed (FUSE over {ram}, under its own mount point, which is on "
+                            "tmpfs): would measure memory, not a drive")
+        check(vols.get(ram) == want, f"{ram}: {vols.get(ram)}, expected {want}")
+        for path in (disk, s.path("f")):
+            check(vols.get(path, ("", ""))[0] == "usable", f"{path}: {vols.get(path)}")
+
+
 # ---- finding 11b: buffered loop devices -----------------------------------------
 
 
