@@ -347,18 +347,21 @@ static int remove_name(int fd, const char *dir, const char *path, bool *hidden, 
 /* Where a dead server leaves the hidden file: for a FUSE file system
  * whose mount names its source directory (bindfs), the file is there,
  * under the same name, and that is the path to remove once the FUSE
- * mount is gone; otherwise the name seen through the mount. */
-static void leftover_place(const char *dir, const char *name, bool fuse, char *buf, size_t len)
+ * mount is gone (the one through the dead mount cannot be reached);
+ * otherwise the name seen through the mount. */
+static void leftover_place(const char *dir, const char *name, bool fuse, bool nfs, char *buf,
+                           size_t len)
 {
     char src[PATH_MAX];
     const char *base = name[0] && strrchr(name, '/') ? strrchr(name, '/') + 1 : ".fuse_hiddenXXXX";
-    if (fuse && dmk_linux_fuse_source_of(dir, src, sizeof src))
-        snprintf(buf, len,
-                 "%.300s/%.100s (in %.300s, the directory the FUSE file system passes "
-                 "through)",
-                 src, base, src);
+    if (nfs)
+        snprintf(buf, len, "there as %.400s", name[0] ? name : "DIR/.nfsXXXX");
+    else if (fuse && dmk_linux_fuse_source_of(dir, src, sizeof src))
+        snprintf(buf, len, "in the FUSE file system's source directory as %.400s/%.100s", src,
+                 base);
     else
-        snprintf(buf, len, "%.300s", name[0] ? name : "DIR/.fuse_hiddenXXXX");
+        snprintf(buf, len, "there as %.400s (and in the directory behind the mount)",
+                 name[0] ? name : "DIR/.fuse_hiddenXXXX");
 }
 
 /* Where the OS keeps a removed open file under another name, and what
@@ -369,14 +372,11 @@ static void note_hidden(const char *dir, const char *name, DmkTargetInfo *info)
     bool fuse = statfs(dir, &sf) == 0 && (unsigned long)sf.f_type == FUSE_SUPER_MAGIC_;
     bool nfs = statfs(dir, &sf) == 0 && (unsigned long)sf.f_type == NFS_SUPER_MAGIC_;
     char left[PATH_MAX];
-    if (nfs)
-        snprintf(left, sizeof left, "%.300s", name[0] ? name : "DIR/.nfsXXXX");
-    else
-        leftover_place(dir, name, fuse, left, sizeof left);
+    leftover_place(dir, name, fuse, nfs, left, sizeof left);
     snprintf(info->leftover_note, sizeof info->leftover_note,
              "leftover: %s keeps the open test file under the hidden name %.300s until the run "
-             "closes it; if the %s dies during the run, that file is left as %.700s: remove it "
-             "by hand",
+             "closes it; if the %s dies during the run, that file is left %.600s: remove it by "
+             "hand",
              nfs    ? "NFS"
              : fuse ? "the FUSE file system"
                     : "the file system",

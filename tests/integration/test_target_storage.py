@@ -547,8 +547,8 @@ def killed_bindfs(in_test):
         # in bindfs's source directory, where it is.
         check(f"leftover: the FUSE file system keeps the open test file under the "
               f"hidden name {name} until the run closes it; if the FUSE server dies during the "
-              f"run, that file is left as {src}/{hidden[0]} (in {src}, the directory the FUSE "
-              "file system passes through): remove it by hand" in err, err)
+              "run, that file is left in the FUSE file system's source directory as "
+              f"{src}/{hidden[0]}: remove it by hand" in err, err)
         check(os.path.exists(os.path.join(src, hidden[0])), "the hidden file is gone after all")
         os.unlink(os.path.join(src, hidden[0]))
 
