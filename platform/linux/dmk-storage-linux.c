@@ -109,19 +109,33 @@ static bool find_mount(const char *root, dev_t dev, const char *real, DmkMountLi
     return by_dev || best > 0;
 }
 
-/* The mount whose id is id (a mount's parent: what it sits on). */
-static bool find_mount_id(const char *root, unsigned id, DmkMountLine *out)
+/* What a FUSE mount over its own source hides at real: the deepest
+ * mount holding real that was there before it (mountinfo lists mounts
+ * in the order they were made; the ones after it that hold real are on
+ * top of it, and stat sees them). The mount it sits on, or a file
+ * system mounted inside its source (D/sub) before it. */
+static bool find_hidden_mount(const char *root, const DmkMountLine *fuse, const char *real,
+                              DmkMountLine *out)
 {
     char path[PATH_MAX], line[8192];
     snprintf(path, sizeof path, "%s/proc/self/mountinfo", root);
     FILE *f = fopen(path, "re");
     if (!f)
         return false;
-    bool found = false;
-    while (!found && fgets(line, sizeof line, f))
-        found = dmk_mountinfo_parse(line, out) && out->id == id;
+    size_t best = 0;
+    DmkMountLine m;
+    while (fgets(line, sizeof line, f)) {
+        if (!dmk_mountinfo_parse(line, &m))
+            continue;
+        if (m.id == fuse->id)
+            break;
+        if (mount_holds(m.mnt, real) && strlen(m.mnt) + 1 > best) {
+            best = strlen(m.mnt) + 1;
+            *out = m;
+        }
+    }
     fclose(f);
-    return found;
+    return best > 0;
 }
 
 /* Where path (resolved; NULL: the mount point itself) is in the
@@ -203,12 +217,12 @@ static DmkStorage walk_fuse(Walk *w, const DmkMountLine *m, const char *real)
         /* Mounted over its own source (bindfs D D): the source seen from
          * here is the mount again; its data is in the directory under
          * the mount, on the mount it sits on. */
-        DmkMountLine parent;
+        DmkMountLine under;
         if (mount_holds(m->mnt, src) && stat(src, &st) == 0 &&
             st.st_dev == makedev(m->major, m->minor)) {
             say(w, "%s over %s, under its own mount point, which is on ", kind, src);
-            if (find_mount_id(w->root, m->parent, &parent) && parent.id != m->id)
-                return walk_mount(w, &parent, src);
+            if (find_hidden_mount(w->root, m, src, &under))
+                return walk_mount(w, &under, src);
             say(w, "a mount that cannot be found");
             return DMK_STORAGE_UNKNOWN;
         }

@@ -171,7 +171,8 @@ def test_bindfs_over_its_own_source():
     """bindfs D D (mounted over its own source): the source seen through
     the mount is the mount again, so the walk goes to the mount it sits on
     (before: around the cycle until "too deep", flagged may be RAM). On a
-    tmpfs D: refused; on the build dir's disk: runs, unflagged."""
+    tmpfs D: refused; on the build dir's disk: runs, unflagged, but D/sub,
+    where a tmpfs was mounted before the bindfs, is refused."""
     ts.need_root("bindfs")
     with Dir() as d, ts.Stack(d) as s:
         ram = s.tmpfs("ram", size="64m")
@@ -180,8 +181,13 @@ def test_bindfs_over_its_own_source():
                                   "tmpfs")
         disk = s.path("disk")
         os.makedirs(disk)
+        s.tmpfs(os.path.join("disk", "sub"), size="64m")
         bindfs_over_itself(s, disk)
         ts.check_runs_unflagged(d, disk)
+        # A tmpfs mounted at D/sub before the bindfs is hidden under it
+        # but is where D/sub's data goes.
+        ts.check_refused_ram(f"{disk}/sub", f"FUSE over {disk}/sub, under its own mount point, "
+                                            "which is on tmpfs")
 
 
 def list_volumes():
