@@ -762,7 +762,7 @@ static int read_partial(Reader *rd, const Cells *c, DmkTestResult *t)
 static int read_honest_test(Reader *rd, const Cells *c, DmkTestResult *t)
 {
     size_t qd_col = dmk_csv_col_tail(DMK_COL_ACHIEVED_QD), fl_col = dmk_csv_col_tail(DMK_COL_FLAGS);
-    char text[64], q[80];
+    char text[160], q[80];
     if (rd->file_col[qd_col] < 0) {
         t->flags = dmk_test_flags(rd->res, t);
         return DMK_OK;
@@ -774,7 +774,7 @@ static int read_honest_test(Reader *rd, const Cells *c, DmkTestResult *t)
     if (rc == DMK_OK && !dmk_flags_parse(text, &t->flags))
         rc = fail_cell(rd, fl_col,
                        "%s is not a list of flags (peak, over_interface, low_qd, ram_backed, "
-                       "storage_unknown, paused)",
+                       "storage_unknown, paused, cached)",
                        shown(text, strlen(text), q, sizeof q));
     return rc;
 }

@@ -17,6 +17,7 @@ static const struct {
     {DMK_FLAG_RAM_BACKED, "ram_backed"},
     {DMK_FLAG_STORAGE_UNKNOWN, "storage_unknown"},
     {DMK_FLAG_PAUSED, "paused"},
+    {DMK_FLAG_CACHED, "cached"},
 };
 #define N_FLAGS (sizeof flag_names / sizeof flag_names[0])
 
@@ -66,6 +67,8 @@ uint32_t dmk_test_flags(const DmkRunResult *r, const DmkTestResult *t)
         f |= DMK_FLAG_STORAGE_UNKNOWN;
     if (dmk_test_paused_s(t, NULL) > 0)
         f |= DMK_FLAG_PAUSED;
+    if (r->target.cache_note[0])
+        f |= DMK_FLAG_CACHED;
     return f;
 }
 
@@ -198,6 +201,16 @@ void dmk_flag_describe(const DmkRunResult *r, const DmkTestResult *t, uint32_t b
                      "drive's.",
                      ti->storage_note[0] ? " (" : "", ti->storage_note,
                      ti->storage_note[0] ? ")" : "");
+    } else if (bit == DMK_FLAG_CACHED) {
+        snprintf(marker, mlen, "cached");
+        if (tip)
+            snprintf(tip, tlen,
+                     "Cached: %.250s, so the numbers measure memory as much as the drive. "
+                     "Attach the loop device with direct I/O (losetup --direct-io=on) for the "
+                     "drive's numbers.",
+                     ti->cache_note[0] ? ti->cache_note
+                                       : "a loop device under the target reads and writes its "
+                                         "backing file through the page cache");
     } else if (bit == DMK_FLAG_PAUSED) {
         snprintf(marker, mlen, "paused");
         if (tip)
@@ -251,6 +264,11 @@ void dmk_run_fs_notes(const DmkRunResult *r, char *buf, size_t len)
         snprintf(line, sizeof line, "storage: %.900s%s", ti->storage_note,
                  ti->storage == DMK_STORAGE_RAM ? ": RAM-backed, the numbers measure memory"
                                                 : ": unknown, it may be RAM-backed");
+        append(buf, len, line);
+    }
+    if (ti->cache_note[0]) {
+        snprintf(line, sizeof line,
+                 "cache: %.250s: the numbers measure memory as much as the drive", ti->cache_note);
         append(buf, len, line);
     }
     if (ti->leftover_note[0]) {

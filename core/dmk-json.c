@@ -120,6 +120,7 @@ static void write_target_flags(FILE *f, const DmkTargetInfo *ti)
     static const char *const storage[] = {"disk", "ram", "unknown"};
     kv_str(f, "storage", storage[(unsigned)ti->storage < 3 ? ti->storage : 2], ",");
     kv_str(f, "storage_note", ti->storage_note, ",");
+    kv_str(f, "cache_note", ti->cache_note, ",");
 }
 
 /* What the verify option found: absent when it was off. */

@@ -136,10 +136,11 @@ enum {
     DMK_FLAG_RAM_BACKED = 1u << 3, /* the target's storage is memory (a device given on purpose) */
     DMK_FLAG_STORAGE_UNKNOWN = 1u << 4, /* the storage could not be followed: may be RAM */
     DMK_FLAG_PAUSED = 1u << 5,          /* a pass contained a pause: its time counts idle */
+    DMK_FLAG_CACHED = 1u << 6,          /* a cache in front of the drive (a buffered loop device) */
 };
 #define DMK_FLAG_ALL                                                                   \
     (DMK_FLAG_PEAK | DMK_FLAG_OVER_INTERFACE | DMK_FLAG_LOW_QD | DMK_FLAG_RAM_BACKED | \
-     DMK_FLAG_STORAGE_UNKNOWN | DMK_FLAG_PAUSED)
+     DMK_FLAG_STORAGE_UNKNOWN | DMK_FLAG_PAUSED | DMK_FLAG_CACHED)
 
 /* The reviews' practice (methodology.md): a 1 GiB CrystalDiskMark file
  * fits inside an SLC cache, so its tiles are "peak"; labs use 16 to 32 GiB
@@ -155,7 +156,8 @@ uint32_t dmk_test_asked_qd(const DmkTest *t);
  * score and achieved queue depth. */
 uint32_t dmk_test_flags(const DmkRunResult *r, const DmkTestResult *t);
 
-/* "peak", "over_interface", "low_qd", "ram_backed", "storage_unknown" for
+/* "peak", "over_interface", "low_qd", "ram_backed", "storage_unknown",
+ * "paused", "cached" for
  * one bit; NULL for others. */
 const char *dmk_flag_name(uint32_t bit);
 

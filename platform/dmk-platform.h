@@ -344,7 +344,12 @@ typedef struct {
     /* What the run may leave behind where the OS cannot help (a FUSE
      * server's .fuse_hidden file, NFS's .nfsXXXX) and how to remove it;
      * "" when nothing can be left. */
-    char leftover_note[640];
+    char leftover_note[1200];
+    /* Set when a cache in front of the drive takes the I/O (a loop device
+     * doing buffered I/O on its backing file, loop/dio 0): "the loop
+     * device /dev/loop3 reads and writes its backing file through the
+     * page cache (loop/dio 0)"; the run is flagged "cached". "" when none. */
+    char cache_note[256];
 } DmkTargetInfo;
 
 typedef struct DmkTarget DmkTarget;

@@ -21,12 +21,13 @@ bool dmk_mountinfo_parse(const char *line, DmkMountLine *m)
 {
     /* Optional fields sit between the options and " - ". */
     const char *sep = strstr(line, " - ");
-    if (!sep ||
-        sscanf(line, "%*u %*u %u:%u %*s %511s %255s", &m->major, &m->minor, m->mnt, m->opts) != 4)
+    if (!sep || sscanf(line, "%u %u %u:%u %511s %511s %255s", &m->id, &m->parent, &m->major,
+                       &m->minor, m->root, m->mnt, m->opts) != 7)
         return false;
     m->super_opts[0] = '\0';
     if (sscanf(sep + 3, "%31s %255s %2047s", m->fstype, m->source, m->super_opts) < 2)
         return false;
+    dmk_mountinfo_unescape(m->root);
     dmk_mountinfo_unescape(m->mnt);
     dmk_mountinfo_unescape(m->source);
     return true;

@@ -6,7 +6,10 @@
 #include <stdbool.h>
 
 typedef struct {
+    unsigned id, parent;   /* this mount's id and the id of the mount it sits on */
     unsigned major, minor; /* the file system's device number */
+    char root[512];        /* the directory of the file system mounted here ("/", or a
+                            * bind mount's subdirectory), unescaped */
     char mnt[512];         /* mount point, unescaped */
     char opts[256];        /* per-mount options: "rw,noatime" */
     char fstype[32];

@@ -34,9 +34,14 @@ typedef struct {
     int depth;
     char *buf;
     size_t len;
+    char *cached; /* the first buffered loop device met ("loop3"), "" for none */
+    size_t cached_len;
+    bool *cached_device; /* that loop device's backing is a block device */
 } Walk;
 
 static DmkStorage walk_path(Walk *w, const char *path);
+static DmkStorage walk_mount(Walk *w, const DmkMountLine *m, const char *real);
+static bool is_fuse(const char *fstype);
 static DmkStorage walk_dev(Walk *w, dev_t dev);
 
 static void say(Walk *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -72,7 +77,9 @@ static bool mount_holds(const char *mnt, const char *path)
 
 /* The mount whose device number is dev or, when none is (btrfs gives
  * subvolumes anonymous devices), the deepest mount point holding real
- * (a resolved path, or NULL). */
+ * (a resolved path, or NULL). Among mounts of dev, the deepest one that
+ * holds real wins: the same FUSE file system mounted twice must map
+ * real from the mount it is under. */
 static bool find_mount(const char *root, dev_t dev, const char *real, DmkMountLine *out)
 {
     char path[PATH_MAX], line[8192];
@@ -81,21 +88,71 @@ static bool find_mount(const char *root, dev_t dev, const char *real, DmkMountLi
     if (!f)
         return false;
     bool by_dev = false;
-    size_t best = 0;
+    size_t best = 0, dev_best = 0;
     DmkMountLine m;
-    while (!by_dev && fgets(line, sizeof line, f)) {
+    while (fgets(line, sizeof line, f)) {
         if (!dmk_mountinfo_parse(line, &m))
             continue;
+        size_t holds = real && mount_holds(m.mnt, real) ? strlen(m.mnt) + 1 : 0;
         if (makedev(m.major, m.minor) == dev) {
-            *out = m;
+            if (!by_dev || holds > dev_best) {
+                *out = m;
+                dev_best = holds;
+            }
             by_dev = true;
-        } else if (real && mount_holds(m.mnt, real) && strlen(m.mnt) + 1 >= best) {
-            best = strlen(m.mnt) + 1;
+        } else if (!by_dev && holds >= best && holds) {
+            best = holds;
             *out = m;
         }
     }
     fclose(f);
     return by_dev || best > 0;
+}
+
+/* What a FUSE mount over its own source hides at real: the deepest
+ * mount holding real that was there before it (mountinfo lists mounts
+ * in the order they were made; the ones after it that hold real are on
+ * top of it, and stat sees them). The mount it sits on, or a file
+ * system mounted inside its source (D/sub) before it. */
+static bool find_hidden_mount(const char *root, const DmkMountLine *fuse, const char *real,
+                              DmkMountLine *out)
+{
+    char path[PATH_MAX], line[8192];
+    snprintf(path, sizeof path, "%s/proc/self/mountinfo", root);
+    FILE *f = fopen(path, "re");
+    if (!f)
+        return false;
+    size_t best = 0;
+    DmkMountLine m;
+    while (fgets(line, sizeof line, f)) {
+        if (!dmk_mountinfo_parse(line, &m))
+            continue;
+        if (m.id == fuse->id)
+            break;
+        if (mount_holds(m.mnt, real) && strlen(m.mnt) + 1 > best) {
+            best = strlen(m.mnt) + 1;
+            *out = m;
+        }
+    }
+    fclose(f);
+    return best > 0;
+}
+
+/* Where path (resolved; NULL: the mount point itself) is in the
+ * directory a passthrough file system's mount names as its source
+ * (bindfs SRC MNT: MNT/a/b is SRC/a/b), through the mount's own root (a
+ * bind mount of MNT/a is SRC/a). False when the source is no directory. */
+static bool source_path_of(const DmkMountLine *m, const char *real, char *buf, size_t len)
+{
+    struct stat st;
+    if (m->source[0] != '/' || stat(m->source, &st) != 0 || !S_ISDIR(st.st_mode))
+        return false;
+    const char *rel = "";
+    if (real && mount_holds(m->mnt, real))
+        rel = strcmp(m->mnt, "/") == 0 ? real : real + strlen(m->mnt);
+    const char *mroot = strcmp(m->root, "/") == 0 ? "" : m->root;
+    int n = snprintf(buf, len, "%s%s%s", m->source, mroot, rel);
+    return n > 0 && (size_t)n < len;
 }
 
 /* The value of name= in comma-separated mount options, its octal
@@ -140,31 +197,43 @@ static DmkStorage walk_overlay(Walk *w, const DmkMountLine *m)
 }
 
 /* FUSE: the server keeps its data where it likes. Some name it in the
- * mount's source: bindfs a directory, ntfs-3g (fuseblk) a device. */
-static DmkStorage walk_fuse(Walk *w, const DmkMountLine *m)
+ * mount's source: bindfs a directory, ntfs-3g (fuseblk) a device. A
+ * directory source is followed at the target's own place in it, so a
+ * tmpfs mounted inside the source (SRC/sub) is seen under MNT/sub. */
+static DmkStorage walk_fuse(Walk *w, const DmkMountLine *m, const char *real)
 {
     struct stat st;
     /* bindfs mounts as plain "fuse": "FUSE over /src", not "fuse (FUSE)". */
-    char kind[64];
+    char kind[64], src[PATH_MAX];
     if (strcmp(m->fstype, "fuse") == 0)
         snprintf(kind, sizeof kind, "FUSE");
     else
         snprintf(kind, sizeof kind, "%s (FUSE)", m->fstype);
-    if (m->source[0] == '/' && stat(m->source, &st) == 0) {
-        if (S_ISBLK(st.st_mode)) {
-            say(w, "%s on ", m->fstype);
-            return walk_dev(w, st.st_rdev);
+    if (m->source[0] == '/' && stat(m->source, &st) == 0 && S_ISBLK(st.st_mode)) {
+        say(w, "%s on ", m->fstype);
+        return walk_dev(w, st.st_rdev);
+    }
+    if (source_path_of(m, real, src, sizeof src)) {
+        /* Mounted over its own source (bindfs D D): the source seen from
+         * here is the mount again; its data is in the directory under
+         * the mount, on the mount it sits on. */
+        DmkMountLine under;
+        if (mount_holds(m->mnt, src) && stat(src, &st) == 0 &&
+            st.st_dev == makedev(m->major, m->minor)) {
+            say(w, "%s over %s, under its own mount point, which is on ", kind, src);
+            if (find_hidden_mount(w->root, m, src, &under))
+                return walk_mount(w, &under, src);
+            say(w, "a mount that cannot be found");
+            return DMK_STORAGE_UNKNOWN;
         }
-        if (S_ISDIR(st.st_mode)) {
-            say(w, "%s over %s, which is on ", kind, m->source);
-            return walk_path(w, m->source);
-        }
+        say(w, "%s over %s, which is on ", kind, src);
+        return walk_path(w, src);
     }
     say(w, "%s (source %s), whose storage only its server knows", kind, m->source);
     return DMK_STORAGE_UNKNOWN;
 }
 
-static DmkStorage walk_mount(Walk *w, const DmkMountLine *m)
+static DmkStorage walk_mount(Walk *w, const DmkMountLine *m, const char *real)
 {
     struct stat st;
     if (strcmp(m->fstype, "tmpfs") == 0 || strcmp(m->fstype, "ramfs") == 0 ||
@@ -174,9 +243,8 @@ static DmkStorage walk_mount(Walk *w, const DmkMountLine *m)
     }
     if (strcmp(m->fstype, "overlay") == 0)
         return walk_overlay(w, m);
-    if (strcmp(m->fstype, "fuse") == 0 || strncmp(m->fstype, "fuse.", 5) == 0 ||
-        strcmp(m->fstype, "fuseblk") == 0)
-        return walk_fuse(w, m);
+    if (is_fuse(m->fstype) || strcmp(m->fstype, "fuseblk") == 0)
+        return walk_fuse(w, m, real);
     if (is_network_fs(m->fstype)) {
         say(w, "%s from %s, a server's storage", m->fstype, m->source);
         return DMK_STORAGE_UNKNOWN;
@@ -218,7 +286,7 @@ static DmkStorage walk_fs_of(Walk *w, dev_t dev, const char *path)
     bool have_real = path && realpath(path, real) != NULL;
     DmkMountLine m;
     if (find_mount(w->root, dev, have_real ? real : NULL, &m))
-        return walk_mount(w, &m);
+        return walk_mount(w, &m, have_real ? real : NULL);
     struct statfs sf;
     if (path && statfs(path, &sf) == 0 &&
         ((unsigned long)sf.f_type == TMPFS_MAGIC_ || (unsigned long)sf.f_type == RAMFS_MAGIC_)) {
@@ -299,6 +367,19 @@ bool dmk_linux_loop_backing(const char *root, const char *name, DmkLinuxLoopBack
     return true;
 }
 
+/* A loop device without direct I/O (loop/dio 0, losetup's default)
+ * reads and writes its backing file through the page cache: reads of
+ * recently written data come from memory, whatever the drive. */
+static void note_buffered_loop(Walk *w, const char *name, bool over_device)
+{
+    char path[PATH_MAX + 64], line[16];
+    snprintf(path, sizeof path, "%s/sys/block/%s/loop/dio", w->root, name);
+    if (w->cached[0] || !dmk_linux_read_line(path, line, sizeof line) || strcmp(line, "0") != 0)
+        return;
+    snprintf(w->cached, w->cached_len, "%s", name);
+    *w->cached_device = over_device;
+}
+
 /* A loop device: its backing file's (or device's) storage. */
 static DmkStorage walk_loop(Walk *w, const char *name)
 {
@@ -307,6 +388,7 @@ static DmkStorage walk_loop(Walk *w, const char *name)
         say(w, "/dev/%s, which has no backing file (not attached)", name);
         return DMK_STORAGE_UNKNOWN;
     }
+    note_buffered_loop(w, name, b.known && b.is_device);
     if (b.known && b.is_device) {
         say(w, "/dev/%s, whose backing device is ", name);
         return walk_dev(w, b.rdev);
@@ -400,6 +482,11 @@ static void start(Walk *w, const char *root, DmkLinuxStorage *out)
     w->buf = out->chain;
     w->len = sizeof out->chain;
     out->chain[0] = '\0';
+    w->cached = out->cached_loop;
+    w->cached_len = sizeof out->cached_loop;
+    w->cached_device = &out->cached_over_device;
+    out->cached_loop[0] = '\0';
+    out->cached_over_device = false;
 }
 
 void dmk_linux_storage_of_dev(const char *root, dev_t dev, DmkLinuxStorage *out)
@@ -421,5 +508,20 @@ void dmk_linux_storage_of_mount(const char *root, const DmkMountLine *m, DmkLinu
     Walk w;
     start(&w, root, out);
     w.depth = 1;
-    out->kind = walk_mount(&w, m);
+    out->kind = walk_mount(&w, m, m->mnt);
+}
+
+static bool is_fuse(const char *fstype)
+{
+    return strcmp(fstype, "fuse") == 0 || strncmp(fstype, "fuse.", 5) == 0;
+}
+
+bool dmk_linux_fuse_source_of(const char *path, char *buf, size_t len)
+{
+    char real[PATH_MAX];
+    struct stat st;
+    DmkMountLine m;
+    if (!realpath(path, real) || stat(real, &st) != 0 || !find_mount("", st.st_dev, real, &m))
+        return false;
+    return is_fuse(m.fstype) && source_path_of(&m, real, buf, len);
 }

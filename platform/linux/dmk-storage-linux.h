@@ -27,6 +27,12 @@
 typedef struct {
     DmkStorage kind;
     char chain[768];
+    /* The first loop device on the way down that does buffered I/O on
+     * its backing file (sysfs loop/dio 0, losetup's default): "loop3",
+     * "" for none. Its numbers are the page cache's as much as the
+     * drive's (results.md, flag "cached"). */
+    char cached_loop[32];
+    bool cached_over_device; /* its backing is a block device, not a file */
 } DmkLinuxStorage;
 
 /* The storage under the block device dev (a partition, loop, zram, dm,
@@ -37,6 +43,12 @@ void dmk_linux_storage_of_dev(const char *root, dev_t dev, DmkLinuxStorage *out)
 /* The storage under the file system that holds path (a directory or a
  * file). */
 void dmk_linux_storage_of_path(const char *root, const char *path, DmkLinuxStorage *out);
+
+/* Where path, on a passthrough FUSE file system whose mount names its
+ * source directory (bindfs SRC MNT), really is: MNT/a/f is SRC/a/f.
+ * False when path is on no such file system. For messages about files
+ * the FUSE server may leave in SRC. */
+bool dmk_linux_fuse_source_of(const char *path, char *buf, size_t len);
 
 /* The storage under the file system of one mountinfo line (the drive
  * list has the line, not a path inside it). */

@@ -189,6 +189,18 @@ static int check_dir(const char *dir, struct stat *st, DmkError *err)
     return DMK_OK;
 }
 
+/* A buffered loop device on the way down (its reads come from the page
+ * cache): not refused, since a loop-mounted image is a common and
+ * legitimate target, but flagged "cached" (results.md). */
+static void note_cache(const DmkLinuxStorage *s, DmkTargetInfo *info)
+{
+    if (s->cached_loop[0])
+        snprintf(info->cache_note, sizeof info->cache_note,
+                 "the loop device /dev/%s reads and writes its backing %s through the page "
+                 "cache (loop/dio 0)",
+                 s->cached_loop, s->cached_over_device ? "device" : "file");
+}
+
 /* The storage under the file system, followed down (ext4 on a loop
  * device over a file in /dev/shm, overlay with its upper layer on tmpfs,
  * bindfs over tmpfs): RAM is refused, naming the chain; storage that
@@ -203,6 +215,7 @@ static int check_storage(const char *dir, DmkTargetInfo *info, DmkError *err)
                              "a drive",
                              dir, s.chain);
     info->storage = s.kind;
+    note_cache(&s, info);
     if (s.kind == DMK_STORAGE_UNKNOWN)
         snprintf(info->storage_note, sizeof info->storage_note, "%.256s is on %.767s", dir,
                  s.chain);
@@ -331,6 +344,26 @@ static int remove_name(int fd, const char *dir, const char *path, bool *hidden, 
     return 0;
 }
 
+/* Where a dead server leaves the hidden file: for a FUSE file system
+ * whose mount names its source directory (bindfs), the file is there,
+ * under the same name, and that is the path to remove once the FUSE
+ * mount is gone (the one through the dead mount cannot be reached);
+ * otherwise the name seen through the mount. */
+static void leftover_place(const char *dir, const char *name, bool fuse, bool nfs, char *buf,
+                           size_t len)
+{
+    char src[PATH_MAX];
+    const char *base = name[0] && strrchr(name, '/') ? strrchr(name, '/') + 1 : ".fuse_hiddenXXXX";
+    if (nfs)
+        snprintf(buf, len, "there as %.400s", name[0] ? name : "DIR/.nfsXXXX");
+    else if (fuse && dmk_linux_fuse_source_of(dir, src, sizeof src))
+        snprintf(buf, len, "in the FUSE file system's source directory as %.400s/%.100s", src,
+                 base);
+    else
+        snprintf(buf, len, "there as %.400s (and in the directory behind the mount)",
+                 name[0] ? name : "DIR/.fuse_hiddenXXXX");
+}
+
 /* Where the OS keeps a removed open file under another name, and what
  * is left if the file system's server dies during the run. */
 static void note_hidden(const char *dir, const char *name, DmkTargetInfo *info)
@@ -338,10 +371,12 @@ static void note_hidden(const char *dir, const char *name, DmkTargetInfo *info)
     struct statfs sf;
     bool fuse = statfs(dir, &sf) == 0 && (unsigned long)sf.f_type == FUSE_SUPER_MAGIC_;
     bool nfs = statfs(dir, &sf) == 0 && (unsigned long)sf.f_type == NFS_SUPER_MAGIC_;
+    char left[PATH_MAX];
+    leftover_place(dir, name, fuse, nfs, left, sizeof left);
     snprintf(info->leftover_note, sizeof info->leftover_note,
              "leftover: %s keeps the open test file under the hidden name %.300s until the run "
-             "closes it; if the %s dies during the run, that file is left there (and in the "
-             "directory behind it): remove it by hand",
+             "closes it; if the %s dies during the run, that file is left %.600s: remove it by "
+             "hand",
              nfs    ? "NFS"
              : fuse ? "the FUSE file system"
                     : "the file system",
@@ -350,7 +385,8 @@ static void note_hidden(const char *dir, const char *name, DmkTargetInfo *info)
                      : "DIR/.fuse_hiddenXXXX",
              nfs    ? "NFS server or this client"
              : fuse ? "FUSE server"
-                    : "file system's server");
+                    : "file system's server",
+             left);
 }
 
 /* Waits (up to 10 s: a FUSE server's release comes after close returns,
@@ -537,6 +573,7 @@ static int open_device(const DmkTargetParams *p, DmkLinuxTarget **out, DmkTarget
     DmkLinuxStorage s;
     dmk_linux_storage_of_dev("", st.st_rdev, &s);
     info->storage = s.kind;
+    note_cache(&s, info);
     if (s.kind != DMK_STORAGE_DISK)
         snprintf(info->storage_note, sizeof info->storage_note, "%s", s.chain);
     return rc;

@@ -77,9 +77,11 @@ def test_reopened_result_shows_flags():
 def test_reopened_storage_flags():
     """A result flagged ram_backed (a RAM-backed --device) and one flagged
     storage_unknown: the reopened tab's tile says "RAM-backed" and "may be
-    RAM" (issue 13, made from a real null-backend CSV, its flags changed)."""
+    RAM" (issue 13, made from a real null-backend CSV, its flags changed);
+    one flagged cached (a buffered loop device) says "cached"."""
     with Dir() as d:
-        for flag, marker in [("ram_backed", "RAM-backed"), ("storage_unknown", "may be RAM")]:
+        for flag, marker in [("ram_backed", "RAM-backed"), ("storage_unknown", "may be RAM"),
+                             ("cached", "cached")]:
             path = os.path.join(d, f"{flag}.csv")
             rc = t.subprocess.run([t.CLI, "run", "--backend", "null", "--test", "SEQ1M Q1T1",
                                    "--mode", "read", "--target", d, "--csv", path, "--quiet"] +

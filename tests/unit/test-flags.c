@@ -103,11 +103,11 @@ static void test_low_qd_rule(void)
 
 static void test_names(void)
 {
-    char b[64];
+    char b[128];
     uint32_t v = 99;
     DMK_CHECK_STR(dmk_flags_format(0, b, sizeof b), "");
     DMK_CHECK_STR(dmk_flags_format(DMK_FLAG_ALL, b, sizeof b),
-                  "peak over_interface low_qd ram_backed storage_unknown paused");
+                  "peak over_interface low_qd ram_backed storage_unknown paused cached");
     DMK_CHECK(dmk_flags_parse("", &v) && v == 0);
     DMK_CHECK(dmk_flags_parse("low_qd peak", &v) && v == (DMK_FLAG_LOW_QD | DMK_FLAG_PEAK));
     static const char *bad[] = {"peak peak", "fast", "peak ", " peak", "peak  low_qd", "PEAK"};
@@ -337,6 +337,70 @@ static void test_storage_flags(void)
 #endif
 }
 
+/* A buffered loop device under the target (review finding 11b): every
+ * test is flagged cached, the note names the loop device in the notes,
+ * the tip, JSON, and the flag survives the CSV with all flags set (the
+ * longest flags cell). */
+static void test_cached_flag(void)
+{
+    Fixture f;
+    fixture(&f);
+    f.r.size = 32 * GIB;
+    f.t.achieved_qd = 0;
+    snprintf(f.r.target.cache_note, sizeof f.r.target.cache_note,
+             "the loop device /dev/loop4 reads and writes its backing file through the page "
+             "cache (loop/dio 0)");
+    DMK_CHECK_INT(dmk_test_flags(&f.r, &f.t), DMK_FLAG_CACHED);
+    f.t.flags = DMK_FLAG_CACHED;
+    char m[64], tip[1024], notes[2048];
+    dmk_flag_describe(&f.r, &f.t, DMK_FLAG_CACHED, m, sizeof m, tip, sizeof tip);
+    DMK_CHECK_STR(m, "cached");
+    DMK_CHECK(strstr(tip, "Cached: the loop device /dev/loop4 reads and writes its backing file "
+                          "through the page cache (loop/dio 0), so the numbers measure memory as "
+                          "much as the drive.") != NULL);
+    dmk_run_fs_notes(&f.r, notes, sizeof notes);
+    DMK_CHECK(strstr(notes, "cache: the loop device /dev/loop4 reads and writes its backing file "
+                            "through the page cache (loop/dio 0): the numbers measure memory as "
+                            "much as the drive\n") != NULL);
+    char *text = dmk_report_text(&f.r);
+    DMK_CHECK(text && strstr(text, "[cached]"));
+    free(text);
+    FILE *fp = dmk_scratch_open("test-flags-cached.json");
+    DMK_CHECK(fp != NULL);
+    if (fp) {
+        DmkError err = {0};
+        DMK_CHECK_INT(dmk_json_write(fp, &f.r, "test-flags-cached.json", &err), DMK_OK);
+        char *json = dmk_scratch_slurp(fp);
+        dmk_scratch_close(fp);
+        DMK_CHECK(json && strstr(json, "\"cache_note\":\"the loop device /dev/loop4 reads"));
+        DMK_CHECK(json && strstr(json, "\"flags\":[\"cached\"]"));
+        free(json);
+    }
+    /* Read back from a file, the tip has no note and says it in general. */
+    f.r.target.cache_note[0] = '\0';
+    dmk_flag_describe(&f.r, &f.t, DMK_FLAG_CACHED, m, sizeof m, tip, sizeof tip);
+    DMK_CHECK(strstr(tip, "Cached: a loop device under the target reads and writes") != NULL);
+#ifdef DMK_TEST_CSV
+    f.t.flags = DMK_FLAG_ALL;
+    fp = dmk_scratch_open("test-flags-cached.csv");
+    if (!fp)
+        return;
+    DmkError err = {0};
+    DMK_CHECK_INT(dmk_csv_write(fp, &f.r, "test-flags-cached.csv", &err), DMK_OK);
+    char *csv = dmk_scratch_slurp(fp);
+    dmk_scratch_close(fp);
+    DmkRunResult *back = NULL;
+    int rc = csv ? dmk_csv_load_mem("c.csv", csv, strlen(csv), &back, &err) : -1;
+    DMK_CHECK_INT(rc, DMK_OK);
+    if (rc != DMK_OK)
+        printf("# %s\n", err.msg);
+    if (back && back->n_tests == 1)
+        DMK_CHECK_INT(back->tests[0].flags, DMK_FLAG_ALL);
+    dmk_run_result_free(back);
+    free(csv);
+#endif
+}
+
 int main(void)
 {
     dmk_clock_simulate(); /* the fault backend's runs: exact, CPU time only */
@@ -351,5 +415,6 @@ int main(void)
 #endif
     DMK_TEST(test_achieved_qd);
     DMK_TEST(test_storage_flags);
+    DMK_TEST(test_cached_flag);
     return dmk_test_done();
 }

@@ -229,6 +229,48 @@ static void test_mount_lines(void)
     DMK_CHECK_INT(s.kind, DMK_STORAGE_DISK);
 }
 
+/* A loop device without direct I/O (loop/dio 0) is named on the way
+ * down, also under device-mapper; with dio 1, or with no dio file (an
+ * old kernel), nothing is. */
+static void test_buffered_loop(void)
+{
+    put(BLOCK "loop7/loop/dio", "0\n");
+    DmkLinuxStorage s = of(7, 7);
+    DMK_CHECK_STR(s.cached_loop, "loop7");
+    s = of(253, 0);
+    DMK_CHECK_STR(s.cached_loop, "loop7");
+    s = of(8, 0);
+    DMK_CHECK_STR(s.cached_loop, "");
+    put(BLOCK "loop7/loop/dio", "1\n");
+    s = of(7, 7);
+    DMK_CHECK_STR(s.cached_loop, "");
+    char path[PATH_MAX * 2];
+    snprintf(path, sizeof path, "%s/" BLOCK "loop7/loop/dio", root);
+    DMK_CHECK(unlink(path) == 0);
+    s = of(7, 7);
+    DMK_CHECK_STR(s.cached_loop, "");
+}
+
+/* A FUSE mount's source directory is followed through the mount's own
+ * root (mountinfo's fourth field: a bind mount of MNT/a shows "/a"). */
+static void test_fuse_mount_root(void)
+{
+    char line[PATH_MAX * 2], want[PATH_MAX * 2];
+    DmkMountLine m;
+    DmkLinuxStorage s;
+    dir("a");
+    snprintf(line, sizeof line, "46 22 0:46 /a /b rw - fuse %s rw\n", root);
+    DMK_CHECK(dmk_mountinfo_parse(line, &m));
+    DMK_CHECK_STR(m.root, "/a");
+    DMK_CHECK_INT(m.id, 46);
+    DMK_CHECK_INT(m.parent, 22);
+    DMK_CHECK_STR(m.mnt, "/b");
+    dmk_linux_storage_of_mount(root, &m, &s);
+    snprintf(want, sizeof want, "FUSE over %s/a, which is on tmpfs", root);
+    DMK_CHECK_STR(s.chain, want);
+    DMK_CHECK_INT(s.kind, DMK_STORAGE_RAM); /* root's file system is "tmpfs" in the fake table */
+}
+
 int main(void)
 {
     make_tree();
@@ -239,6 +281,8 @@ int main(void)
     DMK_TEST(test_loop_backing);
     DMK_TEST(test_unknown);
     DMK_TEST(test_mount_lines);
+    DMK_TEST(test_buffered_loop);
+    DMK_TEST(test_fuse_mount_root);
     remove_tree();
     return dmk_test_done();
 }
