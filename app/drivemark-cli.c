@@ -47,6 +47,12 @@ static void on_stalled(const char *msg, void *user_data)
 {
     (void)user_data;
     dmk_cli_guard_stalled(msg);
+    /* A hook for the integration tests: the teardown after the stall
+     * stuck for good, so the parent's own bound (DMK_GUARD_STALL_S) is
+     * what ends the command. */
+    if (getenv("DMK_TEST_STUCK_AFTER_STALL"))
+        for (;;)
+            dmk_sleep_ns(1000000000ULL);
 }
 
 static void on_progress(const DmkProgress *p, void *user_data)

@@ -464,6 +464,41 @@ def test_device_sigint_during_freeze():
     device_over_frozen_fs([], act)
 
 
+def test_stuck_after_stall_parent_bounds_it():
+    """The child told the stall, then got stuck (DMK_TEST_STUCK_AFTER_STALL
+    holds it there, as a teardown blocked in the kernel would): the guard's
+    parent prints the stall's message itself and exits 1 within its own
+    bound (10 s, app/dmk-cli-guard.h), the file system still frozen."""
+    need_root("fsfreeze", "mkfs.ext4", "e2fsck")
+    with Dir() as d, FrozenFs(d) as fs:
+        cmd = Command(WRITE_RUN + ["--target", fs.mnt, "--watchdog", "2"],
+                      {"DMK_TEST_STUCK_AFTER_STALL": "1"})
+        try:
+            cmd.wait_for("pass 1/1")
+            child = cmd.worker_pid()
+            fs.freeze()
+            cmd.wait_blocked(child)
+            # the parent, not finish(): the killed child holds the terminal
+            # until the thaw, so the reader sees no end before it
+            cmd.proc.wait(timeout=DEVICE_BOUND_S)
+            check(fs.frozen, "thawed before the end")
+            cmd.wait_for("that call returns.")
+            err = cmd.text()
+            check(cmd.proc.returncode == 1, f"exit {cmd.proc.returncode}: {err[-800:]!r}")
+            check("drivemark-cli: the drive did not complete any request for " in err,
+                  f"message: {err[-800:]!r}")
+            check("the run stalled and did not end within 10 s of it: a call to the OS is stuck"
+                  in err, f"message: {err[-800:]!r}")
+            check("Its test file has no name and is freed when that call returns." in err,
+                  f"message: {err[-800:]!r}")
+            fs.thaw()
+            gone(child)
+        finally:
+            fs.thaw()
+            cmd.close()
+        fs.check_clean()
+
+
 def test_sigstop_bursts_flag_the_pass():
     """Finding 11a: eight stops of 0.45 s each (under the 0.5 s floor of
     one pause) in one pass add up to far more than 5 % of it: flagged
