@@ -135,6 +135,14 @@ static int read_report(int fd, DmkGuardPipe *gp)
     return -1;
 }
 
+/* The child's progress line on a terminal may be half drawn: the
+ * parent's own message starts on a clean line. */
+static void end_progress_line(void)
+{
+    if (isatty(STDERR_FILENO))
+        fputs("\r\033[K", stderr);
+}
+
 /* The child said that the run stalled and has not reported since, within
  * DMK_GUARD_STALL_S: what it was doing after that (closing the device,
  * destroying a queue) is stuck in the kernel. The parent says the stall
@@ -142,6 +150,7 @@ static int read_report(int fd, DmkGuardPipe *gp)
 static int stall_unreported(pid_t child, const DmkGuardPipe *gp)
 {
     kill(child, SIGKILL);
+    end_progress_line();
     fprintf(stderr,
             "drivemark-cli: %s\ndrivemark-cli: the run stalled and did not end within %d s of "
             "it: a call to the OS is stuck (a frozen file system or a hung drive); exiting "
@@ -187,6 +196,7 @@ static int supervise(pid_t child, int fd)
         bool again = signal_ms && sigs > first_signals; /* a second signal: at once */
         if (reported < 0 && signal_ms && (again || now - signal_ms > DMK_GUARD_EXIT_S * 1000)) {
             kill(child, SIGKILL);
+            end_progress_line();
             fprintf(stderr,
                     "drivemark-cli: the run did not end within %d s of the signal: a call to "
                     "the OS is stuck (a frozen file system or a hung drive); exiting without "

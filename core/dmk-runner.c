@@ -320,7 +320,7 @@ static int stall_error(const DmkCrew *c, const DmkWorker *w, uint64_t now, uint6
  * has no test file. */
 static const char *left_note(const DmkRunner *r)
 {
-    return r->spec->device ? "the device is let go when the program ends (it has no test file)"
+    return r->spec->device ? "the device has no test file: nothing is left on it"
                            : "the test file is freed when the program ends";
 }
 

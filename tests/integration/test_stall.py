@@ -435,11 +435,12 @@ def test_device_stall_ends_before_the_thaw():
         err = cmd.text()
         check(cmd.proc.returncode == 1, f"exit {cmd.proc.returncode}: {err[-800:]!r}")
         print(f"# exit 1 after {took:.1f} s of a freeze that was still on")
+        dmktest.note(err.strip().splitlines()[-1])
         check(f"no I/O completed for 3 s on the device {dev}: writing 1048576 bytes at offset "
               in err, f"message: {err[-800:]!r}")
         check(f"still in flight on the device {dev} were left to the OS, which ends them when "
-              "the drive answers; the device is let go when the program ends (it has no test "
-              "file))" in err, f"message: {err[-800:]!r}")
+              "the drive answers; the device has no test file: nothing is left on it)" in err,
+              f"message: {err[-800:]!r}")
         check("test file has no name" not in err, f"message: {err[-800:]!r}")
     device_over_frozen_fs(["--watchdog", "3"], act)
 
@@ -458,6 +459,7 @@ def test_device_sigint_during_freeze():
         err = cmd.text()
         check(cmd.proc.returncode == 130, f"exit {cmd.proc.returncode}: {err[-800:]!r}")
         print(f"# exit 130 after {took:.1f} s while frozen")
+        dmktest.note(err.strip().splitlines()[-1])
         check(f"on the device {dev}" in err, f"message: {err[-800:]!r}")
         check("test file has no name" not in err and "test file is freed" not in err,
               f"message: {err[-800:]!r}")
@@ -484,6 +486,7 @@ def test_stuck_after_stall_parent_bounds_it():
             check(fs.frozen, "thawed before the end")
             cmd.wait_for("that call returns.")
             err = cmd.text()
+            dmktest.note("\n".join(err.strip().splitlines()[-2:]))
             check(cmd.proc.returncode == 1, f"exit {cmd.proc.returncode}: {err[-800:]!r}")
             check("drivemark-cli: the drive did not complete any request for " in err,
                   f"message: {err[-800:]!r}")
