@@ -56,7 +56,8 @@ struct DmkRunner {
      * stay allocated for as long as the process lives, reachable from
      * abandoned_runners, since those threads may yet come back. */
     DmkCrew *abandoned;
-    bool stall_told; /* cb->stalled was called */
+    bool stall_told;  /* cb->stalled was called */
+    bool verify_left; /* the verify option's read was left in flight */
     /* What the run works on, for messages: "the test file in DIR", or
      * "the device DEV" (a device has no test file). */
     char what[sizeof((DmkRunSpec *)0)->dir + 32];
@@ -67,7 +68,7 @@ struct DmkRunner {
 /* Whether a thread of this runner's was left stuck in the kernel. */
 static bool left_behind(const DmkRunner *r)
 {
-    return r->abandoned || r->sync_left;
+    return r->abandoned || r->sync_left || (r->verify_left && r->be->close_waits);
 }
 
 /* Runners whose workers were left behind; never freed (see above). */
@@ -935,12 +936,14 @@ static int verify_test(DmkRunner *r, DmkCrew *c, size_t index, DmkTestResult *ou
         maps[i] = c->w[i].vmap;
     DmkVerifyCtx vc = {r, index};
     DmkVerifyReader rd = {
-        r->be,    r->target,       &r->vpool, r->spec->dir, to_ns(r->spec->watchdog_s),
-        &r->stop, verify_progress, &vc};
+        r->be,    r->target,       &r->vpool, r->what,        to_ns(r->spec->watchdog_s),
+        &r->stop, verify_progress, &vc,       &r->verify_left};
     r->verify_emit_ns = 0;
     verify_progress(0.0, &vc);
     int rc = dmk_verify_readback(&rd, maps, c->n, &out->verify, err);
     free(maps);
+    if (rc == DMK_E_TIMEOUT)
+        tell_stall(r, err);
     return rc;
 }
 
