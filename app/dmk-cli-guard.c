@@ -154,7 +154,7 @@ static int stall_unreported(pid_t child, const DmkGuardPipe *gp)
     fprintf(stderr,
             "drivemark-cli: %s\ndrivemark-cli: the run stalled and did not end within %d s of "
             "it: a call to the OS is stuck (a frozen file system or a hung drive); exiting "
-            "without it, and without its results. %s\n",
+            "without it (a result file it had not finished keeps its old content). %s\n",
             gp->stall_msg, DMK_GUARD_STALL_S,
             guard_device ? "The device has no test file: nothing is left on it."
                          : "Its test file has no name and is freed when that call returns.");
