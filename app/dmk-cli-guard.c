@@ -21,11 +21,30 @@
  * that does not go is stuck in the kernel and is left to the OS. */
 #define REAP_WAIT_MS 2000
 #define TICK_MS      100
+/* The report pipe carries records of a type byte, a value byte and a
+ * 2-byte length of the text after them, each written in one call of at
+ * most PIPE_BUF bytes (atomic): 'E' (the end, value: the exit status),
+ * 'L' (the same, with a thread left behind), 'S' (the run stalled, the
+ * text: its message). */
+#define REC_HEAD 4
+#define REC_TEXT 1024
 
 static volatile pid_t guard_child;
 static atomic_int guard_signal, guard_signals;
 static int guard_fd = -1; /* the child's end of the report pipe */
 static bool guard_left_behind;
+static bool guard_device; /* the run is on a raw device: there is no test file */
+
+/* What the parent reads from the pipe. */
+typedef struct {
+    unsigned char buf[REC_HEAD + REC_TEXT + 1];
+    size_t len;
+    bool eof;
+    bool left;     /* the report said 'L' */
+    bool stalled;  /* an 'S' came */
+    long stall_ms; /* when */
+    char stall_msg[REC_TEXT + 1];
+} DmkGuardPipe;
 
 static void on_guard_signal(int sig)
 {
@@ -64,23 +83,82 @@ static int wait_status(int ws)
     return 1;
 }
 
-/* Reads the child's report when it is there: its exit status, then 'L'
- * when it left a stuck thread behind (*left), or 'E' for a plain end;
- * -1 while none came. Sets *eof once the pipe is closed. */
-static int read_report(int fd, bool *eof, bool *left)
+/* Takes the first whole record out of the buffer: the exit status of an
+ * end record, -2 for a stall record (noted in *gp), -1 for none yet. */
+static int take_record(DmkGuardPipe *gp)
 {
-    struct pollfd p = {fd, POLLIN, 0};
-    if (*eof || poll(&p, 1, TICK_MS) <= 0)
+    if (gp->len < REC_HEAD)
         return -1;
-    unsigned char b[2];
-    ssize_t n = read(fd, b, 2); /* written in one call of 2 bytes: atomic */
-    if (n == 2) {
-        *left = b[1] == 'L';
-        return b[0];
+    size_t text = (size_t)gp->buf[2] | (size_t)gp->buf[3] << 8;
+    if (text > REC_TEXT)
+        text = REC_TEXT; /* never written so: the writer caps it */
+    if (gp->len < REC_HEAD + text)
+        return -1;
+    int type = gp->buf[0], value = gp->buf[1], r = -1;
+    if (type == 'S' && !gp->stalled) {
+        memcpy(gp->stall_msg, gp->buf + REC_HEAD, text);
+        gp->stall_msg[text] = '\0';
+        gp->stalled = true;
+        gp->stall_ms = now_ms();
+        r = -2;
+    } else if (type == 'E' || type == 'L') {
+        gp->left = type == 'L';
+        r = value;
+    }
+    memmove(gp->buf, gp->buf + REC_HEAD + text, gp->len - REC_HEAD - text);
+    gp->len -= REC_HEAD + text;
+    return r;
+}
+
+/* Reads what the child wrote when it is there: the exit status of its
+ * report, or -1 while none came. Sets gp->eof once the pipe is closed. */
+static int read_report(int fd, DmkGuardPipe *gp)
+{
+    int r = take_record(gp);
+    while (r == -2)
+        r = take_record(gp);
+    if (r >= 0)
+        return r;
+    struct pollfd p = {fd, POLLIN, 0};
+    if (gp->eof || poll(&p, 1, TICK_MS) <= 0)
+        return -1;
+    ssize_t n = read(fd, gp->buf + gp->len, sizeof gp->buf - 1 - gp->len);
+    if (n > 0) {
+        gp->len += (size_t)n;
+        do
+            r = take_record(gp);
+        while (r == -2);
+        return r;
     }
     if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN))
-        *eof = true;
+        gp->eof = true;
     return -1;
+}
+
+/* The child's progress line on a terminal may be half drawn: the
+ * parent's own message starts on a clean line. */
+static void end_progress_line(void)
+{
+    if (isatty(STDERR_FILENO))
+        fputs("\r\033[K", stderr);
+}
+
+/* The child said that the run stalled and has not reported since, within
+ * DMK_GUARD_STALL_S: what it was doing after that (closing the device,
+ * destroying a queue) is stuck in the kernel. The parent says the stall
+ * itself and ends with the failure. */
+static int stall_unreported(pid_t child, const DmkGuardPipe *gp)
+{
+    kill(child, SIGKILL);
+    end_progress_line();
+    fprintf(stderr,
+            "drivemark-cli: %s\ndrivemark-cli: the run stalled and did not end within %d s of "
+            "it: a call to the OS is stuck (a frozen file system or a hung drive); exiting "
+            "without it (a result file it had not finished keeps its old content). %s\n",
+            gp->stall_msg, DMK_GUARD_STALL_S,
+            guard_device ? "The device has no test file: nothing is left on it."
+                         : "Its test file has no name and is freed when that call returns.");
+    return 1;
 }
 
 /* The parent's whole life: waits for the child's end, its report, or the
@@ -88,11 +166,12 @@ static int read_report(int fd, bool *eof, bool *left)
 static int supervise(pid_t child, int fd)
 {
     int reported = -1, ws = 0;
-    bool eof = false, left = false;
+    DmkGuardPipe gp = {0};
     long report_ms = 0, signal_ms = 0;
     int first_signals = 0;
     for (;;) {
-        int r = read_report(fd, &eof, &left);
+        int r = read_report(fd, &gp);
+        bool eof = gp.eof, left = gp.left;
         if (r >= 0 && reported < 0) {
             reported = r;
             report_ms = now_ms();
@@ -107,6 +186,8 @@ static int supervise(pid_t child, int fd)
             return reported; /* it cannot end before its stuck call returns */
         if (reported >= 0 && now - report_ms > REAP_WAIT_MS)
             return reported; /* stuck in the kernel: the OS ends it when the call returns */
+        if (reported < 0 && gp.stalled && now - gp.stall_ms > DMK_GUARD_STALL_S * 1000)
+            return stall_unreported(child, &gp);
         int sigs = atomic_load(&guard_signals);
         if (sigs && !signal_ms) {
             signal_ms = now;
@@ -115,11 +196,16 @@ static int supervise(pid_t child, int fd)
         bool again = signal_ms && sigs > first_signals; /* a second signal: at once */
         if (reported < 0 && signal_ms && (again || now - signal_ms > DMK_GUARD_EXIT_S * 1000)) {
             kill(child, SIGKILL);
+            end_progress_line();
             fprintf(stderr,
                     "drivemark-cli: the run did not end within %d s of the signal: a call to "
                     "the OS is stuck (a frozen file system or a hung drive); exiting without "
-                    "it. Its test file has no name and is freed when that call returns.\n",
-                    again ? 0 : DMK_GUARD_EXIT_S);
+                    "it. %s\n",
+                    again ? 0 : DMK_GUARD_EXIT_S,
+                    guard_device
+                        ? "The device has no test file: nothing is left on it; what it was "
+                          "asked to write before the stop may or may not be there."
+                        : "Its test file has no name and is freed when that call returns.");
             return 128 + atomic_load(&guard_signal);
         }
         if (eof)
@@ -170,10 +256,10 @@ void dmk_cli_guard_finish(int status)
         dup2(null, STDERR_FILENO);
         close(null);
     }
-    unsigned char b[2] = {(unsigned char)status, guard_left_behind ? 'L' : 'E'};
+    unsigned char b[REC_HEAD] = {guard_left_behind ? 'L' : 'E', (unsigned char)status, 0, 0};
     ssize_t n;
     do
-        n = write(guard_fd, b, 2);
+        n = write(guard_fd, b, sizeof b);
     while (n < 0 && errno == EINTR);
     close(guard_fd);
     guard_fd = -1;
@@ -184,9 +270,43 @@ void dmk_cli_guard_left_behind(void)
     guard_left_behind = true;
 }
 
+void dmk_cli_guard_device(bool device)
+{
+    guard_device = device;
+}
+
+void dmk_cli_guard_stalled(const char *msg)
+{
+    if (guard_fd < 0)
+        return;
+    unsigned char b[REC_HEAD + REC_TEXT];
+    size_t len = strlen(msg);
+    if (len > REC_TEXT)
+        len = REC_TEXT;
+    b[0] = 'S';
+    b[1] = 0;
+    b[2] = (unsigned char)(len & 0xff);
+    b[3] = (unsigned char)(len >> 8);
+    memcpy(b + REC_HEAD, msg, len);
+    ssize_t n;
+    do
+        n = write(guard_fd, b, REC_HEAD + len); /* under PIPE_BUF: atomic */
+    while (n < 0 && errno == EINTR);
+}
+
 #else
 
 void dmk_cli_guard_left_behind(void) {}
+
+void dmk_cli_guard_device(bool device)
+{
+    (void)device;
+}
+
+void dmk_cli_guard_stalled(const char *msg)
+{
+    (void)msg;
+}
 
 bool dmk_cli_guard_start(int *status)
 {

@@ -18,6 +18,11 @@
  * (with 128 + the signal) even if the child has not reported. */
 #define DMK_GUARD_EXIT_S 10
 
+/* Once the child said that the run stalled (dmk_cli_guard_stalled), the
+ * parent exits within this time (with 1 and the stall's message) even if
+ * the child has not reported: its teardown may be stuck in the kernel. */
+#define DMK_GUARD_STALL_S 10
+
 /* Forks. Returns true in the parent once the child is done, with the exit
  * status to return in *status; false in the child, or where there is no
  * guard (the caller runs the command itself, then calls
@@ -28,6 +33,15 @@ bool dmk_cli_guard_start(int *status);
  * (dmk_runner_abandoned): the parent then returns at once after the
  * report instead of waiting to reap a process that cannot end yet. */
 void dmk_cli_guard_left_behind(void);
+
+/* Says that the run is on a raw device, for the parent's messages: a
+ * device has no test file. Called before dmk_cli_guard_start. */
+void dmk_cli_guard_device(bool device);
+
+/* The child: the run stalled (msg, the watchdog's message), said before
+ * anything that may block in the kernel; the parent then waits at most
+ * DMK_GUARD_STALL_S for the report (see there). */
+void dmk_cli_guard_stalled(const char *msg);
 
 /* The child's last act before returning `status` from main: flushes and
  * lets go of stdout and stderr (a stuck thread must not hold a pipe the

@@ -42,6 +42,20 @@ static void on_interrupt(int sig)
         dmk_runner_stop(current_runner);
 }
 
+/* The run stalled: the guard's parent hears it at once, before the
+ * engine's teardown, which may be stuck in the kernel. */
+static void on_stalled(const char *msg, void *user_data)
+{
+    (void)user_data;
+    dmk_cli_guard_stalled(msg);
+    /* A hook for the integration tests: the teardown after the stall
+     * stuck for good, so the parent's own bound (DMK_GUARD_STALL_S) is
+     * what ends the command. */
+    if (getenv("DMK_TEST_STUCK_AFTER_STALL"))
+        for (;;)
+            dmk_sleep_ns(1000000000ULL);
+}
+
 static void on_progress(const DmkProgress *p, void *user_data)
 {
     (void)user_data;
@@ -233,8 +247,12 @@ static int cmd_run(DmkCliArgs *a)
         dmk_runner_stop(runner);
     bool progress = !a->quiet && dmk_os_stderr_is_tty();
     out.progress_shown = progress;
-    DmkRunCallbacks cb = {progress ? on_progress : NULL, NULL, &out, on_measured,
-                          getenv("DMK_TEST_VERIFY_HOLD") ? on_hold_verify : NULL};
+    DmkRunCallbacks cb = {progress ? on_progress : NULL,
+                          NULL,
+                          &out,
+                          on_measured,
+                          getenv("DMK_TEST_VERIFY_HOLD") ? on_hold_verify : NULL,
+                          on_stalled};
     DmkRunResult *res = NULL;
     rc = dmk_runner_run(runner, &cb, &res, &err);
     if (progress)
@@ -295,10 +313,13 @@ int main(int argc, char **argv)
     else if (args.cmd == DMK_CMD_CHART)
         status = dmk_cli_chart(&args);
 #endif
-    else if (!dmk_cli_guard_start(&status)) {
+    else {
         /* run, sweep and the lab tests: a spec to measure, in the child */
-        status = cmd_run(&args);
-        dmk_cli_guard_finish(status);
+        dmk_cli_guard_device(args.spec && args.spec->device);
+        if (!dmk_cli_guard_start(&status)) {
+            status = cmd_run(&args);
+            dmk_cli_guard_finish(status);
+        }
     }
     dmk_cli_args_free(&args);
     return status;

@@ -56,6 +56,11 @@ struct DmkRunner {
      * stay allocated for as long as the process lives, reachable from
      * abandoned_runners, since those threads may yet come back. */
     DmkCrew *abandoned;
+    bool stall_told;  /* cb->stalled was called */
+    bool verify_left; /* the verify option's read was left in flight */
+    /* What the run works on, for messages: "the test file in DIR", or
+     * "the device DEV" (a device has no test file). */
+    char what[sizeof((DmkRunSpec *)0)->dir + 32];
     void *sync_left; /* a flush left behind the same way (guarded_sync) */
     DmkRunner *next_abandoned;
 };
@@ -63,7 +68,7 @@ struct DmkRunner {
 /* Whether a thread of this runner's was left stuck in the kernel. */
 static bool left_behind(const DmkRunner *r)
 {
-    return r->abandoned || r->sync_left;
+    return r->abandoned || r->sync_left || (r->verify_left && r->be->close_waits);
 }
 
 /* Runners whose workers were left behind; never freed (see above). */
@@ -162,6 +167,7 @@ struct DmkCrew {
     uint32_t n;
     DmkTest test;
     char dir[sizeof((DmkRunSpec *)0)->dir];
+    char what[sizeof((DmkRunner *)0)->what];
     DmkCrew *next_abandoned;
 };
 
@@ -191,6 +197,7 @@ static int crew_init(DmkRunner *r, DmkCrew **out, const DmkTest *test, const Dmk
     }
     c->test = *test;
     snprintf(c->dir, sizeof c->dir, "%s", r->spec->dir);
+    snprintf(c->what, sizeof c->what, "%s", r->what);
     const DmkTest *t = &c->test;
     uint64_t align = r->info.offset_align ? r->info.offset_align : 512;
     uint64_t slice = r->size / total / align * align;
@@ -198,7 +205,7 @@ static int crew_init(DmkRunner *r, DmkCrew **out, const DmkTest *test, const Dmk
         for (uint32_t k = 0; k < t->jobs[j].threads; k++) {
             uint64_t wseed = seed + 0x9e3779b97f4a7c15ULL * (c->n + 1);
             int rc = dmk_worker_init(&c->w[c->n], r->be, r->target, &t->jobs[j], &r->pool,
-                                     slice * c->n, slice, wseed, sched, &r->stop, c->dir, err);
+                                     slice * c->n, slice, wseed, sched, &r->stop, c->what, err);
             c->n++;
             if (rc != DMK_OK) {
                 crew_destroy(c);
@@ -246,18 +253,16 @@ static void describe_call(const DmkCrew *c, const DmkWorker *w, uint64_t now, ch
     double for_s = now > since ? secs(now - since) : 0.0;
     if (kind == DMK_CALL_SUBMIT)
         snprintf(buf, len,
-                 "%s %u bytes at offset %llu of the test file in %s: the call that submits it "
+                 "%s %u bytes at offset %llu of %s: the call that submits it "
                  "has not returned for %.1f s",
                  atomic_load(&w->call_op) == DMK_OP_READ ? "reading" : "writing",
                  (unsigned)atomic_load(&w->call_len),
-                 (unsigned long long)atomic_load(&w->call_offset), c->dir, for_s);
+                 (unsigned long long)atomic_load(&w->call_offset), c->what, for_s);
     else if (kind == DMK_CALL_REAP)
-        snprintf(buf, len,
-                 "the wait for completions on the test file in %s has not returned for %.1f s",
-                 c->dir, for_s);
-    else
-        snprintf(buf, len, "the worker on the test file in %s has not come back for %.1f s", c->dir,
+        snprintf(buf, len, "the wait for completions on %s has not returned for %.1f s", c->what,
                  for_s);
+    else
+        snprintf(buf, len, "the worker on %s has not come back for %.1f s", c->what, for_s);
 }
 
 /* The first worker still running, or NULL. */
@@ -310,10 +315,28 @@ static int stall_error(const DmkCrew *c, const DmkWorker *w, uint64_t now, uint6
                          secs(for_ns), title, what);
 }
 
+/* What is left when the program ends with a thread or requests left
+ * behind: a folder target's test file (O_TMPFILE, or a name already
+ * unlinked) goes then, even while a call is stuck in the kernel; a device
+ * has no test file. */
+static const char *left_note(const DmkRunner *r)
+{
+    return r->spec->device ? "the device has no test file: nothing is left on it"
+                           : "the test file is freed when the program ends";
+}
+
+/* Tells the front end at once that the run stalled, before anything that
+ * may block in the kernel (the guard's parent bounds the rest). */
+static void tell_stall(DmkRunner *r, const DmkError *err)
+{
+    if (r->stall_told || !r->cb || !r->cb->stalled)
+        return;
+    r->stall_told = true;
+    r->cb->stalled(err->msg, r->cb->user_data);
+}
+
 /* Leaves the crew's stuck threads behind: nothing they use is freed (the
- * crew, the target, the pool, the runner: see DmkRunner.abandoned), and
- * the test file goes when the process ends (O_TMPFILE, or a name already
- * unlinked), even while a call is stuck in the kernel. */
+ * crew, the target, the pool, the runner: see DmkRunner.abandoned). */
 static void crew_abandon(DmkRunner *r, DmkCrew *c, uint64_t now, bool described, DmkError *err)
 {
     char what[1400] = "";
@@ -323,10 +346,33 @@ static void crew_abandon(DmkRunner *r, DmkCrew *c, uint64_t now, bool described,
     c->next_abandoned = r->abandoned;
     r->abandoned = c;
     size_t n = strlen(err->msg);
+    snprintf(err->msg + n, sizeof err->msg - n, " (%.1000s%sits thread was left behind; %s)", what,
+             described ? "" : ", so ", left_note(r));
+}
+
+/* Workers that returned with requests still in flight (a stall, or a stop
+ * on a hung drive): destroying their queues (io_destroy) or closing the
+ * target would wait for the drive, and the kernel may still complete
+ * into their buffers, so the crew is kept as a stuck one is, and the
+ * message says so. */
+static void crew_leave_inflight(DmkRunner *r, DmkCrew *c, DmkError *err)
+{
+    long left = 0;
+    for (uint32_t i = 0; i < c->n; i++) {
+        left += c->w[i].inflight_left;
+        if (!r->be->close_waits)
+            c->w[i].inflight_left = 0; /* its queue_close does not wait: closed as usual */
+    }
+    if (!left || !r->be->close_waits)
+        return;
+    c->next_abandoned = r->abandoned;
+    r->abandoned = c;
+    size_t n = strlen(err->msg);
     snprintf(err->msg + n, sizeof err->msg - n,
-             " (%.1000s%sits thread was left behind; the test file is freed when the program "
-             "ends)",
-             what, described ? "" : ", so ");
+             " (%ld request%s still in flight on %s %s left to the OS, which ends %s when the "
+             "drive answers; %s)",
+             left, left == 1 ? "" : "s", c->what, left == 1 ? "was" : "were",
+             left == 1 ? "it" : "them", left_note(r));
 }
 
 /* Whether a running worker has not come back from a call for the grace
@@ -420,15 +466,20 @@ static int crew_run(DmkRunner *r, DmkCrew *c, DmkStageFn stage, void *ctx, DmkEr
         for (uint32_t i = started; i < c->n; i++)
             atomic_store(&c->w[i].finished, 1);
     }
+    if (rc == DMK_E_TIMEOUT)
+        tell_stall(r, err);
     bool back = crew_wait_grace(c, stop_seen ? stop_seen : dmk_clock_ns());
     if (rc == DMK_OK)
         rc = crew_result(r, c, err);
+    if (rc == DMK_E_TIMEOUT)
+        tell_stall(r, err); /* a worker's own watchdog */
     if (!back) {
         crew_abandon(r, c, dmk_clock_ns(), stalled != NULL, err);
         return rc;
     }
     for (uint32_t i = 0; i < started; i++)
         dmk_thread_join(c->w[i].thread);
+    crew_leave_inflight(r, c, err);
     return rc;
 }
 
@@ -492,16 +543,16 @@ static int guarded_sync(DmkRunner *r, DmkError *err)
         r->sync_left = g; /* kept: the thread still uses it and the target */
         if (stop_seen)
             return dmk_error_set(err, DMK_E_STOPPED, 0,
-                                 "stopped by the user (flushing the test file in %s to the "
-                                 "drive has not returned for %.1f s, so its thread was left "
-                                 "behind; the test file is freed when the program ends)",
-                                 r->spec->dir, secs(now - t0));
-        return dmk_error_set(err, DMK_E_TIMEOUT, 0,
-                             "flushing the test file in %s to the drive did not return for %.0f "
-                             "s; the file system may be frozen or the drive hung. The run is not "
-                             "complete (its thread was left behind; the test file is freed when "
-                             "the program ends)",
-                             r->spec->dir, secs(now - t0));
+                                 "stopped by the user (flushing %s to the drive has not returned "
+                                 "for %.1f s, so its thread was left behind; %s)",
+                                 r->what, secs(now - t0), left_note(r));
+        dmk_error_set(err, DMK_E_TIMEOUT, 0,
+                      "flushing %s to the drive did not return for %.0f s; the file system may "
+                      "be frozen or the drive hung. The run is not complete (its thread was left "
+                      "behind; %s)",
+                      r->what, secs(now - t0), left_note(r));
+        tell_stall(r, err);
+        return DMK_E_TIMEOUT;
     }
     dmk_thread_join(g->thread);
     int rc = g->rc;
@@ -735,13 +786,21 @@ static double measured_s(const DmkCrew *c, const DmkSchedule *s, bool stopped)
     return end > s->t_measure ? secs(end - s->t_measure) : 0.0;
 }
 
-/* The longest pause any worker saw in pass p (they all see a SIGSTOP). */
-static uint64_t crew_pause_ns(const DmkCrew *c, uint32_t p)
+/* The pause that falsifies pass p (of len_ns measured), 0 for none: the
+ * longest any worker saw (they all see a SIGSTOP), or, where short pauses
+ * add up to more than DMK_PAUSE_SHARE_PCT of the pass, their sum (the
+ * largest of the workers' sums, as each sees the same stops). */
+static uint64_t crew_pause_ns(const DmkCrew *c, uint32_t p, uint64_t len_ns)
 {
-    uint64_t worst = 0;
-    for (uint32_t i = 0; i < c->n; i++)
+    uint64_t worst = 0, sum = 0;
+    for (uint32_t i = 0; i < c->n; i++) {
         if (c->w[i].pause_ns && c->w[i].pause_ns[p] > worst)
             worst = c->w[i].pause_ns[p];
+        if (c->w[i].pause_sum_ns && c->w[i].pause_sum_ns[p] > sum)
+            sum = c->w[i].pause_sum_ns[p];
+    }
+    if (sum * 100 > len_ns * DMK_PAUSE_SHARE_PCT && sum > worst)
+        return sum;
     return worst;
 }
 
@@ -774,7 +833,7 @@ static int collect_test(DmkRunner *r, const DmkCrew *c, const DmkTest *test,
     for (uint32_t p = 0; p < n; p++) {
         double len = sched->limit_ios ? seconds : fmin(pass_s, seconds - pass_s * p);
         merge_pass(c, p, len, &out->passes[p]);
-        out->passes[p].paused_s = secs(crew_pause_ns(c, p));
+        out->passes[p].paused_s = secs(crew_pause_ns(c, p, to_ns(len)));
     }
     dmk_test_result_summarize(out);
     if (sched->timeline_ns)
@@ -877,12 +936,14 @@ static int verify_test(DmkRunner *r, DmkCrew *c, size_t index, DmkTestResult *ou
         maps[i] = c->w[i].vmap;
     DmkVerifyCtx vc = {r, index};
     DmkVerifyReader rd = {
-        r->be,    r->target,       &r->vpool, r->spec->dir, to_ns(r->spec->watchdog_s),
-        &r->stop, verify_progress, &vc};
+        r->be,    r->target,       &r->vpool, r->what,        to_ns(r->spec->watchdog_s),
+        &r->stop, verify_progress, &vc,       &r->verify_left};
     r->verify_emit_ns = 0;
     verify_progress(0.0, &vc);
     int rc = dmk_verify_readback(&rd, maps, c->n, &out->verify, err);
     free(maps);
+    if (rc == DMK_E_TIMEOUT)
+        tell_stall(r, err);
     return rc;
 }
 
@@ -1151,6 +1212,8 @@ int dmk_runner_run(DmkRunner *r, const DmkRunCallbacks *cb, DmkRunResult **out, 
     r->seed = dmk_entropy64();
     r->planned_s = run_planned_s(s);
     r->finished_s = 0;
+    snprintf(r->what, sizeof r->what, "%s %s", s->device ? "the device" : "the test file in",
+             s->dir);
     if (out)
         *out = NULL;
     int rc = dmk_run_spec_validate(s, dmk_os_max_inflight(), err);

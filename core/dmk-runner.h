@@ -51,6 +51,11 @@ typedef struct {
      * has written and finished, and its blocks are about to be read back;
      * a test corrupts the file behind the engine's back here. */
     void (*before_verify)(const DmkTestResult *t, size_t index, void *user_data);
+    /* The run stalled (msg: the watchdog's message so far), said at once,
+     * before anything that may block in the kernel: the test file's or
+     * device's teardown, the result files. The run still returns as
+     * usual if it can; a front end may bound how long it waits for that. */
+    void (*stalled)(const char *msg, void *user_data);
 } DmkRunCallbacks;
 
 typedef struct DmkRunner DmkRunner;

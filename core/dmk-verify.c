@@ -254,6 +254,9 @@ bool dmk_verify_block(const DmkVerifyPool *vp, const unsigned char *buf, uint64_
     return false;
 }
 
+/* After a stop, how long a read still gets before it is left to the OS. */
+#define DMK_VERIFY_STOP_NS 3000000000ULL
+
 /* ---- reading back -------------------------------------------------------- */
 
 /* One read of len bytes at off into buf, waited for (the read-back runs
@@ -282,10 +285,18 @@ static int read_at(const DmkVerifyReader *rd, DmkQueue *q, DmkIo *io, void *buf,
             return n;
         if (n == 1)
             break;
-        if (dmk_clock_ns() - t0 > rd->watchdog_ns)
+        uint64_t waited = dmk_clock_ns() - t0;
+        bool stopped = atomic_load(rd->stop) && waited > DMK_VERIFY_STOP_NS;
+        if (waited > rd->watchdog_ns || stopped) {
+            if (rd->inflight_left)
+                *rd->inflight_left = true; /* the read is still the drive's */
+            if (stopped)
+                return dmk_error_set(err, DMK_E_STOPPED, 0,
+                                     "stopped by the user (the read was left to the OS)");
             return dmk_error_set(err, DMK_E_TIMEOUT, 0,
                                  "no answer for %.0f s; the drive stopped responding",
                                  (double)rd->watchdog_ns / 1e9);
+        }
     }
     if (io->res == (int64_t)len)
         return DMK_OK;
@@ -364,8 +375,8 @@ static int readback_map(const DmkVerifyReader *rd, DmkQueue *q, unsigned char *b
             char why[sizeof err->msg];
             snprintf(why, sizeof why, "%s", err->msg);
             return dmk_error_set(err, rc, err->os_error,
-                                 "verifying: reading %llu bytes at offset %llu of the test file "
-                                 "in %s failed: %.600s",
+                                 "verifying: reading %llu bytes at offset %llu of %s failed: "
+                                 "%.600s",
                                  (unsigned long long)(n * m->bs), (unsigned long long)off, rd->path,
                                  why);
         }
@@ -396,9 +407,13 @@ int dmk_verify_readback(const DmkVerifyReader *rd, DmkVerifyMap *const *maps, ui
     int rc = rd->be->queue_open(rd->target, 1, &q, err);
     for (uint32_t i = 0; rc == DMK_OK && i < n_maps; i++)
         rc = readback_map(rd, q, buf, cap, maps[i], &done, total, out, err);
-    if (q)
+    /* A read left in flight may still land in buf, and closing its queue
+     * would wait for the drive: both kept for the life of the process. */
+    bool keep = rd->inflight_left && *rd->inflight_left && rd->be->close_waits;
+    if (q && !keep)
         rd->be->queue_close(q);
-    dmk_aligned_free(buf);
+    if (!keep)
+        dmk_aligned_free(buf);
     out->checked = rc == DMK_OK;
     out->seconds = (double)(dmk_clock_ns() - t0) / 1e9;
     return rc;

@@ -112,11 +112,17 @@ typedef struct {
     const DmkBackend *be;
     DmkTarget *target;
     const DmkVerifyPool *vp;
-    const char *path; /* for messages */
+    const char *path; /* for messages: "the test file in DIR", "the device DEV" */
     uint64_t watchdog_ns;
     atomic_int *stop;
     DmkVerifyProgressFn progress;
     void *ctx;
+    /* Set (when not NULL) where a read was left in flight (no answer for
+     * the watchdog time, or a stop on a hung drive): on a backend whose
+     * queue_close waits (DmkBackend.close_waits) its queue and buffer are
+     * then kept, never closed nor freed, and the caller must not close
+     * the target either. */
+    bool *inflight_left;
 } DmkVerifyReader;
 
 /* Reads back every block that the maps say was written (in file order,

@@ -42,12 +42,14 @@ int dmk_worker_init(DmkWorker *w, const DmkBackend *be, DmkTarget *target, const
     w->hist = slots ? malloc(slots * sizeof *w->hist) : NULL;
     w->bytes = slots ? calloc(slots, sizeof *w->bytes) : NULL;
     w->pause_ns = sched->n_passes ? calloc(sched->n_passes, sizeof *w->pause_ns) : NULL;
+    w->pause_sum_ns = sched->n_passes ? calloc(sched->n_passes, sizeof *w->pause_sum_ns) : NULL;
     /* Read buffers only where the job reads; writes point into the pool. */
     size_t buf_bytes = job->read_share ? (size_t)w->depth * job->block_size : 0;
     w->bufs =
         buf_bytes ? dmk_aligned_alloc(pool->align < 4096 ? 4096 : pool->align, buf_bytes) : NULL;
     if (!w->ios || !w->pending || !w->done || !w->idle ||
-        (slots && (!w->hist || !w->bytes || !w->pause_ns)) || (buf_bytes && !w->bufs))
+        (slots && (!w->hist || !w->bytes || !w->pause_ns || !w->pause_sum_ns)) ||
+        (buf_bytes && !w->bufs))
         return dmk_error_set(err, DMK_E_NOMEM, 0, "out of memory for a worker's I/O buffers");
     for (size_t i = 0; i < slots; i++)
         dmk_hist_reset(&w->hist[i]);
@@ -84,6 +86,10 @@ int dmk_worker_verify_init(DmkWorker *w, const DmkVerifyPool *vp, uint32_t test,
 
 void dmk_worker_destroy(DmkWorker *w)
 {
+    /* The kernel may still complete into its buffers, and destroying its
+     * queue would wait for the drive: never freed (the runner keeps it). */
+    if (w->inflight_left)
+        return;
     if (w->vmap)
         dmk_verify_map_free(w->vmap);
     free(w->vmap);
@@ -96,6 +102,7 @@ void dmk_worker_destroy(DmkWorker *w)
     free(w->hist);
     free(w->bytes);
     free(w->pause_ns);
+    free(w->pause_sum_ns);
     free(w->timeline);
     dmk_aligned_free(w->bufs);
     memset(w, 0, sizeof *w);
@@ -134,17 +141,17 @@ static int fail_io(DmkWorker *w, const DmkIo *io)
     const char *op = op_name(io);
     if (io->res >= 0)
         return dmk_error_set(&w->err, DMK_E_SHORT, 0,
-                             "%s %u bytes at offset %llu of the test file in %s moved only %lld "
+                             "%s %u bytes at offset %llu of %s moved only %lld "
                              "bytes (short transfer)",
                              op, io->len, (unsigned long long)io->offset, w->path,
                              (long long)io->res);
     if (io->os_error)
         return dmk_error_os(&w->err, (int)io->res, io->os_error,
-                            "%s %u bytes at offset %llu of the test file in %s failed", op, io->len,
+                            "%s %u bytes at offset %llu of %s failed", op, io->len,
                             (unsigned long long)io->offset, w->path);
     return dmk_error_set(&w->err, (int)io->res, 0,
-                         "%s %u bytes at offset %llu of the test file in %s failed (error %lld)",
-                         op, io->len, (unsigned long long)io->offset, w->path, (long long)io->res);
+                         "%s %u bytes at offset %llu of %s failed (error %lld)", op, io->len,
+                         (unsigned long long)io->offset, w->path, (long long)io->res);
 }
 
 /* Grows the timeline to hold interval `idx`; off the hot path except once
@@ -264,26 +271,34 @@ static uint64_t p99_so_far(const DmkWorker *w)
  * the latency seen means that nothing was submitted or completed while
  * the process did not run (SIGSTOP, Ctrl+Z) or a call
  * blocked (a frozen file system): the passes it overlaps are marked, as
- * their numbers count that time. Returns whether it was such a pause. */
+ * their numbers count that time. A long one (DMK_PAUSE_MIN_NS) marks them
+ * by itself; shorter ones (DMK_PAUSE_SHORT_NS) are summed per pass, for
+ * the runner to judge their share. Returns whether it was a long one. */
 static bool note_gap(DmkWorker *w, uint64_t prev, uint64_t now, uint64_t asked_ns)
 {
     atomic_store_explicit(&w->beat_ns, now, memory_order_relaxed);
     const DmkSchedule *s = &w->sched;
     uint64_t gap = now > prev ? now - prev : 0;
-    if (gap <= asked_ns + DMK_PAUSE_MIN_NS || s->uncounted || !w->pause_ns)
+    if (gap <= asked_ns + DMK_PAUSE_SHORT_NS || s->uncounted || !w->pause_ns)
         return false;
     if (gap <= asked_ns + DMK_PAUSE_P99_FACTOR * p99_so_far(w))
         return false;
+    bool long_one = gap > asked_ns + DMK_PAUSE_MIN_NS;
     uint64_t from = prev > s->t_measure ? prev : s->t_measure;
     uint64_t to = now < s->t_end ? now : s->t_end;
     if (to <= from)
-        return true; /* in the warm-up or after the end: nothing measured */
+        return long_one; /* in the warm-up or after the end: nothing measured */
     uint64_t first = (from - s->t_measure) / s->pass_ns,
              last = (to - 1 - s->t_measure) / s->pass_ns;
-    for (uint64_t p = first; p <= last && p < s->n_passes; p++)
-        if (gap > w->pause_ns[p])
+    for (uint64_t p = first; p <= last && p < s->n_passes; p++) {
+        /* the part of the gap inside pass p */
+        uint64_t p0 = s->t_measure + p * s->pass_ns, p1 = p0 + s->pass_ns;
+        uint64_t in = (to < p1 ? to : p1) - (from > p0 ? from : p0);
+        w->pause_sum_ns[p] += in;
+        if (long_one && gap > w->pause_ns[p])
             w->pause_ns[p] = gap;
-    return true;
+    }
+    return long_one;
 }
 
 /* A failed submit, named as a failed I/O is: the backend's message says
@@ -294,7 +309,7 @@ static int submit_error(DmkWorker *w, int code)
     char why[sizeof w->err.msg];
     snprintf(why, sizeof why, "%s", w->err.msg);
     return dmk_error_set(&w->err, code, w->err.os_error,
-                         "%s %u bytes at offset %llu of the test file in %s could not be "
+                         "%s %u bytes at offset %llu of %s could not be "
                          "submitted: %.500s",
                          op_name(io), io->len, (unsigned long long)io->offset, w->path, why);
 }
@@ -405,7 +420,7 @@ static int watchdog_error(DmkWorker *w, int inflight, int n_idle, int n_pending)
     double wd_s = (double)w->sched.watchdog_ns / 1e9;
     if (io)
         return dmk_error_set(&w->err, DMK_E_TIMEOUT, 0,
-                             "no I/O completed for %.0f s on the test file in %s: %s %u bytes at "
+                             "no I/O completed for %.0f s on %s: %s %u bytes at "
                              "offset %llu was submitted %.1f s ago and has not completed (%d "
                              "request%s in flight); the drive stopped responding",
                              wd_s, w->path, op_name(io), io->len, (unsigned long long)io->offset,
@@ -413,34 +428,49 @@ static int watchdog_error(DmkWorker *w, int inflight, int n_idle, int n_pending)
                              inflight == 1 ? "" : "s");
     if (n_pending)
         return dmk_error_set(&w->err, DMK_E_TIMEOUT, 0,
-                             "no I/O completed for %.0f s on the test file in %s: the drive kept "
+                             "no I/O completed for %.0f s on %s: the drive kept "
                              "refusing %d requests, the first %s %u bytes at offset %llu; the "
                              "drive stopped responding",
                              wd_s, w->path, n_pending, op_name(w->pending[0]), w->pending[0]->len,
                              (unsigned long long)w->pending[0]->offset);
     return dmk_error_set(&w->err, DMK_E_TIMEOUT, 0,
-                         "no I/O completed for %.0f s on the test file in %s (%d requests in "
+                         "no I/O completed for %.0f s on %s (%d requests in "
                          "flight); the drive stopped responding",
                          wd_s, w->path, inflight);
 }
 
+/* How long after its last completion a stopped worker still waits for
+ * what it has in flight: a few seconds, or 50 times the p99 latency of a
+ * slow drive, but never the whole watchdog (a stop must not wait for a
+ * hung drive; the requests are then left to the OS, inflight_left). */
+static uint64_t stop_wait_ns(const DmkWorker *w)
+{
+    uint64_t ns = DMK_PAUSE_P99_FACTOR * p99_so_far(w);
+    ns = ns > DMK_DRAIN_STOP_NS ? ns : DMK_DRAIN_STOP_NS;
+    return ns < w->sched.watchdog_ns ? ns : w->sched.watchdog_ns;
+}
+
 /* Waits for what is still in flight so its buffers can be freed; bounded
  * by the watchdog counted from the last completion, so that a run the
- * watchdog ended does not wait a second watchdog time. Errors here are
- * ignored: the run is over. */
+ * watchdog ended does not wait a second watchdog time. What is still in
+ * flight then is left to the OS (inflight_left). Errors here are ignored:
+ * the run is over. */
 static void drain(DmkWorker *w, int inflight, uint64_t last)
 {
     while (inflight > 0) {
         DmkError ignored;
-        int n = w->be->reap(w->q, 1, (int)w->depth, REAP_TIMEOUT_NS, w->done, &ignored);
+        int n = w->be->reap(w->q, 1, inflight, REAP_TIMEOUT_NS, w->done, &ignored);
         uint64_t now = dmk_clock_ns();
-        if (n < 0 || (n == 0 && now - last > w->sched.watchdog_ns))
-            return;
+        bool stopped = atomic_load_explicit(w->stop, memory_order_relaxed);
+        uint64_t bound = stopped ? stop_wait_ns(w) : w->sched.watchdog_ns;
+        if (n < 0 || (n == 0 && now - last > bound))
+            break;
         atomic_store_explicit(&w->beat_ns, now, memory_order_relaxed);
         if (n > 0)
             last = now;
         inflight -= n;
     }
+    w->inflight_left = inflight;
 }
 
 /* Prepares what may go out now from the free requests and submits it. */
@@ -534,6 +564,9 @@ static int io_loop(DmkWorker *w)
                 w->idle[n_idle++] = w->done[i];
         } else if (now - last_done > w->sched.watchdog_ns) {
             rc = watchdog_error(w, inflight, n_idle, n_pending);
+        } else if (atomic_load_explicit(w->stop, memory_order_relaxed) &&
+                   now - last_done > stop_wait_ns(w)) {
+            break; /* stopped, and the drive holds the rest: left to the OS */
         }
         if (rc != DMK_OK)
             break;

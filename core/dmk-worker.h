@@ -28,6 +28,18 @@ typedef enum {
 /* ... nor one shorter than this many times the p99 latency seen so far:
  * a drive that takes seconds per request is slow, not paused. */
 #define DMK_PAUSE_P99_FACTOR 50
+/* Short pauses, each under DMK_PAUSE_MIN_NS, that add up (a process
+ * stopped again and again): a gap longer than this and than
+ * DMK_PAUSE_P99_FACTOR x the p99 latency counts towards the pass's sum,
+ * and a sum over DMK_PAUSE_SHARE_PCT percent of the pass flags it
+ * (docs/results.md, "paused", says why no normal scheduling reaches it). */
+#define DMK_PAUSE_SHORT_NS  50000000ULL
+#define DMK_PAUSE_SHARE_PCT 5
+/* After a stop, how long the worker waits for what it has in flight
+ * before leaving it to the OS (a hung drive, a device over a frozen
+ * file system): its queue is then never destroyed (io_destroy would
+ * wait for the drive), see DmkWorker.inflight_left. */
+#define DMK_DRAIN_STOP_NS 3000000000ULL
 
 /* One timeline interval of one worker. */
 typedef struct {
@@ -52,7 +64,7 @@ typedef struct DmkWorker {
     DmkQueue *q;
     const DmkJob *job;
     const DmkPool *pool;
-    const char *path; /* for messages */
+    const char *path; /* for messages: "the test file in DIR", "the device DEV" */
     atomic_int *stop; /* shared: nonzero ends every worker */
     DmkSchedule sched;
     DmkOffsets offs;
@@ -93,6 +105,15 @@ typedef struct DmkWorker {
      * the latency seen and the wait it asked for (the process stopped, the
      * file system froze briefly); 0 for none. */
     uint64_t *pause_ns;
+    /* Per pass, the sum of the gaps over DMK_PAUSE_SHORT_NS (and the
+     * latency rule): short pauses that add up. */
+    uint64_t *pause_sum_ns;
+    /* Requests still in flight when the loop gave up waiting for them (a
+     * stall, or a stop on a hung drive): the kernel may still write into
+     * their buffers, and destroying the queue would wait for the drive,
+     * so such a worker is never destroyed (the runner leaves its crew
+     * behind, as a stuck one's). */
+    int inflight_left;
     int rc;
     DmkError err;
     /* The verify option: each write carries its own stamped copy of the

@@ -398,6 +398,12 @@ typedef struct DmkBackend {
     /* What is written can be read back (a real file or device): the
      * verify option needs it. The in-memory backends keep nothing. */
     bool keeps_data;
+
+    /* queue_close waits for the requests still in flight (io_destroy):
+     * the runner never closes a queue whose requests the drive still
+     * holds (a stall, a stop on a hung drive), nor the target, so that the
+     * report comes before anything that waits for the drive. */
+    bool close_waits;
 } DmkBackend;
 
 /* The space rule every target follows: the test file plus room for its

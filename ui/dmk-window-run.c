@@ -535,11 +535,14 @@ static gboolean on_stop_stuck(gpointer data)
     if (!self->worker || self->stop_took_us)
         return G_SOURCE_REMOVE;
     char msg[512];
+    /* A device has no test file (the target cannot change during a run). */
     snprintf(msg, sizeof msg,
              "The run did not stop within %d s: a call to the operating system is stuck (a "
-             "frozen file system or a hung drive). Its test file is freed when that call "
-             "returns or Drivemark exits; the run is not complete.",
-             DMK_STOP_STUCK_S);
+             "frozen file system or a hung drive). %s; the run is not complete.",
+             DMK_STOP_STUCK_S,
+             dmk_window_target_is_device(self)
+                 ? "The device has no test file: nothing is left on it"
+                 : "Its test file is freed when that call returns or Drivemark exits");
     dmk_window_set_status(self, "Not stopped: a call to the OS is stuck");
     dmk_window_show_error(self, DMK_E_TIMEOUT, msg);
     if (self->closing) {

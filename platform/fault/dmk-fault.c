@@ -382,6 +382,13 @@ const DmkBackend *dmk_backend_fault(const DmkFaultScript *script)
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         atomic_store(all[i], 0);
     atomic_store(&c->released, false);
+    if (dmk_fault_script.close_waits) {
+        /* the same, but its queues stand for ones that wait for the drive */
+        static DmkBackend waits;
+        waits = dmk_fault_backend;
+        waits.close_waits = true;
+        return &waits;
+    }
     return &dmk_fault_backend;
 }
 

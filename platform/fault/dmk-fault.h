@@ -84,6 +84,9 @@ typedef struct {
     /* target_sync calls: fdatasync on a frozen file system, blocked until
      * dmk_fault_release(). */
     DmkFaultAt hang_sync;
+    /* The backend says close_waits (as libaio's io_destroy does): the
+     * runner must then leave queues with requests in flight unclosed. */
+    bool close_waits;
 } DmkFaultScript;
 
 /* What the backend saw since the script was installed: the tests' exact

@@ -193,6 +193,7 @@ static const DmkBackend aio_backend = {
     .submit = aio_submit,
     .reap = aio_reap,
     .keeps_data = true,
+    .close_waits = true, /* io_destroy waits for what is in flight */
 };
 
 const DmkBackend *dmk_backend_native(void)

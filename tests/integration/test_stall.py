@@ -374,6 +374,163 @@ def test_sigstop_flags_the_pass():
         check(os.listdir(target) == [], f"left behind: {os.listdir(target)}")
 
 
+# Round three (review findings 4 and 11a).
+
+# How long a stalled or stopped run on a device over a frozen file system
+# may take to end: the watchdog (3 s) or the stop's wait for what is in
+# flight (3 s), plus room for a loaded machine; far under THAW_AFTER_S, so
+# an end before the thaw is no luck of the timer.
+DEVICE_BOUND_S = 40
+
+
+def device_over_frozen_fs(extra, act):
+    """A loop device with --direct-io=on over a file on the test's frozen
+    ext4: requests are truly in flight (the loop's own writes block on the
+    freeze, not drivemark's calls). act(cmd, fs, dev) freezes and acts."""
+    need_root("fsfreeze", "mkfs.ext4", "e2fsck", "losetup")
+    with Dir() as d, FrozenFs(d) as fs:
+        img = os.path.join(fs.mnt, "dev.img")
+        with open(img, "wb") as f:
+            f.truncate(64 * MIB)
+        r = subprocess.run(["losetup", "-f", "--show", "--direct-io=on", img],
+                           capture_output=True, text=True)
+        if r.returncode != 0:
+            raise Skip(f"losetup --direct-io=on: {r.stderr.strip()}")
+        dev = r.stdout.strip()
+        cmd = None
+        try:
+            cmd = Command(["run", "--device", dev, f"--yes-destroy-data={dev}", "--size", "32MiB",
+                           "--test", "SEQ1M Q8T1", "--mode", "write", "--passes", "1", "--measure",
+                           "120", "--warmup", "0", "--interval", "0"] + extra)
+            cmd.wait_for("pass 1/1")
+            child = cmd.worker_pid()
+            act(cmd, fs, dev)
+            fs.thaw()
+            gone(child)
+        finally:
+            fs.thaw()
+            if cmd:
+                cmd.close()
+            subprocess.run(["losetup", "-d", dev], capture_output=True)
+        for _ in range(WAIT_S * 10):  # the loop lets go of its file once detached
+            try:
+                os.unlink(img)
+                break
+            except OSError:
+                time.sleep(0.1)
+        fs.check_clean()
+
+
+def test_device_stall_ends_before_the_thaw():
+    """Finding 4: the watchdog's stall on a device whose requests the
+    drive holds ends the run with exit 1 and the message while the file
+    system is still frozen, not at the thaw: the queues are left to the OS
+    (io_destroy would wait), and the message says so, naming the device."""
+    def act(cmd, fs, dev):
+        fs.freeze()
+        t0 = time.monotonic()
+        cmd.finish(DEVICE_BOUND_S)
+        took = time.monotonic() - t0
+        check(fs.frozen, "thawed before the end")
+        err = cmd.text()
+        check(cmd.proc.returncode == 1, f"exit {cmd.proc.returncode}: {err[-800:]!r}")
+        print(f"# exit 1 after {took:.1f} s of a freeze that was still on")
+        dmktest.note(err.strip().splitlines()[-1])
+        check(f"no I/O completed for 3 s on the device {dev}: writing 1048576 bytes at offset "
+              in err, f"message: {err[-800:]!r}")
+        check(f"still in flight on the device {dev} were left to the OS, which ends them when "
+              "the drive answers; the device has no test file: nothing is left on it)" in err,
+              f"message: {err[-800:]!r}")
+        check("test file has no name" not in err, f"message: {err[-800:]!r}")
+    device_over_frozen_fs(["--watchdog", "3"], act)
+
+
+def test_device_sigint_during_freeze():
+    """SIGINT on the same: exit 130 within the bound, and a message that
+    speaks of the device, not of a test file."""
+    def act(cmd, fs, dev):
+        fs.freeze()
+        time.sleep(1.0)  # requests held by the freeze, not a wait for a state
+        t0 = time.monotonic()
+        cmd.proc.send_signal(signal.SIGINT)
+        cmd.finish(DEVICE_BOUND_S)
+        took = time.monotonic() - t0
+        check(fs.frozen, "thawed before the end")
+        err = cmd.text()
+        check(cmd.proc.returncode == 130, f"exit {cmd.proc.returncode}: {err[-800:]!r}")
+        print(f"# exit 130 after {took:.1f} s while frozen")
+        dmktest.note(err.strip().splitlines()[-1])
+        check(f"on the device {dev}" in err, f"message: {err[-800:]!r}")
+        check("test file has no name" not in err and "test file is freed" not in err,
+              f"message: {err[-800:]!r}")
+    device_over_frozen_fs([], act)
+
+
+def test_stuck_after_stall_parent_bounds_it():
+    """The child told the stall, then got stuck (DMK_TEST_STUCK_AFTER_STALL
+    holds it there, as a teardown blocked in the kernel would): the guard's
+    parent prints the stall's message itself and exits 1 within its own
+    bound (10 s, app/dmk-cli-guard.h), the file system still frozen."""
+    need_root("fsfreeze", "mkfs.ext4", "e2fsck")
+    with Dir() as d, FrozenFs(d) as fs:
+        cmd = Command(WRITE_RUN + ["--target", fs.mnt, "--watchdog", "2"],
+                      {"DMK_TEST_STUCK_AFTER_STALL": "1"})
+        try:
+            cmd.wait_for("pass 1/1")
+            child = cmd.worker_pid()
+            fs.freeze()
+            cmd.wait_blocked(child)
+            # the parent, not finish(): the killed child holds the terminal
+            # until the thaw, so the reader sees no end before it
+            cmd.proc.wait(timeout=DEVICE_BOUND_S)
+            check(fs.frozen, "thawed before the end")
+            cmd.wait_for("that call returns.")
+            err = cmd.text()
+            dmktest.note("\n".join(err.strip().splitlines()[-2:]))
+            check(cmd.proc.returncode == 1, f"exit {cmd.proc.returncode}: {err[-800:]!r}")
+            check("drivemark-cli: the drive did not complete any request for " in err,
+                  f"message: {err[-800:]!r}")
+            check("the run stalled and did not end within 10 s of it: a call to the OS is stuck"
+                  in err, f"message: {err[-800:]!r}")
+            check("Its test file has no name and is freed when that call returns." in err,
+                  f"message: {err[-800:]!r}")
+            fs.thaw()
+            gone(child)
+        finally:
+            fs.thaw()
+            cmd.close()
+        fs.check_clean()
+
+
+def test_sigstop_bursts_flag_the_pass():
+    """Finding 11a: eight stops of 0.45 s each (under the 0.5 s floor of
+    one pause) in one pass add up to far more than 5 % of it: flagged
+    "paused", paused_s their sum. The null backend: its latency is ~0, so
+    the 50 x p99 rule cannot hide them on a loaded machine."""
+    with Dir() as d:
+        out_json = os.path.join(d, "r.json")
+        cmd = Command(["run", "--target", d, "--backend", "null", "--size", "16MiB", "--test",
+                       "RND4K Q1T1", "--mode", "read", "--passes", "1", "--measure", "10",
+                       "--warmup", "0", "--interval", "0", "--json", out_json])
+        try:
+            cmd.wait_for("pass 1/1")
+            for _ in range(8):
+                os.killpg(cmd.proc.pid, signal.SIGSTOP)
+                time.sleep(0.45)  # the pause itself
+                os.killpg(cmd.proc.pid, signal.SIGCONT)
+                time.sleep(0.2)
+            cmd.finish(WAIT_S)
+        finally:
+            cmd.close()
+        check(cmd.proc.returncode == 0, f"exit {cmd.proc.returncode}: {cmd.text()[-600:]!r}")
+        t = json.load(open(out_json))["results"][0]
+        paused = t["passes"][0].get("paused_s", 0)
+        print(f"# paused_s {paused}, flags {t['flags']}")
+        check("paused" in t["flags"], f"flags {t['flags']}")
+        # each stop is seen whole or nearly; 8 x 0.45 = 3.6 s, 5 % of 10 s = 0.5 s
+        check(paused >= 2.0, f"paused_s {paused}")
+
+
 def main():
     return dmktest.run_tap(dmktest.tests_in(globals()), timed=True)
 

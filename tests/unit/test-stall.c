@@ -305,6 +305,141 @@ static void test_hang_in_sync(void)
     free(spec);
 }
 
+/* Eight submit calls 0.45 s late in a 4 s pass: each is under the 0.5 s
+ * floor of a pause by itself, but together they are 3.6 s of the pass
+ * (the process stopped again and again): the pass is flagged, its
+ * paused_s their sum. */
+static void test_short_gaps_add_up(void)
+{
+    DmkRunSpec *spec = new_spec("RND4K Q1T1", 4.0, 1);
+    spec->watchdog_s = 10.0;
+    /* after thousands of requests: each late call's request counts its
+     * 0.45 s as latency, and eight of a few dozen would be the p99 */
+    DmkFaultScript s = {.gap = {.nth = 5000, .times = 8}, .gap_ns = 450000000ULL};
+    Outcome o = {0};
+    run_script(spec, &s, &o);
+    DMK_CHECK_INT(o.rc, DMK_OK);
+    DmkFaultStats st;
+    dmk_fault_stats(&st);
+    DMK_CHECK(st.gaps == 8);
+    DMK_CHECK(o.res != NULL && o.res->n_tests == 1);
+    if (o.res && o.res->n_tests == 1) {
+        const DmkTestResult *t = &o.res->tests[0];
+        printf("# paused %.3f s of a %.1f s pass\n", t->passes[0].paused_s, spec->measure_s);
+        DMK_CHECK(t->flags & DMK_FLAG_PAUSED);
+        DMK_CHECK(t->passes[0].paused_s >= 8 * 0.45);
+        DMK_CHECK(t->passes[0].paused_s <= spec->measure_s);
+    }
+    dmk_run_result_free(o.res);
+    free(spec);
+}
+
+/* The same eight late calls on a drive with 20 ms per request: 50 times
+ * its p99 latency (>= 1 s) explains each, so none counts and the pass is
+ * not flagged: the rule follows the latency seen, exactly. */
+static void test_short_gaps_of_a_slow_drive(void)
+{
+    DmkRunSpec *spec = new_spec("RND4K Q1T1", 4.0, 1);
+    spec->null_latency_ns = 20000000;
+    spec->watchdog_s = 10.0;
+    DmkFaultScript s = {.gap = {.nth = 40, .times = 8}, .gap_ns = 450000000ULL};
+    Outcome o = {0};
+    run_script(spec, &s, &o);
+    DMK_CHECK_INT(o.rc, DMK_OK);
+    DmkFaultStats st;
+    dmk_fault_stats(&st);
+    DMK_CHECK(st.gaps == 8);
+    if (o.res && o.res->n_tests == 1) {
+        DMK_CHECK(!(o.res->tests[0].flags & DMK_FLAG_PAUSED));
+        DMK_CHECK(o.res->tests[0].passes[0].paused_s == 0.0);
+    }
+    dmk_run_result_free(o.res);
+    free(spec);
+}
+
+typedef struct {
+    DmkRunner *runner;
+    char stalled[1024];
+    bool measured_before_stall; /* measured came first: wrong order */
+    bool measured;
+    bool stop_when_lost;
+    uint64_t stopped_ns;
+} InflightOutcome;
+
+static void inflight_progress(const DmkProgress *p, void *user_data)
+{
+    (void)p;
+    InflightOutcome *o = user_data;
+    DmkFaultStats st;
+    dmk_fault_stats(&st);
+    if (o->stop_when_lost && !o->stopped_ns && st.lost > 0) {
+        o->stopped_ns = dmk_clock_ns();
+        dmk_runner_stop(o->runner);
+    }
+}
+
+static void inflight_stalled(const char *msg, void *user_data)
+{
+    InflightOutcome *o = user_data;
+    snprintf(o->stalled, sizeof o->stalled, "%s", msg);
+    o->measured_before_stall = o->measured;
+}
+
+static void inflight_measured(const DmkRunResult *res, int rc, void *user_data)
+{
+    (void)res;
+    (void)rc;
+    ((InflightOutcome *)user_data)->measured = true;
+}
+
+/* A request the drive never completes, on a backend whose queue_close
+ * waits for it (libaio's io_destroy): the watchdog's stall is told first
+ * (cb->stalled, before the results), and neither the queue nor the target
+ * is closed, which would wait for the drive; the message says that the
+ * request was left to the OS. A stop does the same after a few seconds,
+ * not the watchdog time. */
+static void test_inflight_left_to_the_os(void)
+{
+    for (int stop = 0; stop < 2; stop++) {
+        DmkRunSpec *spec = new_spec("RND4K Q1T1", 30.0, 1);
+        spec->watchdog_s = stop ? 60.0 : 1.0;
+        DmkFaultScript s = {.lose = {.nth = 300}, .close_waits = true};
+        InflightOutcome o = {.stop_when_lost = stop};
+        DmkRunCallbacks cb = {inflight_progress, NULL, &o,
+                              inflight_measured, NULL, inflight_stalled};
+        o.runner = dmk_runner_new(spec, dmk_backend_fault(&s));
+        DmkRunResult *res = NULL;
+        DmkError err = {0};
+        int rc = dmk_runner_run(o.runner, &cb, &res, &err);
+        uint64_t end = dmk_clock_ns();
+        DmkFaultStats st;
+        dmk_fault_stats(&st);
+        printf("# rc %d, queues open %d, targets open %d: %s\n", rc, st.queues_open,
+               st.targets_open, err.msg);
+        DMK_CHECK(dmk_runner_abandoned(o.runner));
+        DMK_CHECK(st.queues_open >= 1);
+        DMK_CHECK(st.targets_open >= 1);
+        DMK_CHECK(o.measured);
+        check_has(err.msg, "1 request still in flight on the test file in " FAULT_DIR
+                           " was left to the OS, which ends it when the drive answers; the "
+                           "test file is freed when the program ends)");
+        if (stop) {
+            DMK_CHECK_INT(rc, DMK_E_STOPPED);
+            DMK_CHECK(o.stopped_ns != 0);
+            DMK_CHECK((double)(end - o.stopped_ns) / 1e9 < NEVER_S); /* not the 60 s watchdog */
+            DMK_CHECK(o.stalled[0] == '\0');
+        } else {
+            DMK_CHECK_INT(rc, DMK_E_TIMEOUT);
+            DMK_CHECK(!o.measured_before_stall);
+            DMK_CHECK(strncmp(o.stalled, "no I/O completed for 1 s on the test file in " FAULT_DIR,
+                              45) == 0);
+        }
+        dmk_runner_free(o.runner); /* kept alive inside */
+        dmk_run_result_free(res);
+        free(spec);
+    }
+}
+
 int main(void)
 {
     DMK_TEST(test_stop_without_hang);
@@ -315,5 +450,8 @@ int main(void)
     DMK_TEST(test_hang_in_fill);
     DMK_TEST(test_stop_with_hung_call);
     DMK_TEST(test_hang_in_sync);
+    DMK_TEST(test_short_gaps_add_up);
+    DMK_TEST(test_short_gaps_of_a_slow_drive);
+    DMK_TEST(test_inflight_left_to_the_os);
     return dmk_test_done();
 }
