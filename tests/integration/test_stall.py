@@ -412,12 +412,17 @@ def device_over_frozen_fs(extra, act):
             if cmd:
                 cmd.close()
             subprocess.run(["losetup", "-d", dev], capture_output=True)
-        for _ in range(WAIT_S * 10):  # the loop lets go of its file once detached
-            try:
-                os.unlink(img)
+        # The loop device lets go of its file only once it is really
+        # detached: after the requests left to the OS have ended and the
+        # last opener (the command's stuck child, slower under ASan) has
+        # gone. Wait for that state, then the file system can be unmounted.
+        backing = f"/sys/block/{os.path.basename(dev)}/loop/backing_file"
+        for _ in range(WAIT_S * 10):
+            if not os.path.exists(backing):
                 break
-            except OSError:
-                time.sleep(0.1)
+            time.sleep(0.1)
+        check(not os.path.exists(backing), f"{dev} still holds {img} {WAIT_S} s after the run")
+        os.unlink(img)
         fs.check_clean()
 
 
