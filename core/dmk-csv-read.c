@@ -27,6 +27,9 @@
 /* Statistics beyond this are no measurement (10^15 MB/s), and would not
  * fit the writer's fixed-decimal cells. */
 #define STAT_MAX 1e15
+/* A link's limit in MB/s: kept in bytes/s as a uint64_t, so at most
+ * 1e12 MB/s (1e18 bytes/s, under 2^64; the fastest links carry ~1e5). */
+#define IFACE_MB_S_MAX 1e12
 
 /* A row's cells, copied: libcsv reuses its buffer for the next cell. */
 typedef struct {
@@ -603,10 +606,12 @@ static int read_honest_context(Reader *rd, const Cells *c)
     if (rc == DMK_OK)
         rc = get_text(rd, c, DMK_COL_INTERFACE, ti->iface, sizeof ti->iface);
     if (rc == DMK_OK)
-        rc = get_real(rd, c, DMK_COL_INTERFACE_MB_S, STAT_MAX, &mb);
+        rc = get_real(rd, c, DMK_COL_INTERFACE_MB_S, IFACE_MB_S_MAX, &mb);
     ti->cow = (DmkFsFeature)cow;
     ti->compression = (DmkFsFeature)z;
-    ti->iface_bytes_s = (uint64_t)(mb * 1e6 + 0.5);
+    /* Only a value that passed its range check becomes bytes/s: a
+     * refused one may be far past what a uint64_t holds. */
+    ti->iface_bytes_s = rc == DMK_OK ? (uint64_t)(mb * 1e6 + 0.5) : 0;
     return rc;
 }
 
