@@ -37,18 +37,15 @@ static bool mount_of(const char *root, const char *path, dev_t dev, Mount *out)
     FILE *f = fopen(mi, "re");
     while (f && getline(&line, &cap, f) > 0) {
         DmkMountLine m;
-        char mroot[PATH_MAX];
-        if (!dmk_mountinfo_parse(line, &m) || makedev(m.major, m.minor) != dev ||
-            sscanf(line, "%*u %*u %*s %4095s", mroot) != 1)
+        if (!dmk_mountinfo_parse(line, &m) || makedev(m.major, m.minor) != dev)
             continue;
         size_t n = strlen(m.mnt);
         bool under = strcmp(m.mnt, "/") == 0 ||
                      (strncmp(path, m.mnt, n) == 0 && (path[n] == '/' || path[n] == '\0'));
         if (!under || (found && n < best))
             continue;
-        dmk_mountinfo_unescape(mroot);
         snprintf(out->mnt, sizeof out->mnt, "%s", m.mnt);
-        snprintf(out->root, sizeof out->root, "%s", mroot);
+        snprintf(out->root, sizeof out->root, "%s", m.root);
         out->m = m;
         best = n;
         found = true;
