@@ -21,18 +21,16 @@
 
 static DmkFileKind kind_of(mode_t m)
 {
-    if (S_ISREG(m))
-        return DMK_FILE_REGULAR;
-    if (S_ISDIR(m))
-        return DMK_FILE_DIR;
-    if (S_ISFIFO(m))
-        return DMK_FILE_FIFO;
-    if (S_ISCHR(m))
-        return DMK_FILE_CHAR;
-    if (S_ISBLK(m))
-        return DMK_FILE_BLOCK;
-    if (S_ISSOCK(m))
-        return DMK_FILE_SOCKET;
+    static const struct {
+        mode_t type;
+        DmkFileKind kind;
+    } kinds[] = {
+        {S_IFREG, DMK_FILE_REGULAR}, {S_IFDIR, DMK_FILE_DIR},   {S_IFIFO, DMK_FILE_FIFO},
+        {S_IFCHR, DMK_FILE_CHAR},    {S_IFBLK, DMK_FILE_BLOCK}, {S_IFSOCK, DMK_FILE_SOCKET},
+    };
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        if ((m & S_IFMT) == kinds[i].type)
+            return kinds[i].kind;
     return DMK_FILE_OTHER;
 }
 
