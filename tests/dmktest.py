@@ -151,6 +151,33 @@ def hold_then(proc, fifo, act):
     return True
 
 
+def read_pty_until(fd, proc, needle, seconds, what=None):
+    """Reads the progress a child draws on the pty fd until needle shows;
+    what it read. Fails (with what, if given, as the reason) when proc
+    ends first or seconds pass."""
+    buf, deadline = b"", time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        check(proc.poll() is None, f"the run ended early: {buf[-300:]!r}")
+        try:
+            data = os.read(fd, 4096)
+        except OSError:
+            break
+        buf += data
+        if needle in buf:
+            return buf
+    what = what or f"no {needle!r} in the progress within {seconds} s"
+    raise AssertionError(f"{what}: {buf[-300:]!r}")
+
+
+def drain_pty(fd):
+    """Reads the pty fd to its end, so the child never blocks on it."""
+    while True:
+        try:
+            if not os.read(fd, 4096):
+                return
+        except OSError:
+            return
+
 def held_run(d, argv, act, timeout=120):
     """Runs argv (a verified write run of drivemark-cli) held before its
     read-back on a fifo in d while act() runs (hold_then); the process is
