@@ -17,6 +17,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "dmk-platform.h"
+
 /* After the child's report, how long the parent waits to reap it: one
  * that does not go is stuck in the kernel and is left to the OS. */
 #define REAP_WAIT_MS 2000
@@ -60,17 +62,6 @@ static long now_ms(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-static void install_handlers(void)
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_guard_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
 }
 
 /* The status a reaped child's wait status stands for, as a shell sees it. */
@@ -238,7 +229,9 @@ bool dmk_cli_guard_start(int *status)
     }
     close(fds[1]);
     guard_child = child;
-    install_handlers();
+    /* The parent only forwards: the same SIGINT/SIGTERM/SIGHUP handling as
+     * the run's own (dmk_os_on_interrupt), with the guard's handler. */
+    dmk_os_on_interrupt(on_guard_signal);
     *status = supervise(child, fds[0]);
     close(fds[0]);
     return true;

@@ -120,6 +120,83 @@ def check_usage_error(r, args, needles, hint=False):
     check(r.stdout == "", f"{args}: printed on stdout: {r.stdout}")
 
 
+def hold_then(proc, fifo, act):
+    """Waits for drivemark-cli's DMK_TEST_VERIFY_HOLD signal on fifo (it is
+    about to read back what it wrote), runs act(), then lets it go on.
+    Opens without blocking, so a run that ends first cannot hang the test.
+    True when it held; False when the run ended without the signal."""
+    fd = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+    got = b""
+    try:
+        while proc.poll() is None and not got.endswith(b"\n"):
+            try:
+                got += os.read(fd, 64)
+            except BlockingIOError:
+                pass
+            time.sleep(0.001)
+    finally:
+        os.close(fd)
+    if not got.startswith(b"verify"):
+        return False
+    act()
+    while proc.poll() is None:
+        try:
+            w = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
+        except OSError:  # ENXIO: its reading end is not open yet
+            time.sleep(0.001)
+            continue
+        os.write(w, b"go\n")
+        os.close(w)
+        break
+    return True
+
+
+def read_pty_until(fd, proc, needle, seconds, what=None):
+    """Reads the progress a child draws on the pty fd until needle shows;
+    what it read. Fails (with what, if given, as the reason) when proc
+    ends first or seconds pass."""
+    buf, deadline = b"", time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        check(proc.poll() is None, f"the run ended early: {buf[-300:]!r}")
+        try:
+            data = os.read(fd, 4096)
+        except OSError:
+            break
+        buf += data
+        if needle in buf:
+            return buf
+    what = what or f"no {needle!r} in the progress within {seconds} s"
+    raise AssertionError(f"{what}: {buf[-300:]!r}")
+
+
+def drain_pty(fd):
+    """Reads the pty fd to its end, so the child never blocks on it."""
+    while True:
+        try:
+            if not os.read(fd, 4096):
+                return
+        except OSError:
+            return
+
+def held_run(d, argv, act, timeout=120):
+    """Runs argv (a verified write run of drivemark-cli) held before its
+    read-back on a fifo in d while act() runs (hold_then); the process is
+    killed if it outlives timeout. (proc, held, stdout, stderr)."""
+    fifo = os.path.join(d, "hold")
+    os.mkfifo(fifo)
+    env = dict(os.environ, DMK_TEST_VERIFY_HOLD=fifo)
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=env)
+    try:
+        held = hold_then(proc, fifo, act)
+        out, err = proc.communicate(timeout=timeout)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    return proc, held, out, err
+
+
 def parse_csv(text):
     check("\r\n" in text, "CSV rows end in CRLF")
     return list(csv.DictReader(io.StringIO(text, newline="")))

@@ -247,6 +247,16 @@ static void accept_one(DmkQueue *q, DmkIo *io)
     q->count++;
 }
 
+/* Blocks the calling thread, counted as hung, until the test releases
+ * every hung call (dmk_fault_release). */
+static void hang_until_released(DmkFaultCounts *c)
+{
+    atomic_fetch_add(&c->hung, 1);
+    while (!atomic_load(&c->released))
+        dmk_sleep_ns(1000000);
+    atomic_fetch_sub(&c->hung, 1);
+}
+
 /* A call that blocks like io_submit on a frozen file system (until the
  * test releases it), or returns late by a set time. */
 static void hold_call(const DmkFaultScript *s, uint64_t call)
@@ -256,24 +266,15 @@ static void hold_call(const DmkFaultScript *s, uint64_t call)
         atomic_fetch_add(&c->gaps, 1);
         dmk_sleep_ns(s->gap_ns);
     }
-    if (!strikes(&s->hang, call))
-        return;
-    atomic_fetch_add(&c->hung, 1);
-    while (!atomic_load(&c->released))
-        dmk_sleep_ns(1000000);
-    atomic_fetch_sub(&c->hung, 1);
+    if (strikes(&s->hang, call))
+        hang_until_released(c);
 }
 
 /* The same for a flush (target_sync call `call`). */
 static void hold_sync(const DmkFaultScript *s, uint64_t call)
 {
-    DmkFaultCounts *c = &dmk_fault_counts;
-    if (!strikes(&s->hang_sync, call))
-        return;
-    atomic_fetch_add(&c->hung, 1);
-    while (!atomic_load(&c->released))
-        dmk_sleep_ns(1000000);
-    atomic_fetch_sub(&c->hung, 1);
+    if (strikes(&s->hang_sync, call))
+        hang_until_released(&dmk_fault_counts);
 }
 
 static int fault_submit(DmkQueue *q, DmkIo **ios, int n, DmkError *err)

@@ -21,19 +21,28 @@
 
 static DmkFileKind kind_of(mode_t m)
 {
-    if (S_ISREG(m))
-        return DMK_FILE_REGULAR;
-    if (S_ISDIR(m))
-        return DMK_FILE_DIR;
-    if (S_ISFIFO(m))
-        return DMK_FILE_FIFO;
-    if (S_ISCHR(m))
-        return DMK_FILE_CHAR;
-    if (S_ISBLK(m))
-        return DMK_FILE_BLOCK;
-    if (S_ISSOCK(m))
-        return DMK_FILE_SOCKET;
+    static const struct {
+        mode_t type;
+        DmkFileKind kind;
+    } kinds[] = {
+        {S_IFREG, DMK_FILE_REGULAR}, {S_IFDIR, DMK_FILE_DIR},   {S_IFIFO, DMK_FILE_FIFO},
+        {S_IFCHR, DMK_FILE_CHAR},    {S_IFBLK, DMK_FILE_BLOCK}, {S_IFSOCK, DMK_FILE_SOCKET},
+    };
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        if ((m & S_IFMT) == kinds[i].type)
+            return kinds[i].kind;
     return DMK_FILE_OTHER;
+}
+
+/* What stat tells of an existing file. */
+static void set_from_stat(DmkFileInfo *info, const struct stat *st)
+{
+    info->exists = true;
+    info->kind = kind_of(st->st_mode);
+    info->dev = (uint64_t)st->st_dev;
+    info->ino = (uint64_t)st->st_ino;
+    info->nlink = (uint32_t)st->st_nlink;
+    info->mode = (uint32_t)(st->st_mode & 07777);
 }
 
 /* The directory part of path ("." for a bare name) and the name. */
@@ -160,12 +169,7 @@ int dmk_os_output_info(const char *path, DmkFileInfo *info, DmkError *err)
     struct stat st, out;
     int e = 0;
     if (stat(path, &st) == 0) {
-        info->exists = true;
-        info->kind = kind_of(st.st_mode);
-        info->dev = (uint64_t)st.st_dev;
-        info->ino = (uint64_t)st.st_ino;
-        info->nlink = (uint32_t)st.st_nlink;
-        info->mode = (uint32_t)(st.st_mode & 07777);
+        set_from_stat(info, &st);
         info->is_stdout = fstat(STDOUT_FILENO, &out) == 0 && out.st_dev == st.st_dev &&
                           out.st_ino == st.st_ino && out.st_rdev == st.st_rdev;
     } else if (errno != ENOENT) {
@@ -205,12 +209,7 @@ bool dmk_os_input_info(const char *path, DmkFileInfo *info)
     struct stat st;
     if (stat(path, &st) != 0 || !realpath(path, info->real))
         return false;
-    info->exists = true;
-    info->kind = kind_of(st.st_mode);
-    info->dev = (uint64_t)st.st_dev;
-    info->ino = (uint64_t)st.st_ino;
-    info->nlink = (uint32_t)st.st_nlink;
-    info->mode = (uint32_t)(st.st_mode & 07777);
+    set_from_stat(info, &st);
     return true;
 }
 

@@ -207,30 +207,6 @@ def test_small_filesystem_refused():
             subprocess.run(["umount", mnt])
 
 
-def wait_for_run(proc, fd, seconds=60):
-    """Waits until the run has reached its timed part (the fill is done):
-    its progress line, drawn on the pty fd, shows the first test's warm-up."""
-    buf, deadline = b"", time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        check(proc.poll() is None, f"the run ended early: {buf[-300:]!r}")
-        try:
-            buf += os.read(fd, 4096)
-        except OSError:
-            break
-        if b" - warm-up " in buf:
-            return
-    raise AssertionError(f"the measurement never began: {buf[-300:]!r}")
-
-
-def drain(fd):
-    while True:
-        try:
-            if not os.read(fd, 4096):
-                return
-        except OSError:
-            return
-
-
 def signalled(sig, expected, env=None):
     with Dir() as d:
         e = dict(os.environ)
@@ -241,11 +217,14 @@ def signalled(sig, expected, env=None):
                                 text=True, env=e)
         os.close(slave)
         try:
-            wait_for_run(proc, master)
+            # the timed part reached (the fill done): the progress line
+            # shows the first test's warm-up
+            dmktest.read_pty_until(master, proc, b" - warm-up ", 60,
+                                   "the measurement never began")
             check(os.listdir(d) == [], f"visible while running: {os.listdir(d)}")
             t0 = time.monotonic()
             proc.send_signal(sig)
-            drain(master)
+            dmktest.drain_pty(master)
             proc.communicate(timeout=15)
             took = time.monotonic() - t0
         finally:

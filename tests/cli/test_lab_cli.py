@@ -155,30 +155,6 @@ def test_null_sustained_cache_and_thermal():
 # ---- Ctrl+C -------------------------------------------------------------------------
 
 
-def read_pty_until(fd, proc, needle, seconds):
-    """Reads the progress a child draws on the pty until needle shows."""
-    buf, deadline = b"", time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        check(proc.poll() is None, f"the run ended early: {buf[-300:]!r}")
-        try:
-            data = os.read(fd, 4096)
-        except OSError:
-            break
-        buf += data
-        if needle in buf:
-            return buf
-    raise AssertionError(f"no {needle!r} in the progress within {seconds} s: {buf[-300:]!r}")
-
-
-def drain_pty(fd):
-    while True:
-        try:
-            if not os.read(fd, 4096):
-                return
-        except OSError:
-            return
-
-
 def interrupted(target, extra, d, measure_s):
     """A sustained write interrupted measure_s seconds into its measurement;
     returns (exit status, stdout, seconds it took to stop, CSV rows)."""
@@ -189,11 +165,11 @@ def interrupted(target, extra, d, measure_s):
                             stdout=subprocess.PIPE, stderr=slave, text=True)
     os.close(slave)
     try:
-        read_pty_until(master, proc, b" elapsed ", 60)  # the measurement is under way
+        dmktest.read_pty_until(master, proc, b" elapsed ", 60)  # the measurement is under way
         time.sleep(measure_s)
         t0 = time.monotonic()
         proc.send_signal(signal.SIGINT)
-        drain_pty(master)
+        dmktest.drain_pty(master)
         out = proc.communicate(timeout=30)[0]
         took = time.monotonic() - t0
     finally:
@@ -274,9 +250,9 @@ def test_sigterm_lab():
                                 stdout=subprocess.PIPE, stderr=slave, text=True)
         os.close(slave)
         try:
-            read_pty_until(master, proc, b"  Interval before ", 60)
+            dmktest.read_pty_until(master, proc, b"  Interval before ", 60)
             proc.send_signal(signal.SIGTERM)
-            drain_pty(master)
+            dmktest.drain_pty(master)
             out = proc.communicate(timeout=30)[0]
         finally:
             os.close(master)

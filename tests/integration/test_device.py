@@ -20,7 +20,6 @@ import shutil
 import struct
 import subprocess
 import sys
-import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import dmktest  # noqa: E402
@@ -137,6 +136,15 @@ def refused(r, needles, what):
 
 
 # ---- consent ---------------------------------------------------------------
+
+
+def refused_unchanged(lo, needles, what, changed="the device changed"):
+    """A write run on lo with consent is refused with needles on stderr,
+    and not a byte of lo changes (else: changed)."""
+    before = lo.sha()
+    r = device_run(lo.dev, ["--yes-destroy-data=" + lo.dev])
+    refused(r, needles, what)
+    check(lo.sha() == before, changed)
 
 
 def test_read_only_needs_no_consent():
@@ -302,10 +310,8 @@ def test_swap_refused():
         if on.returncode != 0:
             raise Skip(f"swapon is not allowed here: {on.stderr.strip()}")
         try:
-            before = lo.sha()
-            r = device_run(lo.dev, ["--yes-destroy-data=" + lo.dev])
-            refused(r, [f"refusing to write to {lo.dev}: it is in use as swap"], "swap")
-            check(lo.sha() == before, "the swap device changed")
+            refused_unchanged(lo, [f"refusing to write to {lo.dev}: it is in use as swap"], "swap",
+                              "the swap device changed")
         finally:
             sh(["swapoff", lo.dev])
 
@@ -322,11 +328,9 @@ def test_device_mapper_holder_refused():
             why = (c.stderr.strip().splitlines() or ["dmsetup create failed"])[0]
             raise Skip(f"device-mapper is not available here: {why}")
         try:
-            before = lo.sha()
-            r = device_run(lo.dev, ["--yes-destroy-data=" + lo.dev])
-            refused(r, [f"refusing to write to {lo.dev}: it is held by dm-",
-                        f'(device-mapper "{name}")'], "dm holder")
-            check(lo.sha() == before, "the held device changed")
+            refused_unchanged(lo, [f"refusing to write to {lo.dev}: it is held by dm-",
+                                   f'(device-mapper "{name}")'], "dm holder",
+                              "the held device changed")
         finally:
             sh(["dmsetup", "remove", "--noudevsync", name], env=env)
 
@@ -336,11 +340,8 @@ def test_exclusive_opener_refused():
     with Dir() as d, Loop(d) as lo:
         fd = os.open(lo.dev, os.O_RDONLY | os.O_EXCL)
         try:
-            before = lo.sha()
-            r = device_run(lo.dev, ["--yes-destroy-data=" + lo.dev])
-            refused(r, [f"refusing to write to {lo.dev}: it is open in process {os.getpid()}"],
-                    "exclusive opener")
-            check(lo.sha() == before, "the device changed")
+            refused_unchanged(lo, [f"refusing to write to {lo.dev}: it is open in process "
+                                   f"{os.getpid()}"], "exclusive opener")
         finally:
             os.close(fd)
 
@@ -362,44 +363,11 @@ def test_mounted_in_another_namespace_refused():
             line = ns.stdout.readline().strip()
             if line != "mounted":
                 raise Skip(f"a private mount namespace is not allowed here: {ns.stderr.read()}")
-            before = lo.sha()
-            r = device_run(lo.dev, ["--yes-destroy-data=" + lo.dev])
-            refused(r, [f"refusing to write to {lo.dev}: the kernel reports it in use"],
-                    "mounted in another namespace")
-            check(lo.sha() == before, "the device changed")
+            refused_unchanged(lo, [f"refusing to write to {lo.dev}: the kernel reports it in use"],
+                              "mounted in another namespace")
         finally:
             ns.kill()
             ns.wait()
-
-
-def hold_then(proc, fifo, act):
-    """Waits for drivemark-cli's DMK_TEST_VERIFY_HOLD signal on fifo (it is
-    about to read back what it wrote), runs act(), then lets it go on.
-    Opens without blocking, so a run that ends first cannot hang the test."""
-    fd = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
-    got = b""
-    try:
-        while proc.poll() is None and not got.endswith(b"\n"):
-            try:
-                got += os.read(fd, 64)
-            except BlockingIOError:
-                pass
-            time.sleep(0.001)
-    finally:
-        os.close(fd)
-    if not got.startswith(b"verify"):
-        return False
-    act()
-    while proc.poll() is None:
-        try:
-            w = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
-        except OSError:  # ENXIO: its reading end is not open yet
-            time.sleep(0.001)
-            continue
-        os.write(w, b"go\n")
-        os.close(w)
-        break
-    return True
 
 
 def test_verify_catches_corruption():
@@ -410,13 +378,8 @@ def test_verify_catches_corruption():
     reads it through the same page cache). Every block then reads back
     wrong: exit status 3, VERIFY FAILED, 16 bad of 16."""
     with Dir() as d, Loop(d) as lo:
-        fifo = os.path.join(d, "hold")
-        os.mkfifo(fifo)
         args = ["run", "--device", lo.dev, "--size", REGION, "--mode", "write", "--verify",
                 "--yes-destroy-data=" + lo.dev] + QUICK
-        env = dict(os.environ, DMK_TEST_VERIFY_HOLD=fifo)
-        proc = subprocess.Popen([CLI] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                text=True, env=env)
 
         def flip():
             # The backing file is opened only now: open in this script
@@ -429,13 +392,7 @@ def test_verify_catches_corruption():
             finally:
                 os.close(fd)
 
-        try:
-            held = hold_then(proc, fifo, flip)
-            out, err = proc.communicate(timeout=120)
-        finally:
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait()
+        proc, held, out, err = dmktest.held_run(d, [CLI] + args, flip)
         print(f"# held before the read-back: {held}; exit {proc.returncode}")
         for line in err.splitlines():
             print(f"#   {line}")

@@ -116,6 +116,21 @@ class Lab(contextlib.ExitStack):
         os.sync()
         return mnt
 
+    def partitioned(self):
+        """A partitioned image (see image) and a loop device over it with
+        its partitions: (image path, loop device)."""
+        img = self.image("part.img", parts=True)
+        return img, self.loop(img, parts=True)
+
+    def mount_made(self, dev, opts, what):
+        """The file system on dev, made by the caller, mounted at dir/mnt
+        with opts; unmounted on teardown."""
+        mnt = os.path.join(self.dir, "mnt")
+        os.makedirs(mnt)
+        must(["mount", "-o", opts, dev, mnt], what)
+        self.callback(sh, ["umount", mnt])
+        return mnt
+
     def fsck(self, dev):
         r = sh(["e2fsck", "-fn", dev])
         self.fsck_clean = getattr(self, "fsck_clean", True) and r.returncode == 0
@@ -154,8 +169,7 @@ def fscks_clean(lab, what):
 def test_second_loop_on_image_of_mounted_partition():
     need("losetup")
     with Lab() as lab:
-        img = lab.image("part.img", parts=True)
-        a = lab.loop(img, parts=True)
+        img, a = lab.partitioned()
         mnt = lab.mount(a + "p2")
         b = lab.loop(img)
         refused_intact(lab, b, [f"refusing to write to {b}: /dev/{os.path.basename(a)}p2 is "
@@ -170,8 +184,7 @@ def test_second_loop_on_image_of_mounted_partition():
 def test_loop_over_mounted_partition():
     need("losetup")
     with Lab() as lab:
-        img = lab.image("part.img", parts=True)
-        a = lab.loop(img, parts=True)
+        img, a = lab.partitioned()
         mnt = lab.mount(a + "p2")
         b = lab.loop(a + "p2")
         refused_intact(lab, b, [f"{a}p2 is mounted at {mnt}", f"{b} stores its data in {a}p2"],
@@ -184,8 +197,7 @@ def test_loop_over_mounted_partition():
 def test_partition_under_mounted_loop():
     need("losetup")
     with Lab() as lab:
-        img = lab.image("part.img", parts=True)
-        a = lab.loop(img, parts=True)
+        img, a = lab.partitioned()
         b = lab.loop(a + "p1")
         mnt = lab.mount(b)
         refused_intact(lab, a + "p1", [f"{b} is mounted at {mnt}",
@@ -231,8 +243,7 @@ def test_offset_loop_over_mounted_partition_range():
     storage as the mounted p2."""
     need("losetup")
     with Lab() as lab:
-        img = lab.image("part.img", parts=True)
-        a = lab.loop(img, parts=True)
+        img, a = lab.partitioned()
         mnt = lab.mount(a + "p2")
         b = must(["losetup", "-f", "--show", "-o", str(17 * MIB), img], "losetup -o")
         lab.callback(sh, ["losetup", "-d", b])
@@ -321,10 +332,7 @@ def test_btrfs_second_device():
         img_b = lab.image("b2.img", size=200 * MIB)
         b = lab.loop(img_b)
         must(["mkfs.btrfs", "-q", "-f", "-d", "raid1", "-m", "raid1", a, b], "mkfs.btrfs")
-        mnt = os.path.join(lab.dir, "mnt")
-        os.makedirs(mnt)
-        must(["mount", "-o", "noatime", a, mnt], "mount btrfs")
-        lab.callback(sh, ["umount", mnt])
+        mnt = lab.mount_made(a, "noatime", "mount btrfs")
         with open(os.path.join(mnt, "keep.bin"), "wb") as f:
             f.write(os.urandom(MIB))
         refused_intact(lab, b, [f"it is a device of the btrfs file system mounted at {mnt} "
@@ -345,10 +353,7 @@ def test_xfs_external_log_device():
         a = lab.loop(lab.image("x1.img", size=320 * MIB))
         b = lab.loop(lab.image("x2.img"))
         must(["mkfs.xfs", "-q", "-f", "-l", f"logdev={b}", a], "mkfs.xfs")
-        mnt = os.path.join(lab.dir, "mnt")
-        os.makedirs(mnt)
-        must(["mount", "-o", f"noatime,logdev={b}", a, mnt], "mount xfs")
-        lab.callback(sh, ["umount", mnt])
+        mnt = lab.mount_made(a, f"noatime,logdev={b}", "mount xfs")
         refused_intact(lab, b, [f"it is the external log device of the xfs file system mounted "
                                 f"at {mnt}"], "xfs log device")
         must(["umount", mnt], "umount")
@@ -424,10 +429,7 @@ def test_lower_image_under_mounted_overlay_view():
     with Lab() as lab:
         img, ov = overlay(lab)
         a = ro_loop(lab, os.path.join(ov, "img"))
-        mnt = os.path.join(lab.dir, "mnt")
-        os.makedirs(mnt)
-        must(["mount", "-o", "ro,noload", a, mnt], "mount the overlay view")
-        lab.callback(sh, ["umount", mnt])
+        mnt = lab.mount_made(a, "ro,noload", "mount the overlay view")
         refused_intact(lab, lab.loop(img), [f"{a} is mounted at {mnt}"], "lower image")
 
 
@@ -486,8 +488,7 @@ def test_partition_beside_mounted_one_is_written():
     file system and the bytes outside p1 are untouched."""
     need("losetup")
     with Lab() as lab:
-        img = lab.image("part.img", parts=True)
-        a = lab.loop(img, parts=True)
+        img, a = lab.partitioned()
         lab.mount(a + "p2")
         os.sync()
         with open(img, "rb") as f:

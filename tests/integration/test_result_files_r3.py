@@ -158,53 +158,13 @@ def sticky_case(d):
     check(r.returncode == 0 and os.path.exists(new), f"a new name: {r.stderr}")
 
 
-def hold_then(proc, fifo, act):
-    """Waits for DMK_TEST_VERIFY_HOLD's signal on fifo, runs act(), lets
-    the run go on (test_device.py's hold, without blocking)."""
-    fd = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
-    got = b""
-    try:
-        while proc.poll() is None and not got.endswith(b"\n"):
-            try:
-                got += os.read(fd, 64)
-            except BlockingIOError:
-                time.sleep(0.005)
-    finally:
-        os.close(fd)
-    if not got.startswith(b"verify"):
-        return False
-    act()
-    while proc.poll() is None:
-        try:
-            w = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
-        except OSError:
-            time.sleep(0.005)
-            continue
-        os.write(w, b"go\n")
-        os.close(w)
-        break
-    return True
-
-
 def held_run(d, outputs, act, quiet=True):
     """A verified write run on a directory under d, held before its read
     back while act() runs; (proc, held, stdout, stderr)."""
-    fifo = os.path.join(d, "hold")
-    os.mkfifo(fifo)
     args = [CLI, "run", "--target", a_target(d), "--size", "16MiB", "--test", "SEQ1M Q1T1",
             "--mode", "write", "--verify", "--passes", "1", "--measure", "0.1", "--warmup", "0",
             "--interval", "0"] + (["--quiet"] if quiet else []) + outputs
-    env = dict(os.environ, DMK_TEST_VERIFY_HOLD=fifo)
-    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env=env)
-    try:
-        held = hold_then(proc, fifo, act)
-        out, err = proc.communicate(timeout=120)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-    return proc, held, out, err
+    return dmktest.held_run(d, args, act)
 
 
 def test_rename_failure_after_run_removes_temp():
@@ -384,7 +344,7 @@ def test_frozen_result_fs_says_so_and_leaves_nothing():
         proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                 text=True, env=env)
         try:
-            held = hold_then(proc, fifo, freeze)
+            held = dmktest.hold_then(proc, fifo, freeze)
             check(held and frozen, "never held or not frozen")
             seen = ""
             for line in proc.stderr:

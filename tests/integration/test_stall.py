@@ -22,6 +22,7 @@ root; skips with the reason otherwise. Prints TAP.
 
     test_stall.py DRIVEMARK_CLI"""
 
+import contextlib
 import json
 import os
 import pty
@@ -111,6 +112,17 @@ class FrozenFs:
                     if subprocess.run(["umount", self.mnt], capture_output=True).returncode == 0:
                         break
                     time.sleep(0.1)
+
+    @contextlib.contextmanager
+    def command(self, args, env=None):
+        """A Command for a test on this file system: however the body ends,
+        the file system is thawed and the command closed."""
+        cmd = Command(args, env)
+        try:
+            yield cmd
+        finally:
+            self.thaw()
+            cmd.close()
 
     def check_clean(self):
         """Nothing left, the file system writable again, e2fsck clean."""
@@ -245,11 +257,32 @@ def gone(pid, timeout=WAIT_S):
     raise AssertionError(f"process {pid} still there after the thaw")
 
 
+def freeze_on(cmd, fs):
+    """Once cmd's pass runs: freezes fs and waits until a thread of the
+    command's worker is blocked on it. The worker's pid."""
+    cmd.wait_for("pass 1/1")
+    child = cmd.worker_pid()
+    fs.freeze()
+    cmd.wait_blocked(child)
+    return child
+
+
+def check_paused_pass(cmd, out_json, at_least):
+    """cmd ended well, and its JSON's one pass is flagged "paused" for at
+    least at_least s. The test's result."""
+    check(cmd.proc.returncode == 0, f"exit {cmd.proc.returncode}: {cmd.text()[-600:]!r}")
+    t = json.load(open(out_json))["results"][0]
+    paused = t["passes"][0].get("paused_s", 0)
+    print(f"# paused_s {paused}, flags {t['flags']}")
+    check("paused" in t["flags"], f"flags {t['flags']}")
+    check(paused >= at_least, f"paused_s {paused}")
+    return t
+
+
 def signal_during_freeze(env=None, sig=signal.SIGINT, status=130):
     need_root("fsfreeze", "mkfs.ext4", "e2fsck")
     with Dir() as d, FrozenFs(d) as fs:
-        cmd = Command(WRITE_RUN + ["--target", fs.mnt], env)
-        try:
+        with fs.command(WRITE_RUN + ["--target", fs.mnt], env) as cmd:
             cmd.wait_for("pass 1/1")
             child = cmd.worker_pid()
             check(os.listdir(fs.mnt) == ["lost+found"],
@@ -270,9 +303,6 @@ def signal_during_freeze(env=None, sig=signal.SIGINT, status=130):
                   "ends" in err, f"message: {err[-600:]!r}")
             fs.thaw()
             gone(child)
-        finally:
-            fs.thaw()
-            cmd.close()
         fs.check_clean()
 
 
@@ -294,12 +324,9 @@ def test_freeze_longer_than_watchdog():
     need_root("fsfreeze", "mkfs.ext4", "e2fsck")
     with Dir() as d, FrozenFs(d) as fs:
         out_json = os.path.join(d, "r.json")
-        cmd = Command(WRITE_RUN + ["--target", fs.mnt, "--watchdog", "2", "--json", out_json])
-        try:
-            cmd.wait_for("pass 1/1")
-            child = cmd.worker_pid()
-            fs.freeze()
-            cmd.wait_blocked(child)
+        with fs.command(WRITE_RUN + ["--target", fs.mnt, "--watchdog", "2", "--json",
+                                     out_json]) as cmd:
+            child = freeze_on(cmd, fs)
             cmd.finish(WAIT_S)
             err = cmd.text()
             check(cmd.proc.returncode == 1, f"exit {cmd.proc.returncode}: {err[-600:]!r}")
@@ -312,9 +339,6 @@ def test_freeze_longer_than_watchdog():
                 check(doc["complete"] is False, "a stalled run's JSON says complete")
             fs.thaw()
             gone(child)
-        finally:
-            fs.thaw()
-            cmd.close()
         fs.check_clean()
 
 
@@ -324,26 +348,14 @@ def test_short_freeze_flags_the_pass():
     need_root("fsfreeze", "mkfs.ext4", "e2fsck")
     with Dir() as d, FrozenFs(d) as fs:
         out_json = os.path.join(d, "r.json")
-        cmd = Command(["run", "--target", fs.mnt, "--size", "32MiB", "--test", "RND4K Q1T1",
-                       "--mode", "write", "--passes", "1", "--measure", "10", "--warmup", "0",
-                       "--interval", "0", "--json", out_json])
-        try:
-            cmd.wait_for("pass 1/1")
-            child = cmd.worker_pid()
-            fs.freeze()
-            cmd.wait_blocked(child)
+        with fs.command(["run", "--target", fs.mnt, "--size", "32MiB", "--test", "RND4K Q1T1",
+                         "--mode", "write", "--passes", "1", "--measure", "10", "--warmup", "0",
+                         "--interval", "0", "--json", out_json]) as cmd:
+            child = freeze_on(cmd, fs)
             time.sleep(4.0)  # the freeze's length, not a wait for a state
             fs.thaw()
             cmd.finish(WAIT_S)
-        finally:
-            fs.thaw()
-            cmd.close()
-        check(cmd.proc.returncode == 0, f"exit {cmd.proc.returncode}: {cmd.text()[-600:]!r}")
-        t = json.load(open(out_json))["results"][0]
-        paused = t["passes"][0].get("paused_s", 0)
-        print(f"# paused_s {paused}, flags {t['flags']}")
-        check("paused" in t["flags"], f"flags {t['flags']}")
-        check(paused >= 4.0, f"paused_s {paused}")
+        check_paused_pass(cmd, out_json, 4.0)
         fs.check_clean()
 
 
@@ -363,13 +375,7 @@ def test_sigstop_flags_the_pass():
             out = cmd.finish(WAIT_S)
         finally:
             cmd.close()
-        check(cmd.proc.returncode == 0, f"exit {cmd.proc.returncode}: {cmd.text()[-600:]!r}")
-        doc = json.load(open(out_json))
-        t = doc["results"][0]
-        check("paused" in t["flags"], f"flags {t['flags']}")
-        paused = t["passes"][0].get("paused_s", 0)
-        check(paused >= 3.0, f"paused_s {paused}")
-        print(f"# paused_s {paused}, flags {t['flags']}")
+        check_paused_pass(cmd, out_json, 3.0)
         check("paused" in out, f"the table does not show it: {out!r}")
         check(os.listdir(target) == [], f"left behind: {os.listdir(target)}")
 
@@ -426,6 +432,17 @@ def device_over_frozen_fs(extra, act):
         fs.check_clean()
 
 
+def ends_while_frozen(cmd, fs, status, t0):
+    """Waits (DEVICE_BOUND_S at most) for cmd to end, with status, while fs
+    is still frozen; (seconds since t0, its stderr)."""
+    cmd.finish(DEVICE_BOUND_S)
+    took = time.monotonic() - t0
+    check(fs.frozen, "thawed before the end")
+    err = cmd.text()
+    check(cmd.proc.returncode == status, f"exit {cmd.proc.returncode}: {err[-800:]!r}")
+    return took, err
+
+
 def test_device_stall_ends_before_the_thaw():
     """Finding 4: the watchdog's stall on a device whose requests the
     drive holds ends the run with exit 1 and the message while the file
@@ -433,12 +450,7 @@ def test_device_stall_ends_before_the_thaw():
     (io_destroy would wait), and the message says so, naming the device."""
     def act(cmd, fs, dev):
         fs.freeze()
-        t0 = time.monotonic()
-        cmd.finish(DEVICE_BOUND_S)
-        took = time.monotonic() - t0
-        check(fs.frozen, "thawed before the end")
-        err = cmd.text()
-        check(cmd.proc.returncode == 1, f"exit {cmd.proc.returncode}: {err[-800:]!r}")
+        took, err = ends_while_frozen(cmd, fs, 1, time.monotonic())
         print(f"# exit 1 after {took:.1f} s of a freeze that was still on")
         dmktest.note(err.strip().splitlines()[-1])
         check(f"no I/O completed for 3 s on the device {dev}: writing 1048576 bytes at offset "
@@ -458,11 +470,7 @@ def test_device_sigint_during_freeze():
         time.sleep(1.0)  # requests held by the freeze, not a wait for a state
         t0 = time.monotonic()
         cmd.proc.send_signal(signal.SIGINT)
-        cmd.finish(DEVICE_BOUND_S)
-        took = time.monotonic() - t0
-        check(fs.frozen, "thawed before the end")
-        err = cmd.text()
-        check(cmd.proc.returncode == 130, f"exit {cmd.proc.returncode}: {err[-800:]!r}")
+        took, err = ends_while_frozen(cmd, fs, 130, t0)
         print(f"# exit 130 after {took:.1f} s while frozen")
         dmktest.note(err.strip().splitlines()[-1])
         check(f"on the device {dev}" in err, f"message: {err[-800:]!r}")
@@ -478,13 +486,9 @@ def test_stuck_after_stall_parent_bounds_it():
     bound (10 s, app/dmk-cli-guard.h), the file system still frozen."""
     need_root("fsfreeze", "mkfs.ext4", "e2fsck")
     with Dir() as d, FrozenFs(d) as fs:
-        cmd = Command(WRITE_RUN + ["--target", fs.mnt, "--watchdog", "2"],
-                      {"DMK_TEST_STUCK_AFTER_STALL": "1"})
-        try:
-            cmd.wait_for("pass 1/1")
-            child = cmd.worker_pid()
-            fs.freeze()
-            cmd.wait_blocked(child)
+        with fs.command(WRITE_RUN + ["--target", fs.mnt, "--watchdog", "2"],
+                        {"DMK_TEST_STUCK_AFTER_STALL": "1"}) as cmd:
+            child = freeze_on(cmd, fs)
             # the parent, not finish(): the killed child holds the terminal
             # until the thaw, so the reader sees no end before it
             cmd.proc.wait(timeout=DEVICE_BOUND_S)
@@ -501,9 +505,6 @@ def test_stuck_after_stall_parent_bounds_it():
                   f"message: {err[-800:]!r}")
             fs.thaw()
             gone(child)
-        finally:
-            fs.thaw()
-            cmd.close()
         fs.check_clean()
 
 
@@ -527,13 +528,8 @@ def test_sigstop_bursts_flag_the_pass():
             cmd.finish(WAIT_S)
         finally:
             cmd.close()
-        check(cmd.proc.returncode == 0, f"exit {cmd.proc.returncode}: {cmd.text()[-600:]!r}")
-        t = json.load(open(out_json))["results"][0]
-        paused = t["passes"][0].get("paused_s", 0)
-        print(f"# paused_s {paused}, flags {t['flags']}")
-        check("paused" in t["flags"], f"flags {t['flags']}")
         # each stop is seen whole or nearly; 8 x 0.45 = 3.6 s, 5 % of 10 s = 0.5 s
-        check(paused >= 2.0, f"paused_s {paused}")
+        check_paused_pass(cmd, out_json, 2.0)
 
 
 def main():

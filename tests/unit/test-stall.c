@@ -109,6 +109,43 @@ static void release_hung(void)
     DMK_CHECK_INT(st.hung, 0);
 }
 
+/* Runs a script of late calls with a watchdog far above them (the late
+ * call is no stall): the run succeeds. Returns how many calls were late. */
+static uint64_t run_gaps(DmkRunSpec *spec, const DmkFaultScript *script, Outcome *o)
+{
+    spec->watchdog_s = 10.0;
+    run_script(spec, script, o);
+    DMK_CHECK_INT(o->rc, DMK_OK);
+    DmkFaultStats st;
+    dmk_fault_stats(&st);
+    return st.gaps;
+}
+
+/* No late call counted: the test is not flagged and its pass not paused. */
+static void check_not_paused(const Outcome *o)
+{
+    if (o->res && o->res->n_tests == 1) {
+        DMK_CHECK(!(o->res->tests[0].flags & DMK_FLAG_PAUSED));
+        DMK_CHECK(o->res->tests[0].passes[0].paused_s == 0.0);
+    }
+}
+
+/* Runs a script whose call hangs: the run fails with want_rc, and the
+ * stuck worker is left behind. */
+static void run_hung(const DmkRunSpec *spec, const DmkFaultScript *script, Outcome *o, int want_rc)
+{
+    run_script(spec, script, o);
+    DMK_CHECK_INT(o->rc, want_rc);
+    DMK_CHECK(o->abandoned);
+}
+
+/* Frees a hung run's result and lets its call return, for what follows. */
+static void end_hung(Outcome *o)
+{
+    dmk_run_result_free(o->res);
+    release_hung();
+}
+
 /* A call hung in a timed test: the watchdog (1 s) fires from the runner's
  * thread, names the test, the request and how long, and the run is not
  * complete; the stuck worker is left behind. */
@@ -117,9 +154,7 @@ static void test_hang_in_test(void)
     DmkRunSpec *spec = new_spec("RND4K Q1T1", 30.0, 1);
     DmkFaultScript s = {.hang = {.nth = 100}};
     Outcome o = {0};
-    run_script(spec, &s, &o);
-    DMK_CHECK_INT(o.rc, DMK_E_TIMEOUT);
-    DMK_CHECK(o.abandoned);
+    run_hung(spec, &s, &o, DMK_E_TIMEOUT);
     DMK_CHECK(o.took_s >= 1.0 && o.took_s < NEVER_S);
     DMK_CHECK(strncmp(o.err.msg, "the drive did not complete any request for ", 43) == 0);
     check_has(o.err.msg, "(RND4K Q1T1 read: reading 4096 bytes at offset ");
@@ -130,8 +165,7 @@ static void test_hang_in_test(void)
               "its thread was left behind; the test file is freed when the program ends");
     DMK_CHECK(o.res != NULL && !o.res->complete);
     DMK_CHECK(o.res != NULL && o.res->n_tests == 0);
-    dmk_run_result_free(o.res);
-    release_hung();
+    end_hung(&o);
     free(spec);
 }
 
@@ -141,9 +175,7 @@ static void test_hang_in_fill(void)
     DmkRunSpec *spec = new_spec("RND4K Q1T1", 0.2, 1);
     DmkFaultScript s = {.hang = {.nth = 2}};
     Outcome o = {0};
-    run_script(spec, &s, &o);
-    DMK_CHECK_INT(o.rc, DMK_E_TIMEOUT);
-    DMK_CHECK(o.abandoned);
+    run_hung(spec, &s, &o, DMK_E_TIMEOUT);
     DMK_CHECK(strncmp(o.err.msg,
                       "preparing the test file failed: the drive did not complete any request "
                       "for ",
@@ -151,8 +183,7 @@ static void test_hang_in_fill(void)
     check_has(o.err.msg, "(the fill: writing 1048576 bytes at offset 8388608 of the test file in "
                          "" FAULT_DIR ": the call that submits it has not returned for ");
     DMK_CHECK(o.res != NULL && !o.res->complete);
-    dmk_run_result_free(o.res);
-    release_hung();
+    end_hung(&o);
     free(spec);
 }
 
@@ -165,17 +196,14 @@ static void test_stop_with_hung_call(void)
     spec->watchdog_s = 60.0;
     DmkFaultScript s = {.hang = {.nth = 200}};
     Outcome o = {.stop_when_hung = true};
-    run_script(spec, &s, &o);
-    DMK_CHECK_INT(o.rc, DMK_E_STOPPED);
-    DMK_CHECK(o.abandoned);
+    run_hung(spec, &s, &o, DMK_E_STOPPED);
     DMK_CHECK(o.stopped_ns != 0);
     DMK_CHECK(o.stop_to_end_s < NEVER_S); /* well under the 60 s watchdog */
     DMK_CHECK(strncmp(o.err.msg, "stopped by the user (reading 1048576 bytes at offset ", 53) == 0);
     check_has(o.err.msg, ": the call that submits it has not returned for ");
     check_has(o.err.msg, ", so its thread was left behind");
     DMK_CHECK(o.res != NULL && !o.res->complete);
-    dmk_run_result_free(o.res);
-    release_hung();
+    end_hung(&o);
     free(spec);
 }
 
@@ -204,11 +232,9 @@ static void test_stop_without_hang(void)
 static void test_gap_flags_the_pass(void)
 {
     DmkRunSpec *spec = new_spec("RND4K Q1T1", 2.0, 2);
-    spec->watchdog_s = 10.0; /* the late call is no stall */
     DmkFaultScript s = {.gap = {.nth = 50}, .gap_ns = 1500000000ULL};
     Outcome o = {0};
-    run_script(spec, &s, &o);
-    DMK_CHECK_INT(o.rc, DMK_OK);
+    run_gaps(spec, &s, &o);
     DMK_CHECK(!o.abandoned);
     DMK_CHECK(o.res != NULL && o.res->n_tests == 1);
     if (o.res && o.res->n_tests == 1) {
@@ -236,18 +262,10 @@ static void test_gap_in_warmup(void)
 {
     DmkRunSpec *spec = new_spec("RND4K Q1T1", 0.5, 1);
     spec->warmup_s = 3.0;
-    spec->watchdog_s = 10.0; /* the late call is no stall */
     DmkFaultScript s = {.gap = {.nth = 50}, .gap_ns = 1500000000ULL};
     Outcome o = {0};
-    run_script(spec, &s, &o);
-    DMK_CHECK_INT(o.rc, DMK_OK);
-    DmkFaultStats st;
-    dmk_fault_stats(&st);
-    DMK_CHECK(st.gaps == 1);
-    if (o.res && o.res->n_tests == 1) {
-        DMK_CHECK(!(o.res->tests[0].flags & DMK_FLAG_PAUSED));
-        DMK_CHECK(o.res->tests[0].passes[0].paused_s == 0.0);
-    }
+    DMK_CHECK(run_gaps(spec, &s, &o) == 1);
+    check_not_paused(&o);
     dmk_run_result_free(o.res);
     free(spec);
 }
@@ -259,14 +277,9 @@ static void test_slow_drive_is_not_paused(void)
 {
     DmkRunSpec *spec = new_spec("RND4K Q1T1", 2.0, 1);
     spec->null_latency_ns = 20000000;
-    spec->watchdog_s = 10.0; /* the late call is no stall */
     DmkFaultScript s = {.gap = {.nth = 40}, .gap_ns = 700000000ULL};
     Outcome o = {0};
-    run_script(spec, &s, &o);
-    DMK_CHECK_INT(o.rc, DMK_OK);
-    DmkFaultStats st;
-    dmk_fault_stats(&st);
-    DMK_CHECK(st.gaps == 1);
+    DMK_CHECK(run_gaps(spec, &s, &o) == 1);
     if (o.res && o.res->n_tests == 1)
         DMK_CHECK(!(o.res->tests[0].flags & DMK_FLAG_PAUSED));
     dmk_run_result_free(o.res);
@@ -281,27 +294,21 @@ static void test_hang_in_sync(void)
     DmkRunSpec *spec = new_spec("RND4K Q1T1", 0.2, 1);
     DmkFaultScript s = {.hang_sync = {.nth = 1}};
     Outcome o = {0};
-    run_script(spec, &s, &o);
-    DMK_CHECK_INT(o.rc, DMK_E_TIMEOUT);
-    DMK_CHECK(o.abandoned);
+    run_hung(spec, &s, &o, DMK_E_TIMEOUT);
     static const char want[] =
         "preparing the test file failed: flushing the test file in " FAULT_DIR
         " to the drive did not return for 1 s; the file system may be "
         "frozen";
     DMK_CHECK(strncmp(o.err.msg, want, sizeof want - 1) == 0);
     DMK_CHECK(o.res != NULL && !o.res->complete);
-    dmk_run_result_free(o.res);
-    release_hung();
+    end_hung(&o);
     /* a stop while it hangs, with the default watchdog */
     spec->watchdog_s = 60.0;
     Outcome p = {.stop_when_hung = true};
-    run_script(spec, &s, &p);
-    DMK_CHECK_INT(p.rc, DMK_E_STOPPED);
-    DMK_CHECK(p.abandoned);
+    run_hung(spec, &s, &p, DMK_E_STOPPED);
     DMK_CHECK(p.stop_to_end_s < NEVER_S);
     DMK_CHECK(strncmp(p.err.msg, "stopped by the user (flushing the test file in ", 47) == 0);
-    dmk_run_result_free(p.res);
-    release_hung();
+    end_hung(&p);
     free(spec);
 }
 
@@ -312,16 +319,11 @@ static void test_hang_in_sync(void)
 static void test_short_gaps_add_up(void)
 {
     DmkRunSpec *spec = new_spec("RND4K Q1T1", 4.0, 1);
-    spec->watchdog_s = 10.0;
     /* after thousands of requests: each late call's request counts its
      * 0.45 s as latency, and eight of a few dozen would be the p99 */
     DmkFaultScript s = {.gap = {.nth = 5000, .times = 8}, .gap_ns = 450000000ULL};
     Outcome o = {0};
-    run_script(spec, &s, &o);
-    DMK_CHECK_INT(o.rc, DMK_OK);
-    DmkFaultStats st;
-    dmk_fault_stats(&st);
-    DMK_CHECK(st.gaps == 8);
+    DMK_CHECK(run_gaps(spec, &s, &o) == 8);
     DMK_CHECK(o.res != NULL && o.res->n_tests == 1);
     if (o.res && o.res->n_tests == 1) {
         const DmkTestResult *t = &o.res->tests[0];
@@ -341,18 +343,10 @@ static void test_short_gaps_of_a_slow_drive(void)
 {
     DmkRunSpec *spec = new_spec("RND4K Q1T1", 4.0, 1);
     spec->null_latency_ns = 20000000;
-    spec->watchdog_s = 10.0;
     DmkFaultScript s = {.gap = {.nth = 40, .times = 8}, .gap_ns = 450000000ULL};
     Outcome o = {0};
-    run_script(spec, &s, &o);
-    DMK_CHECK_INT(o.rc, DMK_OK);
-    DmkFaultStats st;
-    dmk_fault_stats(&st);
-    DMK_CHECK(st.gaps == 8);
-    if (o.res && o.res->n_tests == 1) {
-        DMK_CHECK(!(o.res->tests[0].flags & DMK_FLAG_PAUSED));
-        DMK_CHECK(o.res->tests[0].passes[0].paused_s == 0.0);
-    }
+    DMK_CHECK(run_gaps(spec, &s, &o) == 8);
+    check_not_paused(&o);
     dmk_run_result_free(o.res);
     free(spec);
 }

@@ -129,14 +129,18 @@ static DmkLinuxStorage of(unsigned ma, unsigned mi)
     return s;
 }
 
+/* The device ma:mi is storage of kind, described exactly as chain. */
+static void check_of(unsigned ma, unsigned mi, DmkStorage kind, const char *chain)
+{
+    DmkLinuxStorage s = of(ma, mi);
+    DMK_CHECK_INT(s.kind, kind);
+    DMK_CHECK_STR(s.chain, chain);
+}
+
 static void test_disk_and_partition(void)
 {
-    DmkLinuxStorage s = of(8, 0);
-    DMK_CHECK_INT(s.kind, DMK_STORAGE_DISK);
-    DMK_CHECK_STR(s.chain, "/dev/sda");
-    s = of(8, 1);
-    DMK_CHECK_INT(s.kind, DMK_STORAGE_DISK);
-    DMK_CHECK_STR(s.chain, "/dev/sda1, a partition of /dev/sda");
+    check_of(8, 0, DMK_STORAGE_DISK, "/dev/sda");
+    check_of(8, 1, DMK_STORAGE_DISK, "/dev/sda1, a partition of /dev/sda");
 }
 
 /* One RAM-backed leg is enough: the device measures memory in part. */
@@ -162,12 +166,8 @@ static void test_md_over_disks(void)
 
 static void test_ram_devices(void)
 {
-    DmkLinuxStorage s = of(252, 0);
-    DMK_CHECK_INT(s.kind, DMK_STORAGE_RAM);
-    DMK_CHECK_STR(s.chain, "/dev/zram0 (zram: compressed RAM)");
-    s = of(1, 0);
-    DMK_CHECK_INT(s.kind, DMK_STORAGE_RAM);
-    DMK_CHECK_STR(s.chain, "/dev/ram0 (a RAM disk)");
+    check_of(252, 0, DMK_STORAGE_RAM, "/dev/zram0 (zram: compressed RAM)");
+    check_of(1, 0, DMK_STORAGE_RAM, "/dev/ram0 (a RAM disk)");
 }
 
 /* The loop backing the raw-device guard can reuse: from sysfs alone on a
@@ -188,12 +188,8 @@ static void test_unknown(void)
 {
     DmkLinuxStorage s = of(43, 0);
     DMK_CHECK_INT(s.kind, DMK_STORAGE_UNKNOWN);
-    s = of(7, 8);
-    DMK_CHECK_INT(s.kind, DMK_STORAGE_UNKNOWN);
-    DMK_CHECK_STR(s.chain, "/dev/loop8, which has no backing file (not attached)");
-    s = of(99, 99);
-    DMK_CHECK_INT(s.kind, DMK_STORAGE_UNKNOWN);
-    DMK_CHECK_STR(s.chain, "device 99:99, which sysfs does not know");
+    check_of(7, 8, DMK_STORAGE_UNKNOWN, "/dev/loop8, which has no backing file (not attached)");
+    check_of(99, 99, DMK_STORAGE_UNKNOWN, "device 99:99, which sysfs does not know");
 }
 
 /* A mount line as the drive list has it: overlay and FUSE by their
