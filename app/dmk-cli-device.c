@@ -39,6 +39,11 @@ int dmk_cli_device_consent(const DmkCliArgs *a, DmkError *err)
     const DmkRunSpec *s = a->spec;
     if (!s->device)
         return DMK_OK;
+    /* A device with no storage is said first: no consent can make it
+     * measurable, so asking for one would only mislead. */
+    uint64_t none = 0;
+    if (dmk_os_device_empty(s->dir))
+        return dmk_device_region(s->dir, s->size, 0, 512, &none, err);
     const char *typed = s->device_confirm;
     char real[1024];
     dmk_os_resolve_device(s->dir, real, sizeof real);

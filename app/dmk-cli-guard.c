@@ -2,6 +2,7 @@
 #define _GNU_SOURCE /* pipe2 */
 #endif
 #include "dmk-cli-guard.h"
+#include "dmk-runner.h"
 
 #ifdef __linux__
 
@@ -146,9 +147,7 @@ static int stall_unreported(pid_t child, const DmkGuardPipe *gp)
             "drivemark-cli: %s\ndrivemark-cli: the run stalled and did not end within %d s of "
             "it: a call to the OS is stuck (a frozen file system or a hung drive); exiting "
             "without it (a result file it had not finished keeps its old content). %s\n",
-            gp->stall_msg, DMK_GUARD_STALL_S,
-            guard_device ? "The device has no test file: nothing is left on it."
-                         : "Its test file has no name and is freed when that call returns.");
+            gp->stall_msg, DMK_GUARD_STALL_S, dmk_runner_stuck_note(guard_device));
     return 1;
 }
 

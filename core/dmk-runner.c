@@ -325,6 +325,12 @@ static const char *left_note(const DmkRunner *r)
                            : "the test file is freed when the program ends";
 }
 
+const char *dmk_runner_stuck_note(bool device)
+{
+    return device ? "The device has no test file: nothing is left on it."
+                  : "Its test file has no name and is freed when that call returns.";
+}
+
 /* Tells the front end at once that the run stalled, before anything that
  * may block in the kernel (the guard's parent bounds the rest). */
 static void tell_stall(DmkRunner *r, const DmkError *err)

@@ -81,6 +81,12 @@ void dmk_runner_stop(DmkRunner *r);
  * line tool should exit (it must not wait for that thread). */
 bool dmk_runner_abandoned(const DmkRunner *r);
 
+/* What a run whose thread is stuck in a call to the OS leaves behind, as
+ * a sentence for the user (the command line's and the window's stall
+ * messages): a device has no test file; a folder's has no name (O_TMPFILE,
+ * or unlinked at once) and is freed when that call returns. */
+const char *dmk_runner_stuck_note(bool device);
+
 /* Frees the runner; one whose workers were left behind is kept instead
  * (they still use it) for as long as the process lives. */
 void dmk_runner_free(DmkRunner *r);

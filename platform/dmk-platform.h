@@ -132,6 +132,14 @@ bool dmk_device_confirmed(const char *path, const char *typed);
  * and a reopened result is a device's by it (is_device). */
 #define DMK_FS_TYPE_DEVICE "raw device"
 
+/* Whether `path` is a block device with no storage at all (an unattached
+ * loop device, a card reader without a card), told from a read-only open
+ * that claims and writes nothing, so a command can say so before it asks
+ * for consent to write. False when it holds storage or cannot be told
+ * (then the run's own open says why). Windows: always false (the open
+ * reports an empty drive). */
+bool dmk_os_device_empty(const char *path);
+
 /* The test region on a device of `bytes` bytes with `sector`-byte
  * sectors: `want` bytes (0: the whole device), in whole sectors; or
  * DMK_E_NOSPC naming the device when it holds less (or nothing). */

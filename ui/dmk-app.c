@@ -28,11 +28,14 @@ typedef struct {
     gboolean mix, autorun, quit_when_done, dump_tiles, dump_clipboard;
     gboolean verify;
     double measure_s, warmup_s, interval_s, stop_after_s, close_after_s;
+    double watchdog_s;             /* tests: --watchdog, 0 when not given */
+    int fault_hang;                /* tests: --fault-hang N, 0 when not given */
     char *stop_at;                 /* tests: "STAGE[:N]", where the run is stopped */
     gboolean close_at;             /* ... by closing the window (--close-at) */
     gboolean null_clock_simulated; /* tests: dmk_clock_simulate() */
     DmkStage stop_stage;           /* ... parsed */
     unsigned stop_at_count;        /* 0: no --stop-at */
+    gboolean stop_at_stall;        /* --stop-at stall: once the stall is shown */
     DmkLabOverrides lab_o;         /* --lab and --lab-*, --null-* */
     gboolean lab_set;              /* one of them was given */
 } DmkAppOptions;
@@ -110,12 +113,17 @@ static const GOptionEntry option_entries[] = {
      "Press Stop SECONDS after the run started (tests)", "SECONDS"},
     {"stop-at", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING, NULL,
      "Press Stop at the Nth progress report of STAGE (prepare, warmup, measure, interval) with "
-     "bytes moved, the run waiting there for it (tests)",
+     "bytes moved, the run waiting there for it; or once a stall is shown: stall (tests)",
      "STAGE[:N]"},
     {"close-at", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING, NULL,
      "Close the window where --stop-at would press Stop (tests)", "STAGE[:N]"},
     {"close-after", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_DOUBLE, NULL,
      "Close the window SECONDS after the run started (tests)", "SECONDS"},
+    {"watchdog", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING, NULL,
+     "A queue with nothing completing this long fails the run (tests)", "SECONDS"},
+    {"fault-hang", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_INT, NULL,
+     "The fault backend: its Nth submit call never returns, as on a frozen file system (tests)",
+     "N"},
     {"confirm-device", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_FILENAME, NULL,
      "Type NAME into a device's \"type its name\" question when asked (tests)", "NAME"},
     {"version", 0, 0, G_OPTION_ARG_NONE, NULL, "Show the version", NULL},
@@ -245,6 +253,10 @@ static int parse_stop_at(DmkAppOptions *o, GVariantDict *d, DmkError *err)
     } else if (!g_variant_dict_lookup(d, "stop-at", "s", &o->stop_at)) {
         return DMK_OK;
     }
+    if (g_strcmp0(o->stop_at, "stall") == 0) {
+        o->stop_at_stall = TRUE;
+        return DMK_OK;
+    }
     char **parts = g_strsplit(o->stop_at, ":", 2);
     guint64 n = 1;
     gboolean ok = !parts[1] || (g_ascii_string_to_unsigned(parts[1], 10, 1, 1000, &n, NULL));
@@ -256,7 +268,7 @@ static int parse_stop_at(DmkAppOptions *o, GVariantDict *d, DmkError *err)
     if (!ok || found < 0)
         return dmk_error_set(err, DMK_E_INVAL, 0,
                              "%s '%s' is unknown: expected prepare, warmup, measure or "
-                             "interval, optionally with :N (1 to 1000)",
+                             "interval, optionally with :N (1 to 1000), or stall",
                              opt, o->stop_at);
     o->stop_stage = stages[found];
     o->stop_at_count = (unsigned)n;
@@ -286,6 +298,11 @@ static int parse_numbers(DmkAppOptions *o, GVariantDict *d, DmkError *err)
     if (rc == DMK_OK && g_variant_dict_lookup(d, "close-after", "d", &o->close_after_s) &&
         o->close_after_s < 0)
         rc = dmk_error_set(err, DMK_E_INVAL, 0, "--close-after must not be negative");
+    if (rc == DMK_OK)
+        rc = parse_seconds(d, "watchdog", 1, &o->watchdog_s, err);
+    if (rc == DMK_OK && g_variant_dict_lookup(d, "fault-hang", "i", &o->fault_hang) &&
+        o->fault_hang < 1)
+        rc = dmk_error_set(err, DMK_E_INVAL, 0, "--fault-hang must be 1 or more");
     if (rc == DMK_OK)
         rc = parse_stop_at(o, d, err);
     return rc;
@@ -686,6 +703,8 @@ static gboolean autorun(gpointer data)
     if (self->opt.stop_at_count)
         dmk_window_set_stop_at(self->window, self->opt.stop_stage, self->opt.stop_at_count,
                                self->opt.close_at);
+    if (self->opt.stop_at_stall)
+        dmk_window_set_stop_at_stall(self->window, self->opt.close_at);
     if (self->opt.lab)
         dmk_window_run_lab(self->window, TRUE); /* the command line asked: no question */
     else if (self->opt.sweep)
@@ -767,7 +786,8 @@ static void dmk_app_activate(GApplication *app)
     }
     self->window = dmk_window_new(GTK_APPLICATION(app), self->settings);
     g_object_add_weak_pointer(G_OBJECT(self->window), (gpointer *)&self->window);
-    DmkRunOverrides ov = {o->backend, o->measure_s, o->warmup_s, o->interval_s};
+    DmkRunOverrides ov = {o->backend,    o->measure_s,  o->warmup_s,
+                          o->interval_s, o->watchdog_s, (unsigned)o->fault_hang};
     dmk_window_set_overrides(self->window, &ov);
     if (o->target)
         dmk_window_set_target(self->window, o->target);

@@ -40,6 +40,11 @@ typedef struct {
 
 typedef struct {
     DmkRunWorker *w;
+    char msg[sizeof(((DmkError *)0)->msg)];
+} DmkStallMsg;
+
+typedef struct {
+    DmkRunWorker *w;
     int rc;
     DmkRunResult *res;
     DmkError err;
@@ -143,6 +148,21 @@ static void free_held_msg(gpointer data)
     g_free(m);
 }
 
+static gboolean deliver_stall(gpointer data)
+{
+    DmkStallMsg *m = data;
+    if (!is_detached(m->w) && m->w->cb.stalled)
+        m->w->cb.stalled(m->msg, m->w->cb.user_data);
+    return G_SOURCE_REMOVE;
+}
+
+static void free_stall_msg(gpointer data)
+{
+    DmkStallMsg *m = data;
+    dmk_run_worker_unref(m->w);
+    g_free(m);
+}
+
 /* ---- worker thread: posting -------------------------------------------- */
 
 static void post(GSourceFunc fn, gpointer data, GDestroyNotify free_fn)
@@ -210,10 +230,27 @@ static void on_test_done(const DmkTestResult *t, size_t index, void *user_data)
     post(deliver_test, m, free_test_msg);
 }
 
+/* Said at once: the window must not wait for the run's thread, whose
+ * teardown after a stall may be stuck in the kernel. */
+static void on_stalled(const char *msg, void *user_data)
+{
+    DmkRunWorker *w = user_data;
+    DmkStallMsg *m = g_new0(DmkStallMsg, 1);
+    m->w = worker_ref(w);
+    g_strlcpy(m->msg, msg, sizeof m->msg);
+    post(deliver_stall, m, free_stall_msg);
+    /* A hook for the UI tests: the teardown after the stall is stuck for
+     * good (a frozen file system), so only the window's own bound ends
+     * the run. The thread is detached by then and never ends. */
+    if (g_getenv("DMK_TEST_STUCK_AFTER_STALL"))
+        for (;;)
+            g_usleep(G_USEC_PER_SEC);
+}
+
 static gpointer worker_main(gpointer data)
 {
     DmkRunWorker *w = data;
-    DmkRunCallbacks cb = {on_progress, on_test_done, w};
+    DmkRunCallbacks cb = {on_progress, on_test_done, w, NULL, NULL, on_stalled};
     DmkEndMsg *m = g_new0(DmkEndMsg, 1);
     dmk_clock_thread_begin(); /* a simulated clock (tests) waits for this thread too */
     m->rc = dmk_runner_run(w->runner, &cb, &m->res, &m->err);

@@ -27,6 +27,11 @@ typedef struct {
     /* Tests: the run is held at the report asked for (DmkRunHold), which
      * `progress` has shown; the run goes on after dmk_run_worker_stop. */
     void (*held)(const DmkProgress *p, gpointer user_data);
+    /* The run stalled (msg: the watchdog's message, with how long nothing
+     * moved), delivered before `finished` and as soon as the engine finds
+     * it: what the run's thread does next (its teardown) may block in the
+     * kernel, so `finished` may be late or never come. */
+    void (*stalled)(const char *msg, gpointer user_data);
 } DmkRunWorkerCallbacks;
 
 /* Tests: where a run waits for a stop. The run's thread stops at its

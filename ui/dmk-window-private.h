@@ -68,6 +68,9 @@ struct _DmkWindow {
     gint64 stop_took_us;
     guint stop_stuck_id; /* the timer that says a stop is stuck, 0 when none */
     char *status_at_stop;
+    char *stall_msg;        /* the run stalled: what the user was told, NULL before */
+    gboolean stop_at_stall; /* tests: stop (or close, close_at_stop) once the stall is shown */
+    guint stall_end_id;     /* the timer that lets a stalled run's stuck thread go, 0 when none */
     DmkRunHold stop_at;     /* tests: the next run is stopped there (--stop-at) */
     gboolean close_at_stop; /* ... by closing the window (--close-at) */
     gboolean closing;       /* close the window once the run has ended */

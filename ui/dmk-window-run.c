@@ -9,6 +9,7 @@
 
 #include "dmk-report.h"
 #include "dmk-text.h"
+#include "fault/dmk-fault.h"
 
 /* ---- from settings to a spec --------------------------------------------- */
 
@@ -65,6 +66,8 @@ static int base_spec(DmkWindow *self, DmkRunSpec *spec, DmkError *err)
     /* CrystalDiskMark discards a warm-up as long as a pass. */
     spec->warmup_s = self->overrides.warmup_s >= 0 ? self->overrides.warmup_s : spec->measure_s;
     spec->interval_s = seconds_setting(self, "interval-time", self->overrides.interval_s);
+    if (self->overrides.watchdog_s > 0)
+        spec->watchdog_s = self->overrides.watchdog_s;
     set_data_kind(self, spec);
     return DMK_OK;
 }
@@ -146,6 +149,8 @@ static const char *error_heading(int code)
         return "These settings cannot run";
     case DMK_E_LIMIT:
         return "A system limit was reached";
+    case DMK_E_TIMEOUT:
+        return "The run stalled";
     default:
         return "The benchmark failed";
     }
@@ -204,8 +209,8 @@ static void on_progress(const DmkProgress *p, gpointer data)
      * long that takes is the file system's (a discard mount trims first). */
     if (p->stage == DMK_STAGE_CLEANUP && self->stop_asked_us && !self->stop_took_us)
         self->stop_took_us = g_get_monotonic_time() - self->stop_asked_us;
-    if (self->stop_asked_us)
-        return; /* "Stopping…" stays until the run has ended */
+    if (self->stop_asked_us || self->stall_msg)
+        return; /* "Stopping…" (or the stall) stays until the run has ended */
     char *text = dmk_text_progress(p);
     dmk_window_set_status(self, text);
     g_free(text);
@@ -370,15 +375,42 @@ static void show_flags(DmkWindow *self, const DmkRunResult *r)
     show_flags_note(self, r);
 }
 
-static void on_finished(int rc, DmkRunResult *res, const DmkError *err, gpointer data)
+static void clear_run_timers(DmkWindow *self)
 {
-    DmkWindow *self = data;
-    gboolean left_behind = dmk_run_worker_left_behind(self->worker);
-    dmk_run_worker_unref(self->worker);
-    self->worker = NULL;
     if (self->stop_stuck_id)
         g_source_remove(self->stop_stuck_id);
     self->stop_stuck_id = 0;
+    if (self->stall_end_id)
+        g_source_remove(self->stall_end_id);
+    self->stall_end_id = 0;
+}
+
+/* A run that stalled is a failure whatever its thread returned after
+ * (a stop pressed once the stall was shown, say): never complete. */
+static int stalled_rc(DmkWindow *self, int rc, DmkRunResult *res, const DmkError **err,
+                      DmkError *own)
+{
+    if (!self->stall_msg)
+        return rc;
+    if (res)
+        res->complete = false;
+    if (rc == DMK_E_TIMEOUT)
+        return rc;
+    *own = (DmkError){.code = DMK_E_TIMEOUT};
+    g_strlcpy(own->msg, self->stall_msg, sizeof own->msg);
+    *err = own;
+    return DMK_E_TIMEOUT;
+}
+
+static void on_finished(int rc, DmkRunResult *res, const DmkError *err, gpointer data)
+{
+    DmkWindow *self = data;
+    DmkError own;
+    gboolean left_behind = dmk_run_worker_left_behind(self->worker);
+    dmk_run_worker_unref(self->worker);
+    self->worker = NULL;
+    clear_run_timers(self);
+    rc = stalled_rc(self, rc, res, &err, &own);
     if (self->stop_asked_us && !self->stop_took_us)
         self->stop_took_us = g_get_monotonic_time() - self->stop_asked_us;
     unmark_tiles(self);
@@ -393,10 +425,85 @@ static void on_finished(int rc, DmkRunResult *res, const DmkError *err, gpointer
         gtk_window_destroy(GTK_WINDOW(self));
 }
 
+/* ---- a stalled run ------------------------------------------------------------ */
+
+/* After a stall, how long the run's own thread gets to end (its teardown:
+ * the test file's removal, quick unless the kernel is stuck) before the
+ * window goes on without it; the command line's bound (DMK_GUARD_STALL_S). */
+#define DMK_STALL_END_S 10
+
+/* The stall's thread did not end: the window lets it go (it ends by itself
+ * if its call ever returns, or with the program) and the run ends here, a
+ * failure, so Stop, Close and Quit do not wait for it. */
+static gboolean on_stall_stuck(gpointer data)
+{
+    DmkWindow *self = data;
+    self->stall_end_id = 0;
+    if (!self->worker)
+        return G_SOURCE_REMOVE;
+    dmk_run_worker_abandon(self->worker);
+    self->worker = NULL;
+    if (self->stop_stuck_id)
+        g_source_remove(self->stop_stuck_id);
+    self->stop_stuck_id = 0;
+    char *took = dmk_text_clock((double)(g_get_monotonic_time() - self->run_started_us) / 1e6);
+    char *status = g_strdup_printf("Failed after %s: the run stalled", took);
+    char *msg = g_strdup_printf(
+        "%s\n\nThe run did not end within %d s of the stall: a call to the operating system is "
+        "stuck (a frozen file system or a hung drive), and Drivemark goes on without it. %s",
+        self->stall_msg, DMK_STALL_END_S, dmk_runner_stuck_note(dmk_window_target_is_device(self)));
+    unmark_tiles(self);
+    dmk_window_set_status(self, status);
+    if (self->sweeping)
+        dmk_sweep_page_end(self->sweep_page, status);
+    if (self->labbing)
+        dmk_lab_page_end(self->lab_page, NULL, status);
+    dmk_window_show_error(self, DMK_E_TIMEOUT, msg);
+    g_free(msg);
+    g_free(status);
+    g_free(took);
+    self->sweeping = FALSE;
+    self->labbing = FALSE;
+    dmk_window_set_running_ui(self, FALSE, NULL);
+    dmk_window_emit_run_finished(self, DMK_E_TIMEOUT);
+    if (self->closing)
+        gtk_window_destroy(GTK_WINDOW(self));
+    return G_SOURCE_REMOVE;
+}
+
+/* The engine found no progress for the watchdog time: said now, on the
+ * main thread, before the run's thread tears down (which may block in
+ * the kernel). The run is a failure from here on; its end follows, or
+ * DMK_STALL_END_S later the window lets the thread go. */
+static void on_stalled(const char *msg, gpointer data)
+{
+    DmkWindow *self = data;
+    if (self->stall_msg || !self->worker)
+        return;
+    self->stall_msg =
+        g_strdup_printf("%s. %s", msg, dmk_runner_stuck_note(dmk_window_target_is_device(self)));
+    if (!self->stop_asked_us)
+        dmk_window_set_status(self, "Failed: the run stalled");
+    dmk_window_show_error(self, DMK_E_TIMEOUT, self->stall_msg);
+    self->stall_end_id = g_timeout_add_seconds(DMK_STALL_END_S, on_stall_stuck, self);
+    if (self->stop_at_stall) {
+        self->stop_at_stall = FALSE; /* that run's only */
+        if (self->close_at_stop)
+            gtk_window_close(GTK_WINDOW(self));
+        else
+            dmk_window_stop(self);
+    }
+}
+
 /* ---- starting and stopping --------------------------------------------- */
 
 static const DmkBackend *run_backend(DmkWindow *self)
 {
+    if (self->overrides.fault_hang) {
+        /* Tests: a submit call that never returns, as on a frozen file system. */
+        DmkFaultScript script = {.hang = {.nth = self->overrides.fault_hang}};
+        return dmk_backend_fault(&script);
+    }
     const DmkBackend *be = dmk_backend_by_name(self->backend);
     return be ? be : dmk_backend_native();
 }
@@ -423,9 +530,16 @@ void dmk_window_set_stop_at(DmkWindow *self, DmkStage stage, unsigned count, gbo
     self->close_at_stop = close;
 }
 
+void dmk_window_set_stop_at_stall(DmkWindow *self, gboolean close)
+{
+    self->stop_at_stall = TRUE;
+    self->close_at_stop = close;
+}
+
 static void launch(DmkWindow *self, const DmkRunSpec *spec, GtkWidget *stop_button)
 {
-    DmkRunWorkerCallbacks cb = {on_progress, on_test_done, on_finished, self, on_held};
+    DmkRunWorkerCallbacks cb = {on_progress, on_test_done, on_finished, self, on_held, on_stalled};
+    g_clear_pointer(&self->stall_msg, g_free);
     self->run_started_us = g_get_monotonic_time();
     self->stop_asked_us = self->stop_took_us = 0;
     dmk_window_set_status(self, "Starting\u2026");
@@ -582,9 +696,7 @@ void dmk_window_run_dispose(DmkWindow *self)
 {
     /* Normally the run ended before; this is the last resort (the app is
      * torn down): stop, wait, and drop what the worker still had to say. */
-    if (self->stop_stuck_id)
-        g_source_remove(self->stop_stuck_id);
-    self->stop_stuck_id = 0;
+    clear_run_timers(self);
     dmk_run_worker_cancel(self->worker);
     self->worker = NULL;
 }
@@ -655,6 +767,8 @@ char *dmk_window_dump(DmkWindow *self)
         g_free(one);
     }
     g_string_append_printf(s, "status\t%s\n", gtk_label_get_text(self->status_label));
+    if (self->stall_msg)
+        g_string_append_printf(s, "stall\t%s\n", self->stall_msg);
     if (gtk_widget_get_visible(GTK_WIDGET(self->info_bar))) {
         /* "Heading: message; message" on one line. */
         char **parts = g_strsplit(gtk_label_get_text(self->info_label), "\n", -1);

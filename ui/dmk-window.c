@@ -587,6 +587,7 @@ static void dmk_window_finalize(GObject *object)
     g_free(self->backend);
     g_free(self->device_answer);
     g_free(self->status_at_stop);
+    g_free(self->stall_msg);
     G_OBJECT_CLASS(dmk_window_parent_class)->finalize(object);
 }
 

@@ -24,6 +24,11 @@ typedef struct {
     double measure_s;    /* < 0: from the settings */
     double warmup_s;     /* < 0: the measure time, as CrystalDiskMark */
     double interval_s;   /* < 0: from the settings */
+    /* Tests: the engine's watchdog time (0: its default), and a submit
+     * call that hangs (the fault backend's `hang`, 0: none), which makes
+     * a run stall as on a frozen file system. */
+    double watchdog_s;
+    unsigned fault_hang;
 } DmkRunOverrides;
 
 /* settings: an io.github.drivemark.Drivemark GSettings (maybe delayed). */
@@ -49,6 +54,9 @@ void dmk_window_stop(DmkWindow *self);
  * at its `count`th progress report of `stage` with bytes moved, the run
  * waiting there for it (DmkRunHold). */
 void dmk_window_set_stop_at(DmkWindow *self, DmkStage stage, unsigned count, gboolean close);
+/* Tests: Stop (or close the window) as soon as the next run's stall is
+ * shown, as a user who reads it would (--stop-at stall, --close-at stall). */
+void dmk_window_set_stop_at_stall(DmkWindow *self, gboolean close);
 gboolean dmk_window_is_running(DmkWindow *self);
 
 /* The result of the tab shown, or the newest run of the Benchmark tab

@@ -31,6 +31,7 @@ struct DmkTarget {
     uint64_t latency_ns;
     uint64_t size;
     atomic_bool vanished; /* the drive is gone: nothing works any more */
+    unsigned char *data;  /* script.keep_data: what was written, size bytes */
 };
 
 struct DmkQueue {
@@ -120,6 +121,10 @@ static int fault_target_open(const DmkTargetParams *p, DmkTarget **out, DmkTarge
     if (!p->size && p->free_margin)
         t->size = t->size > p->free_margin ? (t->size - p->free_margin) >> 20 << 20 : 0;
     atomic_init(&t->vanished, false);
+    if (s->keep_data && !(t->data = calloc(1, t->size))) {
+        free(t);
+        return dmk_error_set(err, DMK_E_NOMEM, 0, "out of memory for the fault target's data");
+    }
     fill_info(p, t, info);
     atomic_fetch_add(&dmk_fault_counts.targets_open, 1);
     *out = t;
@@ -128,8 +133,10 @@ static int fault_target_open(const DmkTargetParams *p, DmkTarget **out, DmkTarge
 
 static void fault_target_close(DmkTarget *t)
 {
-    if (t)
+    if (t) {
         atomic_fetch_sub(&dmk_fault_counts.targets_open, 1);
+        free(t->data);
+    }
     free(t);
 }
 
@@ -296,6 +303,20 @@ static int fault_submit(DmkQueue *q, DmkIo **ios, int n, DmkError *err)
 
 /* ---- completions --------------------------------------------------------- */
 
+/* script.keep_data: a write's bytes are kept, a read gets them back (as
+ * far as the request moved, inside the target). */
+static void keep_or_give(const DmkTarget *t, DmkIo *io)
+{
+    if (!t->data || io->res <= 0 || io->offset >= t->size)
+        return;
+    uint64_t n = (uint64_t)io->res;
+    n = n < t->size - io->offset ? n : t->size - io->offset;
+    if ((io->op & 1) == DMK_OP_WRITE)
+        memcpy(t->data + io->offset, io->buf, n);
+    else
+        memcpy(io->buf, t->data + io->offset, n);
+}
+
 /* Sets a request's result: moved in full, or as the script says. */
 static void complete(const DmkTarget *t, DmkIo *io)
 {
@@ -320,6 +341,7 @@ static void complete(const DmkTarget *t, DmkIo *io)
     }
     if (io->res > 0)
         atomic_fetch_add(&c->bytes[op], (uint64_t)io->res);
+    keep_or_give(t, io);
 }
 
 static bool head_due(const DmkQueue *q, uint64_t now)
@@ -383,12 +405,14 @@ const DmkBackend *dmk_backend_fault(const DmkFaultScript *script)
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         atomic_store(all[i], 0);
     atomic_store(&c->released, false);
-    if (dmk_fault_script.close_waits) {
-        /* the same, but its queues stand for ones that wait for the drive */
-        static DmkBackend waits;
-        waits = dmk_fault_backend;
-        waits.close_waits = true;
-        return &waits;
+    if (dmk_fault_script.close_waits || dmk_fault_script.keep_data) {
+        /* the same, but its queues stand for ones that wait for the drive,
+         * or it keeps what is written */
+        static DmkBackend other;
+        other = dmk_fault_backend;
+        other.close_waits = dmk_fault_script.close_waits;
+        other.keeps_data = dmk_fault_script.keep_data;
+        return &other;
     }
     return &dmk_fault_backend;
 }

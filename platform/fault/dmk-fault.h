@@ -87,6 +87,11 @@ typedef struct {
     /* The backend says close_waits (as libaio's io_destroy does): the
      * runner must then leave queues with requests in flight unclosed. */
     bool close_waits;
+    /* The target keeps what is written (in memory, its whole size) and
+     * reads give it back, so the verify option runs (keeps_data) and its
+     * read-back meets the script's faults (`lose` with DMK_FAULT_READS
+     * after a write-only run: a read-back read that never completes). */
+    bool keep_data;
 } DmkFaultScript;
 
 /* What the backend saw since the script was installed: the tests' exact

@@ -203,6 +203,20 @@ void dmk_os_resolve_device(const char *path, char *buf, size_t len)
     snprintf(buf, len, "%s", path && realpath(path, real) ? real : path ? path : "");
 }
 
+bool dmk_os_device_empty(const char *path)
+{
+    /* O_NONBLOCK: a removable drive's open does not wait for a medium. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return errno == ENOMEDIUM;
+    struct stat st;
+    uint64_t bytes = 1;
+    bool empty = fstat(fd, &st) == 0 && S_ISBLK(st.st_mode) &&
+                 ioctl(fd, BLKGETSIZE64, &bytes) == 0 && bytes == 0;
+    close(fd);
+    return empty;
+}
+
 /* RAM disks measure memory; an unattached loop device has no size. */
 static bool listable(const char *name, uint64_t size)
 {

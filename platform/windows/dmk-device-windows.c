@@ -341,6 +341,12 @@ int dmk_win_device_trim(DmkWinTarget *t, DmkTrimReport *rep, DmkError *err)
 
 /* ---- listing ------------------------------------------------------------------- */
 
+bool dmk_os_device_empty(const char *path)
+{
+    (void)path; /* the open itself reports an empty drive (ERROR_NOT_READY) */
+    return false;
+}
+
 void dmk_os_resolve_device(const char *path, char *buf, size_t len)
 {
     snprintf(buf, len, "%s", path ? path : ""); /* Windows device names have no links */

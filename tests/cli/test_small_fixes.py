@@ -11,6 +11,7 @@ have no storage; the data pool's allocation failure under a real
 import fcntl
 import os
 import shutil
+import subprocess
 import sys
 import time
 
@@ -91,10 +92,39 @@ class UnattachedLoop:
         os.close(self.ctl)
 
 
+class AttachedLoop(UnattachedLoop):
+    """The same loop device of our own, over a small image file under the
+    build dir, detached again afterwards: a device with storage, which the
+    refusals without consent are about (an empty one is told that first)."""
+
+    def __enter__(self):
+        if not shutil.which("losetup"):
+            raise Skip("needs losetup (util-linux)")
+        dev = super().__enter__()
+        self.dir = Dir()
+        img = os.path.join(self.dir.__enter__(), "loop.img")
+        with open(img, "wb") as f:
+            f.truncate(32 << 20)
+        r = subprocess.run(["losetup", dev, img], capture_output=True, text=True)
+        if r.returncode != 0:
+            self.__exit__()
+            raise Skip(f"losetup {dev}: {r.stderr.strip()}")
+        return dev
+
+    def __exit__(self, *exc):
+        subprocess.run(["losetup", "-d", self.dev], capture_output=True)
+        for _ in range(100):  # the detach is asynchronous (the loop's work queue)
+            if open(f"/sys/block/loop{self.n}/size").read().strip() == "0":
+                break
+            time.sleep(0.05)
+        super().__exit__(*exc)
+        self.dir.__exit__(*exc)
+
+
 def test_lab_refusal_suggests_what_works():
     """A lab test on a raw device without consent: refused with a way out
     the lab commands take (not --mode read, which they reject)."""
-    with UnattachedLoop() as dev:
+    with AttachedLoop() as dev:
         return lab_refusal(dev)
 
 
