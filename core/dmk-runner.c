@@ -1178,6 +1178,15 @@ static int before_test(DmkRunner *r, size_t i, DmkRunResult *res, DmkError *err)
     return rc;
 }
 
+/* A test that measured but then failed (its verify read-back stalled, say)
+ * is not part of the result, which frees only its first n_tests. */
+static void drop_test(DmkTestResult *t)
+{
+    free(t->passes);
+    free(t->samples);
+    memset(t, 0, sizeof *t);
+}
+
 static int run_tests(DmkRunner *r, DmkRunResult *res, DmkError *err)
 {
     const DmkRunSpec *s = r->spec;
@@ -1194,6 +1203,8 @@ static int run_tests(DmkRunner *r, DmkRunResult *res, DmkError *err)
             res->n_tests = i + 1;
             if (r->cb && r->cb->test_done)
                 r->cb->test_done(&res->tests[i], i, r->cb->user_data);
+        } else {
+            drop_test(&res->tests[i]);
         }
         r->finished_s += planned;
         r->cur_planned_s = r->cur_left_s = 0;
