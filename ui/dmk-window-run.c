@@ -699,6 +699,7 @@ void dmk_window_run_dispose(DmkWindow *self)
     clear_run_timers(self);
     dmk_run_worker_cancel(self->worker);
     self->worker = NULL;
+    g_clear_pointer(&self->stall_msg, g_free);
 }
 
 /* ---- results out ----------------------------------------------------------- */
