@@ -22,8 +22,12 @@
  * this long by then is stuck in the kernel (a frozen file system blocks
  * io_submit uninterruptibly) and is left behind, so that a stop never
  * waits for the drive. One that keeps coming back (draining) is waited
- * for: its own watchdog bounds it. */
+ * for: its own drain ends DMK_DRAIN_STOP_NS after the stop, and
+ * DMK_STOP_LIMIT_NS bounds it here in any case. */
 #define STOP_GRACE_NS 3000000000ULL
+_Static_assert(DMK_STOP_LIMIT_NS >= STOP_GRACE_NS &&
+                   DMK_STOP_LIMIT_NS >= DMK_DRAIN_STOP_NS + 1000000000ULL,
+               "a stop's limit leaves the workers their own drain bound and a second");
 
 typedef struct DmkCrew DmkCrew;
 
@@ -383,9 +387,12 @@ static void crew_leave_inflight(DmkRunner *r, DmkCrew *c, DmkError *err)
 
 /* Whether a running worker has not come back from a call for the grace
  * time: stuck in the kernel. One that keeps coming back (draining what
- * is in flight, bounded by its own watchdog) is waited for. */
-static bool crew_has_stuck(const DmkCrew *c, uint64_t now)
+ * is in flight, which it ends itself DMK_DRAIN_STOP_NS after the stop) is
+ * waited for, but never past DMK_STOP_LIMIT_NS after `since`. */
+static bool crew_has_stuck(const DmkCrew *c, uint64_t now, uint64_t since)
 {
+    if (now - since > DMK_STOP_LIMIT_NS && crew_stuck(c))
+        return true; /* beating, but past every bound a stop gives: the drain did not end */
     for (uint32_t i = 0; i < c->n; i++) {
         const DmkWorker *w = &c->w[i];
         uint64_t beat = atomic_load_explicit(&w->beat_ns, memory_order_relaxed);
@@ -401,7 +408,7 @@ static bool crew_wait_grace(const DmkCrew *c, uint64_t since)
 {
     while (crew_stuck(c)) {
         uint64_t now = dmk_clock_ns();
-        if (now - since > STOP_GRACE_NS && crew_has_stuck(c, now))
+        if (now - since > STOP_GRACE_NS && crew_has_stuck(c, now, since))
             return false;
         dmk_sleep_ns(POLL_NS / 5);
     }
@@ -457,7 +464,7 @@ static int crew_run(DmkRunner *r, DmkCrew *c, DmkStageFn stage, void *ctx, DmkEr
             atomic_store(&r->stop, 1);
             break;
         }
-        if (stop_seen && now - stop_seen > STOP_GRACE_NS && crew_has_stuck(c, now))
+        if (stop_seen && now - stop_seen > STOP_GRACE_NS && crew_has_stuck(c, now, stop_seen))
             break;
         DmkProgress p = {0};
         p.mb_s = now > last_t ? (double)(b - last_b) / secs(now - last_t) / 1e6 : 0.0;

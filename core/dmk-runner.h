@@ -74,6 +74,14 @@ int dmk_runner_run(DmkRunner *r, const DmkRunCallbacks *cb, DmkRunResult **out, 
  * dmk_runner_run returns without it, and dmk_runner_abandoned() says so. */
 void dmk_runner_stop(DmkRunner *r);
 
+/* The most a stop waits for the run's workers, counted from when the
+ * runner saw it: workers that keep draining (a slow drive answering) end
+ * their own drain after DMK_DRAIN_STOP_NS, and any still running after
+ * this are left behind even though they beat. A front end that bounds a
+ * stop itself (the CLI's guard, DMK_GUARD_EXIT_S) must allow this plus
+ * the time to write the results. */
+#define DMK_STOP_LIMIT_NS 6000000000ULL
+
 /* Whether the last run left a worker thread behind, stuck in a call to
  * the OS that did not return (after a stop, or when the supervisor found
  * no progress for the watchdog time: DMK_E_TIMEOUT). Its test file is

@@ -450,25 +450,41 @@ static uint64_t stop_wait_ns(const DmkWorker *w)
     return ns < w->sched.watchdog_ns ? ns : w->sched.watchdog_ns;
 }
 
+/* Whether a stopped worker has waited long enough for what it has in
+ * flight: no completion for stop_wait_ns, or DMK_DRAIN_STOP_NS since it
+ * saw the stop at all. The second bounds the whole drain: a slow drive
+ * that keeps answering (a USB stick at 20 random-write IOPS with 512
+ * requests in flight needs 25 s) must not hold the stop past the
+ * runner's grace and the CLI's guard, which would lose the finished
+ * tests' results. What is still in flight is left to the OS. */
+static bool stop_waited(const DmkWorker *w, uint64_t *stop_ns, uint64_t now, uint64_t last)
+{
+    if (!atomic_load_explicit(w->stop, memory_order_relaxed))
+        return false;
+    if (!*stop_ns)
+        *stop_ns = now;
+    return now - *stop_ns > DMK_DRAIN_STOP_NS || now - last > stop_wait_ns(w);
+}
+
 /* Waits for what is still in flight so its buffers can be freed; bounded
  * by the watchdog counted from the last completion, so that a run the
- * watchdog ended does not wait a second watchdog time. What is still in
- * flight then is left to the OS (inflight_left). Errors here are ignored:
- * the run is over. */
-static void drain(DmkWorker *w, int inflight, uint64_t last)
+ * watchdog ended does not wait a second watchdog time, and after a stop
+ * by stop_waited. What is still in flight then is left to the OS
+ * (inflight_left). Errors here are ignored: the run is over. */
+static void drain(DmkWorker *w, int inflight, uint64_t last, uint64_t stop_ns)
 {
     while (inflight > 0) {
         DmkError ignored;
         int n = w->be->reap(w->q, 1, inflight, REAP_TIMEOUT_NS, w->done, &ignored);
         uint64_t now = dmk_clock_ns();
-        bool stopped = atomic_load_explicit(w->stop, memory_order_relaxed);
-        uint64_t bound = stopped ? stop_wait_ns(w) : w->sched.watchdog_ns;
-        if (n < 0 || (n == 0 && now - last > bound))
+        if (n < 0)
             break;
-        atomic_store_explicit(&w->beat_ns, now, memory_order_relaxed);
         if (n > 0)
             last = now;
         inflight -= n;
+        if (stop_waited(w, &stop_ns, now, last) || (n == 0 && now - last > w->sched.watchdog_ns))
+            break;
+        atomic_store_explicit(&w->beat_ns, now, memory_order_relaxed);
     }
     w->inflight_left = inflight;
 }
@@ -524,7 +540,7 @@ static int io_loop(DmkWorker *w)
     int inflight = 0, n_pending = 0, n_idle = 0, rc = DMK_OK;
     for (uint32_t i = 0; i < w->depth; i++)
         w->idle[n_idle++] = &w->ios[i];
-    uint64_t now = dmk_clock_ns(), last_done = now;
+    uint64_t now = dmk_clock_ns(), last_done = now, stop_ns = 0;
     w->next_due = (double)now;
     for (;;) {
         if (should_issue(w, now))
@@ -564,14 +580,13 @@ static int io_loop(DmkWorker *w)
                 w->idle[n_idle++] = w->done[i];
         } else if (now - last_done > w->sched.watchdog_ns) {
             rc = watchdog_error(w, inflight, n_idle, n_pending);
-        } else if (atomic_load_explicit(w->stop, memory_order_relaxed) &&
-                   now - last_done > stop_wait_ns(w)) {
-            break; /* stopped, and the drive holds the rest: left to the OS */
         }
         if (rc != DMK_OK)
             break;
+        if (inflight && stop_waited(w, &stop_ns, now, last_done))
+            break; /* stopped, and the drive holds the rest: left to the OS */
     }
-    drain(w, inflight, last_done);
+    drain(w, inflight, last_done, stop_ns);
     return rc;
 }
 

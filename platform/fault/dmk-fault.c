@@ -247,7 +247,9 @@ static void accept_one(DmkQueue *q, DmkIo *io)
         atomic_fetch_add(&c->faults, 1);
         return;
     }
-    uint64_t due = io->submit_ns + q->latency_ns;
+    uint64_t due = io->submit_ns + q->latency_ns, serve = q->target->script.serve_ns;
+    if (serve && q->last_due + serve > due)
+        due = q->last_due + serve; /* served one at a time */
     q->last_due = due > q->last_due ? due : q->last_due;
     *due_of(io) = q->last_due;
     q->fifo[(q->head + q->count) % q->depth] = io;
@@ -355,7 +357,8 @@ static int fault_reap(DmkQueue *q, int min, int max, uint64_t timeout_ns, DmkIo 
     (void)err;
     int n = 0;
     /* A vanished drive fails what is in flight at once, due or not. */
-    bool now_all = q->latency_ns == 0 || atomic_load(&q->target->vanished);
+    bool now_all = (q->latency_ns == 0 && q->target->script.serve_ns == 0) ||
+                   atomic_load(&q->target->vanished);
     uint64_t now = dmk_clock_ns(), deadline = now + timeout_ns;
     while (n < max && q->count) {
         if (!now_all && !head_due(q, now)) {

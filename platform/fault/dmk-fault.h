@@ -92,6 +92,11 @@ typedef struct {
      * read-back meets the script's faults (`lose` with DMK_FAULT_READS
      * after a write-only run: a read-back read that never completes). */
     bool keep_data;
+    /* > 0: each queue's drive answers one request at a time, every one
+     * this long after the one before (a USB stick at 20 random-write IOPS
+     * is 50 ms), so a deep queue drains slowly after a stop. Counts with
+     * DmkTargetParams.null_latency_ns, as a floor. */
+    uint64_t serve_ns;
 } DmkFaultScript;
 
 /* What the backend saw since the script was installed: the tests' exact
