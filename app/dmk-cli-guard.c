@@ -4,6 +4,13 @@
 #include "dmk-cli-guard.h"
 #include "dmk-runner.h"
 
+/* After a signal the child's engine returns within DMK_STOP_LIMIT_NS
+ * (a slow drain is cut short, the rest left to the OS), then writes the
+ * finished tests' results: the parent's deadline must leave it that and
+ * seconds more to write them, or a slow drive loses them to SIGKILL. */
+_Static_assert(DMK_GUARD_EXIT_S * 1000000000ULL >= DMK_STOP_LIMIT_NS + 4000000000ULL,
+               "the guard's deadline after a signal leaves the child time to write its results");
+
 #ifdef __linux__
 
 #include <errno.h>
