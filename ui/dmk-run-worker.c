@@ -196,6 +196,24 @@ static void hold_if_asked(DmkRunWorker *w, const DmkProgress *p)
     g_mutex_unlock(&w->lock);
 }
 
+/* A hook for the UI tests: once a stop was asked, the run's thread
+ * sticks for good (DMK_TEST_STUCK_AFTER_STOP=1: at once; =cleanup: once
+ * the test file's removal has begun and been shown), as a call on a
+ * frozen file system does, so only the window's own bounds end the run.
+ * The thread is let go by then and never ends. */
+static void stick_if_asked(DmkRunWorker *w, const DmkProgress *p)
+{
+    const char *when = g_getenv("DMK_TEST_STUCK_AFTER_STOP");
+    if (!when || (g_strcmp0(when, "cleanup") == 0 && p->stage != DMK_STAGE_CLEANUP))
+        return;
+    g_mutex_lock(&w->lock);
+    gboolean stopped = w->stopped;
+    g_mutex_unlock(&w->lock);
+    if (stopped)
+        for (;;)
+            g_usleep(G_USEC_PER_SEC);
+}
+
 static void on_progress(const DmkProgress *p, void *user_data)
 {
     DmkRunWorker *w = user_data;
@@ -217,6 +235,7 @@ static void on_progress(const DmkProgress *p, void *user_data)
     if (schedule)
         post(deliver_progress, worker_ref(w), (GDestroyNotify)dmk_run_worker_unref);
     hold_if_asked(w, p);
+    stick_if_asked(w, p);
 }
 
 static void on_test_done(const DmkTestResult *t, size_t index, void *user_data)

@@ -640,13 +640,55 @@ void dmk_window_run_all(DmkWindow *self)
  * window being closed goes, leaving the thread to end by itself. */
 #define DMK_STOP_STUCK_S 10
 
+/* The run's thread is let go (it ends by itself if its call ever
+ * returns, or with the program) and the window closes without it. */
+static void leave_worker_and_close(DmkWindow *self)
+{
+    dmk_run_worker_abandon(self->worker);
+    self->worker = NULL;
+    clear_run_timers(self);
+    gtk_window_destroy(GTK_WINDOW(self));
+}
+
+static gboolean close_now(gpointer data)
+{
+    DmkWindow *self = data;
+    GtkApplication *app = gtk_window_get_application(GTK_WINDOW(self));
+    g_print("closed-at\t%s\n", gtk_label_get_text(self->status_label)); /* the state it met */
+    if (g_strcmp0(g_getenv("DMK_TEST_CLOSE_AFTER_STOP_BOUND"), "quit") == 0 && app)
+        g_action_group_activate_action(G_ACTION_GROUP(app), "quit", NULL); /* Ctrl+Q */
+    else
+        gtk_window_close(GTK_WINDOW(self));
+    g_object_unref(self);
+    return G_SOURCE_REMOVE;
+}
+
+/* A hook for the UI tests: the user closes the window (=close) or quits
+ * (=quit) once the stop's bound has passed, as one who reads "Not
+ * stopped" would. */
+static void close_later_if_asked(DmkWindow *self)
+{
+    if (g_getenv("DMK_TEST_CLOSE_AFTER_STOP_BOUND"))
+        g_idle_add(close_now, g_object_ref(self));
+}
+
 static gboolean on_stop_stuck(gpointer data)
 {
     DmkWindow *self = data;
     self->stop_stuck_id = 0;
+    if (!self->worker)
+        return G_SOURCE_REMOVE;
+    /* A closing window goes whatever the thread does: even the test
+     * file's removal (stop_took_us: begun) can block for ever, as a
+     * close() on a frozen ext4 does. */
+    if (self->closing) {
+        leave_worker_and_close(self);
+        return G_SOURCE_REMOVE;
+    }
+    close_later_if_asked(self);
     /* Removing the test file has begun: its I/O is over, only slow (a
      * discard mount trims first). */
-    if (!self->worker || self->stop_took_us)
+    if (self->stop_took_us)
         return G_SOURCE_REMOVE;
     char msg[512];
     /* A device has no test file (the target cannot change during a run). */
@@ -659,11 +701,6 @@ static gboolean on_stop_stuck(gpointer data)
                  : "Its test file is freed when that call returns or Drivemark exits");
     dmk_window_set_status(self, "Not stopped: a call to the OS is stuck");
     dmk_window_show_error(self, DMK_E_TIMEOUT, msg);
-    if (self->closing) {
-        dmk_run_worker_abandon(self->worker);
-        self->worker = NULL;
-        gtk_window_destroy(GTK_WINDOW(self));
-    }
     return G_SOURCE_REMOVE;
 }
 
@@ -681,13 +718,22 @@ void dmk_window_stop(DmkWindow *self)
 
 /* Closing during a run stops it first; the window goes once the worker
  * has ended, so the test file is gone and the thread joined before the
- * application can exit. */
+ * application can exit, or DMK_STOP_STUCK_S after the stop without it.
+ * A stop asked earlier whose bound has passed already (its timer gone:
+ * "Not stopped", or a cleanup that does not end) re-arms nothing, so the
+ * window lets the thread go now rather than wait for it for ever. */
 gboolean dmk_window_on_close_request(GtkWindow *window)
 {
     DmkWindow *self = DMK_WINDOW(window);
     if (!self->worker)
         return FALSE;
     self->closing = TRUE;
+    if (self->stop_asked_us && !self->stop_stuck_id) {
+        dmk_run_worker_abandon(self->worker);
+        self->worker = NULL;
+        clear_run_timers(self);
+        return FALSE; /* the window closes as usual */
+    }
     dmk_window_stop(self);
     return TRUE;
 }
