@@ -351,7 +351,11 @@ static void crew_abandon(DmkRunner *r, DmkCrew *c, uint64_t now, bool described,
 {
     char what[1400] = "";
     const DmkWorker *w = crew_stuck(c);
-    if (!described)
+    uint64_t beat = w ? atomic_load_explicit(&w->beat_ns, memory_order_relaxed) : 0;
+    if (!described && w && (now <= beat || now - beat <= STOP_GRACE_NS)) /* DMK_STOP_LIMIT_NS */
+        snprintf(what, sizeof what, "the worker on %s was still draining its requests in flight",
+                 c->what);
+    else if (!described)
         describe_call(c, w, now, what, sizeof what);
     c->next_abandoned = r->abandoned;
     r->abandoned = c;
