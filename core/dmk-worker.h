@@ -38,7 +38,9 @@ typedef enum {
 /* After a stop, how long the worker waits for what it has in flight
  * before leaving it to the OS (a hung drive, a device over a frozen
  * file system): its queue is then never destroyed (io_destroy would
- * wait for the drive), see DmkWorker.inflight_left. */
+ * wait for the drive), see DmkWorker.inflight_left. It bounds the whole
+ * drain, counted from when the worker saw the stop, so a slow drive that
+ * keeps answering does not hold the stop either (DMK_STOP_LIMIT_NS). */
 #define DMK_DRAIN_STOP_NS 3000000000ULL
 
 /* One timeline interval of one worker. */
