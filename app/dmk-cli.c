@@ -156,6 +156,15 @@ static int opt_null_latency(DmkCliArgs *a, const char *v, DmkError *err)
     return rc;
 }
 
+/* A slow drive for tests: one request at a time per queue. */
+static int opt_null_serve(DmkCliArgs *a, const char *v, DmkError *err)
+{
+    uint64_t us;
+    int rc = dmk_parse_uint_range("--null-serve", v, 0, 10000000, &us, err);
+    a->spec->null_serve_ns = us * 1000;
+    return rc;
+}
+
 static int opt_json(DmkCliArgs *a, const char *v, DmkError *err)
 {
     (void)err;
@@ -530,6 +539,9 @@ static const DmkOption options[] = {
      "the I/O backend: native (default) or null (no disk I/O: measures the engine itself)"},
     {"--null-latency", "US", ALL_RUNS, opt_null_latency,
      "null backend only: each I/O completes after US microseconds"},
+    {"--null-serve", "US", ALL_RUNS, opt_null_serve,
+     "null backend only: each queue answers one request at a time, US microseconds apart (a "
+     "slow drive)"},
     {"--null-clock", "KIND", ALL_RUNS, opt_null_clock,
      "null backend only: real (default) or simulated time, which moves only while the run waits "
      "for its I/O (exact, machine-independent numbers; needs --null-latency)"},

@@ -84,6 +84,7 @@ typedef struct {
     char profile[32];         /* "default", "peak", ... or "custom" */
     char sweep[8];            /* "qd", "bs" for a sweep (dmk-sweep.h), else "" */
     uint64_t null_latency_ns; /* null backend only */
+    uint64_t null_serve_ns;   /* null backend only: one request at a time, this far apart */
     DmkNullSim null_sim;      /* null backend only */
     /* Review-lab runs (dmk-lab.h): which test, "" for CrystalDiskMark's. */
     char lab[16];

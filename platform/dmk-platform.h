@@ -292,6 +292,11 @@ typedef struct {
     bool device;
     bool device_write;
     const char *device_confirm;
+    /* Null backend only, > 0: each queue's simulated drive answers one
+     * request at a time, every one this long after the one before (a slow
+     * USB stick at 20 random-write IOPS is 50 ms), with null_latency_ns as
+     * the floor, so a deep queue drains slowly after a stop. */
+    uint64_t null_serve_ns;
 } DmkTargetParams;
 
 /* What TRIM of a test file did (recovery test). */

@@ -27,6 +27,7 @@ typedef struct {
 
 struct DmkTarget {
     uint64_t latency_ns;
+    uint64_t serve_ns; /* DmkTargetParams.null_serve_ns */
     uint64_t size;
     bool sim_on;
     DmkSimDrive sim;
@@ -36,6 +37,7 @@ struct DmkQueue {
     DmkTarget *target;
     uint64_t last_due; /* completions stay in submit order */
     uint64_t latency_ns;
+    uint64_t serve_ns;
     unsigned depth;
     unsigned head, count; /* FIFO of in-flight requests, in submit order */
     DmkIo **fifo;
@@ -48,6 +50,7 @@ static int null_target_open(const DmkTargetParams *p, DmkTarget **out, DmkTarget
     if (!t)
         return dmk_error_set(err, DMK_E_NOMEM, 0, "out of memory");
     t->latency_ns = p->null_latency_ns;
+    t->serve_ns = p->null_serve_ns;
     /* No disk, so any size fits; the full span takes the free space of a
      * simulated 64 GiB drive, by the rule the real targets follow. */
     t->size = p->size;
@@ -104,6 +107,7 @@ static int null_queue_open(DmkTarget *t, unsigned depth, DmkQueue **out, DmkErro
         return dmk_error_set(err, DMK_E_NOMEM, 0, "out of memory for an I/O queue");
     }
     q->latency_ns = t->latency_ns;
+    q->serve_ns = t->serve_ns;
     q->target = t;
     q->depth = depth;
     *out = q;
@@ -192,6 +196,8 @@ static int null_submit(DmkQueue *q, DmkIo **ios, int n, DmkError *err)
         unsigned tail = (q->head + q->count) % q->depth;
         DmkIo *io = ios[accepted++];
         uint64_t due = io->submit_ns + lat;
+        if (q->serve_ns && q->last_due + q->serve_ns > due)
+            due = q->last_due + q->serve_ns; /* served one at a time */
         q->last_due = due > q->last_due ? due : q->last_due;
         *due_of(io) = q->last_due;
         q->fifo[tail] = io;
@@ -218,10 +224,11 @@ static int null_reap(DmkQueue *q, int min, int max, uint64_t timeout_ns, DmkIo *
 {
     (void)err;
     int n = 0;
-    uint64_t now = q->latency_ns ? dmk_clock_ns() : 0;
+    bool timed = q->latency_ns || q->serve_ns;
+    uint64_t now = timed ? dmk_clock_ns() : 0;
     uint64_t deadline = now + timeout_ns;
     while (n < max && q->count) {
-        if (q->latency_ns && !head_due(q, now)) {
+        if (timed && !head_due(q, now)) {
             if (n >= min || now >= deadline)
                 break;
             wait_for_head(q, deadline);
