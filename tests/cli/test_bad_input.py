@@ -52,6 +52,7 @@ OPTIONS = [
      ["0", "100000"]),
     (["run"], "--null-latency", "count", "expected an integer from 0 to 10000000",
      ["10000001"]),
+    (["run"], "--null-serve", "count", "expected an integer from 0 to 10000000", ["10000001"]),
     (["sustained null"], "--null-slow", "count", "expected an integer from 1 to 1000",
      ["0", "1001"]),
     (["chart"], "--width", "count", "expected an integer from 100 to 10000", ["0", "99", "10001"]),
