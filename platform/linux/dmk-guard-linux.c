@@ -80,8 +80,9 @@ typedef struct {
     bool on_file; /* backing is a file (bdev, bino) rather than a device (bdev) */
     dev_t bdev;
     ino_t bino;
-    char path[1024]; /* the backing path as the kernel names it */
-    bool via_fuse;   /* the file is seen through a passthrough FUSE mount */
+    char path[1024];         /* the backing path as the kernel names it */
+    bool via_fuse;           /* the file is seen through a passthrough FUSE mount */
+    char fuse_mnt[PATH_MAX]; /* that mount's mount point: its server may hold the file */
 } Stacked;
 
 typedef struct {
@@ -93,8 +94,10 @@ typedef struct {
     int nstacked;
     bool too_many_stacked; /* more loop/zram devices than the table holds */
     /* The target's own backing file is seen through a passthrough FUSE
-     * mount (bindfs), whose server holds the file open by design. */
+     * mount (bindfs) at fuse_mnt, whose server holds the file open by
+     * design; fuse_mnt is "" when there is none, or several. */
     bool via_fuse;
+    char fuse_mnt[PATH_MAX];
 } Graph;
 
 static bool read_devnum(const char *path, dev_t *out)
@@ -133,6 +136,13 @@ static bool loop_backing(const Graph *g, const char *name, Stacked *st)
     /* The same file seen through an overlay or bindfs has another device
      * number: compare files by what lies under the layers. */
     if (st->on_file && b.path_ok && dmk_linux_file_identity(g->root, b.path, &id)) {
+        if (id.unknown) {
+            /* Seen through a layer that cannot be followed: the view's
+             * identity is not the file's, and any file below may be it. */
+            snprintf(st->path, sizeof st->path, "%.300s; %.700s", b.path, id.why);
+            return false;
+        }
+        snprintf(st->fuse_mnt, sizeof st->fuse_mnt, "%s", id.fuse_mnt);
         st->bdev = id.dev;
         st->bino = id.ino;
         st->via_fuse = id.via_fuse;
@@ -375,8 +385,13 @@ static int expand_down(Graph *g, int i, DmkError *err)
             g->nodes[before].partial = true;
     }
     const Stacked *st = stacked_of(g, g->nodes[i].dev);
-    if (st && st->via_fuse)
+    if (st && st->via_fuse) {
+        /* Two FUSE mounts on the way: exempt neither server. */
+        bool first = !g->via_fuse;
+        if (first || strcmp(g->fuse_mnt, st->fuse_mnt) != 0)
+            snprintf(g->fuse_mnt, sizeof g->fuse_mnt, "%s", first ? st->fuse_mnt : "");
         g->via_fuse = true;
+    }
     if (rc == DMK_OK && st)
         rc = st->on_file ? add_file(g, st->bdev, st->bino, st->path, i, REL_BACKING, true, err)
                          : add_blk(g, st->bdev, i, REL_BACKING, true, err);
@@ -804,10 +819,8 @@ static int check_claims(const Graph *g, DmkError *err)
     return DMK_OK;
 }
 
-/* Whether the process serves a FUSE file system (it holds /dev/fuse):
- * the passthrough server of the target's own backing file keeps that
- * file open by design, and is not another user of it. */
-static bool is_fuse_server(const char *fddir)
+/* Whether the process holds /dev/fuse (serves some FUSE file system). */
+static bool holds_dev_fuse(const char *fddir)
 {
     DIR *d = opendir(fddir);
     struct dirent *e;
@@ -822,6 +835,46 @@ static bool is_fuse_server(const char *fddir)
     if (d)
         closedir(d);
     return server;
+}
+
+/* Whether the process is the server of the passthrough FUSE mount at
+ * mnt that the target's backing file is seen through: it holds
+ * /dev/fuse and its command line names mnt as a whole argument (bindfs
+ * SRC MNT, as every libfuse server is started). The kernel links no
+ * /dev/fuse descriptor to its mount (fdinfo says nothing of it, and
+ * /sys/fs/fuse/connections names mounts, not processes), so the command
+ * line is the one link left; a server started with a relative or
+ * non-canonical mount point, or one whose command line does not name it,
+ * is not matched,
+ * and is then refused like any other holder (fail closed). */
+static bool is_fuse_server_of(const char *pid, const char *fddir, const char *mnt)
+{
+    if (!mnt[0] || !holds_dev_fuse(fddir))
+        return false;
+    char path[300], arg[PATH_MAX];
+    snprintf(path, sizeof path, "/proc/%.200s/cmdline", pid);
+    FILE *f = fopen(path, "re");
+    bool named = false;
+    int c = 0;
+    size_t n = 0;
+    while (f && !named && c != EOF) {
+        c = fgetc(f);
+        if (c != '\0' && c != EOF) {
+            if (n + 1 < sizeof arg)
+                arg[n++] = (char)c;
+            continue;
+        }
+        /* Compared as text (a trailing "/" aside): resolving every
+         * argument of every process could block on a dead mount. */
+        while (n > 1 && arg[n - 1] == '/')
+            n--;
+        arg[n] = '\0';
+        named = strcmp(arg, mnt) == 0;
+        n = 0;
+    }
+    if (f)
+        fclose(f);
+    return named;
 }
 
 /* What one open descriptor of a process is in the graph: a backing file
@@ -854,7 +907,8 @@ static int check_process(const Graph *g, const char *pid, DmkError *err)
     while (rc == DMK_OK && (e = readdir(fds)) != NULL) {
         snprintf(path, sizeof path, "%s/%.200s", dir, e->d_name);
         int i = e->d_name[0] == '.' ? -1 : node_of_fd(g, path);
-        if (i < 0 || (g->nodes[i].kind == NODE_FILE && g->via_fuse && is_fuse_server(dir)))
+        if (i < 0 || (g->nodes[i].kind == NODE_FILE && g->via_fuse &&
+                      is_fuse_server_of(pid, dir, g->fuse_mnt)))
             continue;
         snprintf(what, sizeof what, "is open in process %.20s (%.60s)", pid, comm[0] ? comm : "?");
         rc = refuse(g, i, EBUSY, what, err);
