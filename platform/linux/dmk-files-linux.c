@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 #ifdef __linux__
 #include <linux/fs.h> /* FS_IOC_GETFLAGS, FS_APPEND_FL */
@@ -226,13 +227,36 @@ static int refuse_kind(DmkError *err, const char *path, DmkFileKind kind, const 
                          path, dmk_file_kind_name(kind), how);
 }
 
+/* Character devices a result may be written to: the memory devices
+ * (/dev/null, /dev/zero, /dev/full, /dev/random, /dev/urandom) and
+ * terminals (/dev/tty*, /dev/console, /dev/ptmx, /dev/pts/N). Any other
+ * (a tape, a flash chip's mtd, a SCSI generic device, /dev/mem) is
+ * written to only by its own tools. */
+static bool harmless_char(dev_t rdev)
+{
+    unsigned ma = major(rdev), mi = minor(rdev);
+    return (ma == 1 && (mi == 3 || mi == 5 || mi == 7 || mi == 8 || mi == 9)) || ma == 4 ||
+           ma == 5 || (ma >= 136 && ma <= 143);
+}
+
+static bool never_written(const struct stat *st)
+{
+    return S_ISBLK(st->st_mode) || S_ISDIR(st->st_mode) || S_ISSOCK(st->st_mode) ||
+           (S_ISCHR(st->st_mode) && !harmless_char(st->st_rdev));
+}
+
 int dmk_os_open_special(const char *path, FILE **out, DmkError *err)
 {
     *out = NULL;
+    struct stat st;
+    /* Judged before any write-open: closing a disk opened for writing
+     * makes udev rescan it (partitions dropped and re-read), refused or
+     * not. */
+    if (stat(path, &st) == 0 && (S_ISBLK(st.st_mode) || S_ISCHR(st.st_mode)) && never_written(&st))
+        return refuse_kind(err, path, kind_of(st.st_mode), "");
     /* O_NONBLOCK: a FIFO with no reader fails at once (ENXIO) instead of
      * waiting for one forever. O_NOCTTY: a terminal stays not ours. */
     int fd = open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-    struct stat st;
     if (fd < 0) {
         int e = errno;
         if (e == ENXIO && stat(path, &st) == 0 && S_ISFIFO(st.st_mode))
@@ -241,8 +265,9 @@ int dmk_os_open_special(const char *path, FILE **out, DmkError *err)
             return refuse_kind(err, path, DMK_FILE_SOCKET, "");
         return dmk_error_errno(err, e, "opening %s for writing failed", path);
     }
-    if (fstat(fd, &st) != 0 || S_ISBLK(st.st_mode) || S_ISDIR(st.st_mode) || S_ISSOCK(st.st_mode)) {
-        /* A result written over a disk would destroy what is on it. */
+    if (fstat(fd, &st) != 0 || never_written(&st)) {
+        /* A result written over a disk would destroy what is on it (and
+         * the path may have changed since the stat above). */
         DmkFileKind k = kind_of(st.st_mode);
         close(fd);
         return refuse_kind(err, path, k, "");
