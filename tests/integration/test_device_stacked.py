@@ -503,6 +503,127 @@ def test_partition_beside_mounted_one_is_written():
     fscks_clean(lab, "p1 beside p2")
 
 
+# ---- round four: layers that cannot be followed, and FUSE servers -------------
+
+
+def mount_overlay_from(lab, base, opts, what):
+    """mount(2) of an overlay at base/merged with opts as given (relative
+    layer paths stay relative, as Docker's do: the kernel records them as
+    passed), run from inside base; unmounted on teardown."""
+    import ctypes
+    libc = ctypes.CDLL(None, use_errno=True)
+    merged = os.path.join(base, "merged")
+    old = os.getcwd()
+    os.chdir(base)
+    try:
+        rc = libc.mount(b"overlay", b"merged", b"overlay", 0, opts.encode())
+        e = ctypes.get_errno()
+    finally:
+        os.chdir(old)
+    if rc != 0:
+        raise Skip(f"{what}: overlay mounts are not allowed here: {os.strerror(e)}")
+    lab.callback(sh, ["umount", merged])
+    return merged
+
+
+def test_overlay_with_relative_layer_paths():
+    """The reviewer's case: a loop over the overlay's view of an image
+    (relative layer paths, mounted from inside the overlay's directory)
+    is mounted; a write to a loop over the upper layer's image itself
+    must be refused: the view's layers cannot be followed from here, so
+    what the mounted loop stores its data in is unknown."""
+    need("losetup", "mkfs.ext4")
+    with Lab() as lab:
+        base = os.path.join(os.path.abspath(lab.dir), "ov")
+        for n in ("lower", "upper", "work", "merged"):
+            os.makedirs(os.path.join(base, n))
+        img = lab.image(os.path.join("ov", "upper", "disk.img"))
+        merged = mount_overlay_from(lab, base, "lowerdir=lower,upperdir=upper,workdir=work",
+                                    "relative layers")
+        with open("/proc/self/mountinfo") as f:
+            line = next(x for x in f if f" {merged} " in x)
+        print(f"# {line.strip()}")
+        check("upperdir=upper," in line, "the kernel did not keep the relative upperdir")
+        a = lab.loop(os.path.join(merged, "disk.img"))
+        lab.mount(a)
+        refused_intact(lab, lab.loop(img),
+                       [f"{a[5:]} stores its data in", "cannot be identified",
+                        f"overlay at {merged}", '"upper" is relative'],
+                       "upper image under a relative overlay")
+    fscks_clean(lab, "relative overlay")
+
+
+def test_overlay_with_many_lower_layers():
+    """The image in the twelfth lower layer of an overlay; the overlay's
+    view of it is mounted (read-only loop, no copy-up): a write to a loop
+    over the image itself is refused, every layer followed."""
+    need("losetup", "mkfs.ext4")
+    with Lab() as lab:
+        base = os.path.join(os.path.abspath(lab.dir), "many")
+        lowers = [os.path.join(base, f"l{i:02d}") for i in range(12)]
+        for p in lowers + [os.path.join(base, n) for n in ("upper", "work", "merged")]:
+            os.makedirs(p)
+        img = lab.image(os.path.join("many", "l11", "img"))
+        must(["mkfs.ext4", "-q", "-F", "-E", "lazy_itable_init=0,lazy_journal_init=0", img],
+             "mkfs")
+        merged = mount_overlay_from(
+            lab, base, f"lowerdir={':'.join(lowers)},upperdir={base}/upper,workdir={base}/work",
+            "twelve lower layers")
+        a = ro_loop(lab, os.path.join(merged, "img"))
+        mnt = lab.mount_made(a, "ro,noload", "mount the overlay view")
+        refused_intact(lab, lab.loop(img), [f"{a} is mounted at {mnt}"],
+                       "image in the twelfth lower layer")
+
+
+def fuse_server_of(mnt):
+    """The pid of the process whose command line names mnt (bindfs's)."""
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                args = f.read().split(b"\0")
+        except OSError:
+            continue
+        if mnt.encode() in args:
+            return int(pid)
+    return None
+
+
+def test_other_fuse_server_holding_the_file():
+    """Two bindfs mounts of one source: the target is a loop over the
+    file seen through the first; the second's server holds the file open
+    (a program has it mapped through the second view). Only the first's
+    server is exempt from the open-files check: the write is refused,
+    naming the second server."""
+    need("losetup", "bindfs", "fusermount")
+    with Lab() as lab:
+        d = os.path.abspath(lab.dir)
+        src, view1, view2 = (os.path.join(d, n) for n in ("src", "view1", "view2"))
+        for p in (src, view1, view2):
+            os.makedirs(p)
+        img = os.path.join(src, "img")
+        with open(img, "wb") as f:
+            f.write(os.urandom(IMG_SIZE))
+        lab.images.append(img)
+        for v in (view1, view2):
+            must(["bindfs", src, v], "bindfs")
+            lab.callback(sh, ["fusermount", "-u", "-z", v])
+        # Mapped, then the descriptor closed: the holder itself has no
+        # descriptor, and the second server keeps the file open for it.
+        holder = subprocess.Popen([sys.executable, "-c",
+                                   "import mmap,os,sys,time; fd=os.open(sys.argv[1], os.O_RDWR); "
+                                   "m=mmap.mmap(fd, 4096); os.close(fd); print('mapped', "
+                                   "flush=True); time.sleep(120)", os.path.join(view2, "img")],
+                                  stdout=subprocess.PIPE, text=True)
+        lab.callback(holder.wait)
+        lab.callback(holder.kill)
+        check(holder.stdout.readline().strip() == "mapped", "the holder did not start")
+        server2 = fuse_server_of(view2)
+        check(server2 is not None, f"no process names {view2}")
+        a = lab.loop(os.path.join(view1, "img"))
+        refused_intact(lab, a, [f"is open in process {server2} (bindfs)"],
+                       "file held by another FUSE server")
+
+
 def main():
     return dmktest.run_tap(dmktest.tests_in(globals()), timed=True)
 
