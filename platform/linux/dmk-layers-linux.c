@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/sysmacros.h>
 
 #include "dmk-mountinfo.h"
@@ -20,6 +21,9 @@
 /* How deep layers may stack before the walk stops (an overlay over a
  * bindfs over an overlay ...). */
 #define MAX_LAYERS 16
+
+#define OVERLAYFS_MAGIC_ 0x794c7630
+#define FUSE_MAGIC_      0x65735546
 
 typedef struct {
     char mnt[PATH_MAX];
@@ -217,8 +221,17 @@ bool dmk_linux_file_identity(const char *root, const char *path, DmkFileIdentity
     for (int depth = 0;; depth++) {
         Mount mt;
         char rel[PATH_MAX * 2];
-        if (!mount_of(root, cur, st.st_dev, &mt))
+        if (!mount_of(root, cur, st.st_dev, &mt)) {
+            /* No line for it (one too long to parse, a btrfs subvolume's
+             * own device): a layer that mountinfo does not describe
+             * cannot be followed. */
+            struct statfs fs;
+            if (statfs(cur, &fs) == 0 &&
+                (fs.f_type == OVERLAYFS_MAGIC_ || fs.f_type == FUSE_MAGIC_))
+                cannot_follow(id, "it is on %s whose mount is not listed readably in mountinfo",
+                              fs.f_type == FUSE_MAGIC_ ? "a FUSE file system" : "an overlay");
             break;
+        }
         if (depth == MAX_LAYERS) {
             /* Still a layer to go: a cycle, or deeper than any real stack. */
             if (strcmp(mt.m.fstype, "overlay") == 0 || strncmp(mt.m.fstype, "fuse", 4) == 0)

@@ -312,6 +312,12 @@ static void test_long_overlay_options(void)
     dmk_linux_storage_of_mount(root, &m, &s);
     DMK_CHECK_INT(s.kind, DMK_STORAGE_UNKNOWN);
     DMK_CHECK(strstr(s.chain, "\"u\" is a relative path") != NULL);
+    /* A mount point too long for its field is not read as a shorter one. */
+    n = snprintf(line, len, "49 22 0:49 / /");
+    for (int i = 0; i < 600; i++)
+        line[n++] = 'd';
+    snprintf(line + n, len - (size_t)n, " rw - overlay overlay rw,upperdir=/u\n");
+    DMK_CHECK(!dmk_mountinfo_parse(line, &m));
     free(line);
     free(table);
 }
