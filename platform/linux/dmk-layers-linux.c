@@ -42,7 +42,9 @@ static bool mount_of(const char *root, const char *path, dev_t dev, Mount *out)
     FILE *f = fopen(mi, "re");
     while (f && getline(&line, &cap, f) > 0) {
         DmkMountLine m;
-        if (!dmk_mountinfo_parse(line, &m) || makedev(m.major, m.minor) != dev)
+        /* A line with a cut field is left out: the file's mount is then
+         * not found, and the statfs below refuses an overlay or FUSE. */
+        if (!dmk_mountinfo_parse(line, &m) || m.fields_cut || makedev(m.major, m.minor) != dev)
             continue;
         size_t n = strlen(m.mnt);
         bool under = strcmp(m.mnt, "/") == 0 ||

@@ -48,11 +48,13 @@ bool dmk_mountinfo_parse(const char *line, DmkMountLine *m)
     if (sscanf(sep + 3, "%31s %255s", m->fstype, m->source) != 2)
         return false;
     /* A field that filled its buffer may have been cut (and the rest read
-     * as the next field): such a line is not taken for what it says. */
-    if (strlen(m->root) >= sizeof m->root - 1 || strlen(m->mnt) >= sizeof m->mnt - 1 ||
-        strlen(m->opts) >= sizeof m->opts - 1 || strlen(m->fstype) >= sizeof m->fstype - 1 ||
-        strlen(m->source) >= sizeof m->source - 1)
-        return false;
+     * as the next field): said, so that no path is taken from it. The
+     * line still counts (its source is read after " - " on its own), so
+     * a mount at a long path is still seen as a mount. */
+    m->fields_cut = strlen(m->root) >= sizeof m->root - 1 || strlen(m->mnt) >= sizeof m->mnt - 1 ||
+                    strlen(m->opts) >= sizeof m->opts - 1 ||
+                    strlen(m->fstype) >= sizeof m->fstype - 1 ||
+                    strlen(m->source) >= sizeof m->source - 1;
     const char *opts = super_opts_of(line);
     size_t n = opts ? strcspn(opts, " \t\n") : 0;
     if (n >= sizeof m->super_opts) {

@@ -18,6 +18,8 @@ typedef struct {
                             * lowerdir=,upperdir=,workdir= paths make them long */
     bool super_opts_cut;   /* they did not fit: super_opts holds the options that did
                             * (cut at a comma); dmk_mountinfo_super_opts has them all */
+    bool fields_cut;       /* root, mnt, opts, fstype or source filled its buffer and may
+                            * be cut: their paths are not to be followed */
 } DmkMountLine;
 
 /* "36 35 98:0 /mnt1 /mnt2 rw,noatime master:1 - ext3 /dev/root rw,errors=continue" */

@@ -312,12 +312,17 @@ static void test_long_overlay_options(void)
     dmk_linux_storage_of_mount(root, &m, &s);
     DMK_CHECK_INT(s.kind, DMK_STORAGE_UNKNOWN);
     DMK_CHECK(strstr(s.chain, "\"u\" is a relative path") != NULL);
-    /* A mount point too long for its field is not read as a shorter one. */
+    /* A mount point too long for its field is said to be cut, and the
+     * line still names its file system and source. */
     n = snprintf(line, len, "49 22 0:49 / /");
     for (int i = 0; i < 600; i++)
         line[n++] = 'd';
     snprintf(line + n, len - (size_t)n, " rw - overlay overlay rw,upperdir=/u\n");
-    DMK_CHECK(!dmk_mountinfo_parse(line, &m));
+    DMK_CHECK(dmk_mountinfo_parse(line, &m));
+    DMK_CHECK(m.fields_cut);
+    DMK_CHECK_STR(m.fstype, "overlay");
+    DMK_CHECK(dmk_mountinfo_parse("50 22 0:50 / /x rw - ext4 /dev/sda1 rw\n", &m));
+    DMK_CHECK(!m.fields_cut);
     free(line);
     free(table);
 }
