@@ -436,10 +436,8 @@ int dmk_os_rename_probe(const char *real, DmkError *err)
         return DMK_OK;
     dmk_error_errno(err, e, "%s a test file in %s failed", left == a ? "renaming" : "removing",
                     dir);
-    size_t n = strlen(err->msg);
-    snprintf(err->msg + n, sizeof err->msg - n,
-             ", so a result there could not replace %s safely%s%s%s", real,
-             gone ? "" : " (the empty file ", gone ? "" : left,
-             gone ? "" : " is left: remove it by hand)");
+    dmk_error_append(err, ", so a result there could not replace %s safely%s%s%s", real,
+                     gone ? "" : " (the empty file ", gone ? "" : left,
+                     gone ? "" : " is left: remove it by hand)");
     return dmk_error_from_errno(e);
 }
