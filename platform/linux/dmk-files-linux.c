@@ -305,6 +305,35 @@ static void like_old(int fd, const char *real, const DmkFileInfo *like)
     fchmod(fd, (mode_t)like->mode);
 }
 
+static int temp_name(const char *dir, char *out, size_t len);
+
+/* Where the kernel links each open file: /proc/self/fd, or the directory
+ * DMK_TEST_PROC_FD names, so a test can take /proc away. */
+static void proc_fd_path(int fd, char *buf, size_t len)
+{
+    const char *dir = getenv("DMK_TEST_PROC_FD");
+    snprintf(buf, len, "%s/%d", dir ? dir : "/proc/self/fd", fd);
+}
+
+/* Whether dmk_os_temp_name will be able to name the nameless file fd in
+ * dir: through /proc (any user), or without /proc through AT_EMPTY_PATH,
+ * which needs CAP_DAC_READ_SEARCH and is tried here on a name removed at
+ * once. Asked before the run, so a chroot without /proc writes to a
+ * named temporary file instead of losing the result after the run. */
+static bool tmpfile_nameable(int fd, const char *dir)
+{
+    char proc[PATH_MAX], probe[PATH_MAX];
+    struct stat a, b;
+    proc_fd_path(fd, proc, sizeof proc);
+    if (fstat(fd, &a) == 0 && stat(proc, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+        return true;
+    if (temp_name(dir, probe, sizeof probe) != 0 ||
+        linkat(fd, "", AT_FDCWD, probe, AT_EMPTY_PATH) != 0)
+        return false;
+    unlink(probe);
+    return true;
+}
+
 int dmk_os_temp_beside(const char *real, const DmkFileInfo *like, char *tmp, size_t len, FILE **out,
                        DmkError *err)
 {
@@ -316,8 +345,13 @@ int dmk_os_temp_beside(const char *real, const DmkFileInfo *like, char *tmp, siz
 #ifdef O_TMPFILE
     /* A file with no name until the result is complete: a process killed
      * meanwhile (SIGKILL, a frozen file system it was stuck on) leaves
-     * nothing behind. File systems without it (vfat, FUSE) get a name. */
+     * nothing behind. File systems without it (vfat, FUSE), and a process
+     * that could not name it at the end, get a name now. */
     fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+    if (fd >= 0 && !tmpfile_nameable(fd, dir)) {
+        close(fd);
+        fd = -1;
+    }
     if (fd >= 0 && len > 0)
         tmp[0] = '\0';
 #endif
@@ -346,10 +380,10 @@ int dmk_os_temp_beside(const char *real, const DmkFileInfo *like, char *tmp, siz
 
 int dmk_os_temp_name(FILE *f, const char *real, char *tmp, size_t len, DmkError *err)
 {
-    char dir[PATH_MAX], proc[64];
+    char dir[PATH_MAX], proc[PATH_MAX];
     const char *name;
     split(real, dir, sizeof dir, &name);
-    snprintf(proc, sizeof proc, "/proc/self/fd/%d", fileno(f));
+    proc_fd_path(fileno(f), proc, sizeof proc);
     int e = EEXIST;
     for (int attempt = 0; e == EEXIST && attempt < 100; attempt++) {
         if ((size_t)snprintf(tmp, len, "%s/.drivemark-result-%ld-%08x.tmp", dir, (long)getpid(),
