@@ -315,11 +315,24 @@ static void proc_fd_path(int fd, char *buf, size_t len)
     snprintf(buf, len, "%s/%d", dir ? dir : "/proc/self/fd", fd);
 }
 
+/* linkat(AT_EMPTY_PATH): before Linux 6.10 only with CAP_DAC_READ_SEARCH
+ * (ENOENT otherwise), as DMK_TEST_NO_FLINK makes it for the tests. */
+static int link_fd(int fd, const char *to)
+{
+    if (getenv("DMK_TEST_NO_FLINK")) {
+        errno = ENOENT;
+        return -1;
+    }
+    return linkat(fd, "", AT_FDCWD, to, AT_EMPTY_PATH);
+}
+
 /* Whether dmk_os_temp_name will be able to name the nameless file fd in
  * dir: through /proc (any user), or without /proc through AT_EMPTY_PATH,
- * which needs CAP_DAC_READ_SEARCH and is tried here on a name removed at
- * once. Asked before the run, so a chroot without /proc writes to a
- * named temporary file instead of losing the result after the run. */
+ * which needs CAP_DAC_READ_SEARCH (on older kernels) and is tried here on
+ * a second nameless file, linked and removed at once: a file once linked
+ * and unlinked can never be linked again, so not on fd itself. Asked
+ * before the run, so a chroot without /proc writes to a named temporary
+ * file instead of losing the result after the run. */
 static bool tmpfile_nameable(int fd, const char *dir)
 {
     char proc[PATH_MAX], probe[PATH_MAX];
@@ -327,11 +340,13 @@ static bool tmpfile_nameable(int fd, const char *dir)
     proc_fd_path(fd, proc, sizeof proc);
     if (fstat(fd, &a) == 0 && stat(proc, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
         return true;
-    if (temp_name(dir, probe, sizeof probe) != 0 ||
-        linkat(fd, "", AT_FDCWD, probe, AT_EMPTY_PATH) != 0)
-        return false;
-    unlink(probe);
-    return true;
+    int p = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+    bool ok = p >= 0 && temp_name(dir, probe, sizeof probe) == 0 && link_fd(p, probe) == 0;
+    if (ok)
+        unlink(probe);
+    if (p >= 0)
+        close(p);
+    return ok;
 }
 
 int dmk_os_temp_beside(const char *real, const DmkFileInfo *like, char *tmp, size_t len, FILE **out,
@@ -389,10 +404,11 @@ int dmk_os_temp_name(FILE *f, const char *real, char *tmp, size_t len, DmkError 
         if ((size_t)snprintf(tmp, len, "%s/.drivemark-result-%ld-%08x.tmp", dir, (long)getpid(),
                              (unsigned)dmk_entropy64()) >= len)
             return dmk_error_errno(err, ENAMETOOLONG, "naming a temporary file in %s failed", dir);
-        /* /proc's link for any user; AT_EMPTY_PATH (root) without /proc. */
+        /* /proc's link for any user; without /proc AT_EMPTY_PATH (root, or
+         * since Linux 6.10 the opener; tmpfile_nameable asked up front). */
         e = linkat(AT_FDCWD, proc, AT_FDCWD, tmp, AT_SYMLINK_FOLLOW) == 0 ? 0 : errno;
         if (e == ENOENT)
-            e = linkat(fileno(f), "", AT_FDCWD, tmp, AT_EMPTY_PATH) == 0 ? 0 : errno;
+            e = link_fd(fileno(f), tmp) == 0 ? 0 : errno;
     }
     if (e != 0) {
         tmp[0] = '\0';
