@@ -9,7 +9,9 @@ does: a non-root run (user nobody via setpriv when the test is root, else
 the test's own user) then writes to a named temporary file from the
 start, seen while the run is held, and ends with complete results and
 nothing else in the directory; on this kernel as it is the same holds
-whichever way it names the file. Root keeps the nameless file. Prints TAP.
+whichever way it names the file, also with /proc really unmounted in a
+private mount namespace (unshare -m). Root keeps the nameless file.
+Prints TAP.
 
     test_result_files_r4.py DRIVEMARK_CLI"""
 
@@ -128,6 +130,31 @@ def test_no_proc_root_keeps_nameless_temp():
         proc, held, _, err = held_run(d, out, (), lambda: seen.extend(temps(out)))
         check(seen == [], f"named temporary files while held: {seen}")
         check_results(proc, held, err, out)
+
+
+def test_real_no_proc_in_a_mount_namespace():
+    """For real: /proc unmounted in a private mount namespace (unshare -m,
+    nothing outside it changes), the run as user nobody: the results are
+    complete and nothing else is left, whichever way this kernel lets the
+    file be named. Root only."""
+    need_root("unshare", "setpriv", why="a mount namespace")
+    with Dir() as d:
+        world_dir(d)
+        target, out = os.path.join(d, "t"), os.path.join(d, "out")
+        for p in (target, out):
+            os.mkdir(p)
+            os.chown(p, NOBODY_ID, NOBODY_ID)
+        argv = [CLI, "run", "--target", target, "--size", "16MiB", "--test", "SEQ1M Q1T1",
+                "--mode", "write", "--passes", "1", "--measure", "0.1", "--warmup", "0",
+                "--interval", "0", "--quiet", "--json", os.path.join(out, "r.json"), "--csv",
+                os.path.join(out, "r.csv")]
+        script = 'umount -l /proc && test ! -e /proc/self/fd && exec "$@"'
+        r = subprocess.run(["unshare", "-m", "--propagation", "private", "sh", "-c", script,
+                            "sh"] + list(NOBODY) + argv, capture_output=True, text=True,
+                           timeout=120)
+        if r.returncode != 0 and "umount" in r.stderr:
+            raise dmktest.Skip(f"cannot unmount /proc in a mount namespace: {r.stderr.strip()}")
+        check_results(r, True, r.stderr, out)
 
 
 def main():
