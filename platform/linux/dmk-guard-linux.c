@@ -21,8 +21,11 @@
  * another loop device, a file open in some process, or a block device
  * that the kernel reports claimed (an O_EXCL probe catches users in other
  * mount namespaces). The sibling partitions of a partition's own disk are
- * not followed: they do not overlap it. The message names the user and
- * the chain that links it to the target. */
+ * not followed unless their sectors overlap it: the kernel adds a table's
+ * partitions without checking overlap (an isohybrid image's EFI partition
+ * lies inside the partition that covers the whole image), so an
+ * overlapping sibling is a node like any other. The message names the
+ * user and the chain that links it to the target. */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
@@ -57,6 +60,7 @@ typedef enum {
     REL_SLAVE,     /* parent (dm, md) is built on node */
     REL_STACKED,   /* node (another loop or zram) stores its data in parent */
     REL_HOLDER,    /* node (dm, md) holds parent */
+    REL_OVERLAP,   /* node is a sibling partition whose sectors overlap parent's */
 } Rel;
 
 typedef struct {
@@ -277,7 +281,7 @@ static int add_opaque(Graph *g, const char *name, int parent, DmkError *err)
 
 static bool has_file(const char *dir, const char *name)
 {
-    char path[PATH_MAX * 3];
+    char path[PATH_MAX * 4];
     snprintf(path, sizeof path, "%s/%s", dir, name);
     return access(path, F_OK) == 0;
 }
@@ -352,6 +356,77 @@ static int add_nbd_backing(Graph *g, int i, DmkError *err)
     return rc;
 }
 
+/* A partition's first sector and length (sysfs: 512-byte sectors). */
+static bool read_extent(const char *dir, unsigned long long *start, unsigned long long *size)
+{
+    char path[PATH_MAX * 3], line[32], *end;
+    snprintf(path, sizeof path, "%s/start", dir);
+    if (!dmk_linux_read_line(path, line, sizeof line))
+        return false;
+    errno = 0;
+    *start = strtoull(line, &end, 10);
+    if (errno || end == line || *end)
+        return false;
+    snprintf(path, sizeof path, "%s/size", dir);
+    if (!dmk_linux_read_line(path, line, sizeof line))
+        return false;
+    *size = strtoull(line, &end, 10);
+    return !errno && end != line && !*end;
+}
+
+static int extent_unknown(const Graph *g, const char *dir, DmkError *err)
+{
+    const char *name = strrchr(dir, '/');
+    return dmk_error_set(err, DMK_E_IO, 0,
+                         "refusing to write to %s: where the partition /dev/%s lies on its disk "
+                         "cannot be read (%s/start, size), so whether it overlaps the other "
+                         "partitions is unknown",
+                         g->target, name ? name + 1 : dir, dir);
+}
+
+/* The sibling partitions (under disk) whose sectors overlap partition
+ * node i: writing i writes into them. They are up nodes: their users
+ * refuse the write, but their own siblings are not followed from them. */
+static int add_overlapping(Graph *g, int i, const char *disk, DmkError *err)
+{
+    unsigned long long start, size;
+    if (!read_extent(g->nodes[i].sysfs, &start, &size))
+        return extent_unknown(g, g->nodes[i].sysfs, err);
+    DIR *d = opendir(disk);
+    if (!d)
+        return dmk_error_os(err, DMK_E_IO, errno,
+                            "refusing to write to %s: listing the partitions of /dev/%s's disk "
+                            "(%s) failed",
+                            g->target, g->nodes[i].name, disk);
+    struct dirent *e;
+    int rc = DMK_OK;
+    while (rc == DMK_OK && (e = readdir(d)) != NULL) {
+        char sub[PATH_MAX * 3], path[PATH_MAX * 4];
+        unsigned long long s2, n2;
+        dev_t dev;
+        snprintf(sub, sizeof sub, "%s/%s", disk, e->d_name);
+        if (e->d_name[0] == '.' || strcmp(e->d_name, g->nodes[i].name) == 0 ||
+            !has_file(sub, "partition"))
+            continue;
+        if (!read_extent(sub, &s2, &n2)) {
+            rc = extent_unknown(g, sub, err);
+            break;
+        }
+        if (size == 0 || n2 == 0 || s2 >= start + size || start >= s2 + n2)
+            continue; /* apart: what is on it is not written */
+        snprintf(path, sizeof path, "%s/dev", sub);
+        if (!read_devnum(path, &dev))
+            rc = dmk_error_set(err, DMK_E_IO, 0,
+                               "refusing to write to %s: /dev/%s overlaps /dev/%s and cannot be "
+                               "identified (%s unreadable)",
+                               g->target, e->d_name, g->nodes[i].name, path);
+        else
+            rc = add_blk_at(g, dev, sub, i, REL_OVERLAP, false, err);
+    }
+    closedir(d);
+    return rc;
+}
+
 /* Where node i's data lives: its disk, backing, slaves. */
 static int expand_down(Graph *g, int i, DmkError *err)
 {
@@ -373,6 +448,8 @@ static int expand_down(Graph *g, int i, DmkError *err)
         rc = add_blk(g, dev, i, REL_WHOLE, true, err);
         if (rc == DMK_OK && g->n > before)
             g->nodes[before].partial = true;
+        if (rc == DMK_OK)
+            rc = add_overlapping(g, i, disk, err);
     }
     const Stacked *st = stacked_of(g, g->nodes[i].dev);
     if (st && st->via_fuse)
@@ -504,6 +581,9 @@ static void step_text(const Graph *g, int i, char *buf, size_t len)
         break;
     case REL_STACKED:
         snprintf(buf, len, "%s stores its data in %s", b, a);
+        break;
+    case REL_OVERLAP:
+        snprintf(buf, len, "%s overlaps %s, a partition of the same disk", a, b);
         break;
     case REL_HOLDER:
     case REL_TARGET:

@@ -31,8 +31,8 @@ static void dir(const char *rel)
 
 #define DISK "sys/devices/virtual/block/loop7"
 
-/* loop7 (7:7) with partitions loop7p1 (259:1) and loop7p2 (259:2); nothing
- * mounted, no swap, no holders. */
+/* loop7 (7:7) with partitions loop7p1 (259:1) and loop7p2 (259:2), which
+ * do not overlap; nothing mounted, no swap, no holders. */
 static void make_tree(void)
 {
     const char *base = getenv("DMK_TEST_TMPDIR");
@@ -61,6 +61,11 @@ static void make_tree(void)
     put(DISK "/loop7p1/partition", "1\n");
     put(DISK "/loop7p2/dev", "259:2\n");
     put(DISK "/loop7p2/partition", "2\n");
+    /* Apart: sectors 2048-4095 and 4096-8191. */
+    put(DISK "/loop7p1/start", "2048\n");
+    put(DISK "/loop7p1/size", "2048\n");
+    put(DISK "/loop7p2/start", "4096\n");
+    put(DISK "/loop7p2/size", "4096\n");
     char link[PATH_MAX * 2], target[PATH_MAX * 2];
     snprintf(link, sizeof link, "%s/sys/dev/block/7:7", root);
     snprintf(target, sizeof target, "%s/" DISK, root);
@@ -308,6 +313,81 @@ static void test_nbd_server_file_shared_with_mounted_loop(void)
     remove_tree();
 }
 
+/* The partitions of loop7 as device nodes of their own: sysfs links for
+ * 259:1 and 259:2, so that they can be targets. */
+static void link_partitions(void)
+{
+    for (int n = 1; n <= 2; n++) {
+        char link[PATH_MAX * 2], target[PATH_MAX * 2];
+        snprintf(target, sizeof target, "%s/" DISK "/loop7p%d", root, n);
+        snprintf(link, sizeof link, "%s/sys/dev/block/259:%d", root, n);
+        DMK_CHECK(symlink(target, link) == 0);
+    }
+}
+
+/* An isohybrid image (a Debian live USB): partition 1 covers the whole
+ * image and the EFI partition 2 lies inside it; the kernel adds both from
+ * the table without checking overlap. Writing either writes the other.
+ * Only a fake tree can show this: this machine's kernel adds partitions
+ * through BLKPG (partx, addpart), which refuses overlapping ones, so
+ * tests/integration cannot make them on a loop device. */
+static void test_overlapping_partition_mounted_refuses(void)
+{
+    DmkError err;
+    make_tree();
+    link_partitions();
+    put(DISK "/loop7p1/start", "0\n");
+    put(DISK "/loop7p1/size", "8192\n");
+    put("proc/self/mountinfo", "22 1 254:0 / / rw - ext4 /dev/vda rw\n"
+                               "41 22 259:2 / /boot/efi rw - vfat /dev/loop7p2 rw\n");
+    DMK_CHECK_INT(check_dev("/dev/loop7p1", makedev(259, 1), &err), DMK_E_PERM);
+    DMK_CHECK_STR(err.msg, "refusing to write to /dev/loop7p1: /dev/loop7p2 is mounted at "
+                           "/boot/efi, and it shares storage with /dev/loop7p1 (/dev/loop7p1 "
+                           "overlaps /dev/loop7p2, a partition of the same disk)");
+    /* The other way round: the covering partition mounted, the one
+     * inside it written. */
+    put("proc/self/mountinfo", "22 1 254:0 / / rw - ext4 /dev/vda rw\n"
+                               "41 22 259:1 / /run/live rw - iso9660 /dev/loop7p1 ro\n");
+    DMK_CHECK_INT(check_dev("/dev/loop7p2", makedev(259, 2), &err), DMK_E_PERM);
+    DMK_CHECK_STR(err.msg, "refusing to write to /dev/loop7p2: /dev/loop7p1 is mounted at "
+                           "/run/live, and it shares storage with /dev/loop7p2 (/dev/loop7p2 "
+                           "overlaps /dev/loop7p1, a partition of the same disk)");
+    /* Held (dm on the overlapping sibling) refuses too. */
+    put("proc/self/mountinfo", "22 1 254:0 / / rw - ext4 /dev/vda rw\n");
+    dir(DISK "/loop7p1/holders/dm-3");
+    DMK_CHECK_INT(check_dev("/dev/loop7p2", makedev(259, 2), &err), DMK_E_PERM);
+    DMK_CHECK(strstr(err.msg, "/dev/loop7p1 is held by dm-3") != NULL);
+    remove_tree();
+}
+
+/* Partitions that only touch (one ends where the next starts) do not
+ * overlap: a mounted neighbour leaves the other free to write. */
+static void test_apart_partition_mounted_passes(void)
+{
+    DmkError err;
+    make_tree();
+    link_partitions();
+    put("proc/self/mountinfo", "22 1 254:0 / / rw - ext4 /dev/vda rw\n"
+                               "41 22 259:2 / /mnt/x rw - vfat /dev/loop7p2 rw\n");
+    DMK_CHECK_INT(check_dev("/dev/loop7p1", makedev(259, 1), &err), DMK_OK);
+    remove_tree();
+}
+
+/* Where a sibling lies cannot be read: it may overlap, so refuse. */
+static void test_partition_extent_unknown_refuses(void)
+{
+    DmkError err;
+    make_tree();
+    link_partitions();
+    char path[PATH_MAX * 2];
+    snprintf(path, sizeof path, "%s/" DISK "/loop7p2/start", root);
+    DMK_CHECK(unlink(path) == 0);
+    DMK_CHECK_INT(check_dev("/dev/loop7p1", makedev(259, 1), &err), DMK_E_IO);
+    DMK_CHECK(strstr(err.msg, "refusing to write to /dev/loop7p1: where the partition "
+                              "/dev/loop7p2 lies on its disk cannot be read") == err.msg);
+    remove_tree();
+}
+
 int main(void)
 {
     DMK_TEST(test_unused_passes);
@@ -322,5 +402,8 @@ int main(void)
     DMK_TEST(test_loop_with_unknown_backing_refuses);
     DMK_TEST(test_dm_on_partition_beside_mounted_one);
     DMK_TEST(test_nbd_server_file_shared_with_mounted_loop);
+    DMK_TEST(test_overlapping_partition_mounted_refuses);
+    DMK_TEST(test_apart_partition_mounted_passes);
+    DMK_TEST(test_partition_extent_unknown_refuses);
     return dmk_test_done();
 }
