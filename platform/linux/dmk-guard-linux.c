@@ -124,12 +124,26 @@ static bool backing_by_path(Stacked *st)
 }
 
 /* A loop device's backing, as the loop driver records it
- * (dmk_linux_loop_backing: the file's device and inode, or the device). */
-static bool loop_backing(const Graph *g, const char *name, Stacked *st)
+ * (dmk_linux_loop_backing: the file's device and inode, or the device).
+ * Not attached: false with *attached false. */
+static bool loop_backing(const Graph *g, const char *name, Stacked *st, bool *attached)
 {
     DmkLinuxLoopBacking b;
     DmkFileIdentity id;
-    if (!dmk_linux_loop_backing(g->root, name, &b) || !b.known)
+    *attached = dmk_linux_loop_backing(g->root, name, &b);
+    if (!*attached)
+        return false;
+    if (!b.path_errno)
+        snprintf(st->path, sizeof st->path, "%.1023s", b.path);
+    else if (!b.known)
+        snprintf(st->path, sizeof st->path,
+                 "unknown: its loop/backing_file in sysfs cannot be read (%s), and the loop "
+                 "driver did not say",
+                 strerror(b.path_errno));
+    else /* the loop driver's record: a name for the chain */
+        snprintf(st->path, sizeof st->path, "inode %llu on device %u:%u (its name is unreadable)",
+                 (unsigned long long)b.ino, major(b.fs_dev), minor(b.fs_dev));
+    if (!b.known)
         return false;
     st->on_file = !b.is_device;
     st->bdev = b.is_device ? b.rdev : b.fs_dev;
@@ -144,26 +158,61 @@ static bool loop_backing(const Graph *g, const char *name, Stacked *st)
     return true;
 }
 
-static void add_stacked(Graph *g, const char *name, const char *attr, bool is_loop)
+static Stacked *new_stacked(Graph *g, const char *name)
 {
-    char path[PATH_MAX], line[1024];
-    snprintf(path, sizeof path, "%s/sys/block/%s/%s", g->root, name, attr);
-    if (!dmk_linux_read_line(path, line, sizeof line))
-        return; /* a loop device with nothing attached; zram without writeback */
-    if (!is_loop && (strcmp(line, "none") == 0 || !line[0]))
-        return;
     if (g->nstacked >= MAX_STACKED) {
         g->too_many_stacked = true; /* refused: never half checked */
-        return;
+        return NULL;
     }
     Stacked *st = &g->stacked[g->nstacked];
     memset(st, 0, sizeof *st);
-    snprintf(path, sizeof path, "%s/sys/block/%s/dev", g->root, name);
-    if (!read_devnum(path, &st->dev))
+    snprintf(st->name, sizeof st->name, "%.63s", name);
+    return st;
+}
+
+/* An attached device whose device number cannot be read matches no node:
+ * it stays unknown, and the write is refused rather than it dropped. */
+static void stacked_devnum(const Graph *g, Stacked *st)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/sys/block/%s/dev", g->root, st->name);
+    if (!read_devnum(path, &st->dev)) {
+        st->known = false;
+        snprintf(st->path, sizeof st->path, "its device number (%.900s) cannot be read", path);
+    }
+}
+
+/* A loop device is attached while sysfs has its loop/ directory, whatever
+ * loop/backing_file says (its read fails for a path over a page). */
+static void add_loop(Graph *g, const char *name)
+{
+    Stacked st;
+    bool attached;
+    memset(&st, 0, sizeof st);
+    snprintf(st.name, sizeof st.name, "%.63s", name);
+    st.known = loop_backing(g, name, &st, &attached);
+    if (!attached)
+        return; /* nothing attached */
+    Stacked *slot = new_stacked(g, name);
+    if (!slot)
         return;
-    snprintf(st->name, sizeof st->name, "%s", name);
+    *slot = st;
+    stacked_devnum(g, slot);
+    g->nstacked++;
+}
+
+static void add_zram(Graph *g, const char *name)
+{
+    char path[PATH_MAX], line[1024];
+    snprintf(path, sizeof path, "%s/sys/block/%s/backing_dev", g->root, name);
+    if (!dmk_linux_read_line(path, line, sizeof line) || strcmp(line, "none") == 0 || !line[0])
+        return; /* no writeback device (or no writeback in this kernel) */
+    Stacked *st = new_stacked(g, name);
+    if (!st)
+        return;
     snprintf(st->path, sizeof st->path, "%s", line);
-    st->known = is_loop ? loop_backing(g, name, st) : backing_by_path(st);
+    st->known = backing_by_path(st);
+    stacked_devnum(g, st);
     g->nstacked++;
 }
 
@@ -177,9 +226,9 @@ static void list_stacked(Graph *g)
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
         if (strncmp(e->d_name, "loop", 4) == 0)
-            add_stacked(g, e->d_name, "loop/backing_file", true);
+            add_loop(g, e->d_name);
         else if (strncmp(e->d_name, "zram", 4) == 0)
-            add_stacked(g, e->d_name, "backing_dev", false);
+            add_zram(g, e->d_name);
     }
     closedir(d);
 }

@@ -388,6 +388,47 @@ static void test_partition_extent_unknown_refuses(void)
     remove_tree();
 }
 
+/* sysfs fails a read of loop/backing_file (ENAMETOOLONG) when the path is
+ * longer than a page; the device is still attached (its loop/ directory
+ * is there) and may sit on anything: refused, not taken as detached. A
+ * fake tree has no /dev/loop9 to ask LOOP_GET_STATUS64. */
+static void test_loop_backing_unreadable_refuses(void)
+{
+    DmkError err;
+    make_tree();
+    make_loops();
+    char path[PATH_MAX * 2];
+    snprintf(path, sizeof path, "%s/sys/devices/virtual/block/loop9/loop/backing_file", root);
+    DMK_CHECK(unlink(path) == 0);
+    int rc = check_dev("/dev/loop7", makedev(7, 7), &err);
+    DMK_CHECK_INT(rc, DMK_E_IO);
+    DMK_CHECK(strstr(err.msg,
+                     "refusing to write to /dev/loop7: what /dev/loop9 stores its data in "
+                     "(unknown: its loop/backing_file in sysfs cannot be read") == err.msg);
+    DMK_CHECK(strstr(err.msg, "cannot be identified, so it may share storage with /dev/loop7") !=
+              NULL);
+    /* Detached (no loop/ directory): nothing to share, it passes. */
+    snprintf(path, sizeof path, "rm -rf '%s/sys/devices/virtual/block/loop9/loop'", root);
+    DMK_CHECK(system(path) == 0);
+    put("proc/self/mountinfo", "22 1 254:0 / / rw - ext4 /dev/vda rw\n");
+    DMK_CHECK_INT(check_dev("/dev/loop7", makedev(7, 7), &err), DMK_OK);
+    remove_tree();
+}
+
+/* An attached loop device whose dev cannot be read is not dropped. */
+static void test_loop_devnum_unreadable_refuses(void)
+{
+    DmkError err;
+    make_tree();
+    make_loops();
+    char path[PATH_MAX * 2];
+    snprintf(path, sizeof path, "%s/sys/devices/virtual/block/loop9/dev", root);
+    DMK_CHECK(unlink(path) == 0);
+    DMK_CHECK_INT(check_dev("/dev/loop7", makedev(7, 7), &err), DMK_E_IO);
+    DMK_CHECK(strstr(err.msg, "what /dev/loop9 stores its data in (its device number (") != NULL);
+    remove_tree();
+}
+
 int main(void)
 {
     DMK_TEST(test_unused_passes);
@@ -405,5 +446,7 @@ int main(void)
     DMK_TEST(test_overlapping_partition_mounted_refuses);
     DMK_TEST(test_apart_partition_mounted_passes);
     DMK_TEST(test_partition_extent_unknown_refuses);
+    DMK_TEST(test_loop_backing_unreadable_refuses);
+    DMK_TEST(test_loop_devnum_unreadable_refuses);
     return dmk_test_done();
 }
