@@ -372,7 +372,11 @@ static int add_listed(Graph *g, int i, const char *sub, Rel rel, bool down, DmkE
 /* An nbd device's data lives wherever its server keeps it; a local
  * server (qemu-nbd, nbdkit) has it open: each regular file and block
  * device among the server's descriptors is taken as the nbd device's
- * storage (a log file among them only makes the guard stricter). */
+ * storage (a log file among them only makes the guard stricter). sysfs's
+ * pid is the process that connected the device, though: nbd-client, whose
+ * descriptors are sockets, in front of an nbd-server or qemu-nbd that
+ * may have a mounted image open. Without a file or device there, what
+ * the export is cannot be known, and the write is refused. */
 static int add_nbd_backing(Graph *g, int i, DmkError *err)
 {
     char path[PATH_MAX * 2], pid[32];
@@ -387,7 +391,7 @@ static int add_nbd_backing(Graph *g, int i, DmkError *err)
                             "%s) cannot be listed, so what it stores its data in is unknown",
                             g->target, g->nodes[i].name, pid);
     struct dirent *e;
-    int rc = DMK_OK;
+    int rc = DMK_OK, held = 0;
     while (rc == DMK_OK && (e = readdir(d)) != NULL) {
         char fd[PATH_MAX * 3], real[1024];
         struct stat st;
@@ -400,8 +404,19 @@ static int add_nbd_backing(Graph *g, int i, DmkError *err)
             rc = add_file(g, st.st_dev, st.st_ino, real, i, REL_BACKING, true, err);
         else if (S_ISBLK(st.st_mode))
             rc = add_blk(g, st.st_rdev, i, REL_BACKING, true, err);
+        held += S_ISREG(st.st_mode) || S_ISBLK(st.st_mode);
     }
     closedir(d);
+    if (rc == DMK_OK && held == 0) {
+        char comm[64] = "?";
+        snprintf(path, sizeof path, "%s/proc/%.20s/comm", g->root, pid);
+        dmk_linux_read_line(path, comm, sizeof comm);
+        rc = dmk_error_set(err, DMK_E_PERM, 0,
+                           "refusing to write to %s: /dev/%s's storage cannot be known: its "
+                           "server is another process (process %s (%s), which connected it, "
+                           "has no file or device open that could be the export)",
+                           g->target, g->nodes[i].name, pid, comm[0] ? comm : "?");
+    }
     return rc;
 }
 

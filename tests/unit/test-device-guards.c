@@ -429,6 +429,33 @@ static void test_loop_devnum_unreadable_refuses(void)
     remove_tree();
 }
 
+/* nbd0 connected by nbd-client (pid 4243), whose only descriptors are
+ * its socket to a separate server: the export may be a mounted image,
+ * and nothing here says which, so the write is refused. */
+static void test_nbd_client_with_separate_server_refuses(void)
+{
+    DmkError err;
+    make_tree();
+    const char *dirs[] = {"sys/devices/virtual/block/nbd0",
+                          "sys/devices/virtual/block/nbd0/holders", "proc/4243", "proc/4243/fd"};
+    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++)
+        dir(dirs[i]);
+    put("sys/devices/virtual/block/nbd0/dev", "43:0\n");
+    put("sys/devices/virtual/block/nbd0/pid", "4243\n");
+    put("proc/4243/comm", "nbd-client\n");
+    char link[PATH_MAX * 2], target[PATH_MAX * 2];
+    snprintf(target, sizeof target, "%s/sys/devices/virtual/block/nbd0", root);
+    snprintf(link, sizeof link, "%s/sys/dev/block/43:0", root);
+    DMK_CHECK(symlink(target, link) == 0);
+    snprintf(link, sizeof link, "%s/proc/4243/fd/3", root);
+    DMK_CHECK(symlink("socket:[81234]", link) == 0);
+    DMK_CHECK_INT(check_dev("/dev/nbd0", makedev(43, 0), &err), DMK_E_PERM);
+    DMK_CHECK_STR(err.msg, "refusing to write to /dev/nbd0: /dev/nbd0's storage cannot be known: "
+                           "its server is another process (process 4243 (nbd-client), which "
+                           "connected it, has no file or device open that could be the export)");
+    remove_tree();
+}
+
 int main(void)
 {
     DMK_TEST(test_unused_passes);
@@ -448,5 +475,6 @@ int main(void)
     DMK_TEST(test_partition_extent_unknown_refuses);
     DMK_TEST(test_loop_backing_unreadable_refuses);
     DMK_TEST(test_loop_devnum_unreadable_refuses);
+    DMK_TEST(test_nbd_client_with_separate_server_refuses);
     return dmk_test_done();
 }
