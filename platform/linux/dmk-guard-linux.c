@@ -916,30 +916,81 @@ static int check_stacked_users(const Graph *g, DmkError *err)
     return DMK_OK;
 }
 
+/* The real probe: an O_EXCL open of /dev/<name>, when that node is dev. */
+static int probe_claim(const char *name, dev_t dev)
+{
+    char node[300];
+    struct stat st;
+    snprintf(node, sizeof node, "/dev/%.200s", name);
+    if (stat(node, &st) != 0 || !S_ISBLK(st.st_mode) || st.st_rdev != dev)
+        return ENOENT; /* no node of that name here: the lists above are all we have */
+    int fd = open(node, O_RDONLY | O_EXCL | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0)
+        return errno;
+    close(fd);
+    return 0;
+}
+
+static DmkLinuxClaimProbe claim_probe; /* a test's; NULL: probe_claim */
+
+void dmk_linux_guard_set_claim_probe(DmkLinuxClaimProbe probe)
+{
+    claim_probe = probe;
+}
+
+/* Whether down node i is claimed by the target's own path and nothing
+ * else: a dm or md target claims its slaves (and lists itself in their
+ * holders/), a zram device claims its writeback device (listing nothing),
+ * so their O_EXCL probe fails because of the very device being written.
+ * The claim is exclusive: while they hold it, no mount or other claimer
+ * can; other holders (listed) were refused already, and plain opens are
+ * found in /proc. */
+static bool claimed_by_own_chain(const Graph *g, int i)
+{
+    const Node *nd = &g->nodes[i];
+    if (!nd->down || i == 0)
+        return false;
+    char path[PATH_MAX * 2];
+    snprintf(path, sizeof path, "%s/holders", nd->sysfs);
+    DIR *d = opendir(path);
+    int listed = 0;
+    bool own = true;
+    struct dirent *e;
+    while (d && own && (e = readdir(d)) != NULL) {
+        dev_t dev;
+        if (e->d_name[0] == '.')
+            continue;
+        snprintf(path, sizeof path, "%s/sys/class/block/%s/dev", g->root, e->d_name);
+        int h = read_devnum(path, &dev) ? find_node(g, NODE_BLK, dev, 0) : -1;
+        own = h >= 0 && g->nodes[h].down;
+        listed++;
+    }
+    if (d)
+        closedir(d);
+    if (!own)
+        return false;
+    if (listed)
+        return true;
+    const Node *up = &g->nodes[nd->parent];
+    return nd->rel == REL_BACKING && up->down && strncmp(up->name, "zram", 4) == 0;
+}
+
 /* The kernel's exclusive claim, device by device: what another mount
  * namespace, a dm table or a program holds shows up as EBUSY. The target
  * itself is opened with O_EXCL for the run; a disk reached from one of
- * its partitions is skipped, since a mounted sibling partition (which
- * does not overlap) claims it too. */
+ * its partitions is skipped, since a mounted sibling partition claims it
+ * too (an overlapping sibling is a node of its own, probed); so is a
+ * device that only the target's own chain claims. */
 static int check_claims(const Graph *g, DmkError *err)
 {
-    if (g->root[0])
+    DmkLinuxClaimProbe probe = claim_probe ? claim_probe : probe_claim;
+    if (g->root[0] && !claim_probe)
         return DMK_OK; /* a fake tree has no device nodes */
     for (int i = 1; i < g->n; i++) {
         const Node *nd = &g->nodes[i];
-        char node[300];
-        struct stat st;
         if (nd->kind != NODE_BLK || nd->partial || nd->opaque)
             continue;
-        snprintf(node, sizeof node, "/dev/%.200s", nd->name);
-        if (stat(node, &st) != 0 || !S_ISBLK(st.st_mode) || st.st_rdev != nd->dev)
-            continue; /* no node of that name here: the lists above are all we have */
-        int fd = open(node, O_RDONLY | O_EXCL | O_CLOEXEC | O_NONBLOCK);
-        if (fd >= 0) {
-            close(fd);
-            continue;
-        }
-        if (errno == EBUSY)
+        if (probe(nd->name, nd->dev) == EBUSY && !claimed_by_own_chain(g, i))
             return refuse(g, i, EBUSY,
                           "is reported in use by the kernel (an exclusive open failed: mounted, "
                           "held or opened by another program)",

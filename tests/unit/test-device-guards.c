@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -456,6 +457,63 @@ static void test_nbd_client_with_separate_server_refuses(void)
     remove_tree();
 }
 
+/* The kernel's answer to an O_EXCL open, as the test sets it: loop7p1 is
+ * claimed (by dm-5, which is built on it, or by an unseen user). */
+static int claimed_p1(const char *name, dev_t dev)
+{
+    (void)dev;
+    return strcmp(name, "loop7p1") == 0 ? EBUSY : 0;
+}
+
+/* dm-5 (254:5) built on loop7p1, as in the test above. */
+static void make_dm_on_p1(void)
+{
+    dir("sys/devices/virtual/block/dm-5");
+    dir("sys/devices/virtual/block/dm-5/slaves");
+    dir("sys/devices/virtual/block/dm-5/holders");
+    dir("sys/devices/virtual/block/dm-5/slaves/loop7p1");
+    dir("sys/class/block/dm-5");
+    put("sys/class/block/dm-5/dev", "254:5\n");
+    dir("sys/class/block/loop7p1");
+    put("sys/class/block/loop7p1/dev", "259:1\n");
+    put("sys/devices/virtual/block/dm-5/dev", "254:5\n");
+    char link[PATH_MAX * 2], target[PATH_MAX * 2];
+    snprintf(target, sizeof target, "%s/sys/devices/virtual/block/dm-5", root);
+    snprintf(link, sizeof link, "%s/sys/dev/block/254:5", root);
+    DMK_CHECK(symlink(target, link) == 0);
+    link_partitions();
+}
+
+/* An LVM volume, a LUKS mapping, /dev/md0: the target claims its own
+ * slaves, so their O_EXCL probe fails because of the target itself. That
+ * claim (holders/ lists only the target) is no other user; the same
+ * EBUSY with nobody listed (a mount in another namespace) still refuses.
+ * This kernel has no dm or md, so the probe is the test's. */
+static void test_slave_claimed_by_target_itself_passes(void)
+{
+    DmkError err;
+    make_tree();
+    make_dm_on_p1();
+    dir(DISK "/loop7p1/holders/dm-5");
+    dmk_linux_guard_set_claim_probe(claimed_p1);
+    DMK_CHECK_INT(check_dev("/dev/dm-5", makedev(254, 5), &err), DMK_OK);
+    char path[PATH_MAX * 2];
+    snprintf(path, sizeof path, "%s/" DISK "/loop7p1/holders/dm-5", root);
+    DMK_CHECK(rmdir(path) == 0);
+    DMK_CHECK_INT(check_dev("/dev/dm-5", makedev(254, 5), &err), DMK_E_PERM);
+    DMK_CHECK_STR(err.msg, "refusing to write to /dev/dm-5: /dev/loop7p1 is reported in use by "
+                           "the kernel (an exclusive open failed: mounted, held or opened by "
+                           "another program), and it shares storage with /dev/dm-5 (/dev/dm-5 "
+                           "is built on /dev/loop7p1)");
+    /* A second holder beside the target is another user. */
+    dir(DISK "/loop7p1/holders/dm-5");
+    dir(DISK "/loop7p1/holders/dm-6");
+    DMK_CHECK_INT(check_dev("/dev/dm-5", makedev(254, 5), &err), DMK_E_PERM);
+    DMK_CHECK(strstr(err.msg, "is held by dm-6") != NULL);
+    dmk_linux_guard_set_claim_probe(NULL);
+    remove_tree();
+}
+
 int main(void)
 {
     DMK_TEST(test_unused_passes);
@@ -476,5 +534,6 @@ int main(void)
     DMK_TEST(test_loop_backing_unreadable_refuses);
     DMK_TEST(test_loop_devnum_unreadable_refuses);
     DMK_TEST(test_nbd_client_with_separate_server_refuses);
+    DMK_TEST(test_slave_claimed_by_target_itself_passes);
     return dmk_test_done();
 }
