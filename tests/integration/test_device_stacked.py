@@ -583,6 +583,55 @@ def test_loop_backing_path_longer_than_a_page():
     fscks_clean(lab, "long backing path")
 
 
+def detach_if_ours(dev, img):
+    """losetup -d dev only while dev still sits on img: once autoclear has
+    detached it, the number may be another agent's loop device."""
+    name = os.path.basename(dev)
+    try:
+        with open(f"/sys/block/{name}/loop/backing_file") as f:
+            ours = f.read().strip() == img
+    except OSError:
+        return
+    if ours:
+        sh(["losetup", "-d", dev])
+
+
+def test_loop_cannot_be_reattached_while_the_run_holds_it():
+    """drivemark-cli runs the guard again once the device is open, which
+    is only sound if what it checked then cannot change under the run: a
+    loop device detached and attached to another file. While the run
+    holds it (held before its read-back, DMK_TEST_VERIFY_HOLD), losetup
+    -d only marks it for autoclear and a new attach fails with EBUSY; the
+    run then finishes on its own file, and the other file is untouched."""
+    need("losetup")
+    with Lab() as lab:
+        img = lab.image("a.img")
+        other = lab.image("other.img")
+        a = must(["losetup", "-f", "--show", img], "losetup")
+        lab.callback(detach_if_ours, a, img)
+        name = os.path.basename(a)
+        seen = {}
+
+        def swap():
+            seen["detach"] = sh(["losetup", "-d", a]).returncode
+            seen["attach"] = sh(["losetup", a, other])
+            with open(f"/sys/block/{name}/loop/backing_file") as f:
+                seen["backing"] = f.read().strip()
+
+        before = sha(other)
+        args = ["run", "--device", a, "--size", "16M", "--mode", "write", "--verify",
+                "--yes-destroy-data=" + a] + QUICK
+        proc, held, out, err = dmktest.held_run(lab.dir, [CLI] + args, swap)
+        print(f"# held: {held}; exit {proc.returncode}; {seen}")
+        check(held, f"drivemark-cli never reached the read-back: {err}")
+        check(proc.returncode == 0, f"the run failed: exit {proc.returncode}: {err}")
+        check(seen["detach"] == 0, "losetup -d of the held loop device failed")
+        check(seen["attach"].returncode != 0,
+              f"{a} was attached to another file while the run held it")
+        check(seen["backing"] == img, f"{a} now sits on {seen['backing']}")
+        check(sha(other) == before, "the other file changed")
+
+
 def main():
     return dmktest.run_tap(dmktest.tests_in(globals()), timed=True)
 
