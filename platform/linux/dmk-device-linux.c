@@ -157,7 +157,7 @@ int dmk_linux_device_open(const DmkTargetParams *p, DmkLinuxTarget **out, DmkTar
      * defers a detach (LOOP_CLR_FD only sets autoclear) and refuses a new
      * attach (EBUSY), so what is checked now stays true for the run. */
     if (p->device_write) {
-        rc = dmk_linux_device_check_unused("", p->dir, st.st_rdev, err);
+        rc = dmk_linux_device_check_unused_held(p->dir, st.st_rdev, err);
         if (rc != DMK_OK) {
             close(t->fd);
             free(t);

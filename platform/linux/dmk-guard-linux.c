@@ -99,6 +99,7 @@ typedef struct {
     /* The target's own backing file is seen through a passthrough FUSE
      * mount (bindfs), whose server holds the file open by design. */
     bool via_fuse;
+    bool held; /* this process holds the target open with O_EXCL */
 } Graph;
 
 static bool read_devnum(const char *path, dev_t *out)
@@ -990,6 +991,11 @@ static int check_claims(const Graph *g, DmkError *err)
         const Node *nd = &g->nodes[i];
         if (nd->kind != NODE_BLK || nd->partial || nd->opaque)
             continue;
+        /* Held: the kernel refuses to claim a partition of a disk that
+         * this process has claimed, and one claimed before would have
+         * made that open fail. */
+        if (g->held && nd->rel == REL_PARTITION && nd->parent == 0)
+            continue;
         if (probe(nd->name, nd->dev) == EBUSY && !claimed_by_own_chain(g, i))
             return refuse(g, i, EBUSY,
                           "is reported in use by the kernel (an exclusive open failed: mounted, "
@@ -1079,13 +1085,14 @@ static int check_open_files(const Graph *g, DmkError *err)
 
 /* Every guard that can name what uses the device's storage; O_EXCL at
  * open time then catches what they cannot see. */
-int dmk_linux_device_check_unused(const char *root, const char *target, dev_t dev, DmkError *err)
+static int check_unused(const char *root, const char *target, dev_t dev, bool held, DmkError *err)
 {
     Graph *g = calloc(1, sizeof *g);
     if (!g)
         return dmk_error_set(err, DMK_E_NOMEM, 0, "out of memory");
     g->root = root;
     g->target = target;
+    g->held = held;
     int rc = build(g, dev, err);
     if (rc == DMK_OK)
         rc = check_mounts(g, err);
@@ -1101,4 +1108,14 @@ int dmk_linux_device_check_unused(const char *root, const char *target, dev_t de
         rc = check_open_files(g, err);
     free(g);
     return rc;
+}
+
+int dmk_linux_device_check_unused(const char *root, const char *target, dev_t dev, DmkError *err)
+{
+    return check_unused(root, target, dev, false, err);
+}
+
+int dmk_linux_device_check_unused_held(const char *target, dev_t dev, DmkError *err)
+{
+    return check_unused("", target, dev, true, err);
 }

@@ -47,6 +47,10 @@ int dmk_linux_device_open(const DmkTargetParams *p, DmkLinuxTarget **out, DmkTar
  * is "" for the system; unit tests give a fake tree with sys/ and proc/
  * under it. */
 int dmk_linux_device_check_unused(const char *root, const char *target, dev_t dev, DmkError *err);
+/* The same once this process holds dev open with O_EXCL (the second look
+ * after the open): the target's own partitions, which the kernel will
+ * not let anyone claim now, are not probed. */
+int dmk_linux_device_check_unused_held(const char *target, dev_t dev, DmkError *err);
 
 /* The guard's exclusive-claim probe of one block device of the graph
  * (kernel name, device number): 0 when an O_EXCL open succeeds, EBUSY

@@ -632,6 +632,18 @@ def test_loop_cannot_be_reattached_while_the_run_holds_it():
         check(sha(other) == before, "the other file changed")
 
 
+def test_unused_partitioned_disk_is_written():
+    """A partitioned loop device with nothing mounted is written: the
+    guard's second look, once the run holds the disk with O_EXCL, must not
+    take the partitions' failing O_EXCL probe (the kernel refuses to claim
+    a partition of a claimed disk) for another user."""
+    need("losetup")
+    with Lab() as lab:
+        img, a = lab.partitioned()
+        r = write(a)
+        check(r.returncode == 0, f"the unused partitioned disk was refused: {r.stderr}")
+
+
 def main():
     return dmktest.run_tap(dmktest.tests_in(globals()), timed=True)
 
