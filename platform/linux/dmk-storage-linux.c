@@ -402,7 +402,8 @@ static DmkStorage walk_loop(Walk *w, const char *name)
         say(w, "/dev/%s, whose backing device is ", name);
         return walk_dev(w, b.rdev);
     }
-    say(w, "/dev/%s, whose backing file %s is on ", name, b.path);
+    say(w, "/dev/%s, whose backing file %s is on ", name,
+        b.path[0] ? b.path : "(its name cannot be read)");
     if (b.known)
         return walk_fs_of(w, b.fs_dev, b.path_ok ? b.path : NULL);
     say(w, "a file system that cannot be found");
