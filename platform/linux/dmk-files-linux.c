@@ -330,6 +330,50 @@ static void like_old(int fd, const char *real, const DmkFileInfo *like)
     fchmod(fd, (mode_t)like->mode);
 }
 
+static int temp_name(const char *dir, char *out, size_t len);
+
+/* Where the kernel links each open file: /proc/self/fd, or the directory
+ * DMK_TEST_PROC_FD names, so a test can take /proc away. */
+static void proc_fd_path(int fd, char *buf, size_t len)
+{
+    const char *dir = getenv("DMK_TEST_PROC_FD");
+    snprintf(buf, len, "%s/%d", dir ? dir : "/proc/self/fd", fd);
+}
+
+/* linkat(AT_EMPTY_PATH): before Linux 6.10 only with CAP_DAC_READ_SEARCH
+ * (ENOENT otherwise), as DMK_TEST_NO_FLINK makes it for the tests. */
+static int link_fd(int fd, const char *to)
+{
+    if (getenv("DMK_TEST_NO_FLINK")) {
+        errno = ENOENT;
+        return -1;
+    }
+    return linkat(fd, "", AT_FDCWD, to, AT_EMPTY_PATH);
+}
+
+/* Whether dmk_os_temp_name will be able to name the nameless file fd in
+ * dir: through /proc (any user), or without /proc through AT_EMPTY_PATH,
+ * which needs CAP_DAC_READ_SEARCH (on older kernels) and is tried here on
+ * a second nameless file, linked and removed at once: a file once linked
+ * and unlinked can never be linked again, so not on fd itself. Asked
+ * before the run, so a chroot without /proc writes to a named temporary
+ * file instead of losing the result after the run. */
+static bool tmpfile_nameable(int fd, const char *dir)
+{
+    char proc[PATH_MAX], probe[PATH_MAX];
+    struct stat a, b;
+    proc_fd_path(fd, proc, sizeof proc);
+    if (fstat(fd, &a) == 0 && stat(proc, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+        return true;
+    int p = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+    bool ok = p >= 0 && temp_name(dir, probe, sizeof probe) == 0 && link_fd(p, probe) == 0;
+    if (ok)
+        unlink(probe);
+    if (p >= 0)
+        close(p);
+    return ok;
+}
+
 int dmk_os_temp_beside(const char *real, const DmkFileInfo *like, char *tmp, size_t len, FILE **out,
                        DmkError *err)
 {
@@ -341,8 +385,13 @@ int dmk_os_temp_beside(const char *real, const DmkFileInfo *like, char *tmp, siz
 #ifdef O_TMPFILE
     /* A file with no name until the result is complete: a process killed
      * meanwhile (SIGKILL, a frozen file system it was stuck on) leaves
-     * nothing behind. File systems without it (vfat, FUSE) get a name. */
+     * nothing behind. File systems without it (vfat, FUSE), and a process
+     * that could not name it at the end, get a name now. */
     fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+    if (fd >= 0 && !tmpfile_nameable(fd, dir)) {
+        close(fd);
+        fd = -1;
+    }
     if (fd >= 0 && len > 0)
         tmp[0] = '\0';
 #endif
@@ -371,19 +420,20 @@ int dmk_os_temp_beside(const char *real, const DmkFileInfo *like, char *tmp, siz
 
 int dmk_os_temp_name(FILE *f, const char *real, char *tmp, size_t len, DmkError *err)
 {
-    char dir[PATH_MAX], proc[64];
+    char dir[PATH_MAX], proc[PATH_MAX];
     const char *name;
     split(real, dir, sizeof dir, &name);
-    snprintf(proc, sizeof proc, "/proc/self/fd/%d", fileno(f));
+    proc_fd_path(fileno(f), proc, sizeof proc);
     int e = EEXIST;
     for (int attempt = 0; e == EEXIST && attempt < 100; attempt++) {
         if ((size_t)snprintf(tmp, len, "%s/.drivemark-result-%ld-%08x.tmp", dir, (long)getpid(),
                              (unsigned)dmk_entropy64()) >= len)
             return dmk_error_errno(err, ENAMETOOLONG, "naming a temporary file in %s failed", dir);
-        /* /proc's link for any user; AT_EMPTY_PATH (root) without /proc. */
+        /* /proc's link for any user; without /proc AT_EMPTY_PATH (root, or
+         * since Linux 6.10 the opener; tmpfile_nameable asked up front). */
         e = linkat(AT_FDCWD, proc, AT_FDCWD, tmp, AT_SYMLINK_FOLLOW) == 0 ? 0 : errno;
         if (e == ENOENT)
-            e = linkat(fileno(f), "", AT_FDCWD, tmp, AT_EMPTY_PATH) == 0 ? 0 : errno;
+            e = link_fd(fileno(f), tmp) == 0 ? 0 : errno;
     }
     if (e != 0) {
         tmp[0] = '\0';
@@ -461,10 +511,8 @@ int dmk_os_rename_probe(const char *real, DmkError *err)
         return DMK_OK;
     dmk_error_errno(err, e, "%s a test file in %s failed", left == a ? "renaming" : "removing",
                     dir);
-    size_t n = strlen(err->msg);
-    snprintf(err->msg + n, sizeof err->msg - n,
-             ", so a result there could not replace %s safely%s%s%s", real,
-             gone ? "" : " (the empty file ", gone ? "" : left,
-             gone ? "" : " is left: remove it by hand)");
+    dmk_error_append(err, ", so a result there could not replace %s safely%s%s%s", real,
+                     gone ? "" : " (the empty file ", gone ? "" : left,
+                     gone ? "" : " is left: remove it by hand)");
     return dmk_error_from_errno(e);
 }

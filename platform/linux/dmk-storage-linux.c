@@ -360,8 +360,17 @@ bool dmk_linux_loop_backing(const char *root, const char *name, DmkLinuxLoopBack
     memset(b, 0, sizeof *b);
     root = root ? root : "";
     snprintf(path, sizeof path, "%s/sys/block/%s/loop/backing_file", root, name);
-    if (!dmk_linux_read_line(path, b->path, sizeof b->path))
-        return false;
+    if (!dmk_linux_read_line(path, b->path, sizeof b->path)) {
+        /* sysfs fails the read (ENAMETOOLONG) for a path longer than a
+         * page, yet the device is attached: its loop/ directory exists
+         * exactly while it is. Then the loop driver's record is all. */
+        b->path_errno = errno ? errno : EIO;
+        b->path[0] = '\0';
+        snprintf(path, sizeof path, "%s/sys/block/%s/loop", root, name);
+        struct stat ls;
+        if (stat(path, &ls) != 0 || !S_ISDIR(ls.st_mode))
+            return false;
+    }
     struct loop_info64 li;
     snprintf(path, sizeof path, "/dev/%s", name);
     /* A fake tree (tests) has no devices of its own to ask. */
@@ -371,7 +380,7 @@ bool dmk_linux_loop_backing(const char *root, const char *name, DmkLinuxLoopBack
         close(fd);
     struct stat st;
     b->path_ok =
-        stat(b->path, &st) == 0 &&
+        b->path[0] && stat(b->path, &st) == 0 &&
         (!have_li || ((dev_t)li.lo_device == st.st_dev && (ino_t)li.lo_inode == st.st_ino));
     if (b->path_ok) {
         b->known = true;
@@ -415,7 +424,8 @@ static DmkStorage walk_loop(Walk *w, const char *name)
         say(w, "/dev/%s, whose backing device is ", name);
         return walk_dev(w, b.rdev);
     }
-    say(w, "/dev/%s, whose backing file %s is on ", name, b.path);
+    say(w, "/dev/%s, whose backing file %s is on ", name,
+        b.path[0] ? b.path : "(its name cannot be read)");
     if (b.known)
         return walk_fs_of(w, b.fs_dev, b.path_ok ? b.path : NULL);
     say(w, "a file system that cannot be found");

@@ -624,6 +624,147 @@ def test_other_fuse_server_holding_the_file():
                        "file held by another FUSE server")
 
 
+# ---- round four: a backing path longer than a page ----------------------------
+
+LOOP_SET_FD, LOOP_CLR_FD, LOOP_CTL_GET_FREE = 0x4C00, 0x4C01, 0x4C82
+
+
+def deep_image(lab, size=IMG_SIZE):
+    """A file of random bytes whose absolute path is longer than a page
+    (17 directories of 250 characters): sysfs's loop/backing_file read
+    fails with ENAMETOOLONG for a loop device over it. Opened by
+    descriptor, as no path call takes it; (fd, sha256)."""
+    fd = os.open(lab.dir, os.O_RDONLY | os.O_DIRECTORY)
+    for _ in range(17):
+        os.mkdir("d" * 250, dir_fd=fd)
+        nxt = os.open("d" * 250, os.O_RDONLY | os.O_DIRECTORY, dir_fd=fd)
+        os.close(fd)
+        fd = nxt
+    img = os.open("deep.img", os.O_RDWR | os.O_CREAT, 0o600, dir_fd=fd)
+    os.close(fd)
+    lab.callback(os.close, img)
+    os.write(img, os.urandom(size))
+    os.fsync(img)
+    return img
+
+
+def fd_sum(fd):
+    os.sync()
+    h = hashlib.sha256()
+    off = 0
+    while True:
+        b = os.pread(fd, MIB, off)
+        if not b:
+            return h.hexdigest()
+        h.update(b)
+        off += len(b)
+
+
+def attach_fd(lab, fd):
+    """A loop device over the open file fd (LOOP_SET_FD: losetup needs a
+    path); detached on teardown. Another agent may take the free one
+    first: then ask again."""
+    import fcntl
+    ctl = os.open("/dev/loop-control", os.O_RDWR)
+    try:
+        for _ in range(20):
+            n = fcntl.ioctl(ctl, LOOP_CTL_GET_FREE)
+            dev = f"/dev/loop{n}"
+            lfd = os.open(dev, os.O_RDWR)
+            try:
+                fcntl.ioctl(lfd, LOOP_SET_FD, fd)
+            except OSError:
+                os.close(lfd)
+                continue
+            lab.callback(os.close, lfd)
+            lab.callback(fcntl.ioctl, lfd, LOOP_CLR_FD)
+            return dev
+    finally:
+        os.close(ctl)
+    raise Skip("no free loop device could be attached")
+
+
+def test_loop_backing_path_longer_than_a_page():
+    need("losetup")
+    with Lab() as lab:
+        img = deep_image(lab)
+        a = attach_fd(lab, img)
+        name = os.path.basename(a)
+        r = sh(["cat", f"/sys/block/{name}/loop/backing_file"])
+        dmktest.note(f"cat backing_file of {a}: exit {r.returncode}: {r.stderr.strip()}")
+        check(r.returncode != 0, "sysfs named the long backing path: nothing here is tested")
+        mnt = lab.mount(a)
+        b = attach_fd(lab, img)
+        before = fd_sum(img)
+        # Before round four the guard took a (and b itself) as detached
+        # and let this write through the mounted file system's image.
+        refused(write(b), [f"refusing to write to {b}: {a} is mounted at {mnt}",
+                           "(its name is unreadable)"], "second loop on a long-path image")
+        check(fd_sum(img) == before, "the long-path image changed")
+    fscks_clean(lab, "long backing path")
+
+
+def detach_if_ours(dev, img):
+    """losetup -d dev only while dev still sits on img: once autoclear has
+    detached it, the number may be another agent's loop device."""
+    name = os.path.basename(dev)
+    try:
+        with open(f"/sys/block/{name}/loop/backing_file") as f:
+            ours = f.read().strip() == img
+    except OSError:
+        return
+    if ours:
+        sh(["losetup", "-d", dev])
+
+
+def test_loop_cannot_be_reattached_while_the_run_holds_it():
+    """drivemark-cli runs the guard again once the device is open, which
+    is only sound if what it checked then cannot change under the run: a
+    loop device detached and attached to another file. While the run
+    holds it (held before its read-back, DMK_TEST_VERIFY_HOLD), losetup
+    -d only marks it for autoclear and a new attach fails with EBUSY; the
+    run then finishes on its own file, and the other file is untouched."""
+    need("losetup")
+    with Lab() as lab:
+        img = lab.image("a.img")
+        other = lab.image("other.img")
+        a = must(["losetup", "-f", "--show", img], "losetup")
+        lab.callback(detach_if_ours, a, img)
+        name = os.path.basename(a)
+        seen = {}
+
+        def swap():
+            seen["detach"] = sh(["losetup", "-d", a]).returncode
+            seen["attach"] = sh(["losetup", a, other])
+            with open(f"/sys/block/{name}/loop/backing_file") as f:
+                seen["backing"] = f.read().strip()
+
+        before = sha(other)
+        args = ["run", "--device", a, "--size", "16M", "--mode", "write", "--verify",
+                "--yes-destroy-data=" + a] + QUICK
+        proc, held, out, err = dmktest.held_run(lab.dir, [CLI] + args, swap)
+        print(f"# held: {held}; exit {proc.returncode}; {seen}")
+        check(held, f"drivemark-cli never reached the read-back: {err}")
+        check(proc.returncode == 0, f"the run failed: exit {proc.returncode}: {err}")
+        check(seen["detach"] == 0, "losetup -d of the held loop device failed")
+        check(seen["attach"].returncode != 0,
+              f"{a} was attached to another file while the run held it")
+        check(seen["backing"] == img, f"{a} now sits on {seen['backing']}")
+        check(sha(other) == before, "the other file changed")
+
+
+def test_unused_partitioned_disk_is_written():
+    """A partitioned loop device with nothing mounted is written: the
+    guard's second look, once the run holds the disk with O_EXCL, must not
+    take the partitions' failing O_EXCL probe (the kernel refuses to claim
+    a partition of a claimed disk) for another user."""
+    need("losetup")
+    with Lab() as lab:
+        img, a = lab.partitioned()
+        r = write(a)
+        check(r.returncode == 0, f"the unused partitioned disk was refused: {r.stderr}")
+
+
 def main():
     return dmktest.run_tap(dmktest.tests_in(globals()), timed=True)
 
