@@ -36,8 +36,7 @@ static void dir(const char *rel)
  * do not overlap; nothing mounted, no swap, no holders. */
 static void make_tree(void)
 {
-    const char *base = getenv("DMK_TEST_TMPDIR");
-    snprintf(root, sizeof root, "%s/guards-XXXXXX", base ? base : ".");
+    snprintf(root, sizeof root, "%s/guards-XXXXXX", dmk_test_tmpdir());
     DMK_CHECK(mkdtemp(root) != NULL);
     const char *dirs[] = {"sys",
                           "sys/dev",

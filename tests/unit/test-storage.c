@@ -72,8 +72,7 @@ static void slave(const char *holder, const char *name)
  * loop8 not attached. */
 static void make_tree(void)
 {
-    const char *base = getenv("DMK_TEST_TMPDIR");
-    snprintf(root, sizeof root, "%s/storage-XXXXXX", base ? base : ".");
+    snprintf(root, sizeof root, "%s/storage-XXXXXX", dmk_test_tmpdir());
     DMK_CHECK(mkdtemp(root) != NULL);
     const char *dirs[] = {"sys",           "sys/block",   "sys/dev",
                           "sys/dev/block", "sys/devices", "sys/devices/virtual",
