@@ -2,6 +2,7 @@
 #define _GNU_SOURCE /* pipe2 */
 #endif
 #include "dmk-cli-guard.h"
+#include "dmk-escape.h"
 #include "dmk-runner.h"
 
 /* After a signal the child's engine returns within DMK_STOP_LIMIT_NS
@@ -97,6 +98,8 @@ static int take_record(DmkGuardPipe *gp)
     if (type == 'S' && !gp->stalled) {
         memcpy(gp->stall_msg, gp->buf + REC_HEAD, text);
         gp->stall_msg[text] = '\0';
+        /* Escaped by the child; its cap may cut a character in two. */
+        dmk_escape_inplace(gp->stall_msg, "\n");
         gp->stalled = true;
         gp->stall_ms = now_ms();
         r = -2;

@@ -16,6 +16,27 @@ static void set_fields(DmkError *err, int code, int os_error, const char *fmt, v
     dmk_escape_inplace(err->msg, "\n");
 }
 
+static void append_v(DmkError *err, const char *fmt, va_list ap)
+{
+    size_t used = strlen(err->msg);
+    if (used + 1 >= sizeof err->msg)
+        return;
+    vsnprintf(err->msg + used, sizeof err->msg - used, fmt, ap);
+    /* Only the new text: what was there is escaped already. */
+    dmk_escape_inplace(err->msg + used, "\n");
+}
+
+int dmk_error_append(DmkError *err, const char *fmt, ...)
+{
+    if (!err)
+        return DMK_OK;
+    va_list ap;
+    va_start(ap, fmt);
+    append_v(err, fmt, ap);
+    va_end(ap);
+    return err->code;
+}
+
 int dmk_error_set(DmkError *err, int code, int os_error, const char *fmt, ...)
 {
     if (err) {
@@ -35,9 +56,7 @@ int dmk_error_os(DmkError *err, int code, int os_error, const char *fmt, ...)
         set_fields(err, code, os_error, fmt, ap);
         va_end(ap);
         char text[256];
-        size_t used = strlen(err->msg);
-        snprintf(err->msg + used, sizeof err->msg - used, ": %s",
-                 dmk_error_os_text(os_error, text, sizeof text));
+        dmk_error_append(err, ": %s", dmk_error_os_text(os_error, text, sizeof text));
     }
     return code;
 }
@@ -50,10 +69,9 @@ int dmk_error_errno(DmkError *err, int e, const char *fmt, ...)
         va_start(ap, fmt);
         set_fields(err, code, e, fmt, ap);
         va_end(ap);
-        size_t used = strlen(err->msg);
         /* EPIPE alone ("Broken pipe") does not say whose fault it was. */
-        snprintf(err->msg + used, sizeof err->msg - used, ": %s%s", strerror(e),
-                 e == EPIPE ? " (the program reading it went away)" : "");
+        dmk_error_append(err, ": %s%s", strerror(e),
+                         e == EPIPE ? " (the program reading it went away)" : "");
     }
     return code;
 }

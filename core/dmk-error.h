@@ -51,6 +51,13 @@ int dmk_error_os(DmkError *err, int code, int os_error, const char *fmt, ...)
 int dmk_error_errno(DmkError *err, int e, const char *fmt, ...)
     __attribute__((format(DMK_PRINTF_FORMAT, 3, 4)));
 
+/* Appends to err's message (if err is not NULL), escaped as dmk_error_set
+ * escapes: the only way text joins a message after it is set, so a path
+ * added later (the old file kept, a thread left behind) cannot carry a
+ * control or bidi character to a terminal or a label. Returns err->code. */
+int dmk_error_append(DmkError *err, const char *fmt, ...)
+    __attribute__((format(DMK_PRINTF_FORMAT, 2, 3)));
+
 /* Maps an errno value to the nearest DmkErrCode. */
 int dmk_error_from_errno(int e);
 

@@ -80,12 +80,11 @@ static void drop_tmp_saying(DmkOutFile *o, DmkError *err)
     if (!o->tmp[0])
         return;
     bool gone = dmk_os_remove_file(o->tmp);
-    size_t n = err ? strlen(err->msg) : 0;
-    if (err && gone)
-        snprintf(err->msg + n, sizeof err->msg - n, "; its temporary file was removed");
-    else if (err)
-        snprintf(err->msg + n, sizeof err->msg - n,
-                 "; the temporary file %s could not be removed: remove it by hand", o->tmp);
+    if (gone)
+        dmk_error_append(err, "; its temporary file was removed");
+    else
+        dmk_error_append(err, "; the temporary file %s could not be removed: remove it by hand",
+                         o->tmp);
     o->tmp[0] = '\0';
 }
 
@@ -120,11 +119,10 @@ int dmk_outfile_begin(DmkOutFile *o, DmkError *err)
 /* " (the old PATH was kept)" or " (PATH was not created)" after err. */
 static void say_kept(const DmkOutFile *o, DmkError *err)
 {
-    size_t n = strlen(err->msg);
     if (o->info.exists)
-        snprintf(err->msg + n, sizeof err->msg - n, " (the old %s was kept)", o->path);
+        dmk_error_append(err, " (the old %s was kept)", o->path);
     else
-        snprintf(err->msg + n, sizeof err->msg - n, " (%s was not created)", o->path);
+        dmk_error_append(err, " (%s was not created)", o->path);
 }
 
 int dmk_outfile_commit(DmkOutFile *o, DmkError *err)

@@ -359,9 +359,8 @@ static void crew_abandon(DmkRunner *r, DmkCrew *c, uint64_t now, bool described,
         describe_call(c, w, now, what, sizeof what);
     c->next_abandoned = r->abandoned;
     r->abandoned = c;
-    size_t n = strlen(err->msg);
-    snprintf(err->msg + n, sizeof err->msg - n, " (%.1000s%sits thread was left behind; %s)", what,
-             described ? "" : ", so ", left_note(r));
+    dmk_error_append(err, " (%.1000s%sits thread was left behind; %s)", what,
+                     described ? "" : ", so ", left_note(r));
 }
 
 /* Workers that returned with requests still in flight (a stall, or a stop
@@ -381,12 +380,12 @@ static void crew_leave_inflight(DmkRunner *r, DmkCrew *c, DmkError *err)
         return;
     c->next_abandoned = r->abandoned;
     r->abandoned = c;
-    size_t n = strlen(err->msg);
-    snprintf(err->msg + n, sizeof err->msg - n,
-             " (%ld request%s still in flight on %s %s left to the OS, which ends %s when the "
-             "drive answers; %s)",
-             left, left == 1 ? "" : "s", c->what, left == 1 ? "was" : "were",
-             left == 1 ? "it" : "them", left_note(r));
+    dmk_error_append(
+        err,
+        " (%ld request%s still in flight on %s %s left to the OS, which ends %s when the "
+        "drive answers; %s)",
+        left, left == 1 ? "" : "s", c->what, left == 1 ? "was" : "were", left == 1 ? "it" : "them",
+        left_note(r));
 }
 
 /* Whether a running worker has not come back from a call for the grace
@@ -605,7 +604,7 @@ static int fill_target(DmkRunner *r, DmkError *err)
     if (rc != DMK_OK && rc != DMK_E_STOPPED && c && c->n) {
         char msg[sizeof err->msg];
         snprintf(msg, sizeof msg, "%s", err->msg);
-        snprintf(err->msg, sizeof err->msg, "preparing the test file failed: %.700s", msg);
+        dmk_error_set(err, err->code, err->os_error, "preparing the test file failed: %.700s", msg);
     }
     if (!r->abandoned || r->abandoned != c)
         crew_destroy(c);

@@ -9,6 +9,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef _WIN32
+#include <direct.h>
+#else
+#include <sys/stat.h>
+#endif
 
 static int dmk_test_failed_checks;
 static int dmk_test_number;
@@ -89,6 +94,21 @@ static inline const char *dmk_test_decimal_comma_locale(void)
     for (size_t i = 0; i < sizeof names / sizeof names[0] && !got; i++)
         got = setlocale(LC_NUMERIC, names[i]);
     return got;
+}
+
+/* The suite's scratch folder, $DMK_TEST_TMPDIR (or "."), made if need be:
+ * in a fresh build dir nothing has made it yet when the first test runs. */
+static inline const char *dmk_test_tmpdir(void)
+{
+    const char *d = getenv("DMK_TEST_TMPDIR");
+    if (!d || !*d)
+        return ".";
+#ifdef _WIN32
+    _mkdir(d);
+#else
+    mkdir(d, 0755);
+#endif
+    return d;
 }
 
 static inline int dmk_test_done(void)

@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "dmk-escape.h"
 #include "dmk-report.h"
 #include "dmk-text.h"
 #include "fault/dmk-fault.h"
@@ -324,7 +325,10 @@ static void report_end(DmkWindow *self, int rc, const DmkError *err, DmkSaved *s
         /* A run that failed on FUSE or NFS may have left its test file
          * under the hidden name the note gives (a dead FUSE server). */
         const DmkRunResult *r = saved ? dmk_saved_get_result(saved) : NULL;
-        const char *left = r ? r->target.leftover_note : "";
+        /* The note names the directory: escaped as the message is, so
+         * it is found in it when said there, and shown safe when not. */
+        char left[sizeof r->target.leftover_note];
+        dmk_escape(r ? r->target.leftover_note : "", left, sizeof left);
         bool said = left[0] && strstr(err->msg, left) != NULL;
         char *msg =
             left[0] && !said ? g_strdup_printf("%s\n\n%s", err->msg, left) : g_strdup(err->msg);

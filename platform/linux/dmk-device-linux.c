@@ -151,6 +151,19 @@ int dmk_linux_device_open(const DmkTargetParams *p, DmkLinuxTarget **out, DmkTar
                              "open (%s is now another device)",
                              p->dir, real);
     }
+    /* Between the guards and the open a loop device can be detached and
+     * attached to another file under the same device number, which the
+     * fstat above cannot tell. While this descriptor is open the kernel
+     * defers a detach (LOOP_CLR_FD only sets autoclear) and refuses a new
+     * attach (EBUSY), so what is checked now stays true for the run. */
+    if (p->device_write) {
+        rc = dmk_linux_device_check_unused_held(p->dir, st.st_rdev, err);
+        if (rc != DMK_OK) {
+            close(t->fd);
+            free(t);
+            return rc;
+        }
+    }
     uint64_t size = 0;
     rc = learn_geometry(t->fd, p, &size, info, err);
     if (rc != DMK_OK) {

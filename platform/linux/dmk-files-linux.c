@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 #ifdef __linux__
 #include <linux/fs.h> /* FS_IOC_GETFLAGS, FS_APPEND_FL */
@@ -226,13 +227,36 @@ static int refuse_kind(DmkError *err, const char *path, DmkFileKind kind, const 
                          path, dmk_file_kind_name(kind), how);
 }
 
+/* Character devices a result may be written to: the memory devices
+ * (/dev/null, /dev/zero, /dev/full, /dev/random, /dev/urandom) and
+ * terminals (/dev/tty*, /dev/console, /dev/ptmx, /dev/pts/N). Any other
+ * (a tape, a flash chip's mtd, a SCSI generic device, /dev/mem) is
+ * written to only by its own tools. */
+static bool harmless_char(dev_t rdev)
+{
+    unsigned ma = major(rdev), mi = minor(rdev);
+    return (ma == 1 && (mi == 3 || mi == 5 || mi == 7 || mi == 8 || mi == 9)) || ma == 4 ||
+           ma == 5 || (ma >= 136 && ma <= 143);
+}
+
+static bool never_written(const struct stat *st)
+{
+    return S_ISBLK(st->st_mode) || S_ISDIR(st->st_mode) || S_ISSOCK(st->st_mode) ||
+           (S_ISCHR(st->st_mode) && !harmless_char(st->st_rdev));
+}
+
 int dmk_os_open_special(const char *path, FILE **out, DmkError *err)
 {
     *out = NULL;
+    struct stat st;
+    /* Judged before any write-open: closing a disk opened for writing
+     * makes udev rescan it (partitions dropped and re-read), refused or
+     * not. */
+    if (stat(path, &st) == 0 && (S_ISBLK(st.st_mode) || S_ISCHR(st.st_mode)) && never_written(&st))
+        return refuse_kind(err, path, kind_of(st.st_mode), "");
     /* O_NONBLOCK: a FIFO with no reader fails at once (ENXIO) instead of
      * waiting for one forever. O_NOCTTY: a terminal stays not ours. */
     int fd = open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-    struct stat st;
     if (fd < 0) {
         int e = errno;
         if (e == ENXIO && stat(path, &st) == 0 && S_ISFIFO(st.st_mode))
@@ -241,8 +265,9 @@ int dmk_os_open_special(const char *path, FILE **out, DmkError *err)
             return refuse_kind(err, path, DMK_FILE_SOCKET, "");
         return dmk_error_errno(err, e, "opening %s for writing failed", path);
     }
-    if (fstat(fd, &st) != 0 || S_ISBLK(st.st_mode) || S_ISDIR(st.st_mode) || S_ISSOCK(st.st_mode)) {
-        /* A result written over a disk would destroy what is on it. */
+    if (fstat(fd, &st) != 0 || never_written(&st)) {
+        /* A result written over a disk would destroy what is on it (and
+         * the path may have changed since the stat above). */
         DmkFileKind k = kind_of(st.st_mode);
         close(fd);
         return refuse_kind(err, path, k, "");
@@ -305,6 +330,50 @@ static void like_old(int fd, const char *real, const DmkFileInfo *like)
     fchmod(fd, (mode_t)like->mode);
 }
 
+static int temp_name(const char *dir, char *out, size_t len);
+
+/* Where the kernel links each open file: /proc/self/fd, or the directory
+ * DMK_TEST_PROC_FD names, so a test can take /proc away. */
+static void proc_fd_path(int fd, char *buf, size_t len)
+{
+    const char *dir = getenv("DMK_TEST_PROC_FD");
+    snprintf(buf, len, "%s/%d", dir ? dir : "/proc/self/fd", fd);
+}
+
+/* linkat(AT_EMPTY_PATH): before Linux 6.10 only with CAP_DAC_READ_SEARCH
+ * (ENOENT otherwise), as DMK_TEST_NO_FLINK makes it for the tests. */
+static int link_fd(int fd, const char *to)
+{
+    if (getenv("DMK_TEST_NO_FLINK")) {
+        errno = ENOENT;
+        return -1;
+    }
+    return linkat(fd, "", AT_FDCWD, to, AT_EMPTY_PATH);
+}
+
+/* Whether dmk_os_temp_name will be able to name the nameless file fd in
+ * dir: through /proc (any user), or without /proc through AT_EMPTY_PATH,
+ * which needs CAP_DAC_READ_SEARCH (on older kernels) and is tried here on
+ * a second nameless file, linked and removed at once: a file once linked
+ * and unlinked can never be linked again, so not on fd itself. Asked
+ * before the run, so a chroot without /proc writes to a named temporary
+ * file instead of losing the result after the run. */
+static bool tmpfile_nameable(int fd, const char *dir)
+{
+    char proc[PATH_MAX], probe[PATH_MAX];
+    struct stat a, b;
+    proc_fd_path(fd, proc, sizeof proc);
+    if (fstat(fd, &a) == 0 && stat(proc, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+        return true;
+    int p = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+    bool ok = p >= 0 && temp_name(dir, probe, sizeof probe) == 0 && link_fd(p, probe) == 0;
+    if (ok)
+        unlink(probe);
+    if (p >= 0)
+        close(p);
+    return ok;
+}
+
 int dmk_os_temp_beside(const char *real, const DmkFileInfo *like, char *tmp, size_t len, FILE **out,
                        DmkError *err)
 {
@@ -316,8 +385,13 @@ int dmk_os_temp_beside(const char *real, const DmkFileInfo *like, char *tmp, siz
 #ifdef O_TMPFILE
     /* A file with no name until the result is complete: a process killed
      * meanwhile (SIGKILL, a frozen file system it was stuck on) leaves
-     * nothing behind. File systems without it (vfat, FUSE) get a name. */
+     * nothing behind. File systems without it (vfat, FUSE), and a process
+     * that could not name it at the end, get a name now. */
     fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+    if (fd >= 0 && !tmpfile_nameable(fd, dir)) {
+        close(fd);
+        fd = -1;
+    }
     if (fd >= 0 && len > 0)
         tmp[0] = '\0';
 #endif
@@ -346,19 +420,20 @@ int dmk_os_temp_beside(const char *real, const DmkFileInfo *like, char *tmp, siz
 
 int dmk_os_temp_name(FILE *f, const char *real, char *tmp, size_t len, DmkError *err)
 {
-    char dir[PATH_MAX], proc[64];
+    char dir[PATH_MAX], proc[PATH_MAX];
     const char *name;
     split(real, dir, sizeof dir, &name);
-    snprintf(proc, sizeof proc, "/proc/self/fd/%d", fileno(f));
+    proc_fd_path(fileno(f), proc, sizeof proc);
     int e = EEXIST;
     for (int attempt = 0; e == EEXIST && attempt < 100; attempt++) {
         if ((size_t)snprintf(tmp, len, "%s/.drivemark-result-%ld-%08x.tmp", dir, (long)getpid(),
                              (unsigned)dmk_entropy64()) >= len)
             return dmk_error_errno(err, ENAMETOOLONG, "naming a temporary file in %s failed", dir);
-        /* /proc's link for any user; AT_EMPTY_PATH (root) without /proc. */
+        /* /proc's link for any user; without /proc AT_EMPTY_PATH (root, or
+         * since Linux 6.10 the opener; tmpfile_nameable asked up front). */
         e = linkat(AT_FDCWD, proc, AT_FDCWD, tmp, AT_SYMLINK_FOLLOW) == 0 ? 0 : errno;
         if (e == ENOENT)
-            e = linkat(fileno(f), "", AT_FDCWD, tmp, AT_EMPTY_PATH) == 0 ? 0 : errno;
+            e = link_fd(fileno(f), tmp) == 0 ? 0 : errno;
     }
     if (e != 0) {
         tmp[0] = '\0';
@@ -436,10 +511,8 @@ int dmk_os_rename_probe(const char *real, DmkError *err)
         return DMK_OK;
     dmk_error_errno(err, e, "%s a test file in %s failed", left == a ? "renaming" : "removing",
                     dir);
-    size_t n = strlen(err->msg);
-    snprintf(err->msg + n, sizeof err->msg - n,
-             ", so a result there could not replace %s safely%s%s%s", real,
-             gone ? "" : " (the empty file ", gone ? "" : left,
-             gone ? "" : " is left: remove it by hand)");
+    dmk_error_append(err, ", so a result there could not replace %s safely%s%s%s", real,
+                     gone ? "" : " (the empty file ", gone ? "" : left,
+                     gone ? "" : " is left: remove it by hand)");
     return dmk_error_from_errno(e);
 }

@@ -21,8 +21,11 @@
  * another loop device, a file open in some process, or a block device
  * that the kernel reports claimed (an O_EXCL probe catches users in other
  * mount namespaces). The sibling partitions of a partition's own disk are
- * not followed: they do not overlap it. The message names the user and
- * the chain that links it to the target. */
+ * not followed unless their sectors overlap it: the kernel adds a table's
+ * partitions without checking overlap (an isohybrid image's EFI partition
+ * lies inside the partition that covers the whole image), so an
+ * overlapping sibling is a node like any other. The message names the
+ * user and the chain that links it to the target. */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
@@ -57,6 +60,7 @@ typedef enum {
     REL_SLAVE,     /* parent (dm, md) is built on node */
     REL_STACKED,   /* node (another loop or zram) stores its data in parent */
     REL_HOLDER,    /* node (dm, md) holds parent */
+    REL_OVERLAP,   /* node is a sibling partition whose sectors overlap parent's */
 } Rel;
 
 typedef struct {
@@ -80,8 +84,9 @@ typedef struct {
     bool on_file; /* backing is a file (bdev, bino) rather than a device (bdev) */
     dev_t bdev;
     ino_t bino;
-    char path[1024]; /* the backing path as the kernel names it */
-    bool via_fuse;   /* the file is seen through a passthrough FUSE mount */
+    char path[1024];         /* the backing path as the kernel names it */
+    bool via_fuse;           /* the file is seen through a passthrough FUSE mount */
+    char fuse_mnt[PATH_MAX]; /* that mount's mount point: its server may hold the file */
 } Stacked;
 
 typedef struct {
@@ -93,8 +98,11 @@ typedef struct {
     int nstacked;
     bool too_many_stacked; /* more loop/zram devices than the table holds */
     /* The target's own backing file is seen through a passthrough FUSE
-     * mount (bindfs), whose server holds the file open by design. */
+     * mount (bindfs) at fuse_mnt, whose server holds the file open by
+     * design; fuse_mnt is "" when there is none, or several. */
     bool via_fuse;
+    char fuse_mnt[PATH_MAX];
+    bool held; /* this process holds the target open with O_EXCL */
 } Graph;
 
 static bool read_devnum(const char *path, dev_t *out)
@@ -120,12 +128,26 @@ static bool backing_by_path(Stacked *st)
 }
 
 /* A loop device's backing, as the loop driver records it
- * (dmk_linux_loop_backing: the file's device and inode, or the device). */
-static bool loop_backing(const Graph *g, const char *name, Stacked *st)
+ * (dmk_linux_loop_backing: the file's device and inode, or the device).
+ * Not attached: false with *attached false. */
+static bool loop_backing(const Graph *g, const char *name, Stacked *st, bool *attached)
 {
     DmkLinuxLoopBacking b;
     DmkFileIdentity id;
-    if (!dmk_linux_loop_backing(g->root, name, &b) || !b.known)
+    *attached = dmk_linux_loop_backing(g->root, name, &b);
+    if (!*attached)
+        return false;
+    if (!b.path_errno)
+        snprintf(st->path, sizeof st->path, "%.1023s", b.path);
+    else if (!b.known)
+        snprintf(st->path, sizeof st->path,
+                 "unknown: its loop/backing_file in sysfs cannot be read (%s), and the loop "
+                 "driver did not say",
+                 strerror(b.path_errno));
+    else /* the loop driver's record: a name for the chain */
+        snprintf(st->path, sizeof st->path, "inode %llu on device %u:%u (its name is unreadable)",
+                 (unsigned long long)b.ino, major(b.fs_dev), minor(b.fs_dev));
+    if (!b.known)
         return false;
     st->on_file = !b.is_device;
     st->bdev = b.is_device ? b.rdev : b.fs_dev;
@@ -133,6 +155,13 @@ static bool loop_backing(const Graph *g, const char *name, Stacked *st)
     /* The same file seen through an overlay or bindfs has another device
      * number: compare files by what lies under the layers. */
     if (st->on_file && b.path_ok && dmk_linux_file_identity(g->root, b.path, &id)) {
+        if (id.unknown) {
+            /* Seen through a layer that cannot be followed: the view's
+             * identity is not the file's, and any file below may be it. */
+            snprintf(st->path, sizeof st->path, "%.300s; %.700s", b.path, id.why);
+            return false;
+        }
+        snprintf(st->fuse_mnt, sizeof st->fuse_mnt, "%s", id.fuse_mnt);
         st->bdev = id.dev;
         st->bino = id.ino;
         st->via_fuse = id.via_fuse;
@@ -140,26 +169,61 @@ static bool loop_backing(const Graph *g, const char *name, Stacked *st)
     return true;
 }
 
-static void add_stacked(Graph *g, const char *name, const char *attr, bool is_loop)
+static Stacked *new_stacked(Graph *g, const char *name)
 {
-    char path[PATH_MAX], line[1024];
-    snprintf(path, sizeof path, "%s/sys/block/%s/%s", g->root, name, attr);
-    if (!dmk_linux_read_line(path, line, sizeof line))
-        return; /* a loop device with nothing attached; zram without writeback */
-    if (!is_loop && (strcmp(line, "none") == 0 || !line[0]))
-        return;
     if (g->nstacked >= MAX_STACKED) {
         g->too_many_stacked = true; /* refused: never half checked */
-        return;
+        return NULL;
     }
     Stacked *st = &g->stacked[g->nstacked];
     memset(st, 0, sizeof *st);
-    snprintf(path, sizeof path, "%s/sys/block/%s/dev", g->root, name);
-    if (!read_devnum(path, &st->dev))
+    snprintf(st->name, sizeof st->name, "%.63s", name);
+    return st;
+}
+
+/* An attached device whose device number cannot be read matches no node:
+ * it stays unknown, and the write is refused rather than it dropped. */
+static void stacked_devnum(const Graph *g, Stacked *st)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/sys/block/%s/dev", g->root, st->name);
+    if (!read_devnum(path, &st->dev)) {
+        st->known = false;
+        snprintf(st->path, sizeof st->path, "its device number (%.900s) cannot be read", path);
+    }
+}
+
+/* A loop device is attached while sysfs has its loop/ directory, whatever
+ * loop/backing_file says (its read fails for a path over a page). */
+static void add_loop(Graph *g, const char *name)
+{
+    Stacked st;
+    bool attached;
+    memset(&st, 0, sizeof st);
+    snprintf(st.name, sizeof st.name, "%.63s", name);
+    st.known = loop_backing(g, name, &st, &attached);
+    if (!attached)
+        return; /* nothing attached */
+    Stacked *slot = new_stacked(g, name);
+    if (!slot)
         return;
-    snprintf(st->name, sizeof st->name, "%s", name);
+    *slot = st;
+    stacked_devnum(g, slot);
+    g->nstacked++;
+}
+
+static void add_zram(Graph *g, const char *name)
+{
+    char path[PATH_MAX], line[1024];
+    snprintf(path, sizeof path, "%s/sys/block/%s/backing_dev", g->root, name);
+    if (!dmk_linux_read_line(path, line, sizeof line) || strcmp(line, "none") == 0 || !line[0])
+        return; /* no writeback device (or no writeback in this kernel) */
+    Stacked *st = new_stacked(g, name);
+    if (!st)
+        return;
     snprintf(st->path, sizeof st->path, "%s", line);
-    st->known = is_loop ? loop_backing(g, name, st) : backing_by_path(st);
+    st->known = backing_by_path(st);
+    stacked_devnum(g, st);
     g->nstacked++;
 }
 
@@ -173,9 +237,9 @@ static void list_stacked(Graph *g)
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
         if (strncmp(e->d_name, "loop", 4) == 0)
-            add_stacked(g, e->d_name, "loop/backing_file", true);
+            add_loop(g, e->d_name);
         else if (strncmp(e->d_name, "zram", 4) == 0)
-            add_stacked(g, e->d_name, "backing_dev", false);
+            add_zram(g, e->d_name);
     }
     closedir(d);
 }
@@ -277,7 +341,7 @@ static int add_opaque(Graph *g, const char *name, int parent, DmkError *err)
 
 static bool has_file(const char *dir, const char *name)
 {
-    char path[PATH_MAX * 3];
+    char path[PATH_MAX * 4];
     snprintf(path, sizeof path, "%s/%s", dir, name);
     return access(path, F_OK) == 0;
 }
@@ -319,7 +383,11 @@ static int add_listed(Graph *g, int i, const char *sub, Rel rel, bool down, DmkE
 /* An nbd device's data lives wherever its server keeps it; a local
  * server (qemu-nbd, nbdkit) has it open: each regular file and block
  * device among the server's descriptors is taken as the nbd device's
- * storage (a log file among them only makes the guard stricter). */
+ * storage (a log file among them only makes the guard stricter). sysfs's
+ * pid is the process that connected the device, though: nbd-client, whose
+ * descriptors are sockets, in front of an nbd-server or qemu-nbd that
+ * may have a mounted image open. Without a file or device there, what
+ * the export is cannot be known, and the write is refused. */
 static int add_nbd_backing(Graph *g, int i, DmkError *err)
 {
     char path[PATH_MAX * 2], pid[32];
@@ -334,7 +402,7 @@ static int add_nbd_backing(Graph *g, int i, DmkError *err)
                             "%s) cannot be listed, so what it stores its data in is unknown",
                             g->target, g->nodes[i].name, pid);
     struct dirent *e;
-    int rc = DMK_OK;
+    int rc = DMK_OK, held = 0;
     while (rc == DMK_OK && (e = readdir(d)) != NULL) {
         char fd[PATH_MAX * 3], real[1024];
         struct stat st;
@@ -347,6 +415,88 @@ static int add_nbd_backing(Graph *g, int i, DmkError *err)
             rc = add_file(g, st.st_dev, st.st_ino, real, i, REL_BACKING, true, err);
         else if (S_ISBLK(st.st_mode))
             rc = add_blk(g, st.st_rdev, i, REL_BACKING, true, err);
+        held += S_ISREG(st.st_mode) || S_ISBLK(st.st_mode);
+    }
+    closedir(d);
+    if (rc == DMK_OK && held == 0) {
+        char comm[64] = "?";
+        snprintf(path, sizeof path, "%s/proc/%.20s/comm", g->root, pid);
+        dmk_linux_read_line(path, comm, sizeof comm);
+        rc = dmk_error_set(err, DMK_E_PERM, 0,
+                           "refusing to write to %s: /dev/%s's storage cannot be known: its "
+                           "server is another process (process %s (%s), which connected it, "
+                           "has no file or device open that could be the export)",
+                           g->target, g->nodes[i].name, pid, comm[0] ? comm : "?");
+    }
+    return rc;
+}
+
+/* A partition's first sector and length (sysfs: 512-byte sectors). */
+static bool read_extent(const char *dir, unsigned long long *start, unsigned long long *size)
+{
+    char path[PATH_MAX * 3], line[32], *end;
+    snprintf(path, sizeof path, "%s/start", dir);
+    if (!dmk_linux_read_line(path, line, sizeof line))
+        return false;
+    errno = 0;
+    *start = strtoull(line, &end, 10);
+    if (errno || end == line || *end)
+        return false;
+    snprintf(path, sizeof path, "%s/size", dir);
+    if (!dmk_linux_read_line(path, line, sizeof line))
+        return false;
+    *size = strtoull(line, &end, 10);
+    return !errno && end != line && !*end;
+}
+
+static int extent_unknown(const Graph *g, const char *dir, DmkError *err)
+{
+    const char *name = strrchr(dir, '/');
+    return dmk_error_set(err, DMK_E_IO, 0,
+                         "refusing to write to %s: where the partition /dev/%s lies on its disk "
+                         "cannot be read (%s/start, size), so whether it overlaps the other "
+                         "partitions is unknown",
+                         g->target, name ? name + 1 : dir, dir);
+}
+
+/* The sibling partitions (under disk) whose sectors overlap partition
+ * node i: writing i writes into them. They are up nodes: their users
+ * refuse the write, but their own siblings are not followed from them. */
+static int add_overlapping(Graph *g, int i, const char *disk, DmkError *err)
+{
+    unsigned long long start, size;
+    if (!read_extent(g->nodes[i].sysfs, &start, &size))
+        return extent_unknown(g, g->nodes[i].sysfs, err);
+    DIR *d = opendir(disk);
+    if (!d)
+        return dmk_error_os(err, DMK_E_IO, errno,
+                            "refusing to write to %s: listing the partitions of /dev/%s's disk "
+                            "(%s) failed",
+                            g->target, g->nodes[i].name, disk);
+    struct dirent *e;
+    int rc = DMK_OK;
+    while (rc == DMK_OK && (e = readdir(d)) != NULL) {
+        char sub[PATH_MAX * 3], path[PATH_MAX * 4];
+        unsigned long long s2, n2;
+        dev_t dev;
+        snprintf(sub, sizeof sub, "%s/%s", disk, e->d_name);
+        if (e->d_name[0] == '.' || strcmp(e->d_name, g->nodes[i].name) == 0 ||
+            !has_file(sub, "partition"))
+            continue;
+        if (!read_extent(sub, &s2, &n2)) {
+            rc = extent_unknown(g, sub, err);
+            break;
+        }
+        if (size == 0 || n2 == 0 || s2 >= start + size || start >= s2 + n2)
+            continue; /* apart: what is on it is not written */
+        snprintf(path, sizeof path, "%s/dev", sub);
+        if (!read_devnum(path, &dev))
+            rc = dmk_error_set(err, DMK_E_IO, 0,
+                               "refusing to write to %s: /dev/%s overlaps /dev/%s and cannot be "
+                               "identified (%s unreadable)",
+                               g->target, e->d_name, g->nodes[i].name, path);
+        else
+            rc = add_blk_at(g, dev, sub, i, REL_OVERLAP, false, err);
     }
     closedir(d);
     return rc;
@@ -373,10 +523,17 @@ static int expand_down(Graph *g, int i, DmkError *err)
         rc = add_blk(g, dev, i, REL_WHOLE, true, err);
         if (rc == DMK_OK && g->n > before)
             g->nodes[before].partial = true;
+        if (rc == DMK_OK)
+            rc = add_overlapping(g, i, disk, err);
     }
     const Stacked *st = stacked_of(g, g->nodes[i].dev);
-    if (st && st->via_fuse)
+    if (st && st->via_fuse) {
+        /* Two FUSE mounts on the way: exempt neither server. */
+        bool first = !g->via_fuse;
+        if (first || strcmp(g->fuse_mnt, st->fuse_mnt) != 0)
+            snprintf(g->fuse_mnt, sizeof g->fuse_mnt, "%s", first ? st->fuse_mnt : "");
         g->via_fuse = true;
+    }
     if (rc == DMK_OK && st)
         rc = st->on_file ? add_file(g, st->bdev, st->bino, st->path, i, REL_BACKING, true, err)
                          : add_blk(g, st->bdev, i, REL_BACKING, true, err);
@@ -504,6 +661,9 @@ static void step_text(const Graph *g, int i, char *buf, size_t len)
         break;
     case REL_STACKED:
         snprintf(buf, len, "%s stores its data in %s", b, a);
+        break;
+    case REL_OVERLAP:
+        snprintf(buf, len, "%s overlaps %s, a partition of the same disk", a, b);
         break;
     case REL_HOLDER:
     case REL_TARGET:
@@ -772,30 +932,86 @@ static int check_stacked_users(const Graph *g, DmkError *err)
     return DMK_OK;
 }
 
+/* The real probe: an O_EXCL open of /dev/<name>, when that node is dev. */
+static int probe_claim(const char *name, dev_t dev)
+{
+    char node[300];
+    struct stat st;
+    snprintf(node, sizeof node, "/dev/%.200s", name);
+    if (stat(node, &st) != 0 || !S_ISBLK(st.st_mode) || st.st_rdev != dev)
+        return ENOENT; /* no node of that name here: the lists above are all we have */
+    int fd = open(node, O_RDONLY | O_EXCL | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0)
+        return errno;
+    close(fd);
+    return 0;
+}
+
+static DmkLinuxClaimProbe claim_probe; /* a test's; NULL: probe_claim */
+
+void dmk_linux_guard_set_claim_probe(DmkLinuxClaimProbe probe)
+{
+    claim_probe = probe;
+}
+
+/* Whether down node i is claimed by the target's own path and nothing
+ * else: a dm or md target claims its slaves (and lists itself in their
+ * holders/), a zram device claims its writeback device (listing nothing),
+ * so their O_EXCL probe fails because of the very device being written.
+ * The claim is exclusive: while they hold it, no mount or other claimer
+ * can; other holders (listed) were refused already, and plain opens are
+ * found in /proc. */
+static bool claimed_by_own_chain(const Graph *g, int i)
+{
+    const Node *nd = &g->nodes[i];
+    if (!nd->down || i == 0)
+        return false;
+    char path[PATH_MAX * 2];
+    snprintf(path, sizeof path, "%s/holders", nd->sysfs);
+    DIR *d = opendir(path);
+    int listed = 0;
+    bool own = true;
+    struct dirent *e;
+    while (d && own && (e = readdir(d)) != NULL) {
+        dev_t dev;
+        if (e->d_name[0] == '.')
+            continue;
+        snprintf(path, sizeof path, "%s/sys/class/block/%s/dev", g->root, e->d_name);
+        int h = read_devnum(path, &dev) ? find_node(g, NODE_BLK, dev, 0) : -1;
+        own = h >= 0 && g->nodes[h].down;
+        listed++;
+    }
+    if (d)
+        closedir(d);
+    if (!own)
+        return false;
+    if (listed)
+        return true;
+    const Node *up = &g->nodes[nd->parent];
+    return nd->rel == REL_BACKING && up->down && strncmp(up->name, "zram", 4) == 0;
+}
+
 /* The kernel's exclusive claim, device by device: what another mount
  * namespace, a dm table or a program holds shows up as EBUSY. The target
  * itself is opened with O_EXCL for the run; a disk reached from one of
- * its partitions is skipped, since a mounted sibling partition (which
- * does not overlap) claims it too. */
+ * its partitions is skipped, since a mounted sibling partition claims it
+ * too (an overlapping sibling is a node of its own, probed); so is a
+ * device that only the target's own chain claims. */
 static int check_claims(const Graph *g, DmkError *err)
 {
-    if (g->root[0])
+    DmkLinuxClaimProbe probe = claim_probe ? claim_probe : probe_claim;
+    if (g->root[0] && !claim_probe)
         return DMK_OK; /* a fake tree has no device nodes */
     for (int i = 1; i < g->n; i++) {
         const Node *nd = &g->nodes[i];
-        char node[300];
-        struct stat st;
         if (nd->kind != NODE_BLK || nd->partial || nd->opaque)
             continue;
-        snprintf(node, sizeof node, "/dev/%.200s", nd->name);
-        if (stat(node, &st) != 0 || !S_ISBLK(st.st_mode) || st.st_rdev != nd->dev)
-            continue; /* no node of that name here: the lists above are all we have */
-        int fd = open(node, O_RDONLY | O_EXCL | O_CLOEXEC | O_NONBLOCK);
-        if (fd >= 0) {
-            close(fd);
+        /* Held: the kernel refuses to claim a partition of a disk that
+         * this process has claimed, and one claimed before would have
+         * made that open fail. */
+        if (g->held && nd->rel == REL_PARTITION && nd->parent == 0)
             continue;
-        }
-        if (errno == EBUSY)
+        if (probe(nd->name, nd->dev) == EBUSY && !claimed_by_own_chain(g, i))
             return refuse(g, i, EBUSY,
                           "is reported in use by the kernel (an exclusive open failed: mounted, "
                           "held or opened by another program)",
@@ -804,10 +1020,8 @@ static int check_claims(const Graph *g, DmkError *err)
     return DMK_OK;
 }
 
-/* Whether the process serves a FUSE file system (it holds /dev/fuse):
- * the passthrough server of the target's own backing file keeps that
- * file open by design, and is not another user of it. */
-static bool is_fuse_server(const char *fddir)
+/* Whether the process holds /dev/fuse (serves some FUSE file system). */
+static bool holds_dev_fuse(const char *fddir)
 {
     DIR *d = opendir(fddir);
     struct dirent *e;
@@ -822,6 +1036,46 @@ static bool is_fuse_server(const char *fddir)
     if (d)
         closedir(d);
     return server;
+}
+
+/* Whether the process is the server of the passthrough FUSE mount at
+ * mnt that the target's backing file is seen through: it holds
+ * /dev/fuse and its command line names mnt as a whole argument (bindfs
+ * SRC MNT, as every libfuse server is started). The kernel links no
+ * /dev/fuse descriptor to its mount (fdinfo says nothing of it, and
+ * /sys/fs/fuse/connections names mounts, not processes), so the command
+ * line is the one link left; a server started with a relative or
+ * non-canonical mount point, or one whose command line does not name it,
+ * is not matched,
+ * and is then refused like any other holder (fail closed). */
+static bool is_fuse_server_of(const char *pid, const char *fddir, const char *mnt)
+{
+    if (!mnt[0] || !holds_dev_fuse(fddir))
+        return false;
+    char path[300], arg[PATH_MAX];
+    snprintf(path, sizeof path, "/proc/%.200s/cmdline", pid);
+    FILE *f = fopen(path, "re");
+    bool named = false;
+    int c = 0;
+    size_t n = 0;
+    while (f && !named && c != EOF) {
+        c = fgetc(f);
+        if (c != '\0' && c != EOF) {
+            if (n + 1 < sizeof arg)
+                arg[n++] = (char)c;
+            continue;
+        }
+        /* Compared as text (a trailing "/" aside): resolving every
+         * argument of every process could block on a dead mount. */
+        while (n > 1 && arg[n - 1] == '/')
+            n--;
+        arg[n] = '\0';
+        named = strcmp(arg, mnt) == 0;
+        n = 0;
+    }
+    if (f)
+        fclose(f);
+    return named;
 }
 
 /* What one open descriptor of a process is in the graph: a backing file
@@ -854,7 +1108,8 @@ static int check_process(const Graph *g, const char *pid, DmkError *err)
     while (rc == DMK_OK && (e = readdir(fds)) != NULL) {
         snprintf(path, sizeof path, "%s/%.200s", dir, e->d_name);
         int i = e->d_name[0] == '.' ? -1 : node_of_fd(g, path);
-        if (i < 0 || (g->nodes[i].kind == NODE_FILE && g->via_fuse && is_fuse_server(dir)))
+        if (i < 0 || (g->nodes[i].kind == NODE_FILE && g->via_fuse &&
+                      is_fuse_server_of(pid, dir, g->fuse_mnt)))
             continue;
         snprintf(what, sizeof what, "is open in process %.20s (%.60s)", pid, comm[0] ? comm : "?");
         rc = refuse(g, i, EBUSY, what, err);
@@ -884,13 +1139,14 @@ static int check_open_files(const Graph *g, DmkError *err)
 
 /* Every guard that can name what uses the device's storage; O_EXCL at
  * open time then catches what they cannot see. */
-int dmk_linux_device_check_unused(const char *root, const char *target, dev_t dev, DmkError *err)
+static int check_unused(const char *root, const char *target, dev_t dev, bool held, DmkError *err)
 {
     Graph *g = calloc(1, sizeof *g);
     if (!g)
         return dmk_error_set(err, DMK_E_NOMEM, 0, "out of memory");
     g->root = root;
     g->target = target;
+    g->held = held;
     int rc = build(g, dev, err);
     if (rc == DMK_OK)
         rc = check_mounts(g, err);
@@ -906,4 +1162,14 @@ int dmk_linux_device_check_unused(const char *root, const char *target, dev_t de
         rc = check_open_files(g, err);
     free(g);
     return rc;
+}
+
+int dmk_linux_device_check_unused(const char *root, const char *target, dev_t dev, DmkError *err)
+{
+    return check_unused(root, target, dev, false, err);
+}
+
+int dmk_linux_device_check_unused_held(const char *target, dev_t dev, DmkError *err)
+{
+    return check_unused("", target, dev, true, err);
 }

@@ -8,10 +8,12 @@
 #include "dmk-layers-linux.h"
 
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/sysmacros.h>
 
 #include "dmk-mountinfo.h"
@@ -19,6 +21,9 @@
 /* How deep layers may stack before the walk stops (an overlay over a
  * bindfs over an overlay ...). */
 #define MAX_LAYERS 16
+
+#define OVERLAYFS_MAGIC_ 0x794c7630
+#define FUSE_MAGIC_      0x65735546
 
 typedef struct {
     char mnt[PATH_MAX];
@@ -37,7 +42,9 @@ static bool mount_of(const char *root, const char *path, dev_t dev, Mount *out)
     FILE *f = fopen(mi, "re");
     while (f && getline(&line, &cap, f) > 0) {
         DmkMountLine m;
-        if (!dmk_mountinfo_parse(line, &m) || makedev(m.major, m.minor) != dev)
+        /* A line with a cut field is left out: the file's mount is then
+         * not found, and the statfs below refuses an overlay or FUSE. */
+        if (!dmk_mountinfo_parse(line, &m) || m.fields_cut || makedev(m.major, m.minor) != dev)
             continue;
         size_t n = strlen(m.mnt);
         bool under = strcmp(m.mnt, "/") == 0 ||
@@ -65,57 +72,141 @@ static void rel_path(const Mount *mt, const char *path, char *out, size_t len)
              rest[0] == '/' ? "" : "/", rest);
 }
 
-/* An overlay's layers, top first: upperdir, then each lowerdir (the old
- * "lowerdir=a:b" form and the new repeated "lowerdir+=" form). */
-static int overlay_layers(const char *opts, char layers[][PATH_MAX], int max)
+/* Why a layer could not be followed down: the file may then be any file
+ * of the layers below, so its identity is unknown (the guard refuses). */
+static bool cannot_follow(DmkFileIdentity *id, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static bool cannot_follow(DmkFileIdentity *id, const char *fmt, ...)
 {
-    char copy[sizeof((DmkMountLine *)0)->super_opts], *save = NULL, upper[PATH_MAX] = "";
-    int n = 0;
-    snprintf(copy, sizeof copy, "%s", opts);
-    for (char *o = strtok_r(copy, ",", &save); o; o = strtok_r(NULL, ",", &save)) {
-        if (strncmp(o, "upperdir=", 9) == 0)
-            snprintf(upper, sizeof upper, "%s", o + 9);
-    }
-    if (upper[0] && n < max)
-        snprintf(layers[n++], PATH_MAX, "%s", upper);
-    snprintf(copy, sizeof copy, "%s", opts);
-    for (char *o = strtok_r(copy, ",", &save); o; o = strtok_r(NULL, ",", &save)) {
-        const char *v = strncmp(o, "lowerdir=", 9) == 0     ? o + 9
-                        : strncmp(o, "lowerdir+=", 10) == 0 ? o + 10
-                                                            : NULL;
-        char *s2 = NULL, list[PATH_MAX];
-        snprintf(list, sizeof list, "%s", v ? v : "");
-        for (char *l = v ? strtok_r(list, ":", &s2) : NULL; l && n < max;
-             l = strtok_r(NULL, ":", &s2))
-            snprintf(layers[n++], PATH_MAX, "%s", l);
-    }
-    for (int i = 0; i < n; i++)
-        dmk_mountinfo_unescape(layers[i]);
-    return n;
+    va_list ap;
+    id->unknown = true;
+    va_start(ap, fmt);
+    vsnprintf(id->why, sizeof id->why, fmt, ap);
+    va_end(ap);
+    return false;
 }
 
-/* One step down: the path of the same file one layer below, or false. */
-static bool step_down(const Mount *mt, const char *rel, char *out, size_t len)
+/* A layer path as the walk can use it: absolute (the kernel prints
+ * layer paths as they were given, and a relative one was resolved
+ * against the mounting process's directory, which the kernel does not
+ * keep), unescaped. */
+static bool usable_layer(const Mount *mt, char *layer, DmkFileIdentity *id)
+{
+    dmk_mountinfo_unescape(layer);
+    if (layer[0] != '/')
+        return cannot_follow(
+            id,
+            "it is seen through the overlay at %.600s, whose layer path \"%.600s\" "
+            "is relative (resolved from a directory the kernel does not record)",
+            mt->mnt, layer);
+    return true;
+}
+
+/* The file at rel in one layer list "a:b" ("a::b": b data-only), top
+ * first: 1 found (its path in out), 0 not in these layers, -1 unknown. */
+static int in_list(const Mount *mt, char *list, const char *rel, char *out, size_t len,
+                   DmkFileIdentity *id)
+{
+    struct stat st;
+    char *save = NULL;
+    for (char *l = strtok_r(list, ":", &save); l; l = strtok_r(NULL, ":", &save)) {
+        char cand[PATH_MAX * 3];
+        if (!usable_layer(mt, l, id))
+            return -1;
+        int n = snprintf(cand, sizeof cand, "%s%s", l, rel);
+        if (n < 0 || (size_t)n >= sizeof cand) {
+            cannot_follow(id, "it is seen through the overlay at %.600s, %.100s", mt->mnt,
+                          "whose layer path is too long to follow");
+            return -1;
+        }
+        if (lstat(cand, &st) != 0)
+            continue;
+        if (realpath(cand, out) && strlen(out) < len)
+            return 1; /* the top layer that has it holds its data */
+        cannot_follow(id,
+                      "it is seen through the overlay at %.600s, and its layer file %.600s "
+                      "cannot be resolved",
+                      mt->mnt, cand);
+        return -1;
+    }
+    return 0;
+}
+
+/* The top layer of the overlay that has rel: its path in out. Layers top
+ * first: upperdir, then each lowerdir (the old "lowerdir=a:b" form and
+ * the repeated "lowerdir+=" form), as many as there are. opts is a
+ * writable copy of all the options (cut into pieces here). */
+static bool in_layers(const Mount *mt, char *opts, const char *rel, char *out, size_t len,
+                      DmkFileIdentity *id)
+{
+    size_t n = 1;
+    for (const char *c = opts; *c; c++)
+        n += *c == ',';
+    char **opt = calloc(n, sizeof *opt), *save = NULL, *upper = NULL;
+    if (!opt)
+        return cannot_follow(id, "it is seen through the overlay at %.600s, %.100s", mt->mnt,
+                             "and there was no memory to read its layers");
+    size_t k = 0;
+    bool meta = false;
+    for (char *o = strtok_r(opts, ",", &save); o && k < n; o = strtok_r(NULL, ",", &save)) {
+        opt[k++] = o;
+        if (strncmp(o, "upperdir=", 9) == 0)
+            upper = o + 9;
+        /* Metadata-only copy-up leaves the data in a lower (or data-only)
+         * layer under an upper file that has none: the top layer that has
+         * the path would be the wrong file. */
+        meta = meta || strcmp(o, "metacopy=on") == 0 || strncmp(o, "datadir+=", 9) == 0;
+    }
+    int found = meta ? -1 : 0;
+    if (meta)
+        cannot_follow(id, "it is seen through the overlay at %.600s, %.100s", mt->mnt,
+                      "whose files may keep their data in another layer (metacopy)");
+    if (found == 0 && upper)
+        found = in_list(mt, upper, rel, out, len, id);
+    for (size_t i = 0; found == 0 && i < k; i++) {
+        if (strncmp(opt[i], "lowerdir=", 9) == 0)
+            found = in_list(mt, opt[i] + 9, rel, out, len, id);
+        else if (strncmp(opt[i], "lowerdir+=", 10) == 0)
+            found = in_list(mt, opt[i] + 10, rel, out, len, id);
+    }
+    free(opt);
+    if (found == 0)
+        cannot_follow(id, "it is seen through the overlay at %.600s, %.100s", mt->mnt,
+                      "and no layer it names has the file");
+    return found == 1;
+}
+
+/* One step down: the path of the same file one layer below. False at
+ * the bottom (a plain file system, or a FUSE mount that keeps its
+ * storage to itself), and false with id->unknown where a layer is there
+ * but cannot be followed. */
+static bool step_down(const char *root, const Mount *mt, const char *rel, char *out, size_t len,
+                      DmkFileIdentity *id)
 {
     struct stat st;
     if (strcmp(mt->m.fstype, "overlay") == 0) {
-        char layers[8][PATH_MAX];
-        int n = overlay_layers(mt->m.super_opts, layers, 8);
-        for (int i = 0; i < n; i++) {
-            char cand[PATH_MAX * 3];
-            snprintf(cand, sizeof cand, "%.4095s%.8191s", layers[i], rel);
-            if (lstat(cand, &st) == 0 && realpath(cand, out))
-                return true; /* the top layer that has it holds its data */
-        }
-        return false;
+        /* All the options, however long: a cut one would lose layers. */
+        char *opts = dmk_mountinfo_super_opts(root, &mt->m);
+        if (!opts)
+            return cannot_follow(id, "it is seen through the overlay at %.600s, %.100s", mt->mnt,
+                                 "whose layer options cannot be read whole");
+        bool ok = in_layers(mt, opts, rel, out, len, id);
+        free(opts);
+        return ok;
     }
     /* A FUSE mount whose source is a directory passes it through (bindfs
      * names its source so); others keep their storage to themselves. */
     if (strncmp(mt->m.fstype, "fuse", 4) == 0 && mt->m.source[0] == '/' &&
         stat(mt->m.source, &st) == 0 && S_ISDIR(st.st_mode)) {
         char cand[PATH_MAX * 3];
-        snprintf(cand, sizeof cand, "%.1023s%.8191s", mt->m.source, rel);
-        return stat(cand, &st) == 0 && realpath(cand, out) && strlen(out) < len;
+        int n = snprintf(cand, sizeof cand, "%s%s", mt->m.source, rel);
+        if (n > 0 && (size_t)n < sizeof cand && stat(cand, &st) == 0 && realpath(cand, out) &&
+            strlen(out) < len)
+            return true;
+        return cannot_follow(id,
+                             "it is seen through the FUSE mount at %.600s, whose source %.600s "
+                             "does not show the file at the same place",
+                             mt->mnt, mt->m.source);
     }
     return false;
 }
@@ -125,16 +216,40 @@ bool dmk_linux_file_identity(const char *root, const char *path, DmkFileIdentity
     char cur[PATH_MAX], next[PATH_MAX];
     struct stat st;
     memset(id, 0, sizeof *id);
+    if (!root)
+        root = "";
     if (!realpath(path, cur) || stat(cur, &st) != 0)
         return false;
-    for (int depth = 0; depth < MAX_LAYERS; depth++) {
+    for (int depth = 0;; depth++) {
         Mount mt;
         char rel[PATH_MAX * 2];
-        if (!mount_of(root ? root : "", cur, st.st_dev, &mt))
+        if (!mount_of(root, cur, st.st_dev, &mt)) {
+            /* No line for it (one too long to parse, a btrfs subvolume's
+             * own device): a layer that mountinfo does not describe
+             * cannot be followed. */
+            struct statfs fs;
+            if (statfs(cur, &fs) == 0 &&
+                (fs.f_type == OVERLAYFS_MAGIC_ || fs.f_type == FUSE_MAGIC_))
+                cannot_follow(id, "it is on %s whose mount is not listed readably in mountinfo",
+                              fs.f_type == FUSE_MAGIC_ ? "a FUSE file system" : "an overlay");
             break;
+        }
+        if (depth == MAX_LAYERS) {
+            /* Still a layer to go: a cycle, or deeper than any real stack. */
+            if (strcmp(mt.m.fstype, "overlay") == 0 || strncmp(mt.m.fstype, "fuse", 4) == 0)
+                cannot_follow(id, "it is seen through more than %d layers, the last at %.600s",
+                              MAX_LAYERS, mt.mnt);
+            break;
+        }
         rel_path(&mt, cur, rel, sizeof rel);
-        if (!step_down(&mt, rel, next, sizeof next) || stat(next, &st) != 0)
+        if (!step_down(root, &mt, rel, next, sizeof next, id))
             break;
+        if (stat(next, &st) != 0) {
+            cannot_follow(id, "its layer file %.600s cannot be read", next);
+            break;
+        }
+        if (strncmp(mt.m.fstype, "fuse", 4) == 0 && !id->via_fuse)
+            snprintf(id->fuse_mnt, sizeof id->fuse_mnt, "%s", mt.mnt);
         id->via_fuse = id->via_fuse || strncmp(mt.m.fstype, "fuse", 4) == 0;
         snprintf(cur, sizeof cur, "%s", next);
         id->layered = true;

@@ -82,7 +82,8 @@ static bool mount_holds(const char *mnt, const char *path)
  * real from the mount it is under. */
 static bool find_mount(const char *root, dev_t dev, const char *real, DmkMountLine *out)
 {
-    char path[PATH_MAX], line[8192];
+    char path[PATH_MAX], *line = NULL;
+    size_t cap = 0;
     snprintf(path, sizeof path, "%s/proc/self/mountinfo", root);
     FILE *f = fopen(path, "re");
     if (!f)
@@ -90,7 +91,7 @@ static bool find_mount(const char *root, dev_t dev, const char *real, DmkMountLi
     bool by_dev = false;
     size_t best = 0, dev_best = 0;
     DmkMountLine m;
-    while (fgets(line, sizeof line, f)) {
+    while (getline(&line, &cap, f) > 0) { /* whole lines, however long */
         if (!dmk_mountinfo_parse(line, &m))
             continue;
         size_t holds = real && mount_holds(m.mnt, real) ? strlen(m.mnt) + 1 : 0;
@@ -105,6 +106,7 @@ static bool find_mount(const char *root, dev_t dev, const char *real, DmkMountLi
             *out = m;
         }
     }
+    free(line);
     fclose(f);
     return by_dev || best > 0;
 }
@@ -117,14 +119,15 @@ static bool find_mount(const char *root, dev_t dev, const char *real, DmkMountLi
 static bool find_hidden_mount(const char *root, const DmkMountLine *fuse, const char *real,
                               DmkMountLine *out)
 {
-    char path[PATH_MAX], line[8192];
+    char path[PATH_MAX], *line = NULL;
+    size_t cap = 0;
     snprintf(path, sizeof path, "%s/proc/self/mountinfo", root);
     FILE *f = fopen(path, "re");
     if (!f)
         return false;
     size_t best = 0;
     DmkMountLine m;
-    while (fgets(line, sizeof line, f)) {
+    while (getline(&line, &cap, f) > 0) { /* whole lines, however long */
         if (!dmk_mountinfo_parse(line, &m))
             continue;
         if (m.id == fuse->id)
@@ -134,6 +137,7 @@ static bool find_hidden_mount(const char *root, const DmkMountLine *fuse, const 
             *out = m;
         }
     }
+    free(line);
     fclose(f);
     return best > 0;
 }
@@ -188,8 +192,26 @@ static bool is_network_fs(const char *fs)
 static DmkStorage walk_overlay(Walk *w, const DmkMountLine *m)
 {
     char upper[PATH_MAX];
-    if (!mount_option(m->super_opts, "upperdir", upper, sizeof upper)) {
+    /* All the options, however long: a cut one could lose upperdir. */
+    char *opts = dmk_mountinfo_super_opts(w->root, m);
+    if (!opts) {
+        say(w, "overlay at %s whose options cannot be read whole: where writes go is unknown",
+            m->mnt);
+        return DMK_STORAGE_UNKNOWN;
+    }
+    bool has_upper = mount_option(opts, "upperdir", upper, sizeof upper);
+    free(opts);
+    if (!has_upper) {
         say(w, "overlay with no upper layer (read-only): where writes would go is unknown");
+        return DMK_STORAGE_UNKNOWN;
+    }
+    if (upper[0] != '/') {
+        /* The kernel prints the path as given; the directory it was
+         * relative to is not recorded, and ours is not it. */
+        say(w,
+            "overlay whose upper layer \"%s\" is a relative path: where writes go is unknown "
+            "(it may be RAM)",
+            upper);
         return DMK_STORAGE_UNKNOWN;
     }
     say(w, "overlay, whose upper layer %s is on ", upper);
@@ -338,8 +360,17 @@ bool dmk_linux_loop_backing(const char *root, const char *name, DmkLinuxLoopBack
     memset(b, 0, sizeof *b);
     root = root ? root : "";
     snprintf(path, sizeof path, "%s/sys/block/%s/loop/backing_file", root, name);
-    if (!dmk_linux_read_line(path, b->path, sizeof b->path))
-        return false;
+    if (!dmk_linux_read_line(path, b->path, sizeof b->path)) {
+        /* sysfs fails the read (ENAMETOOLONG) for a path longer than a
+         * page, yet the device is attached: its loop/ directory exists
+         * exactly while it is. Then the loop driver's record is all. */
+        b->path_errno = errno ? errno : EIO;
+        b->path[0] = '\0';
+        snprintf(path, sizeof path, "%s/sys/block/%s/loop", root, name);
+        struct stat ls;
+        if (stat(path, &ls) != 0 || !S_ISDIR(ls.st_mode))
+            return false;
+    }
     struct loop_info64 li;
     snprintf(path, sizeof path, "/dev/%s", name);
     /* A fake tree (tests) has no devices of its own to ask. */
@@ -349,7 +380,7 @@ bool dmk_linux_loop_backing(const char *root, const char *name, DmkLinuxLoopBack
         close(fd);
     struct stat st;
     b->path_ok =
-        stat(b->path, &st) == 0 &&
+        b->path[0] && stat(b->path, &st) == 0 &&
         (!have_li || ((dev_t)li.lo_device == st.st_dev && (ino_t)li.lo_inode == st.st_ino));
     if (b->path_ok) {
         b->known = true;
@@ -393,7 +424,8 @@ static DmkStorage walk_loop(Walk *w, const char *name)
         say(w, "/dev/%s, whose backing device is ", name);
         return walk_dev(w, b.rdev);
     }
-    say(w, "/dev/%s, whose backing file %s is on ", name, b.path);
+    say(w, "/dev/%s, whose backing file %s is on ", name,
+        b.path[0] ? b.path : "(its name cannot be read)");
     if (b.known)
         return walk_fs_of(w, b.fs_dev, b.path_ok ? b.path : NULL);
     say(w, "a file system that cannot be found");

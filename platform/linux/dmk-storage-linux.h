@@ -59,7 +59,9 @@ void dmk_linux_storage_of_mount(const char *root, const DmkMountLine *m, DmkLinu
  * shares the backing file). path is sysfs's loop/backing_file (it may
  * end in " (deleted)", or be another mount namespace's path); where
  * /dev/NAME answers LOOP_GET_STATUS64 the loop driver's own record of
- * the file's device and inode is the truth. False when not attached. */
+ * the file's device and inode is the truth. False when not attached
+ * (no loop/ directory in sysfs); true with path "" and path_errno set
+ * when attached but the name cannot be read (ENAMETOOLONG). */
 typedef struct {
     char path[4096];
     bool known;     /* the identity below is known */
@@ -68,6 +70,7 @@ typedef struct {
     dev_t rdev;
     dev_t fs_dev; /* the backing file's (or device node's) file system and inode */
     ino_t ino;
+    int path_errno; /* why loop/backing_file could not be read; 0 when it was */
 } DmkLinuxLoopBacking;
 
 bool dmk_linux_loop_backing(const char *root, const char *name, DmkLinuxLoopBacking *b);

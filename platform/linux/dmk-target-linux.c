@@ -265,10 +265,9 @@ static int check_space(const DmkTargetParams *p, uint64_t *size, DmkTargetInfo *
     uint64_t reserved = (uint64_t)(sv.f_bfree - sv.f_bavail) * sv.f_frsize;
     if (rc == DMK_E_NOSPC && sv.f_bfree > sv.f_bavail) {
         /* Say why df's "free" is more than what the benchmark may use. */
-        size_t n = strlen(err->msg);
-        snprintf(err->msg + n, sizeof err->msg - n,
-                 " (another %llu MiB are reserved for root; the benchmark leaves them free)",
-                 (unsigned long long)(reserved >> 20));
+        dmk_error_append(
+            err, " (another %llu MiB are reserved for root; the benchmark leaves them free)",
+            (unsigned long long)(reserved >> 20));
     }
     return rc;
 }
@@ -616,8 +615,7 @@ int dmk_linux_target_open(const DmkTargetParams *p, DmkLinuxTarget **out, DmkTar
     if (rc != DMK_OK) {
         if (info->leftover_note[0]) {
             /* The run ends here: the caller sees only this message. */
-            size_t n = strlen(err->msg);
-            snprintf(err->msg + n, sizeof err->msg - n, "; %s", info->leftover_note);
+            dmk_error_append(err, "; %s", info->leftover_note);
         }
         dmk_linux_target_close(t);
         return rc;

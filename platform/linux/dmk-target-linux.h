@@ -47,6 +47,18 @@ int dmk_linux_device_open(const DmkTargetParams *p, DmkLinuxTarget **out, DmkTar
  * is "" for the system; unit tests give a fake tree with sys/ and proc/
  * under it. */
 int dmk_linux_device_check_unused(const char *root, const char *target, dev_t dev, DmkError *err);
+/* The same once this process holds dev open with O_EXCL (the second look
+ * after the open): the target's own partitions, which the kernel will
+ * not let anyone claim now, are not probed. */
+int dmk_linux_device_check_unused_held(const char *target, dev_t dev, DmkError *err);
+
+/* The guard's exclusive-claim probe of one block device of the graph
+ * (kernel name, device number): 0 when an O_EXCL open succeeds, EBUSY
+ * when the kernel reports it claimed, another errno when it cannot be
+ * asked (no such node). Unit tests set their own to try the claim rules
+ * on a fake tree (where the real one is skipped); NULL restores it. */
+typedef int (*DmkLinuxClaimProbe)(const char *name, dev_t dev);
+void dmk_linux_guard_set_claim_probe(DmkLinuxClaimProbe probe);
 /* BLKDISCARD of the test region. */
 int dmk_linux_device_trim(DmkLinuxTarget *t, DmkTrimReport *rep, DmkError *err);
 

@@ -49,9 +49,7 @@ static DmkRunResult *tiles_result(void)
 
 static void write_files(void)
 {
-    const char *d = getenv("DMK_TEST_TMPDIR");
-    snprintf(dir, sizeof dir, "%s/chart-cli", d && d[0] ? d : ".");
-    mkdir(d && d[0] ? d : ".", 0755);
+    snprintf(dir, sizeof dir, "%s/chart-cli", dmk_test_tmpdir());
     mkdir(dir, 0755);
     save(step_sustained(true), "sustained.csv");
     save(step_sustained(false), "sustained-2.csv");

@@ -164,6 +164,85 @@ def test_line_breaks_fake_no_lines():
         check("/t?   Test: FAKE" in r.stdout, r.stdout[-500:])
 
 
+# ---- round four: paths in text appended to a message after it was set ------------
+
+# A directory and a result file whose names hold ESC, BEL and U+202E (a
+# vfat label under /media/u/<label>), and how every message shows them.
+EVIL_DIR = "o\x1b[2J\u202e"
+EVIL_FILE = "r\x1b]0;t\x07.json"
+
+
+def escaped(text):
+    return FORBIDDEN.sub("?", text)
+
+
+def held_write(d, outputs, act):
+    """A verified write run held before its read-back while act() runs."""
+    target = os.path.join(d, "t")
+    os.makedirs(target, exist_ok=True)
+    args = [CLI, "run", "--target", target, "--size", "16MiB", "--test", "SEQ1M Q1T1", "--mode",
+            "write", "--verify", "--passes", "1", "--measure", "0.1", "--warmup", "0",
+            "--interval", "0", "--quiet"] + outputs
+    return dmktest.held_run(d, args, act)
+
+
+def chattr(flag, path):
+    import subprocess
+    r = subprocess.run(["chattr", flag, path], capture_output=True, text=True)
+    if r.returncode != 0:
+        raise dmktest.Skip(f"chattr {flag}: {r.stderr.strip()}")
+
+
+def test_rename_failure_names_kept_file_escaped():
+    """The rename after the run fails (the old result became a directory):
+    "(the old PATH was kept)", appended after the message was set, shows
+    the hostile path escaped, and nothing but the old entry is left."""
+    with Dir() as d:
+        out = os.path.join(d, EVIL_DIR)
+        os.mkdir(out)
+        f = os.path.join(out, EVIL_FILE)
+        open(f, "w").write("old\n")
+
+        def swap():
+            os.remove(f)
+            os.mkdir(f)
+            open(os.path.join(f, "inside"), "w").close()
+
+        proc, held, _, err = held_write(d, ["--json", f], swap)
+        check(held, f"never held: {err!r}")
+        check(proc.returncode == 1, f"exit {proc.returncode}: {err!r}")
+        check_clean(err, "the rename's message")
+        check(f"(the old {escaped(f)} was kept); its temporary file was removed" in err, repr(err))
+        check(os.listdir(out) == [EVIL_FILE], f"left: {os.listdir(out)}")
+        return err.strip()[-120:]
+
+
+def test_temp_file_left_named_escaped():
+    """The result's directory turns append-only (chattr +a) during the run:
+    the rename and the removal of the temporary file fail; the message names
+    the temporary file, in the hostile directory, escaped. Root only."""
+    dmktest.need_root("chattr", why="chattr +a")
+    with Dir() as d:
+        out = os.path.join(d, EVIL_DIR)
+        os.mkdir(out)
+        f = os.path.join(out, EVIL_FILE)
+        open(f, "w").write("old\n")
+        try:
+            proc, held, _, err = held_write(d, ["--json", f], lambda: chattr("+a", out))
+        finally:
+            chattr("-a", out)
+        check(held, f"never held: {err!r}")
+        check(proc.returncode == 1, f"exit {proc.returncode}: {err!r}")
+        check_clean(err, "the message")
+        left = [n for n in os.listdir(out) if n != EVIL_FILE]
+        check(len(left) == 1 and left[0].startswith(".drivemark-result-"), f"left: {left}")
+        tmp = os.path.join(out, left[0])
+        check(f"the temporary file {escaped(tmp)} could not be removed: remove it by hand" in err,
+              repr(err))
+        check(open(f).read() == "old\n", "the old file is kept")
+        return err.strip()[-120:]
+
+
 def main():
     return dmktest.run_tap(dmktest.tests_in(globals()), timed=True)
 

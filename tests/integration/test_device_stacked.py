@@ -503,6 +503,268 @@ def test_partition_beside_mounted_one_is_written():
     fscks_clean(lab, "p1 beside p2")
 
 
+# ---- round four: layers that cannot be followed, and FUSE servers -------------
+
+
+def mount_overlay_from(lab, base, opts, what):
+    """mount(2) of an overlay at base/merged with opts as given (relative
+    layer paths stay relative, as Docker's do: the kernel records them as
+    passed), run from inside base; unmounted on teardown."""
+    import ctypes
+    libc = ctypes.CDLL(None, use_errno=True)
+    merged = os.path.join(base, "merged")
+    old = os.getcwd()
+    os.chdir(base)
+    try:
+        rc = libc.mount(b"overlay", b"merged", b"overlay", 0, opts.encode())
+        e = ctypes.get_errno()
+    finally:
+        os.chdir(old)
+    if rc != 0:
+        raise Skip(f"{what}: overlay mounts are not allowed here: {os.strerror(e)}")
+    lab.callback(sh, ["umount", merged])
+    return merged
+
+
+def test_overlay_with_relative_layer_paths():
+    """The reviewer's case: a loop over the overlay's view of an image
+    (relative layer paths, mounted from inside the overlay's directory)
+    is mounted; a write to a loop over the upper layer's image itself
+    must be refused: the view's layers cannot be followed from here, so
+    what the mounted loop stores its data in is unknown."""
+    need("losetup", "mkfs.ext4")
+    with Lab() as lab:
+        base = os.path.join(os.path.abspath(lab.dir), "ov")
+        for n in ("lower", "upper", "work", "merged"):
+            os.makedirs(os.path.join(base, n))
+        img = lab.image(os.path.join("ov", "upper", "disk.img"))
+        merged = mount_overlay_from(lab, base, "lowerdir=lower,upperdir=upper,workdir=work",
+                                    "relative layers")
+        with open("/proc/self/mountinfo") as f:
+            line = next(x for x in f if f" {merged} " in x)
+        print(f"# {line.strip()}")
+        check("upperdir=upper," in line, "the kernel did not keep the relative upperdir")
+        a = lab.loop(os.path.join(merged, "disk.img"))
+        lab.mount(a)
+        refused_intact(lab, lab.loop(img),
+                       [f"{a[5:]} stores its data in", "cannot be identified",
+                        f"overlay at {merged}", '"upper" is relative'],
+                       "upper image under a relative overlay")
+    fscks_clean(lab, "relative overlay")
+
+
+def test_overlay_with_many_lower_layers():
+    """The image in the twelfth lower layer of an overlay; the overlay's
+    view of it is mounted (read-only loop, no copy-up): a write to a loop
+    over the image itself is refused, every layer followed."""
+    need("losetup", "mkfs.ext4")
+    with Lab() as lab:
+        base = os.path.join(os.path.abspath(lab.dir), "many")
+        lowers = [os.path.join(base, f"l{i:02d}") for i in range(12)]
+        for p in lowers + [os.path.join(base, n) for n in ("upper", "work", "merged")]:
+            os.makedirs(p)
+        img = lab.image(os.path.join("many", "l11", "img"))
+        must(["mkfs.ext4", "-q", "-F", "-E", "lazy_itable_init=0,lazy_journal_init=0", img],
+             "mkfs")
+        merged = mount_overlay_from(
+            lab, base, f"lowerdir={':'.join(lowers)},upperdir={base}/upper,workdir={base}/work",
+            "twelve lower layers")
+        a = ro_loop(lab, os.path.join(merged, "img"))
+        mnt = lab.mount_made(a, "ro,noload", "mount the overlay view")
+        refused_intact(lab, lab.loop(img), [f"{a} is mounted at {mnt}"],
+                       "image in the twelfth lower layer")
+
+
+def fuse_server_of(mnt):
+    """The pid of the process whose command line names mnt (bindfs's)."""
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                args = f.read().split(b"\0")
+        except OSError:
+            continue
+        if mnt.encode() in args:
+            return int(pid)
+    return None
+
+
+def test_other_fuse_server_holding_the_file():
+    """Two bindfs mounts of one source: the target is a loop over the
+    file seen through the first; the second's server holds the file open
+    (a program has it mapped through the second view). Only the first's
+    server is exempt from the open-files check: the write is refused,
+    naming the second server."""
+    need("losetup", "bindfs", "fusermount")
+    with Lab() as lab:
+        d = os.path.abspath(lab.dir)
+        src, view1, view2 = (os.path.join(d, n) for n in ("src", "view1", "view2"))
+        for p in (src, view1, view2):
+            os.makedirs(p)
+        img = os.path.join(src, "img")
+        with open(img, "wb") as f:
+            f.write(os.urandom(IMG_SIZE))
+        lab.images.append(img)
+        for v in (view1, view2):
+            must(["bindfs", src, v], "bindfs")
+            lab.callback(sh, ["fusermount", "-u", "-z", v])
+        # Mapped, then the descriptor closed: the holder itself has no
+        # descriptor, and the second server keeps the file open for it.
+        holder = subprocess.Popen([sys.executable, "-c",
+                                   "import mmap,os,sys,time; fd=os.open(sys.argv[1], os.O_RDWR); "
+                                   "m=mmap.mmap(fd, 4096); os.close(fd); print('mapped', "
+                                   "flush=True); time.sleep(120)", os.path.join(view2, "img")],
+                                  stdout=subprocess.PIPE, text=True)
+        lab.callback(holder.wait)
+        lab.callback(holder.kill)
+        check(holder.stdout.readline().strip() == "mapped", "the holder did not start")
+        server2 = fuse_server_of(view2)
+        check(server2 is not None, f"no process names {view2}")
+        a = lab.loop(os.path.join(view1, "img"))
+        refused_intact(lab, a, [f"is open in process {server2} (bindfs)"],
+                       "file held by another FUSE server")
+
+
+# ---- round four: a backing path longer than a page ----------------------------
+
+LOOP_SET_FD, LOOP_CLR_FD, LOOP_CTL_GET_FREE = 0x4C00, 0x4C01, 0x4C82
+
+
+def deep_image(lab, size=IMG_SIZE):
+    """A file of random bytes whose absolute path is longer than a page
+    (17 directories of 250 characters): sysfs's loop/backing_file read
+    fails with ENAMETOOLONG for a loop device over it. Opened by
+    descriptor, as no path call takes it; (fd, sha256)."""
+    fd = os.open(lab.dir, os.O_RDONLY | os.O_DIRECTORY)
+    for _ in range(17):
+        os.mkdir("d" * 250, dir_fd=fd)
+        nxt = os.open("d" * 250, os.O_RDONLY | os.O_DIRECTORY, dir_fd=fd)
+        os.close(fd)
+        fd = nxt
+    img = os.open("deep.img", os.O_RDWR | os.O_CREAT, 0o600, dir_fd=fd)
+    os.close(fd)
+    lab.callback(os.close, img)
+    os.write(img, os.urandom(size))
+    os.fsync(img)
+    return img
+
+
+def fd_sum(fd):
+    os.sync()
+    h = hashlib.sha256()
+    off = 0
+    while True:
+        b = os.pread(fd, MIB, off)
+        if not b:
+            return h.hexdigest()
+        h.update(b)
+        off += len(b)
+
+
+def attach_fd(lab, fd):
+    """A loop device over the open file fd (LOOP_SET_FD: losetup needs a
+    path); detached on teardown. Another agent may take the free one
+    first: then ask again."""
+    import fcntl
+    ctl = os.open("/dev/loop-control", os.O_RDWR)
+    try:
+        for _ in range(20):
+            n = fcntl.ioctl(ctl, LOOP_CTL_GET_FREE)
+            dev = f"/dev/loop{n}"
+            lfd = os.open(dev, os.O_RDWR)
+            try:
+                fcntl.ioctl(lfd, LOOP_SET_FD, fd)
+            except OSError:
+                os.close(lfd)
+                continue
+            lab.callback(os.close, lfd)
+            lab.callback(fcntl.ioctl, lfd, LOOP_CLR_FD)
+            return dev
+    finally:
+        os.close(ctl)
+    raise Skip("no free loop device could be attached")
+
+
+def test_loop_backing_path_longer_than_a_page():
+    need("losetup")
+    with Lab() as lab:
+        img = deep_image(lab)
+        a = attach_fd(lab, img)
+        name = os.path.basename(a)
+        r = sh(["cat", f"/sys/block/{name}/loop/backing_file"])
+        dmktest.note(f"cat backing_file of {a}: exit {r.returncode}: {r.stderr.strip()}")
+        check(r.returncode != 0, "sysfs named the long backing path: nothing here is tested")
+        mnt = lab.mount(a)
+        b = attach_fd(lab, img)
+        before = fd_sum(img)
+        # Before round four the guard took a (and b itself) as detached
+        # and let this write through the mounted file system's image.
+        refused(write(b), [f"refusing to write to {b}: {a} is mounted at {mnt}",
+                           "(its name is unreadable)"], "second loop on a long-path image")
+        check(fd_sum(img) == before, "the long-path image changed")
+    fscks_clean(lab, "long backing path")
+
+
+def detach_if_ours(dev, img):
+    """losetup -d dev only while dev still sits on img: once autoclear has
+    detached it, the number may be another agent's loop device."""
+    name = os.path.basename(dev)
+    try:
+        with open(f"/sys/block/{name}/loop/backing_file") as f:
+            ours = f.read().strip() == img
+    except OSError:
+        return
+    if ours:
+        sh(["losetup", "-d", dev])
+
+
+def test_loop_cannot_be_reattached_while_the_run_holds_it():
+    """drivemark-cli runs the guard again once the device is open, which
+    is only sound if what it checked then cannot change under the run: a
+    loop device detached and attached to another file. While the run
+    holds it (held before its read-back, DMK_TEST_VERIFY_HOLD), losetup
+    -d only marks it for autoclear and a new attach fails with EBUSY; the
+    run then finishes on its own file, and the other file is untouched."""
+    need("losetup")
+    with Lab() as lab:
+        img = lab.image("a.img")
+        other = lab.image("other.img")
+        a = must(["losetup", "-f", "--show", img], "losetup")
+        lab.callback(detach_if_ours, a, img)
+        name = os.path.basename(a)
+        seen = {}
+
+        def swap():
+            seen["detach"] = sh(["losetup", "-d", a]).returncode
+            seen["attach"] = sh(["losetup", a, other])
+            with open(f"/sys/block/{name}/loop/backing_file") as f:
+                seen["backing"] = f.read().strip()
+
+        before = sha(other)
+        args = ["run", "--device", a, "--size", "16M", "--mode", "write", "--verify",
+                "--yes-destroy-data=" + a] + QUICK
+        proc, held, out, err = dmktest.held_run(lab.dir, [CLI] + args, swap)
+        print(f"# held: {held}; exit {proc.returncode}; {seen}")
+        check(held, f"drivemark-cli never reached the read-back: {err}")
+        check(proc.returncode == 0, f"the run failed: exit {proc.returncode}: {err}")
+        check(seen["detach"] == 0, "losetup -d of the held loop device failed")
+        check(seen["attach"].returncode != 0,
+              f"{a} was attached to another file while the run held it")
+        check(seen["backing"] == img, f"{a} now sits on {seen['backing']}")
+        check(sha(other) == before, "the other file changed")
+
+
+def test_unused_partitioned_disk_is_written():
+    """A partitioned loop device with nothing mounted is written: the
+    guard's second look, once the run holds the disk with O_EXCL, must not
+    take the partitions' failing O_EXCL probe (the kernel refuses to claim
+    a partition of a claimed disk) for another user."""
+    need("losetup")
+    with Lab() as lab:
+        img, a = lab.partitioned()
+        r = write(a)
+        check(r.returncode == 0, f"the unused partitioned disk was refused: {r.stderr}")
+
+
 def main():
     return dmktest.run_tap(dmktest.tests_in(globals()), timed=True)
 

@@ -417,6 +417,55 @@ def test_block_device_refused():
         check(sha(img) == digest, "the device was written")
 
 
+def close_write_events(path):
+    """An inotify descriptor watching path for a close after a write-open
+    (IN_CLOSE_WRITE, what makes udev rescan a disk), and a function that
+    says how many came."""
+    import ctypes
+    libc = ctypes.CDLL(None, use_errno=True)
+    fd = libc.inotify_init1(os.O_NONBLOCK | os.O_CLOEXEC)
+    check(fd >= 0, f"inotify_init1: errno {ctypes.get_errno()}")
+    check(libc.inotify_add_watch(fd, path.encode(), 0x8) >= 0, f"inotify_add_watch {path}")
+
+    def count():
+        try:
+            return len(os.read(fd, 4096)) // 16  # events carry no name for a watched file
+        except BlockingIOError:
+            return 0
+        finally:
+            os.close(fd)
+    return count
+
+
+def test_block_device_never_opened_for_writing():
+    """--csv and --json naming a block device are refused before any
+    write-open: no close-after-write reaches the device (udev would
+    rescan it), and its contents are unchanged."""
+    need_root("losetup")
+    with Dir() as d:
+        img = os.path.join(d, "img")
+        open(img, "wb").write(b"\x5a" * (4 * MIB))
+        r = subprocess.run(["losetup", "-f", "--show", img], capture_output=True, text=True)
+        if r.returncode != 0:
+            raise Skip(f"losetup: {r.stderr.strip()}")
+        loop = r.stdout.strip()
+        try:
+            digest = sha(img)
+            target = os.path.join(d, "t")
+            os.mkdir(target)
+            for opt in ("--csv", "--json"):
+                events = close_write_events(loop)
+                r = run(["run", "--target", target, opt, loop] + NULL_QUICK, timeout=LIMIT)
+                n = events()
+                print(f"# {opt} {loop}: exit {r.returncode}, {n} close-after-write events")
+                check(r.returncode == 1 and "it is a block device, not a regular file" in r.stderr,
+                      r.stderr)
+                check(n == 0, f"{opt}: {loop} was opened for writing ({n} IN_CLOSE_WRITE)")
+        finally:
+            subprocess.run(["losetup", "-d", loop], capture_output=True)
+        check(sha(img) == digest, "the device was written")
+
+
 def main():
     return dmktest.run_tap(dmktest.tests_in(globals()), timed=True)
 

@@ -71,18 +71,9 @@ static char *path_in(const char *dir, const char *name, char *buf, size_t len)
     return buf;
 }
 
-/* $DMK_TEST_TMPDIR (made if need be: this test may run first), or ".". */
 static const char *tmp_dir(void)
 {
-    const char *d = getenv("DMK_TEST_TMPDIR");
-    if (!d || !*d)
-        return ".";
-#ifdef _WIN32
-    mkdir(d);
-#else
-    mkdir(d, 0755);
-#endif
-    return d;
+    return dmk_test_tmpdir();
 }
 
 /* ---- a hand-built result ------------------------------------------------- */

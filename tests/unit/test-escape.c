@@ -78,6 +78,36 @@ static void test_utf8_valid_copy(void)
                   "ab");
 }
 
+/* dmk_error_append: what joins a message after it is set is escaped as
+ * the message is, the newline kept; text before it is not touched; a
+ * full message takes no more and stays terminated; NULL is allowed. */
+static void test_error_append(void)
+{
+    DmkError err = {0};
+    dmk_error_set(&err, DMK_E_IO, 5, "renaming a failed");
+    DMK_CHECK_INT(
+        dmk_error_append(&err, " (the old %s was kept)", "/m/\x1b]0;t\x07\xe2\x80\xae.csv"),
+        DMK_E_IO);
+    DMK_CHECK_STR(err.msg, "renaming a failed (the old /m/?]0;t??.csv was kept)");
+    DMK_CHECK_INT(err.os_error, 5);
+    dmk_error_append(&err, "\n%s\xc2\x9b", "x\xff");
+    DMK_CHECK_STR(err.msg, "renaming a failed (the old /m/?]0;t??.csv was kept)\nx??");
+    /* full: the cut may split a character; its half becomes '?' */
+    char big[sizeof err.msg + 8];
+    memset(big, 'a', sizeof big - 1);
+    big[sizeof big - 1] = '\0';
+    dmk_error_set(&err, DMK_E_IO, 0, "%.760s", big);
+    dmk_error_append(&err, "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9");
+    DMK_CHECK_INT(strlen(err.msg), sizeof err.msg - 1);
+    DMK_CHECK_STR(err.msg + 760, "\xc3\xa9\xc3\xa9\xc3\xa9?");
+    dmk_error_append(&err, "more");
+    DMK_CHECK_INT(strlen(err.msg), sizeof err.msg - 1);
+    DMK_CHECK_INT(dmk_error_append(NULL, "%s", "x"), DMK_OK);
+    /* dmk_error_os's OS text goes the same way */
+    dmk_error_os(&err, DMK_E_NOENT, 2, "opening %s failed", "\x1b[1m");
+    DMK_CHECK(strncmp(err.msg, "opening ?[1m failed: ", 21) == 0);
+}
+
 int main(void)
 {
     DMK_TEST(test_controls);
@@ -85,5 +115,6 @@ int main(void)
     DMK_TEST(test_kept);
     DMK_TEST(test_error_messages);
     DMK_TEST(test_utf8_valid_copy);
+    DMK_TEST(test_error_append);
     return dmk_test_done();
 }

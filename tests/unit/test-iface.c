@@ -87,9 +87,7 @@ static uint64_t walk(const char *disk, char *desc, size_t len)
 
 static void build_tree(void)
 {
-    const char *tmp = getenv("DMK_TEST_TMPDIR");
-    snprintf(root, sizeof root, "%s/iface-sys-%ld", tmp ? tmp : ".", (long)getpid());
-    mkdir(tmp ? tmp : ".", 0755);
+    snprintf(root, sizeof root, "%s/iface-sys-%ld", dmk_test_tmpdir(), (long)getpid());
     mkdir(root, 0755);
     /* NVMe: the namespace under the controller under the PCIe function,
      * under a root port whose own (wider) link must not be taken */

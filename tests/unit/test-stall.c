@@ -434,6 +434,26 @@ static void test_inflight_left_to_the_os(void)
     }
 }
 
+/* Round four: the call left behind names the target directory in text
+ * appended to the stall's message (dmk_error_append): a directory whose
+ * name holds ESC and U+202E (a vfat label under /media) shows them as
+ * '?', in the message and in what the front end is told at once. */
+static void test_hang_names_dir_escaped(void)
+{
+    DmkRunSpec *spec = new_spec("RND4K Q1T1", 30.0, 1);
+    snprintf(spec->dir, sizeof spec->dir, "/fault/u\x1b]0;owned\x07\xe2\x80\xae");
+    DmkFaultScript s = {.hang = {.nth = 100}};
+    Outcome o = {0};
+    run_hung(spec, &s, &o, DMK_E_TIMEOUT);
+    check_has(o.err.msg, " of the test file in /fault/u?]0;owned??: the call that submits it has "
+                         "not returned for ");
+    check_has(o.err.msg, "its thread was left behind");
+    DMK_CHECK(strchr(o.err.msg, '\x1b') == NULL && strchr(o.err.msg, '\x07') == NULL);
+    DMK_CHECK(strstr(o.err.msg, "\xe2\x80\xae") == NULL);
+    end_hung(&o);
+    free(spec);
+}
+
 int main(void)
 {
     DMK_TEST(test_stop_without_hang);
@@ -447,5 +467,6 @@ int main(void)
     DMK_TEST(test_short_gaps_add_up);
     DMK_TEST(test_short_gaps_of_a_slow_drive);
     DMK_TEST(test_inflight_left_to_the_os);
+    DMK_TEST(test_hang_names_dir_escaped);
     return dmk_test_done();
 }

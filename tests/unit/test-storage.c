@@ -72,8 +72,7 @@ static void slave(const char *holder, const char *name)
  * loop8 not attached. */
 static void make_tree(void)
 {
-    const char *base = getenv("DMK_TEST_TMPDIR");
-    snprintf(root, sizeof root, "%s/storage-XXXXXX", base ? base : ".");
+    snprintf(root, sizeof root, "%s/storage-XXXXXX", dmk_test_tmpdir());
     DMK_CHECK(mkdtemp(root) != NULL);
     const char *dirs[] = {"sys",           "sys/block",   "sys/dev",
                           "sys/dev/block", "sys/devices", "sys/devices/virtual",
@@ -267,6 +266,66 @@ static void test_fuse_mount_root(void)
     DMK_CHECK_INT(s.kind, DMK_STORAGE_RAM); /* root's file system is "tmpfs" in the fake table */
 }
 
+/* Options longer than DmkMountLine holds (an overlay of many layers): the
+ * parse says they were cut, at a whole option, and the walk reads them
+ * whole again from mountinfo by the mount's id, so an upperdir past the
+ * cut is still followed (to "tmpfs" here); a relative upperdir is
+ * unknown, never followed from our own directory. */
+static void test_long_overlay_options(void)
+{
+    size_t len = 3 * sizeof(((DmkMountLine *)0)->super_opts);
+    char *line = malloc(len + PATH_MAX * 2), *table = malloc(len + PATH_MAX * 4);
+    DMK_CHECK(line && table);
+    if (!line || !table)
+        return;
+    int n = snprintf(line, len, "47 22 0:47 / /ov rw - overlay overlay rw,lowerdir=");
+    for (int i = 0; (size_t)n < len - 64; i++)
+        n += snprintf(line + n, len - (size_t)n, "%s/lower%04d", i ? ":" : "", i);
+    snprintf(line + n, len + PATH_MAX * 2 - (size_t)n, ",upperdir=%s,workdir=/w\n", root);
+    DmkMountLine m;
+    DmkLinuxStorage s;
+    DMK_CHECK(dmk_mountinfo_parse(line, &m));
+    DMK_CHECK(m.super_opts_cut);
+    DMK_CHECK(strstr(m.super_opts, "upperdir=") == NULL);
+    DMK_CHECK_STR(m.super_opts, "rw"); /* lowerdir= did not fit whole: left out */
+    /* Not in the table: the options cannot be read whole, so unknown. */
+    dmk_linux_storage_of_mount(root, &m, &s);
+    DMK_CHECK_INT(s.kind, DMK_STORAGE_UNKNOWN);
+    char path[PATH_MAX * 2];
+    snprintf(path, sizeof path, "%s/proc/self/mountinfo", root);
+    FILE *f = fopen(path, "a");
+    DMK_CHECK(f != NULL);
+    if (f) {
+        fputs(line, f);
+        fclose(f);
+    }
+    char *all = dmk_mountinfo_super_opts(root, &m);
+    DMK_CHECK(all != NULL && strstr(all, ",upperdir=") != NULL && strstr(all, ",workdir=/w"));
+    free(all);
+    dmk_linux_storage_of_mount(root, &m, &s);
+    DMK_CHECK_INT(s.kind, DMK_STORAGE_RAM); /* root is on "tmpfs" in the fake table */
+    DMK_CHECK(strncmp(s.chain, "overlay, whose upper layer ", 27) == 0);
+    DMK_CHECK(dmk_mountinfo_parse(
+        "48 22 0:48 / /ov2 rw - overlay overlay rw,lowerdir=l,upperdir=u,workdir=w\n", &m));
+    DMK_CHECK(!m.super_opts_cut);
+    dmk_linux_storage_of_mount(root, &m, &s);
+    DMK_CHECK_INT(s.kind, DMK_STORAGE_UNKNOWN);
+    DMK_CHECK(strstr(s.chain, "\"u\" is a relative path") != NULL);
+    /* A mount point too long for its field is said to be cut, and the
+     * line still names its file system and source. */
+    n = snprintf(line, len, "49 22 0:49 / /");
+    for (int i = 0; i < 600; i++)
+        line[n++] = 'd';
+    snprintf(line + n, len - (size_t)n, " rw - overlay overlay rw,upperdir=/u\n");
+    DMK_CHECK(dmk_mountinfo_parse(line, &m));
+    DMK_CHECK(m.fields_cut);
+    DMK_CHECK_STR(m.fstype, "overlay");
+    DMK_CHECK(dmk_mountinfo_parse("50 22 0:50 / /x rw - ext4 /dev/sda1 rw\n", &m));
+    DMK_CHECK(!m.fields_cut);
+    free(line);
+    free(table);
+}
+
 int main(void)
 {
     make_tree();
@@ -279,6 +338,7 @@ int main(void)
     DMK_TEST(test_mount_lines);
     DMK_TEST(test_buffered_loop);
     DMK_TEST(test_fuse_mount_root);
+    DMK_TEST(test_long_overlay_options);
     remove_tree();
     return dmk_test_done();
 }

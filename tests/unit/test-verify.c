@@ -405,10 +405,7 @@ static DmkVerifyResult run_native(const char *test, const uint64_t *flips, size_
 {
     Corrupter c = {.n_flips = n};
     DmkVerifyResult v = {0};
-    const char *tmp = getenv("DMK_TEST_TMPDIR");
-    snprintf(c.dir, sizeof c.dir, "%s/verify", tmp ? tmp : ".");
-    if (tmp)
-        make_dir(tmp);
+    snprintf(c.dir, sizeof c.dir, "%s/verify", dmk_test_tmpdir());
     make_dir(c.dir);
     if (n)
         memcpy(c.flips, flips, n * sizeof *flips);
