@@ -224,10 +224,12 @@ def run_tap(tests, plan_first=False, timed=False):
             note = fn()
             took = f" ({time.monotonic() - t0:.1f} s)" if timed else ""
             print(f"ok {i} - {name}{took}")
-            if note:
-                print(f"# {note}")
+            for line in str(note or "").splitlines():
+                print(f"# {line}")
         except Skip as s:
-            print(f"ok {i} - {name} # SKIP {s}")
+            # One line: a reason quoting a tool's message (mount's second
+            # line) would otherwise be a line TAP does not know.
+            print(f"ok {i} - {name} # SKIP {' '.join(str(s).split())}")
         except Exception:  # noqa: BLE001 - every failure is reported
             failed += 1
             print(f"not ok {i} - {name}")
