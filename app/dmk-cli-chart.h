@@ -1,5 +1,5 @@
 /* `drivemark-cli chart`: saved results as a review's chart (PNG, SVG,
- * PDF), drawn by the same Cairo renderer as the window (ui/dmk-chart.h).
+ * PDF), drawn by the same Cairo renderer as the window (chart/dmk-chart.h).
  * Built only where libcsv and Cairo are. */
 #ifndef DMK_CLI_CHART_H
 #define DMK_CLI_CHART_H

@@ -32,7 +32,7 @@ typedef enum {
     DMK_CLI_CHART_QD,
     DMK_CLI_CHART_BS,
     DMK_CLI_CHART_TILES,
-    /* review-lab results (ui/dmk-chart-lab.h); FROM_FILE picks the lab's first chart */
+    /* review-lab results (chart/dmk-chart-lab.h); FROM_FILE picks the lab's first chart */
     DMK_CLI_CHART_LAB_SPEED,
     DMK_CLI_CHART_LAB_ZOOM,
     DMK_CLI_CHART_LAB_TEMPERATURE,

@@ -1,7 +1,7 @@
 /* The Lab tab: the review-lab tests of core/dmk-lab.h (sustained write,
  * full-span write, mixed load, latency under load, recovery), each with
  * its settings, a live chart while it runs and, at the end, its result in
- * a DmkLabView (dmk-lab-view.h): the charts (ui/dmk-chart-lab.h) and the
+ * a DmkLabView (dmk-lab-view.h): the charts (chart/dmk-chart-lab.h) and the
  * written report (dmk_lab_report).
  *
  * DmkLabPage is the tab itself: a form on the left (the test and its

@@ -1,5 +1,5 @@
 /* One finished (or stopped) lab result, as the window shows it: a picker
- * of its charts (ui/dmk-chart-lab.h: speed, cache zoom, temperature,
+ * of its charts (chart/dmk-chart-lab.h: speed, cache zoom, temperature,
  * mixed, latency or recovery), the chart or charts picked, and the
  * written report (dmk_lab_report). Its buttons trigger the window's
  * win.export-chart and win.save, which act on the tab shown.

@@ -1,4 +1,4 @@
-/* Review-lab charts (ui/dmk-chart-lab.h): models built from hand-made
+/* Review-lab charts (chart/dmk-chart-lab.h): models built from hand-made
  * results with known numbers, and from real lab runs on the null backend
  * (a simulated SLC cache and temperature sensor), drawn and exported.
  * `test-chart-lab --shots DIR` writes every lab chart to look at. */
