@@ -6,6 +6,14 @@
 #include <stdio.h>
 #include <string.h>
 
+/* The format attributes let the compiler check the callers' formats and
+ * know fmt is one (clang's -Wformat-nonliteral otherwise flags the
+ * vsnprintf calls). */
+static void set_fields(DmkError *err, int code, int os_error, const char *fmt, va_list ap)
+    __attribute__((format(DMK_PRINTF_FORMAT, 4, 0)));
+static void append_v(DmkError *err, const char *fmt, va_list ap)
+    __attribute__((format(DMK_PRINTF_FORMAT, 2, 0)));
+
 static void set_fields(DmkError *err, int code, int os_error, const char *fmt, va_list ap)
 {
     err->code = code;
