@@ -63,7 +63,7 @@ check_format() {
     if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
         mapfile -t files < <(git ls-files '*.c' '*.h')
     else
-        mapfile -t files < <(find app core platform ui tests -name '*.[ch]')
+        mapfile -t files < <(find app chart core platform ui tests -name '*.[ch]')
     fi
     log "checking the format of ${#files[@]} files against .clang-format"
     clang-format --dry-run --Werror "${files[@]}"
