@@ -31,17 +31,6 @@ void dmk_cli_free_all(DmkRunResult **r, size_t n)
     }
 }
 
-void dmk_cli_result_label(const DmkRunResult *r, char *buf, size_t len)
-{
-    const char *who = r->target.model[0] ? r->target.model : r->target.path;
-    /* "2026-11-30T06:45:46Z" -> "2026-11-30 06:45": enough to tell runs apart */
-    char when[32];
-    snprintf(when, sizeof when, "%.16s", r->date);
-    if (strlen(when) > 10 && when[10] == 'T')
-        when[10] = ' ';
-    snprintf(buf, len, "%s%s%s", who, when[0] ? ", " : "", when);
-}
-
 /* ---- the comparison table ------------------------------------------------ */
 
 typedef struct {
@@ -111,9 +100,9 @@ static void print_files(FILE *f, const DmkCliArgs *a, DmkRunResult *const *res)
 {
     fprintf(f, "Drivemark results: %s of each test's best pass\n\n", metric_label(a->metric));
     for (size_t i = 0; i < a->n_files; i++) {
-        char label[300], name[4096], path[1024], fs[32];
+        char label[DMK_RESULT_LABEL_LEN], name[4096], path[1024], fs[32];
         const DmkTargetInfo *t = &res[i]->target;
-        dmk_cli_result_label(res[i], label, sizeof label);
+        dmk_result_label(res[i], false, label, sizeof label);
         /* The file's name and its cells, escaped (dmk-escape.h). */
         dmk_escape_inplace(label, NULL);
         fprintf(f, "  [%zu] %s\n      %s (%s%s%s)%s\n", i + 1,

@@ -13,10 +13,6 @@
 int dmk_cli_load_all(const DmkCliArgs *a, DmkRunResult **out);
 void dmk_cli_free_all(DmkRunResult **r, size_t n);
 
-/* "Samsung SSD 970 EVO Plus 1TB, 2026-11-30 06:45": the drive's model (or
- * the target when the model is unknown) and when the run started. */
-void dmk_cli_result_label(const DmkRunResult *r, char *buf, size_t len);
-
 /* Prints the files: one as CrystalDiskMark's table (unless --metric asks
  * for one number), several side by side with the difference in % to the
  * first. Returns the exit status. */

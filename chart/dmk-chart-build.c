@@ -84,27 +84,6 @@ static void join_label(char *buf, size_t len, const char *label, const char *suf
     snprintf(buf, len, "%.*s%s", (int)(strlen(label) < room ? strlen(label) : room), label, suffix);
 }
 
-/* "Samsung SSD 980 PRO 1TB, 2026-11-30 06:45"; the path for a drive
- * without a model, or only the date when without_path. */
-static void drive_and_date(const DmkRunResult *r, bool without_path, char *buf, size_t len)
-{
-    const char *who = r->target.model[0] ? r->target.model : without_path ? "" : r->target.path;
-    /* "2026-11-30T06:45:46Z" -> "2026-11-30 06:45": enough to tell runs apart */
-    char when[32];
-    snprintf(when, sizeof when, "%.16s", r->date);
-    if (strlen(when) > 10 && when[10] == 'T')
-        when[10] = ' ';
-    snprintf(buf, len, "%s%s%s", who, who[0] && when[0] ? ", " : "", when);
-}
-
-void dmk_chart_drive_and_date(const DmkRunResult *r, char *buf, size_t len)
-{
-    drive_and_date(r, false, buf, len);
-}
-
-/* Room for a whole drive_and_date: the path and ", " + 16 of date. */
-#define DMK_LABEL_LEN (sizeof(((DmkTargetInfo *)0)->path) + 32)
-
 void dmk_chart_result_name(const DmkRunResult *const *res, size_t i, const char *const *names,
                            char *buf, size_t len)
 {
@@ -114,10 +93,10 @@ void dmk_chart_result_name(const DmkRunResult *const *res, size_t i, const char 
     }
     /* Whole labels, so results differing only past the legend's width
      * still count as different; join_label cuts the name to fit. */
-    char mine[DMK_LABEL_LEN], other[DMK_LABEL_LEN], suffix[32] = "";
-    drive_and_date(res[i], false, mine, sizeof mine);
+    char mine[DMK_RESULT_LABEL_LEN], other[DMK_RESULT_LABEL_LEN], suffix[32] = "";
+    dmk_result_label(res[i], false, mine, sizeof mine);
     for (size_t k = 0; k < i && !suffix[0]; k++) {
-        drive_and_date(res[k], false, other, sizeof other);
+        dmk_result_label(res[k], false, other, sizeof other);
         if (strcmp(mine, other) == 0)
             snprintf(suffix, sizeof suffix, " [%zu]", i + 1);
     }
@@ -146,7 +125,7 @@ static void set_subtitle(const Ctx *c)
     }
     char who[160] = "", size[32], meas[32], file[64], passes[64];
     if (by_direction(c))
-        drive_and_date(r, true, who, sizeof who); /* the target's path says little here */
+        dmk_result_label(r, true, who, sizeof who); /* the target's path says little here */
     snprintf(file, sizeof file, "%s test file", dmk_format_size(r->size, size, sizeof size));
     snprintf(passes, sizeof passes, "best of %u x %s s", r->passes,
              dmk_format_double(r->measure_s, 1, meas, sizeof meas));

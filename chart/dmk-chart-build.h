@@ -52,10 +52,6 @@ int dmk_chart_build(DmkChartBuild *b, DmkChartBuildKind kind, const char *metric
                     DmkError *err);
 void dmk_chart_build_free(DmkChartBuild *b);
 
-/* "Samsung SSD 980 PRO 1TB, 2026-11-30 06:45": a result's drive (its
- * path when the model is unknown) and the minute it ran. */
-void dmk_chart_drive_and_date(const DmkRunResult *r, char *buf, size_t len);
-
 /* The legend name of res[i]: names[i] when names is not NULL, else its
  * drive and date, with " [i+1]" where an earlier result has the same. */
 void dmk_chart_result_name(const DmkRunResult *const *res, size_t i, const char *const *names,

@@ -242,7 +242,7 @@ static void set_subtitle(const Lab *l, const char *finding)
         return;
     }
     char who[sizeof l->b->model.subtitle];
-    dmk_chart_drive_and_date(l->res[0], who, sizeof who);
+    dmk_result_label(l->res[0], false, who, sizeof who);
     /* The drive keeps at most half: the finding is the news. */
     int keep = (int)(sizeof l->b->model.subtitle / 2);
     snprintf(l->b->model.subtitle, sizeof l->b->model.subtitle, "%.*s%s%s", keep, who,

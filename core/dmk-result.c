@@ -2,6 +2,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -90,6 +91,17 @@ double dmk_test_paused_s(const DmkTestResult *t, uint32_t *pass)
         }
     }
     return worst;
+}
+
+void dmk_result_label(const DmkRunResult *r, bool without_path, char *buf, size_t len)
+{
+    const char *who = r->target.model[0] ? r->target.model : without_path ? "" : r->target.path;
+    /* "2026-11-30T06:45:46Z" -> "2026-11-30 06:45": enough to tell runs apart */
+    char when[32];
+    snprintf(when, sizeof when, "%.16s", r->date);
+    if (strlen(when) > 10 && when[10] == 'T')
+        when[10] = ' ';
+    snprintf(buf, len, "%s%s%s", who, who[0] && when[0] ? ", " : "", when);
 }
 
 void dmk_run_result_free(DmkRunResult *r)

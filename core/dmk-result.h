@@ -183,6 +183,16 @@ int dmk_fs_feature_parse(const char *s);
  * file (NOCOW)", "btrfs copy-on-write: active, the numbers include it". */
 void dmk_run_fs_notes(const DmkRunResult *r, char *buf, size_t len);
 
+/* A result's label for people, in legends, tooltips and the CLI's table:
+ * "Samsung SSD 980 PRO 1TB, 2026-11-30 06:45", the drive's model (its
+ * target path where the model is unknown, unless without_path) and the
+ * start to the minute, enough to tell runs apart. An empty part leaves
+ * its ", " out. Not escaped: the caller escapes for where it shows it. */
+void dmk_result_label(const DmkRunResult *r, bool without_path, char *buf, size_t len);
+
+/* Room for a whole dmk_result_label: the path, ", " and 16 of date. */
+#define DMK_RESULT_LABEL_LEN (sizeof(((DmkTargetInfo *)0)->path) + 32)
+
 /* Stats of a histogram that counted `bytes` over `seconds`. */
 void dmk_stats_from_hist(DmkStats *s, const DmkHist *h, uint64_t bytes, double seconds);
 

@@ -106,15 +106,10 @@ char *dmk_text_result_title(const DmkRunResult *r)
 
 char *dmk_text_result_label(const DmkRunResult *r)
 {
-    const char *who = r->target.model[0] ? r->target.model : r->target.path;
-    /* "2026-11-30T06:45:46Z" -> "2026-11-30 06:45", as the CLI's legends */
-    char when[32];
-    g_snprintf(when, sizeof when, "%.16s", r->date);
-    if (strlen(when) > 10 && when[10] == 'T')
-        when[10] = ' ';
-    char *label = g_strdup_printf("%s%s%s", who, when[0] ? ", " : "", when);
+    char label[DMK_RESULT_LABEL_LEN]; /* as the CLI's table and the charts' legends */
+    dmk_result_label(r, false, label, sizeof label);
     dmk_escape_inplace(label, NULL); /* a tooltip and a legend: no bidi override */
-    return label;
+    return g_strdup(label);
 }
 
 char *dmk_text_capacity(uint64_t bytes)
