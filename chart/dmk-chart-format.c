@@ -11,25 +11,6 @@
 
 #include "dmk-size.h"
 
-void dmk_chart_format_number(double v, int decimals, char *buf, size_t len)
-{
-    char raw[64];
-    dmk_format_double(v, decimals, raw, sizeof raw);
-    const char *digits = raw[0] == '-' ? raw + 1 : raw;
-    size_t int_len = strcspn(digits, ".");
-    char out[96];
-    size_t o = 0;
-    if (digits != raw)
-        out[o++] = '-';
-    for (size_t i = 0; i < int_len; i++) {
-        if (i > 0 && (int_len - i) % 3 == 0)
-            out[o++] = ',';
-        out[o++] = digits[i];
-    }
-    snprintf(out + o, sizeof out - o, "%s", digits + int_len);
-    snprintf(buf, len, "%s", out);
-}
-
 /* Enough decimals to show three significant digits, never more than 3. */
 static int value_decimals(double v)
 {
@@ -47,11 +28,11 @@ void dmk_chart_format_value(double v, char *buf, size_t len)
 {
     if (fabs(v) >= 1e7) {
         char num[64];
-        dmk_chart_format_number(v / 1e6, 2, num, sizeof num);
+        dmk_format_thousands(v / 1e6, 2, num, sizeof num);
         snprintf(buf, len, "%sM", num);
         return;
     }
-    dmk_chart_format_number(v, value_decimals(v), buf, len);
+    dmk_format_thousands(v, value_decimals(v), buf, len);
     /* "90", not "90.0": a zero says nothing, and a column of labels with
      * and without them looks uneven. */
     if (strchr(buf, '.')) {
@@ -81,7 +62,7 @@ static int exact_decimals(double v)
 static void format_bytes(double v, char *buf, size_t len)
 {
     if (v < 1 || v > 9e18) {
-        dmk_chart_format_number(v, exact_decimals(v), buf, len);
+        dmk_format_thousands(v, exact_decimals(v), buf, len);
         return;
     }
     dmk_format_size((uint64_t)llround(v), buf, len);
@@ -95,18 +76,18 @@ void dmk_chart_format_tick(const DmkAxis *a, double t, char *buf, size_t len)
         return;
     }
     if (a->scale == DMK_AXIS_LOG2) {
-        dmk_chart_format_number(v, exact_decimals(v), buf, len);
+        dmk_format_thousands(v, exact_decimals(v), buf, len);
         return;
     }
     double top = fmax(fabs(a->lo), fabs(a->hi));
     if (top >= 1e7) {
         char num[64];
-        dmk_chart_format_number(v / 1e6, step_decimals(a->step / 1e6), num, sizeof num);
+        dmk_format_thousands(v / 1e6, step_decimals(a->step / 1e6), num, sizeof num);
         if (v == 0)
             snprintf(buf, len, "0");
         else
             snprintf(buf, len, "%sM", num);
         return;
     }
-    dmk_chart_format_number(v, step_decimals(a->step), buf, len);
+    dmk_format_thousands(v, step_decimals(a->step), buf, len);
 }

@@ -70,8 +70,8 @@ void dmk_chart_text(cairo_t *cr, double x, double y, double ha, double va, const
 void dmk_chart_ellipsize(cairo_t *cr, const char *s, double max_w, char *out, size_t len);
 double dmk_chart_line_height(cairo_t *cr);
 
-/* dmk-chart-format.c: locale-independent numbers, "1,000" separators */
-void dmk_chart_format_number(double v, int decimals, char *buf, size_t len);
+/* dmk-chart-format.c: locale-independent numbers, "1,000" separators
+ * (dmk_format_thousands, dmk-size.h) */
 void dmk_chart_format_value(double v, char *buf, size_t len);
 void dmk_chart_format_tick(const DmkAxis *a, double t, char *buf, size_t len);
 

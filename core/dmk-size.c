@@ -198,3 +198,44 @@ char *dmk_format_double(double v, int decimals, char *buf, size_t len)
         snprintf(buf, len, "%s%.0f.%0*llu", neg ? "-" : "", whole, decimals, frac);
     return buf;
 }
+
+/* raw ("-1234567.89") into buf with a ',' between thousands of its whole part. */
+static char *group_thousands(const char *raw, char *buf, size_t len)
+{
+    char out[448]; /* the longest %.0f of a double (309 digits), its commas and decimals */
+    const char *digits = raw[0] == '-' ? raw + 1 : raw;
+    size_t int_len = strcspn(digits, "."), o = 0;
+    if (digits != raw)
+        out[o++] = '-';
+    for (size_t i = 0; i < int_len && o + 2 < sizeof out; i++) {
+        if (i > 0 && (int_len - i) % 3 == 0)
+            out[o++] = ',';
+        out[o++] = digits[i];
+    }
+    snprintf(out + o, sizeof out - o, "%s", digits + int_len);
+    snprintf(buf, len, "%s", out);
+    return buf;
+}
+
+char *dmk_format_thousands(double v, int decimals, char *buf, size_t len)
+{
+    char raw[336];
+    return group_thousands(dmk_format_double(v, decimals, raw, sizeof raw), buf, len);
+}
+
+char *dmk_format_figure(double v, char *buf, size_t len)
+{
+    if (!isfinite(v)) {
+        snprintf(buf, len, "-");
+        return buf;
+    }
+    double a = fabs(v);
+    if (a < 9.995)
+        return dmk_format_double(v, 2, buf, len);
+    if (a < 99.95)
+        return dmk_format_double(v, 1, buf, len);
+    /* printf's rounding of the whole number, as the report always had */
+    char raw[336];
+    snprintf(raw, sizeof raw, "%.0f", v);
+    return group_thousands(raw, buf, len);
+}

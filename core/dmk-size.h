@@ -34,4 +34,14 @@ char *dmk_format_block(uint64_t bytes, char *buf, size_t len);
  * `decimals` digits after the point, trailing zeros kept. */
 char *dmk_format_double(double v, int decimals, char *buf, size_t len);
 
+/* dmk_format_double with a ',' between thousands: (1234567.891, 2) ->
+ * "1,234,567.89". The charts' numbers. */
+char *dmk_format_thousands(double v, int decimals, char *buf, size_t len);
+
+/* A measured figure for people, grouped by thousands: "123,457", "65.3",
+ * "9.50"; two decimals below 10, one below 100, by the value as printed,
+ * so 9.996 is "10.0", not "10.00", and a saved and reloaded result reads
+ * the same. "-" when not finite. The lab report's and the Lab tab's. */
+char *dmk_format_figure(double v, char *buf, size_t len);
+
 #endif

@@ -25,25 +25,13 @@ void dmk_lab_overrides_init(DmkLabOverrides *o)
 
 /* ---- words and numbers ------------------------------------------------------ */
 
-/* 1234567.8 -> "1,234,568"; below 100 one decimal, as the report does. */
+/* 1234567.8 -> "1,234,568", 9.996 -> "10.0": the report's figures. */
 static char *thousands(double v)
 {
     if (!isfinite(v))
         return g_strdup("\u2013");
-    if (fabs(v) < 100) {
-        char buf[32];
-        return g_strdup(dmk_format_double(v, fabs(v) < 10 ? 2 : 1, buf, sizeof buf));
-    }
-    char *digits = g_strdup_printf("%.0f", fabs(v));
-    GString *s = g_string_new(v < 0 ? "-" : "");
-    size_t n = strlen(digits);
-    for (size_t i = 0; i < n; i++) {
-        if (i > 0 && (n - i) % 3 == 0)
-            g_string_append_c(s, ',');
-        g_string_append_c(s, digits[i]);
-    }
-    g_free(digits);
-    return g_string_free(s, FALSE);
+    char buf[400];
+    return g_strdup(dmk_format_figure(v, buf, sizeof buf));
 }
 
 /* 7200 -> "2 h", 1800 -> "30 min", 0.5 -> "0.5 s", 5400 -> "90 min". */

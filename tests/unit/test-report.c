@@ -123,6 +123,35 @@ static void test_labels(void)
     DMK_CHECK_STR(dmk_mode_title(DMK_MODE_MIX), "Mix");
 }
 
+/* A result's label, the same in the CLI's table, the window and the
+ * charts: the model, else the path; the start to the minute; no stray
+ * ", " where a part is empty. */
+static void test_result_label(void)
+{
+    DmkRunResult *r = make_result(true);
+    char b[DMK_RESULT_LABEL_LEN];
+    dmk_result_label(r, false, b, sizeof b);
+    DMK_CHECK_STR(b, "Samsung SSD 970 EVO Plus 1TB, 2026-11-30 06:45");
+    r->target.model[0] = '\0';
+    dmk_result_label(r, false, b, sizeof b);
+    DMK_CHECK_STR(b, "/data, 2026-11-30 06:45");
+    dmk_result_label(r, true, b, sizeof b);
+    DMK_CHECK_STR(b, "2026-11-30 06:45");
+    r->date[0] = '\0';
+    dmk_result_label(r, false, b, sizeof b);
+    DMK_CHECK_STR(b, "/data");
+    snprintf(r->date, sizeof r->date, "2026-11-30T06:45:46Z");
+    r->target.path[0] = '\0';
+    dmk_result_label(r, false, b, sizeof b);
+    DMK_CHECK_STR(b, "2026-11-30 06:45");
+    /* a whole 1023-byte path fits DMK_RESULT_LABEL_LEN with its date */
+    memset(r->target.path, 'p', sizeof r->target.path - 1);
+    r->target.path[sizeof r->target.path - 1] = '\0';
+    dmk_result_label(r, false, b, sizeof b);
+    DMK_CHECK_INT(strlen(b), sizeof r->target.path - 1 + 18);
+    free_result(r);
+}
+
 /* A long report grows its buffer many times over. */
 static void test_many_tests(void)
 {
@@ -146,6 +175,7 @@ int main(void)
     DMK_TEST(test_lines);
     DMK_TEST(test_incomplete_and_unknowns);
     DMK_TEST(test_labels);
+    DMK_TEST(test_result_label);
     DMK_TEST(test_many_tests);
     return dmk_test_done();
 }

@@ -267,6 +267,39 @@ static void test_format_double(void)
     DMK_CHECK_STR(dmk_format_double(INFINITY, 3, b, sizeof b), "0");
 }
 
+/* The charts' numbers: dmk_format_double's digits, a ',' between thousands. */
+static void test_format_thousands(void)
+{
+    char b[64];
+    DMK_CHECK_STR(dmk_format_thousands(600000, 0, b, sizeof b), "600,000");
+    DMK_CHECK_STR(dmk_format_thousands(1234567.891, 2, b, sizeof b), "1,234,567.89");
+    DMK_CHECK_STR(dmk_format_thousands(-1000, 0, b, sizeof b), "-1,000");
+    DMK_CHECK_STR(dmk_format_thousands(999, 0, b, sizeof b), "999");
+    DMK_CHECK_STR(dmk_format_thousands(-999999.5, 0, b, sizeof b), "-1,000,000");
+    DMK_CHECK_STR(dmk_format_thousands(0.25, 2, b, sizeof b), "0.25");
+    DMK_CHECK_STR(dmk_format_thousands(1e15, 0, b, sizeof b), "1,000,000,000,000,000");
+    /* cut to the buffer, never past it */
+    char small[6];
+    DMK_CHECK_STR(dmk_format_thousands(1234567, 0, small, sizeof small), "1,234");
+}
+
+/* The report's and the Lab tab's figures: decimals by the value as printed. */
+static void test_format_figure(void)
+{
+    char b[64];
+    DMK_CHECK_STR(dmk_format_figure(123456.7, b, sizeof b), "123,457");
+    DMK_CHECK_STR(dmk_format_figure(-1234567, b, sizeof b), "-1,234,567");
+    DMK_CHECK_STR(dmk_format_figure(100, b, sizeof b), "100");
+    DMK_CHECK_STR(dmk_format_figure(99.96, b, sizeof b), "100");
+    DMK_CHECK_STR(dmk_format_figure(65.31, b, sizeof b), "65.3");
+    DMK_CHECK_STR(dmk_format_figure(9.996, b, sizeof b), "10.0");
+    DMK_CHECK_STR(dmk_format_figure(9.5, b, sizeof b), "9.50");
+    DMK_CHECK_STR(dmk_format_figure(-4.25, b, sizeof b), "-4.25");
+    DMK_CHECK_STR(dmk_format_figure(0, b, sizeof b), "0.00");
+    DMK_CHECK_STR(dmk_format_figure(NAN, b, sizeof b), "-");
+    DMK_CHECK_STR(dmk_format_figure(-INFINITY, b, sizeof b), "-");
+}
+
 int main(void)
 {
     DMK_TEST(test_parse_size_valid);
@@ -277,5 +310,7 @@ int main(void)
     DMK_TEST(test_format_size);
     DMK_TEST(test_format_block);
     DMK_TEST(test_format_double);
+    DMK_TEST(test_format_thousands);
+    DMK_TEST(test_format_figure);
     return dmk_test_done();
 }
