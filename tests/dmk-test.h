@@ -1,6 +1,11 @@
 /* A minimal TAP test harness: plain C, no GLib, so the same tests build
  * natively and with mingw-w64 and run under Wine. Each test function
- * checks with DMK_CHECK*; main() lists them with DMK_TEST. */
+ * checks with DMK_CHECK*; main() lists them with DMK_TEST.
+ *
+ * DMK_TEST_ONLY=name runs that one case (its name as TAP prints it, the
+ * "test_" optional), the plan counting it alone; a name that no case has
+ * fails the program (a "Bail out!"), so a typo never passes as "0 tests"
+ * (tests/dmktest.py reads the same variable). */
 #ifndef DMK_TEST_H
 #define DMK_TEST_H
 
@@ -65,8 +70,24 @@ static const char *dmk_test_skip_reason;
         return;                          \
     } while (0)
 
+/* name without a leading "test_" */
+static inline const char *dmk_test_bare_name(const char *name)
+{
+    return strncmp(name, "test_", 5) == 0 ? name + 5 : name;
+}
+
+/* $DMK_TEST_ONLY, or NULL when every case runs. */
+static inline const char *dmk_test_only(void)
+{
+    const char *only = getenv("DMK_TEST_ONLY");
+    return only && *only ? only : NULL;
+}
+
 static inline void dmk_test_run(const char *name, void (*fn)(void))
 {
+    const char *only = dmk_test_only();
+    if (only && strcmp(dmk_test_bare_name(only), dmk_test_bare_name(name)) != 0)
+        return;
     dmk_test_failed_checks = 0;
     dmk_test_skip_reason = NULL;
     fn();
@@ -113,6 +134,11 @@ static inline const char *dmk_test_tmpdir(void)
 
 static inline int dmk_test_done(void)
 {
+    const char *only = dmk_test_only();
+    if (only && dmk_test_number == 0) {
+        printf("Bail out! no test case named \"%s\" (DMK_TEST_ONLY)\n", only);
+        return 1;
+    }
     printf("1..%d\n", dmk_test_number);
     return dmk_test_any_failed;
 }

@@ -211,10 +211,32 @@ def tests_in(namespace):
     return [(n, f) for n, f in namespace.items() if n.startswith("test_") and callable(f)]
 
 
+def bare_name(name):
+    """name without a leading "test_"."""
+    return name[5:] if name.startswith("test_") else name
+
+
+def only(tests):
+    """The tests $DMK_TEST_ONLY names (one case, by the name TAP prints,
+    the "test_" optional; tests/dmk-test.h reads the same variable), all of
+    them when it is unset; None when it names no case."""
+    name = os.environ.get("DMK_TEST_ONLY", "")
+    if not name:
+        return tests
+    picked = [t for t in tests if bare_name(t[0]) == bare_name(name)]
+    return picked or None
+
+
 def run_tap(tests, plan_first=False, timed=False):
     """Runs [(name, function)] and prints TAP: the plan first or last, each
     test's seconds after its name when timed, and a "# " line with what a
-    test returns. Returns the exit status."""
+    test returns. Returns the exit status. With DMK_TEST_ONLY (only()), the
+    one case it names; a name no case has is a "Bail out!" and exit 1."""
+    picked = only(tests)
+    if picked is None:
+        print(f'Bail out! no test case named "{os.environ["DMK_TEST_ONLY"]}" (DMK_TEST_ONLY)')
+        return 1
+    tests = picked
     if plan_first:
         print(f"1..{len(tests)}")
     failed = 0
