@@ -5,6 +5,7 @@
 #include "dmk-test-lab.h"
 #include "dmk-test-result.h"
 #include "dmk-test-scratch.h"
+#include "dmk-test-spec.h"
 
 #include <dirent.h>
 #include <locale.h>
@@ -444,13 +445,8 @@ static void test_lab_size_limit(void)
 /* A whole run on the null backend, timeline included. */
 static void test_round_trip_of_a_run(void)
 {
-    DmkRunSpec *spec = malloc(sizeof *spec);
-    dmk_run_spec_init(spec);
-    spec->size = 64ULL << 20;
+    DmkRunSpec *spec = dmk_test_spec_new(".", 64ULL << 20, 0.2);
     spec->passes = 2;
-    spec->measure_s = 0.2;
-    spec->warmup_s = 0;
-    spec->interval_s = 0;
     spec->timeline_s = 0.05;
     DmkJob j[2];
     DmkError err = {0};

@@ -10,6 +10,7 @@
  * On the simulated clock (dmk_clock_simulate): the times checked are the
  * engine's own, exact whatever the machine's load; the stop comes from
  * the progress callback once the first test has finished, a state. */
+#include "dmk-test-spec.h"
 #include "dmk-test.h"
 
 #include <stdbool.h>
@@ -22,31 +23,13 @@
 #define MIB       (1ULL << 20)
 #define FAULT_DIR "/fault/drain-dir"
 
-static void add(DmkRunSpec *s, const char *name, DmkMode mode)
-{
-    DmkJob j;
-    DmkError err = {0};
-    int rc = dmk_job_parse_name(name, &j, &err);
-    if (rc == DMK_OK)
-        rc = dmk_run_spec_add(s, &j, mode, 0, &err);
-    DMK_CHECK_INT(rc, DMK_OK);
-}
-
 static DmkRunSpec *new_spec(void)
 {
-    DmkRunSpec *s = malloc(sizeof *s);
-    dmk_run_spec_init(s);
-    snprintf(s->dir, sizeof s->dir, "%s", FAULT_DIR);
-    snprintf(s->profile, sizeof s->profile, "custom");
-    s->size = 64 * MIB;
-    s->passes = 1;
-    s->measure_s = 5.0;
-    s->warmup_s = 0;
-    s->interval_s = 0;
+    DmkRunSpec *s = dmk_test_spec_new(FAULT_DIR, 64 * MIB, 5.0);
     s->watchdog_s = 60.0; /* far over the drain: no stall here */
     s->null_latency_ns = 1000000;
-    add(s, "SEQ1M Q8T1", DMK_MODE_READ);
-    add(s, "RND4K Q32T16", DMK_MODE_WRITE);
+    dmk_test_spec_add(s, "SEQ1M Q8T1", DMK_MODE_READ, 0);
+    dmk_test_spec_add(s, "RND4K Q32T16", DMK_MODE_WRITE, 0);
     return s;
 }
 

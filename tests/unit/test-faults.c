@@ -11,6 +11,7 @@
  * With no latency the fill is deterministic: 16 writes of 1 MiB at QD8,
  * two submit calls of 8, completions in order, so the 5th completion is
  * the write at offset 4 MiB and the 2nd call starts at offset 8 MiB. */
+#include "dmk-test-spec.h"
 #include "dmk-test.h"
 
 #include <stdbool.h>
@@ -25,32 +26,12 @@
 
 static DmkRunSpec *new_spec(void)
 {
-    DmkRunSpec *s = malloc(sizeof *s);
-    dmk_run_spec_init(s);
-    snprintf(s->dir, sizeof s->dir, "%s", FAULT_DIR); /* never touched: no file */
-    snprintf(s->profile, sizeof s->profile, "custom");
-    s->size = 16 * MIB;
-    s->passes = 1;
-    s->measure_s = 0.2;
-    s->warmup_s = 0;
-    s->interval_s = 0;
+    DmkRunSpec *s = dmk_test_spec_new(FAULT_DIR, 16 * MIB, 0.2); /* never touched: no file */
     s->watchdog_s = 1.0;
     /* The program runs on the simulated clock, which moves only while
      * every thread waits: a timed test needs I/O that takes time. */
     s->null_latency_ns = 100000;
     return s;
-}
-
-static void add(DmkRunSpec *s, const char *name, DmkMode mode)
-{
-    DmkJob j;
-    DmkError err = {0};
-    int rc = dmk_job_parse_name(name, &j, &err);
-    if (rc == DMK_OK)
-        rc = dmk_run_spec_add(s, &j, mode, 0, &err);
-    if (rc != DMK_OK)
-        printf("# adding %s: %s\n", name, err.msg);
-    DMK_CHECK_INT(rc, DMK_OK);
 }
 
 typedef struct {
@@ -153,7 +134,7 @@ static void check_complete(const Outcome *o, size_t n_tests)
 static void test_no_faults(void)
 {
     DmkRunSpec *spec = new_spec();
-    add(spec, "RND4K Q32T1", DMK_MODE_READ);
+    dmk_test_spec_add(spec, "RND4K Q32T1", DMK_MODE_READ, 0);
     Outcome o;
     run_script(spec, NULL, &o);
     check_complete(&o, 1);
@@ -172,7 +153,7 @@ static void test_no_faults(void)
 static void test_eio_in_fill(void)
 {
     DmkRunSpec *spec = new_spec();
-    add(spec, "RND4K Q32T1", DMK_MODE_READ);
+    dmk_test_spec_add(spec, "RND4K Q32T1", DMK_MODE_READ, 0);
     DmkFaultScript s = {.fail = {.nth = 5, .code = DMK_E_IO, .os_error = DMK_FAULT_OS_EIO}};
     Outcome o;
     run_script(spec, &s, &o);
@@ -191,8 +172,8 @@ static void test_eio_in_measured_test(void)
 {
     DmkRunSpec *spec = new_spec();
     spec->keep_partial = true;
-    add(spec, "SEQ1M Q8T1", DMK_MODE_WRITE);
-    add(spec, "RND4K Q32T1", DMK_MODE_READ);
+    dmk_test_spec_add(spec, "SEQ1M Q8T1", DMK_MODE_WRITE, 0);
+    dmk_test_spec_add(spec, "RND4K Q32T1", DMK_MODE_READ, 0);
     DmkFaultScript s = {
         .fail = {
             .nth = 300, .ops = DMK_FAULT_READS, .code = DMK_E_IO, .os_error = DMK_FAULT_OS_EIO}};
@@ -212,8 +193,8 @@ static void test_eio_in_measured_test(void)
 static void test_short_transfer(void)
 {
     DmkRunSpec *spec = new_spec();
-    add(spec, "SEQ1M Q8T1", DMK_MODE_READ);
-    add(spec, "RND4K Q8T4", DMK_MODE_READ);
+    dmk_test_spec_add(spec, "SEQ1M Q8T1", DMK_MODE_READ, 0);
+    dmk_test_spec_add(spec, "RND4K Q8T4", DMK_MODE_READ, 0);
     /* with no latency the first test reads far more than 500 blocks in its 0.2 s */
     DmkFaultScript s = {.short_io = {.nth = 500, .ops = DMK_FAULT_READS}};
     Outcome o;
@@ -240,8 +221,8 @@ static void test_short_transfer(void)
 static void test_nospc_on_write(void)
 {
     DmkRunSpec *spec = new_spec();
-    add(spec, "RND4K Q32T1", DMK_MODE_READ);
-    add(spec, "RND4K Q32T1", DMK_MODE_WRITE);
+    dmk_test_spec_add(spec, "RND4K Q32T1", DMK_MODE_READ, 0);
+    dmk_test_spec_add(spec, "RND4K Q32T1", DMK_MODE_WRITE, 0);
     DmkFaultScript s = {.fail = {.nth = 3,
                                  .ops = DMK_FAULT_WRITES,
                                  .code = DMK_E_NOSPC,
@@ -272,7 +253,7 @@ static void test_eio_after_the_end(void)
     DmkRunSpec *spec = new_spec();
     spec->measure_s = 0.4;
     spec->null_latency_ns = 300000000;
-    add(spec, "RND4K Q1T1", DMK_MODE_READ);
+    dmk_test_spec_add(spec, "RND4K Q1T1", DMK_MODE_READ, 0);
     DmkFaultScript s = {
         .fail = {.nth = 2, .ops = DMK_FAULT_READS, .code = DMK_E_IO, .os_error = DMK_FAULT_OS_EIO}};
     Outcome o;
@@ -297,8 +278,8 @@ static DmkRunSpec *exact_spec(void)
 {
     DmkRunSpec *spec = new_spec();
     spec->null_latency_ns = 50000;
-    add(spec, "RND4K Q32T1", DMK_MODE_READ);
-    add(spec, "SEQ128K Q8T1", DMK_MODE_WRITE);
+    dmk_test_spec_add(spec, "RND4K Q32T1", DMK_MODE_READ, 0);
+    dmk_test_spec_add(spec, "SEQ128K Q8T1", DMK_MODE_WRITE, 0);
     spec->tests[1].limit_bytes = 8 * MIB;
     return spec;
 }
@@ -364,7 +345,7 @@ static void test_push_back(void)
 static void test_push_back_forever(void)
 {
     DmkRunSpec *spec = new_spec();
-    add(spec, "RND4K Q32T1", DMK_MODE_READ);
+    dmk_test_spec_add(spec, "RND4K Q32T1", DMK_MODE_READ, 0);
     DmkFaultScript s = {.push_back = {.nth = 2, .times = DMK_FAULT_FOREVER}};
     Outcome o;
     run_script(spec, &s, &o);
@@ -381,7 +362,7 @@ static void test_push_back_forever_in_test(void)
 {
     DmkRunSpec *spec = new_spec();
     spec->measure_s = 5.0;
-    add(spec, "RND4K Q32T1", DMK_MODE_READ);
+    dmk_test_spec_add(spec, "RND4K Q32T1", DMK_MODE_READ, 0);
     DmkFaultScript s = {.push_back = {.nth = 10, .times = DMK_FAULT_FOREVER}};
     Outcome o;
     run_script(spec, &s, &o);
@@ -413,7 +394,7 @@ static void test_again_is_retried(void)
 static void test_interrupted_submit_fails(void)
 {
     DmkRunSpec *spec = new_spec();
-    add(spec, "RND4K Q32T1", DMK_MODE_READ);
+    dmk_test_spec_add(spec, "RND4K Q32T1", DMK_MODE_READ, 0);
     DmkFaultScript s = {
         .submit_error = {.nth = 2, .code = DMK_E_IO, .os_error = DMK_FAULT_OS_EINTR}};
     Outcome o;
@@ -433,7 +414,7 @@ static void test_interrupted_submit_fails(void)
 static void test_lost_in_fill(void)
 {
     DmkRunSpec *spec = new_spec();
-    add(spec, "RND4K Q32T1", DMK_MODE_READ);
+    dmk_test_spec_add(spec, "RND4K Q32T1", DMK_MODE_READ, 0);
     DmkFaultScript s = {.lose = {.nth = 4}};
     Outcome o;
     run_script(spec, &s, &o);
@@ -453,7 +434,7 @@ static void test_lost_at_qd1(void)
 {
     DmkRunSpec *spec = new_spec();
     spec->measure_s = 5.0; /* the watchdog, not the clock, ends it */
-    add(spec, "RND4K Q1T1", DMK_MODE_READ);
+    dmk_test_spec_add(spec, "RND4K Q1T1", DMK_MODE_READ, 0);
     DmkFaultScript s = {.lose = {.nth = 100, .ops = DMK_FAULT_READS}};
     Outcome o;
     run_script(spec, &s, &o);
@@ -471,7 +452,7 @@ static void test_lost_at_qd32(void)
 {
     DmkRunSpec *spec = new_spec();
     spec->measure_s = 0.3;
-    add(spec, "RND4K Q32T1", DMK_MODE_READ);
+    dmk_test_spec_add(spec, "RND4K Q32T1", DMK_MODE_READ, 0);
     DmkFaultScript s = {.lose = {.nth = 100, .ops = DMK_FAULT_READS}};
     Outcome o;
     run_script(spec, &s, &o);
@@ -488,7 +469,7 @@ static void test_lost_at_qd32(void)
 static void test_vanish(void)
 {
     DmkRunSpec *spec = new_spec();
-    add(spec, "RND4K Q32T1", DMK_MODE_READ);
+    dmk_test_spec_add(spec, "RND4K Q32T1", DMK_MODE_READ, 0);
     DmkFaultScript s = {.vanish = {.nth = 2, .code = DMK_E_IO, .os_error = DMK_FAULT_OS_ENODEV}};
     Outcome o;
     run_script(spec, &s, &o);
@@ -550,7 +531,7 @@ static void test_vanished_drive_fails_sync(void)
 static void test_open_fails(void)
 {
     DmkRunSpec *spec = new_spec();
-    add(spec, "RND4K Q32T1", DMK_MODE_READ);
+    dmk_test_spec_add(spec, "RND4K Q32T1", DMK_MODE_READ, 0);
     DmkFaultScript s = {.open = {.nth = 1, .code = DMK_E_NOSPC, .os_error = DMK_FAULT_OS_ENOSPC}};
     Outcome o;
     run_script(spec, &s, &o);
@@ -564,7 +545,7 @@ static void test_open_fails(void)
 static void test_sync_fails_after_fill(void)
 {
     DmkRunSpec *spec = new_spec();
-    add(spec, "RND4K Q32T1", DMK_MODE_READ);
+    dmk_test_spec_add(spec, "RND4K Q32T1", DMK_MODE_READ, 0);
     DmkFaultScript s = {.sync = {.nth = 1, .code = DMK_E_IO, .os_error = DMK_FAULT_OS_EIO}};
     Outcome o;
     run_script(spec, &s, &o);

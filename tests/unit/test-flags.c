@@ -5,6 +5,7 @@
 #include "dmk-test.h"
 #include "dmk-test-result.h"
 #include "dmk-test-scratch.h"
+#include "dmk-test-spec.h"
 
 #include "dmk-json.h"
 #include "dmk-report.h"
@@ -227,27 +228,16 @@ static void test_csv_round_trip(void)
  * takes at most 8 at a time keeps ~8 in flight, and the test says so. */
 static DmkRunResult *run_capped(uint32_t submit_max)
 {
-    DmkRunSpec *s = malloc(sizeof *s);
-    dmk_run_spec_init(s);
-    snprintf(s->dir, sizeof s->dir, "/fault/flags");
-    snprintf(s->profile, sizeof s->profile, "custom");
-    s->size = 16ULL << 20;
-    s->passes = 1;
-    s->measure_s = 0.3;
+    DmkRunSpec *s = dmk_test_spec_new("/fault/flags", 16ULL << 20, 0.3);
     s->warmup_s = 0.05;
-    s->interval_s = 0;
     s->no_fill = true;
     s->null_latency_ns = 200000; /* 200 us: the requests' time in flight dominates */
-    DmkJob j;
+    dmk_test_spec_add(s, "RND4K Q32T1", DMK_MODE_READ, 0);
     DmkError err = {0};
-    int rc = dmk_job_parse_name("RND4K Q32T1", &j, &err);
-    if (rc == DMK_OK)
-        rc = dmk_run_spec_add(s, &j, DMK_MODE_READ, 0, &err);
-    DMK_CHECK_INT(rc, DMK_OK);
     DmkFaultScript script = {.submit_max = submit_max};
     DmkRunner *r = dmk_runner_new(s, dmk_backend_fault(&script));
     DmkRunResult *res = NULL;
-    rc = dmk_runner_run(r, NULL, &res, &err);
+    int rc = dmk_runner_run(r, NULL, &res, &err);
     if (rc != DMK_OK)
         printf("# %s\n", err.msg);
     DMK_CHECK_INT(rc, DMK_OK);

@@ -11,6 +11,7 @@
  * then what the simulated drive says, to a few I/Os at the edges of a pass,
  * and every run takes only the CPU time it needs (the whole program well
  * under a minute of real time, though it simulates minutes of runs). */
+#include "dmk-test-spec.h"
 #include "dmk-test.h"
 
 #include <stdatomic.h>
@@ -1790,19 +1791,11 @@ static void rate_once(const void *arg)
     const RateCase *rc_ = arg;
     uint64_t latency_us = rc_->latency_us, rate = rc_->rate;
     const char *name = rc_->name;
-    DmkRunSpec *s = spec_new();
-    snprintf(s->profile, sizeof s->profile, "custom");
-    s->size = 64 * MIB;
-    s->passes = 1;
-    s->measure_s = 0.5;
-    s->warmup_s = 0;
-    s->interval_s = 0;
+    DmkRunSpec *s = dmk_test_spec_new(".", 64 * MIB, 0.5);
+    s->data = DMK_DATA_ZERO; /* as spec_new's */
     s->timeline_s = 0.1;
     s->null_latency_ns = latency_us * 1000;
-    DmkJob job;
-    DmkError err = {0};
-    DMK_CHECK_INT(dmk_job_parse_name(name, &job, &err), DMK_OK);
-    DMK_CHECK_INT(dmk_run_spec_add(s, &job, DMK_MODE_READ, 100, &err), DMK_OK);
+    dmk_test_spec_add(s, name, DMK_MODE_READ, 100);
     s->tests[0].rate_iops = rate;
     NullRun run;
     null_run_init(&run, s);

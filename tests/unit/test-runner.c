@@ -2,6 +2,7 @@
  * completes in memory after a fixed latency, and the program runs on the
  * simulated clock (dmk_clock_simulate), so throughput, IOPS, latency and
  * the runner's timing have exact values however busy the machine. */
+#include "dmk-test-spec.h"
 #include "dmk-test.h"
 
 #include <stdatomic.h>
@@ -14,31 +15,14 @@
 
 static DmkRunSpec *new_spec(uint32_t passes, double measure_s, double warmup_s)
 {
-    DmkRunSpec *s = malloc(sizeof *s);
-    dmk_run_spec_init(s);
-    snprintf(s->dir, sizeof s->dir, "."); /* the null backend never touches it */
-    snprintf(s->profile, sizeof s->profile, "custom");
-    s->size = 64 * MIB;
+    DmkRunSpec *s =
+        dmk_test_spec_new(".", 64 * MIB, measure_s); /* the null backend never touches "." */
     s->passes = passes;
-    s->measure_s = measure_s;
     s->warmup_s = warmup_s;
-    s->interval_s = 0;
     /* The program runs on the simulated clock, which moves only while
      * every thread waits: a timed test needs I/O that takes time. */
     s->null_latency_ns = 100000;
     return s;
-}
-
-static void add(DmkRunSpec *s, const char *name, DmkMode mode, uint32_t read_share)
-{
-    DmkJob j;
-    DmkError err = {0};
-    int rc = dmk_job_parse_name(name, &j, &err);
-    if (rc == DMK_OK)
-        rc = dmk_run_spec_add(s, &j, mode, read_share, &err);
-    if (rc != DMK_OK)
-        printf("# adding %s: %s\n", name, err.msg);
-    DMK_CHECK_INT(rc, DMK_OK);
 }
 
 typedef struct {
@@ -124,8 +108,8 @@ static void check_empty(const DmkStats *s)
 static void test_basic_run(void)
 {
     DmkRunSpec *spec = new_spec(2, 0.2, 0.1);
-    add(spec, "RND4K Q32T1", DMK_MODE_READ, 100);
-    add(spec, "SEQ1M Q8T1", DMK_MODE_WRITE, 0);
+    dmk_test_spec_add(spec, "RND4K Q32T1", DMK_MODE_READ, 100);
+    dmk_test_spec_add(spec, "SEQ1M Q8T1", DMK_MODE_WRITE, 0);
     Seen seen;
     DmkRunResult *res = NULL;
     DmkError err;
@@ -208,7 +192,7 @@ static void check_latency(const char *name, uint32_t inflight)
     const double expected_iops = 1000.0 * inflight;
     DmkRunSpec *spec = new_spec(3, 0.3, 0.1);
     spec->null_latency_ns = 1000000;
-    add(spec, name, DMK_MODE_READ, 100);
+    dmk_test_spec_add(spec, name, DMK_MODE_READ, 100);
     Seen seen;
     DmkRunResult *res = NULL;
     DmkError err;
@@ -263,7 +247,7 @@ static void test_latency_q2t2(void)
 static void test_mix(void)
 {
     DmkRunSpec *spec = new_spec(2, 0.2, 0.0);
-    add(spec, "RND4K Q32T1", DMK_MODE_MIX, 70);
+    dmk_test_spec_add(spec, "RND4K Q32T1", DMK_MODE_MIX, 70);
     Seen seen;
     DmkRunResult *res = NULL;
     DmkError err;
@@ -320,8 +304,8 @@ static void run_in_thread(void *arg)
 static void test_stop_while_measuring(void)
 {
     DmkRunSpec *spec = new_spec(1, 30.0, 0.0);
-    add(spec, "RND4K Q32T1", DMK_MODE_READ, 100);
-    add(spec, "SEQ1M Q8T1", DMK_MODE_WRITE, 0);
+    dmk_test_spec_add(spec, "RND4K Q32T1", DMK_MODE_READ, 100);
+    dmk_test_spec_add(spec, "SEQ1M Q8T1", DMK_MODE_WRITE, 0);
     Background b;
     memset(&b, 0, sizeof b);
     atomic_init(&b.measuring, 0);
@@ -378,8 +362,8 @@ static void test_stop_in_interval(void)
 {
     DmkRunSpec *spec = new_spec(1, 0.2, 0.0);
     spec->interval_s = 30.0;
-    add(spec, "RND4K Q32T1", DMK_MODE_READ, 100);
-    add(spec, "RND4K Q32T1", DMK_MODE_WRITE, 0);
+    dmk_test_spec_add(spec, "RND4K Q32T1", DMK_MODE_READ, 100);
+    dmk_test_spec_add(spec, "RND4K Q32T1", DMK_MODE_WRITE, 0);
     StopInInterval st = {dmk_runner_new(spec, dmk_backend_null()), 0};
     DmkRunCallbacks cb = {stop_on_interval, NULL, &st};
     DmkRunResult *res = NULL;
@@ -411,7 +395,7 @@ static void test_timeline(void)
 {
     DmkRunSpec *spec = new_spec(2, 0.2, 0.1);
     spec->timeline_s = 0.05;
-    add(spec, "RND4K Q8T2", DMK_MODE_READ, 100);
+    dmk_test_spec_add(spec, "RND4K Q8T2", DMK_MODE_READ, 100);
     Seen seen;
     DmkRunResult *res = NULL;
     DmkError err;
@@ -454,7 +438,7 @@ static void test_timeline_partial_period(void)
     DmkRunSpec *spec = new_spec(1, 0.25, 0.1);
     spec->timeline_s = 0.1;
     spec->null_latency_ns = 1000000;
-    add(spec, "RND4K Q32T1", DMK_MODE_READ, 100);
+    dmk_test_spec_add(spec, "RND4K Q32T1", DMK_MODE_READ, 100);
     Seen seen;
     DmkRunResult *res = NULL;
     DmkError err;
@@ -489,7 +473,7 @@ static void test_invalid_spec(void)
 {
     DmkRunSpec *spec = new_spec(2, 0.2, 0.1);
     spec->size = 1 * MIB;
-    add(spec, "RND4K Q32T1", DMK_MODE_READ, 100);
+    dmk_test_spec_add(spec, "RND4K Q32T1", DMK_MODE_READ, 100);
     Seen seen;
     DmkRunResult dummy;
     DmkRunResult *res = &dummy;
@@ -513,7 +497,7 @@ static void test_no_callbacks(void)
 {
     DmkRunSpec *spec = new_spec(1, 0.1, 0.0);
     spec->data = DMK_DATA_ZERO;
-    add(spec, "SEQ128K Q32T1", DMK_MODE_WRITE, 0);
+    dmk_test_spec_add(spec, "SEQ128K Q32T1", DMK_MODE_WRITE, 0);
     DmkRunner *r = dmk_runner_new(spec, dmk_backend_null());
     DmkError err = {0};
     DMK_CHECK_INT(dmk_runner_run(r, NULL, NULL, &err), DMK_OK);

@@ -12,6 +12,7 @@
  * call blocks or is late and for how long; the test waits for states (the
  * call is hung) rather than for times. The only clock bounds are upper
  * ones far above what the engine needs. */
+#include "dmk-test-spec.h"
 #include "dmk-test.h"
 
 #include <stdbool.h>
@@ -27,22 +28,10 @@
 
 static DmkRunSpec *new_spec(const char *test, double measure_s, uint32_t passes)
 {
-    DmkRunSpec *s = malloc(sizeof *s);
-    dmk_run_spec_init(s);
-    snprintf(s->dir, sizeof s->dir, "%s", FAULT_DIR);
-    snprintf(s->profile, sizeof s->profile, "custom");
-    s->size = 16 * MIB;
+    DmkRunSpec *s = dmk_test_spec_new(FAULT_DIR, 16 * MIB, measure_s);
     s->passes = passes;
-    s->measure_s = measure_s;
-    s->warmup_s = 0;
-    s->interval_s = 0;
     s->watchdog_s = 1.0;
-    DmkJob j;
-    DmkError err = {0};
-    int rc = dmk_job_parse_name(test, &j, &err);
-    if (rc == DMK_OK)
-        rc = dmk_run_spec_add(s, &j, DMK_MODE_READ, 0, &err);
-    DMK_CHECK_INT(rc, DMK_OK);
+    dmk_test_spec_add(s, test, DMK_MODE_READ, 0);
     return s;
 }
 

@@ -1,6 +1,7 @@
 /* dmk-sweep: the reviews' queue-depth and block-size sweeps become specs
  * of the expected points, in the expected order, and run on the null
  * backend into a result that says which sweep it was. */
+#include "dmk-test-spec.h"
 #include "dmk-test.h"
 
 #include "dmk-platform.h"
@@ -170,14 +171,8 @@ static void test_invalid(void)
  * a worker not scheduled for the whole 0.1 s measured nothing. */
 static void test_run(void)
 {
-    DmkRunSpec *spec = malloc(sizeof *spec);
-    dmk_run_spec_init(spec);
-    spec->size = 64ULL << 20;
-    spec->passes = 1;
-    spec->measure_s = 0.1;
+    DmkRunSpec *spec = dmk_test_spec_new(".", 64ULL << 20, 0.1);
     spec->null_latency_ns = 100000;
-    spec->warmup_s = 0;
-    spec->interval_s = 0;
     DmkSweep s;
     DmkError err = {0};
     dmk_sweep_init(&s, DMK_SWEEP_QD, DMK_PATTERN_SEQ);

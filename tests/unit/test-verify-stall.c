@@ -7,6 +7,7 @@
  *
  * Exact by construction: the script picks the read that is lost, and the
  * only clock bound is an upper one (NEVER_S) far above the 1 s watchdog. */
+#include "dmk-test-spec.h"
 #include "dmk-test.h"
 
 #include "dmk-platform.h"
@@ -18,23 +19,10 @@
 
 static DmkRunSpec *write_spec(void)
 {
-    DmkRunSpec *s = malloc(sizeof *s);
-    dmk_run_spec_init(s);
-    snprintf(s->dir, sizeof s->dir, "/fault/verify-stall");
-    snprintf(s->profile, sizeof s->profile, "custom");
-    s->size = 16 * MIB;
-    s->passes = 1;
-    s->measure_s = 0.2;
-    s->warmup_s = 0;
-    s->interval_s = 0;
+    DmkRunSpec *s = dmk_test_spec_new("/fault/verify-stall", 16 * MIB, 0.2);
     s->watchdog_s = 1.0;
     s->verify = true;
-    DmkJob j;
-    DmkError err = {0};
-    int rc = dmk_job_parse_name("SEQ1M Q1T1", &j, &err);
-    if (rc == DMK_OK)
-        rc = dmk_run_spec_add(s, &j, DMK_MODE_WRITE, 0, &err);
-    DMK_CHECK_INT(rc, DMK_OK);
+    dmk_test_spec_add(s, "SEQ1M Q1T1", DMK_MODE_WRITE, 0);
     return s;
 }
 

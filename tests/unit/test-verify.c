@@ -28,6 +28,7 @@
 #include "dmk-runner.h"
 #include "dmk-test-result.h"
 #include "dmk-test-scratch.h"
+#include "dmk-test-spec.h"
 #include "dmk-verify.h"
 
 #define MIB (1ULL << 20)
@@ -286,20 +287,9 @@ static void test_report_and_json(void)
 
 static DmkRunSpec *verify_spec(const char *dir, const char *test)
 {
-    DmkRunSpec *s = malloc(sizeof *s);
-    DmkError err = {0};
-    DmkJob j;
-    dmk_run_spec_init(s);
-    snprintf(s->dir, sizeof s->dir, "%s", dir);
-    snprintf(s->profile, sizeof s->profile, "custom");
-    s->size = 16 * MIB;
-    s->passes = 1;
-    s->measure_s = 5;
-    s->warmup_s = 0;
-    s->interval_s = 0;
+    DmkRunSpec *s = dmk_test_spec_new(dir, 16 * MIB, 5);
     s->verify = true;
-    DMK_CHECK_INT(dmk_job_parse_name(test, &j, &err), DMK_OK);
-    DMK_CHECK_INT(dmk_run_spec_add(s, &j, DMK_MODE_WRITE, 0, &err), DMK_OK);
+    dmk_test_spec_add(s, test, DMK_MODE_WRITE, 0);
     /* Ends by bytes: every block of the file is written exactly once. */
     s->tests[0].limit_bytes = s->size;
     return s;
