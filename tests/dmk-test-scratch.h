@@ -7,6 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "dmk-error.h"
+#include "dmk-result.h"
+#include "dmk-test.h"
+
 static char dmk_scratch_path[1100];
 
 static inline FILE *dmk_scratch_open(const char *name)
@@ -44,6 +48,30 @@ static inline char *dmk_scratch_slurp(FILE *f)
     char *s = malloc((size_t)n + 1);
     size_t got = fread(s, 1, (size_t)n, f);
     s[got] = '\0';
+    return s;
+}
+
+/* A result file writer: dmk_csv_write, dmk_json_write. */
+typedef int (*DmkScratchWriter)(FILE *f, const DmkRunResult *r, const char *path, DmkError *err);
+
+/* What write makes of r, as a NUL-terminated string (free() it), its
+ * length in *len when len is not NULL; `name` is the scratch file's and
+ * the one the writer is told. A writer's error is a failed check. */
+static inline char *dmk_scratch_write(const char *name, DmkScratchWriter write,
+                                      const DmkRunResult *r, size_t *len)
+{
+    FILE *f = dmk_scratch_open(name);
+    if (!f)
+        return NULL;
+    DmkError err = {0};
+    int rc = write(f, r, name, &err);
+    if (rc != DMK_OK)
+        printf("# writing %s: %s\n", name, err.msg);
+    DMK_CHECK_INT(rc, DMK_OK);
+    if (len)
+        *len = (size_t)ftell(f);
+    char *s = dmk_scratch_slurp(f);
+    dmk_scratch_close(f);
     return s;
 }
 

@@ -23,15 +23,7 @@ static const char *data_dir = "tests/data";
 
 static char *write_csv(const DmkRunResult *r, size_t *len)
 {
-    FILE *f = dmk_scratch_open("test-csv-read.scratch");
-    if (!f)
-        return NULL;
-    DmkError err = {0};
-    DMK_CHECK_INT(dmk_csv_write(f, r, "result.csv", &err), DMK_OK);
-    *len = (size_t)ftell(f);
-    char *s = dmk_scratch_slurp(f);
-    dmk_scratch_close(f);
-    return s;
+    return dmk_scratch_write("test-csv-read.csv", dmk_csv_write, r, len);
 }
 
 static DmkRunResult *load_text(const char *text, size_t len, DmkError *err)

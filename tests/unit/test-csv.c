@@ -92,14 +92,7 @@ static const char *cell(const Table *t, int row, const char *name)
 
 static char *write_csv(const DmkRunResult *r)
 {
-    FILE *f = dmk_scratch_open("test-csv.scratch");
-    if (!f)
-        return NULL;
-    DmkError err = {0};
-    DMK_CHECK_INT(dmk_csv_write(f, r, "result.csv", &err), DMK_OK);
-    char *s = dmk_scratch_slurp(f);
-    dmk_scratch_close(f);
-    return s;
+    return dmk_scratch_write("test-csv.csv", dmk_csv_write, r, NULL);
 }
 
 static void test_line_endings_and_header(void)

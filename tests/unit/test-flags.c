@@ -157,14 +157,8 @@ static void test_writers(void)
     DMK_CHECK(text && strstr(text, "   Flag: [peak] Peak: the 1 GiB test file fits"));
     DMK_CHECK(text && strstr(text, "   Flag: [low_qd] Queue depth: on average 8.0 requests"));
     free(text);
-    FILE *fp = dmk_scratch_open("test-flags.json");
-    DMK_CHECK(fp != NULL);
-    if (!fp)
-        return;
-    DmkError err = {0};
-    DMK_CHECK_INT(dmk_json_write(fp, &f.r, "test-flags.json", &err), DMK_OK);
-    char *json = dmk_scratch_slurp(fp);
-    dmk_scratch_close(fp);
+    char *json = dmk_scratch_write("test-flags.json", dmk_json_write, &f.r, NULL);
+    DMK_CHECK(json != NULL);
     DMK_CHECK(json && strstr(json, "\"cow\":\"off\",\"compression\":\"none\","
                                    "\"interface\":\"PCIe 8.0 GT/s x4\",\"interface_mb_s\":3938.5"));
     DMK_CHECK(json && strstr(json, "\"achieved_qd\":8.04,\"flags\":[\"peak\",\"low_qd\"]"));
@@ -182,13 +176,8 @@ static void test_csv_round_trip(void)
     f.r.target.iface_bytes_s = 600000000;
     f.t.achieved_qd = 12.25;
     f.t.flags = DMK_FLAG_PEAK | DMK_FLAG_OVER_INTERFACE | DMK_FLAG_LOW_QD;
-    FILE *fp = dmk_scratch_open("test-flags.csv");
-    if (!fp)
-        return;
+    char *csv = dmk_scratch_write("test-flags.csv", dmk_csv_write, &f.r, NULL);
     DmkError err = {0};
-    DMK_CHECK_INT(dmk_csv_write(fp, &f.r, "test-flags.csv", &err), DMK_OK);
-    char *csv = dmk_scratch_slurp(fp);
-    dmk_scratch_close(fp);
     DmkRunResult *back = NULL;
     int rc = csv ? dmk_csv_load_mem("test-flags.csv", csv, strlen(csv), &back, &err) : -1;
     if (rc != DMK_OK)
@@ -293,30 +282,18 @@ static void test_storage_flags(void)
     DMK_CHECK(text && strstr(text, "[RAM-backed]"));
     DMK_CHECK(text && strstr(text, "   Flag: [ram_backed] RAM-backed: the target's storage is"));
     free(text);
-    FILE *fp = dmk_scratch_open("test-flags-storage.json");
-    DMK_CHECK(fp != NULL);
-    if (fp) {
-        DmkError err = {0};
-        DMK_CHECK_INT(dmk_json_write(fp, &f.r, "test-flags-storage.json", &err), DMK_OK);
-        char *json = dmk_scratch_slurp(fp);
-        dmk_scratch_close(fp);
-        DMK_CHECK(json && strstr(json, "\"storage\":\"ram\",\"storage_note\":\"/dev/loop9, whose"));
-        DMK_CHECK(json && strstr(json, "\"flags\":[\"ram_backed\"]"));
-        free(json);
-    }
+    char *json = dmk_scratch_write("test-flags-storage.json", dmk_json_write, &f.r, NULL);
+    DMK_CHECK(json && strstr(json, "\"storage\":\"ram\",\"storage_note\":\"/dev/loop9, whose"));
+    DMK_CHECK(json && strstr(json, "\"flags\":[\"ram_backed\"]"));
+    free(json);
     f.r.target.storage = DMK_STORAGE_UNKNOWN;
     DMK_CHECK_INT(dmk_test_flags(&f.r, &f.t), DMK_FLAG_STORAGE_UNKNOWN);
     dmk_flag_describe(&f.r, &f.t, DMK_FLAG_STORAGE_UNKNOWN, m, sizeof m, NULL, 0);
     DMK_CHECK_STR(m, "may be RAM");
 #ifdef DMK_TEST_CSV
     f.t.flags = DMK_FLAG_RAM_BACKED | DMK_FLAG_STORAGE_UNKNOWN | DMK_FLAG_PEAK;
-    fp = dmk_scratch_open("test-flags-storage.csv");
-    if (!fp)
-        return;
+    char *csv = dmk_scratch_write("test-flags-storage.csv", dmk_csv_write, &f.r, NULL);
     DmkError err = {0};
-    DMK_CHECK_INT(dmk_csv_write(fp, &f.r, "test-flags-storage.csv", &err), DMK_OK);
-    char *csv = dmk_scratch_slurp(fp);
-    dmk_scratch_close(fp);
     DmkRunResult *back = NULL;
     int rc = csv ? dmk_csv_load_mem("s.csv", csv, strlen(csv), &back, &err) : -1;
     DMK_CHECK_INT(rc, DMK_OK);
@@ -355,30 +332,18 @@ static void test_cached_flag(void)
     char *text = dmk_report_text(&f.r);
     DMK_CHECK(text && strstr(text, "[cached]"));
     free(text);
-    FILE *fp = dmk_scratch_open("test-flags-cached.json");
-    DMK_CHECK(fp != NULL);
-    if (fp) {
-        DmkError err = {0};
-        DMK_CHECK_INT(dmk_json_write(fp, &f.r, "test-flags-cached.json", &err), DMK_OK);
-        char *json = dmk_scratch_slurp(fp);
-        dmk_scratch_close(fp);
-        DMK_CHECK(json && strstr(json, "\"cache_note\":\"the loop device /dev/loop4 reads"));
-        DMK_CHECK(json && strstr(json, "\"flags\":[\"cached\"]"));
-        free(json);
-    }
+    char *json = dmk_scratch_write("test-flags-cached.json", dmk_json_write, &f.r, NULL);
+    DMK_CHECK(json && strstr(json, "\"cache_note\":\"the loop device /dev/loop4 reads"));
+    DMK_CHECK(json && strstr(json, "\"flags\":[\"cached\"]"));
+    free(json);
     /* Read back from a file, the tip has no note and says it in general. */
     f.r.target.cache_note[0] = '\0';
     dmk_flag_describe(&f.r, &f.t, DMK_FLAG_CACHED, m, sizeof m, tip, sizeof tip);
     DMK_CHECK(strstr(tip, "Cached: a loop device under the target reads and writes") != NULL);
 #ifdef DMK_TEST_CSV
     f.t.flags = DMK_FLAG_ALL;
-    fp = dmk_scratch_open("test-flags-cached.csv");
-    if (!fp)
-        return;
+    char *csv = dmk_scratch_write("test-flags-cached.csv", dmk_csv_write, &f.r, NULL);
     DmkError err = {0};
-    DMK_CHECK_INT(dmk_csv_write(fp, &f.r, "test-flags-cached.csv", &err), DMK_OK);
-    char *csv = dmk_scratch_slurp(fp);
-    dmk_scratch_close(fp);
     DmkRunResult *back = NULL;
     int rc = csv ? dmk_csv_load_mem("c.csv", csv, strlen(csv), &back, &err) : -1;
     DMK_CHECK_INT(rc, DMK_OK);

@@ -160,15 +160,7 @@ static void build_result(DmkRunResult *r, DmkTestResult *t, DmkPassResult *passe
 
 static char *write_json(const DmkRunResult *r)
 {
-    FILE *f = dmk_scratch_open("test-json.scratch");
-    if (!f)
-        return NULL;
-    DmkError err = {0};
-    int rc = dmk_json_write(f, r, "result.json", &err);
-    DMK_CHECK_INT(rc, DMK_OK);
-    char *s = dmk_scratch_slurp(f);
-    dmk_scratch_close(f);
-    return s;
+    return dmk_scratch_write("test-json.json", dmk_json_write, r, NULL);
 }
 
 static void test_document(void)

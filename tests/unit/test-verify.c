@@ -234,14 +234,7 @@ static void test_lost_and_misdirected(void)
 
 static char *json_of(const DmkRunResult *r)
 {
-    DmkError err = {0};
-    FILE *f = dmk_scratch_open("test-verify.json");
-    if (!f)
-        return NULL;
-    DMK_CHECK_INT(dmk_json_write(f, r, "test-verify.json", &err), DMK_OK);
-    char *s = dmk_scratch_slurp(f);
-    dmk_scratch_close(f);
-    return s;
+    return dmk_scratch_write("test-verify.json", dmk_json_write, r, NULL);
 }
 
 /* The verdict in the text report and the JSON: absent without verify,
