@@ -75,4 +75,22 @@ static inline char *dmk_scratch_write(const char *name, DmkScratchWriter write,
     return s;
 }
 
+/* dmk_scratch_write in a locale whose decimal point is a comma
+ * (LC_NUMERIC; "C" again after), which the writers must not follow;
+ * NULL, with *skip the reason, where no such locale is installed. */
+static inline char *dmk_scratch_write_decimal_comma(const char *name, DmkScratchWriter write,
+                                                    const DmkRunResult *r, const char **skip)
+{
+    if (!dmk_test_decimal_comma_locale()) {
+        *skip = "no locale with a decimal comma is installed";
+        return NULL;
+    }
+    char probe[32];
+    snprintf(probe, sizeof probe, "%.1f", 1.5);
+    char *s = dmk_scratch_write(name, write, r, NULL);
+    setlocale(LC_NUMERIC, "C");
+    DMK_CHECK_STR(probe, "1,5"); /* the locale really has a decimal comma */
+    return s;
+}
+
 #endif

@@ -334,19 +334,15 @@ static void test_document_odd_numbers(void)
 /* Numbers keep '.' whatever LC_NUMERIC says. */
 static void test_locale(void)
 {
-    const char *got = dmk_test_decimal_comma_locale();
-    if (!got)
-        DMK_SKIP("no locale with a decimal comma is installed");
-    char probe[32];
-    snprintf(probe, sizeof probe, "%.1f", 1.5);
     DmkRunResult r;
     DmkTestResult t;
     DmkPassResult passes[2];
     DmkSample samples[2];
     build_result(&r, &t, passes, samples);
-    char *s = write_json(&r);
-    setlocale(LC_NUMERIC, "C");
-    DMK_CHECK_STR(probe, "1,5"); /* the locale really has a decimal comma */
+    const char *skip = NULL;
+    char *s = dmk_scratch_write_decimal_comma("test-json.json", dmk_json_write, &r, &skip);
+    if (skip)
+        DMK_SKIP(skip);
     if (!s)
         return;
     DMK_CHECK(balanced(s));
