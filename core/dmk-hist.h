@@ -1,8 +1,9 @@
 /* Latency histogram with log-linear buckets (the layout fio and
  * HdrHistogram use): values below 128 ns are exact, above that each power
  * of two is split into 128 equal buckets, so a bucket's midpoint is within
- * 0.4 % of any value in it. Integer-only on the I/O path, mergeable by
- * adding counts, bounded in size (about 31 KiB). Values in nanoseconds. */
+ * 0.4 % of any value in it. On the I/O path integers but for one double
+ * multiply-add (the sum of squares, for the standard deviation), mergeable
+ * by adding counts, bounded in size (about 31 KiB). Values in nanoseconds. */
 #ifndef DMK_HIST_H
 #define DMK_HIST_H
 
