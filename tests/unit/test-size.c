@@ -270,14 +270,23 @@ static void test_format_double(void)
 /* The charts' numbers: dmk_format_double's digits, a ',' between thousands. */
 static void test_format_thousands(void)
 {
+    static const struct {
+        double v;
+        int decimals;
+        const char *want;
+    } cases[] = {
+        {600000, 0, "600,000"},
+        {1234567.891, 2, "1,234,567.89"},
+        {-1000, 0, "-1,000"},
+        {999, 0, "999"},
+        {-999999.5, 0, "-1,000,000"},
+        {0.25, 2, "0.25"},
+        {1e15, 0, "1,000,000,000,000,000"},
+    };
     char b[64];
-    DMK_CHECK_STR(dmk_format_thousands(600000, 0, b, sizeof b), "600,000");
-    DMK_CHECK_STR(dmk_format_thousands(1234567.891, 2, b, sizeof b), "1,234,567.89");
-    DMK_CHECK_STR(dmk_format_thousands(-1000, 0, b, sizeof b), "-1,000");
-    DMK_CHECK_STR(dmk_format_thousands(999, 0, b, sizeof b), "999");
-    DMK_CHECK_STR(dmk_format_thousands(-999999.5, 0, b, sizeof b), "-1,000,000");
-    DMK_CHECK_STR(dmk_format_thousands(0.25, 2, b, sizeof b), "0.25");
-    DMK_CHECK_STR(dmk_format_thousands(1e15, 0, b, sizeof b), "1,000,000,000,000,000");
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        DMK_CHECK_STR(dmk_format_thousands(cases[i].v, cases[i].decimals, b, sizeof b),
+                      cases[i].want);
     /* cut to the buffer, never past it */
     char small[6];
     DMK_CHECK_STR(dmk_format_thousands(1234567, 0, small, sizeof small), "1,234");
@@ -286,18 +295,20 @@ static void test_format_thousands(void)
 /* The report's and the Lab tab's figures: decimals by the value as printed. */
 static void test_format_figure(void)
 {
+    static const struct {
+        double v;
+        const char *want;
+    } cases[] = {
+        {123456.7, "123,457"}, {-1234567, "-1,234,567"},
+        {100, "100"},          {99.96, "100"},
+        {65.31, "65.3"},       {9.996, "10.0"},
+        {9.5, "9.50"},         {-4.25, "-4.25"},
+        {0, "0.00"},           {NAN, "-"},
+        {-INFINITY, "-"},
+    };
     char b[64];
-    DMK_CHECK_STR(dmk_format_figure(123456.7, b, sizeof b), "123,457");
-    DMK_CHECK_STR(dmk_format_figure(-1234567, b, sizeof b), "-1,234,567");
-    DMK_CHECK_STR(dmk_format_figure(100, b, sizeof b), "100");
-    DMK_CHECK_STR(dmk_format_figure(99.96, b, sizeof b), "100");
-    DMK_CHECK_STR(dmk_format_figure(65.31, b, sizeof b), "65.3");
-    DMK_CHECK_STR(dmk_format_figure(9.996, b, sizeof b), "10.0");
-    DMK_CHECK_STR(dmk_format_figure(9.5, b, sizeof b), "9.50");
-    DMK_CHECK_STR(dmk_format_figure(-4.25, b, sizeof b), "-4.25");
-    DMK_CHECK_STR(dmk_format_figure(0, b, sizeof b), "0.00");
-    DMK_CHECK_STR(dmk_format_figure(NAN, b, sizeof b), "-");
-    DMK_CHECK_STR(dmk_format_figure(-INFINITY, b, sizeof b), "-");
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        DMK_CHECK_STR(dmk_format_figure(cases[i].v, b, sizeof b), cases[i].want);
 }
 
 int main(void)
