@@ -1,11 +1,14 @@
 /* The engine's tests' run specs: one start for each, so a test says only
- * what it changes (its backend's latency, a watchdog, verify). */
+ * what it changes (its backend's latency, a watchdog, verify); and what a
+ * run came to. */
 #ifndef DMK_TEST_SPEC_H
 #define DMK_TEST_SPEC_H
 
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "dmk-platform.h"
+#include "dmk-runner.h"
 #include "dmk-spec.h"
 #include "dmk-test.h"
 
@@ -41,6 +44,25 @@ static inline int dmk_test_spec_add(DmkRunSpec *s, const char *name, DmkMode mod
         printf("# adding %s: %s\n", name, err.msg);
     DMK_CHECK_INT(rc, DMK_OK);
     return rc;
+}
+
+/* What a run came to: its status and message, its result (the caller
+ * frees it), and its time on the program's clock, start to end. */
+typedef struct {
+    int rc;
+    DmkError err;
+    DmkRunResult *res;
+    double took_s;
+    uint64_t end_ns; /* dmk_clock_ns() when the run returned */
+} DmkTestRun;
+
+/* Runs r with cb (NULL: none) into *out, timed. */
+static inline void dmk_test_run_timed(DmkRunner *r, const DmkRunCallbacks *cb, DmkTestRun *out)
+{
+    uint64_t t0 = dmk_clock_ns();
+    out->rc = dmk_runner_run(r, cb, &out->res, &out->err);
+    out->end_ns = dmk_clock_ns();
+    out->took_s = (double)(out->end_ns - t0) / 1e9;
 }
 
 #endif

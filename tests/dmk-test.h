@@ -52,6 +52,16 @@ static const char *dmk_test_skip_reason;
         }                                                                                         \
     } while (0)
 
+/* The string s holds part. */
+#define DMK_CHECK_HAS(s, part)                                                              \
+    do {                                                                                    \
+        const char *sh_ = (s), *ph_ = (part);                                               \
+        if (!strstr(sh_, ph_)) {                                                            \
+            printf("# %s:%d: %s lacks \"%s\": \"%s\"\n", __FILE__, __LINE__, #s, ph_, sh_); \
+            dmk_test_failed_checks++;                                                       \
+        }                                                                                   \
+    } while (0)
+
 /* |a - b| <= tol */
 #define DMK_CHECK_NEAR(a, b, tol)                                                              \
     do {                                                                                       \

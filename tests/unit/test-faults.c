@@ -35,10 +35,7 @@ static DmkRunSpec *new_spec(void)
 }
 
 typedef struct {
-    int rc;
-    DmkError err;
-    DmkRunResult *res;
-    double took_s;
+    DmkTestRun run;
     int tests_done;
     DmkFaultStats stats;
 } Outcome;
@@ -57,26 +54,17 @@ static void run_script(const DmkRunSpec *spec, const DmkFaultScript *script, Out
     DmkRunCallbacks cb = {NULL, on_test_done, o};
     DmkRunner *r = dmk_runner_new(spec, dmk_backend_fault(script));
     DMK_CHECK(r != NULL);
-    uint64_t t0 = dmk_clock_ns();
-    o->rc = dmk_runner_run(r, &cb, &o->res, &o->err);
-    o->took_s = (double)(dmk_clock_ns() - t0) / 1e9;
+    dmk_test_run_timed(r, &cb, &o->run);
     dmk_runner_free(r);
     dmk_fault_stats(&o->stats);
-    printf("# rc %d, os_error %d, %.2f s: %s\n", o->rc, o->err.os_error, o->took_s, o->err.msg);
+    printf("# rc %d, os_error %d, %.2f s: %s\n", o->run.rc, o->run.err.os_error, o->run.took_s,
+           o->run.err.msg);
 }
 
 static void outcome_free(Outcome *o)
 {
-    dmk_run_result_free(o->res);
-    o->res = NULL;
-}
-
-static void check_has(const char *msg, const char *part)
-{
-    if (!strstr(msg, part)) {
-        printf("# the message lacks \"%s\"\n", part);
-        dmk_test_failed_checks++;
-    }
+    dmk_run_result_free(o->run.res);
+    o->run.res = NULL;
 }
 
 static void check_starts(const char *msg, const char *prefix)
@@ -99,30 +87,30 @@ static void check_freed(const Outcome *o)
  * (whole, not partial), nothing open, and an end within max_s. */
 static void check_failed(const Outcome *o, int code, int os_error, size_t n_tests, double max_s)
 {
-    DMK_CHECK_INT(o->rc, code);
-    DMK_CHECK_INT(o->err.code, code);
-    DMK_CHECK_INT(o->err.os_error, os_error);
-    check_has(o->err.msg, FAULT_DIR);
-    DMK_CHECK(o->res != NULL);
-    if (o->res) {
-        DMK_CHECK(!o->res->complete);
-        DMK_CHECK_INT(o->res->n_tests, n_tests);
-        for (size_t i = 0; i < o->res->n_tests; i++)
-            DMK_CHECK(o->res->tests[i].n_passes > 0 && !o->res->tests[i].partial);
-        DMK_CHECK_STR(o->res->backend, "fault");
+    DMK_CHECK_INT(o->run.rc, code);
+    DMK_CHECK_INT(o->run.err.code, code);
+    DMK_CHECK_INT(o->run.err.os_error, os_error);
+    DMK_CHECK_HAS(o->run.err.msg, FAULT_DIR);
+    DMK_CHECK(o->run.res != NULL);
+    if (o->run.res) {
+        DMK_CHECK(!o->run.res->complete);
+        DMK_CHECK_INT(o->run.res->n_tests, n_tests);
+        for (size_t i = 0; i < o->run.res->n_tests; i++)
+            DMK_CHECK(o->run.res->tests[i].n_passes > 0 && !o->run.res->tests[i].partial);
+        DMK_CHECK_STR(o->run.res->backend, "fault");
     }
     DMK_CHECK_INT(o->tests_done, n_tests);
-    DMK_CHECK(o->took_s < max_s);
+    DMK_CHECK(o->run.took_s < max_s);
     check_freed(o);
 }
 
 static void check_complete(const Outcome *o, size_t n_tests)
 {
-    DMK_CHECK_INT(o->rc, DMK_OK);
-    DMK_CHECK(o->res != NULL);
-    if (o->res) {
-        DMK_CHECK(o->res->complete);
-        DMK_CHECK_INT(o->res->n_tests, n_tests);
+    DMK_CHECK_INT(o->run.rc, DMK_OK);
+    DMK_CHECK(o->run.res != NULL);
+    if (o->run.res) {
+        DMK_CHECK(o->run.res->complete);
+        DMK_CHECK_INT(o->run.res->n_tests, n_tests);
     }
     check_freed(o);
 }
@@ -143,7 +131,7 @@ static void test_no_faults(void)
     DMK_CHECK(o.stats.completed[DMK_OP_READ] > 0);
     DMK_CHECK_INT(o.stats.faults, 0);
     DMK_CHECK_INT(o.stats.sync_calls, 1);
-    DMK_CHECK(o.took_s < 3.0);
+    DMK_CHECK(o.run.took_s < 3.0);
     outcome_free(&o);
     free(spec);
 }
@@ -158,8 +146,8 @@ static void test_eio_in_fill(void)
     Outcome o;
     run_script(spec, &s, &o);
     check_failed(&o, DMK_E_IO, DMK_FAULT_OS_EIO, 0, 2.0);
-    check_starts(o.err.msg, "preparing the test file failed: writing 1048576 bytes at offset "
-                            "4194304 of the test file in " FAULT_DIR " failed: ");
+    check_starts(o.run.err.msg, "preparing the test file failed: writing 1048576 bytes at offset "
+                                "4194304 of the test file in " FAULT_DIR " failed: ");
     DMK_CHECK_INT(o.stats.sync_calls, 0); /* a failed fill is not flushed as if written */
     DMK_CHECK_INT(o.stats.completed[DMK_OP_READ], 0);
     outcome_free(&o);
@@ -180,10 +168,10 @@ static void test_eio_in_measured_test(void)
     Outcome o;
     run_script(spec, &s, &o);
     check_failed(&o, DMK_E_IO, DMK_FAULT_OS_EIO, 1, 3.0);
-    check_starts(o.err.msg, "reading 4096 bytes at offset ");
-    check_has(o.err.msg, " of the test file in " FAULT_DIR " failed: ");
-    if (o.res && o.res->n_tests == 1)
-        DMK_CHECK_INT(o.res->tests[0].test.mode, DMK_MODE_WRITE);
+    check_starts(o.run.err.msg, "reading 4096 bytes at offset ");
+    DMK_CHECK_HAS(o.run.err.msg, " of the test file in " FAULT_DIR " failed: ");
+    if (o.run.res && o.run.res->n_tests == 1)
+        DMK_CHECK_INT(o.run.res->tests[0].test.mode, DMK_MODE_WRITE);
     DMK_CHECK_INT(o.stats.faults, 1);
     outcome_free(&o);
     free(spec);
@@ -200,9 +188,10 @@ static void test_short_transfer(void)
     Outcome o;
     run_script(spec, &s, &o);
     check_failed(&o, DMK_E_SHORT, 0, 0, 3.0);
-    check_starts(o.err.msg, "reading 1048576 bytes at offset ");
-    check_has(o.err.msg, " of the test file in " FAULT_DIR " moved only 524288 bytes (short "
-                         "transfer)");
+    check_starts(o.run.err.msg, "reading 1048576 bytes at offset ");
+    DMK_CHECK_HAS(o.run.err.msg,
+                  " of the test file in " FAULT_DIR " moved only 524288 bytes (short "
+                  "transfer)");
     outcome_free(&o);
 
     /* the same in the four-thread test: count from its own first read */
@@ -211,8 +200,8 @@ static void test_short_transfer(void)
     s.short_io.nth = 300;
     run_script(spec, &s, &o);
     check_failed(&o, DMK_E_SHORT, 0, 0, 3.0);
-    check_starts(o.err.msg, "reading 4096 bytes at offset ");
-    check_has(o.err.msg, "moved only 2048 bytes (short transfer)");
+    check_starts(o.run.err.msg, "reading 4096 bytes at offset ");
+    DMK_CHECK_HAS(o.run.err.msg, "moved only 2048 bytes (short transfer)");
     DMK_CHECK_INT(o.stats.faults, 1);
     outcome_free(&o);
     free(spec);
@@ -230,16 +219,16 @@ static void test_nospc_on_write(void)
     Outcome o;
     run_script(spec, &s, &o);
     check_failed(&o, DMK_E_NOSPC, DMK_FAULT_OS_ENOSPC, 0, 2.0);
-    check_starts(o.err.msg, "preparing the test file failed: writing 1048576 bytes at offset "
-                            "2097152 of the test file in " FAULT_DIR " failed: ");
+    check_starts(o.run.err.msg, "preparing the test file failed: writing 1048576 bytes at offset "
+                                "2097152 of the test file in " FAULT_DIR " failed: ");
     outcome_free(&o);
 
     /* past the fill: the read test is kept, the write test fails */
     s.fail.nth = FILL_IOS + 300;
     run_script(spec, &s, &o);
     check_failed(&o, DMK_E_NOSPC, DMK_FAULT_OS_ENOSPC, 1, 3.0);
-    check_starts(o.err.msg, "writing 4096 bytes at offset ");
-    check_has(o.err.msg, " of the test file in " FAULT_DIR " failed: ");
+    check_starts(o.run.err.msg, "writing 4096 bytes at offset ");
+    DMK_CHECK_HAS(o.run.err.msg, " of the test file in " FAULT_DIR " failed: ");
     outcome_free(&o);
     free(spec);
 }
@@ -264,7 +253,7 @@ static void test_eio_after_the_end(void)
         DMK_SKIP("the machine was too slow to complete a read within the test");
     }
     check_failed(&o, DMK_E_IO, DMK_FAULT_OS_EIO, 0, 3.0);
-    check_starts(o.err.msg, "reading 4096 bytes at offset ");
+    check_starts(o.run.err.msg, "reading 4096 bytes at offset ");
     outcome_free(&o);
     free(spec);
 }
@@ -290,11 +279,11 @@ static void check_exact(const Outcome *o)
     DMK_CHECK_INT(o->stats.completed[DMK_OP_WRITE], FILL_IOS + 8 * MIB / (128 << 10));
     DMK_CHECK(o->stats.bytes[DMK_OP_WRITE] == (FILL_IOS + 8) * MIB);
     DMK_CHECK_INT(o->stats.lost, 0);
-    if (o->res && o->res->n_tests == 2) {
-        DMK_CHECK(o->res->tests[0].score.read.ios > 0);
-        DMK_CHECK(o->res->tests[1].score.write.bytes == 8 * MIB);
+    if (o->run.res && o->run.res->n_tests == 2) {
+        DMK_CHECK(o->run.res->tests[0].score.read.ios > 0);
+        DMK_CHECK(o->run.res->tests[1].score.write.bytes == 8 * MIB);
     }
-    DMK_CHECK(o->took_s < 3.0);
+    DMK_CHECK(o->run.took_s < 3.0);
 }
 
 /* Every submit call takes at most 3 requests: the engine keeps the rest
@@ -350,8 +339,8 @@ static void test_push_back_forever(void)
     Outcome o;
     run_script(spec, &s, &o);
     check_failed(&o, DMK_E_TIMEOUT, 0, 0, 1.0 + 1.0);
-    check_starts(o.err.msg, "preparing the test file failed: ");
-    check_has(o.err.msg, "writing 1048576 bytes at offset 8388608");
+    check_starts(o.run.err.msg, "preparing the test file failed: ");
+    DMK_CHECK_HAS(o.run.err.msg, "writing 1048576 bytes at offset 8388608");
     outcome_free(&o);
     free(spec);
 }
@@ -367,9 +356,9 @@ static void test_push_back_forever_in_test(void)
     Outcome o;
     run_script(spec, &s, &o);
     check_failed(&o, DMK_E_TIMEOUT, 0, 0, 1.0 + 1.0);
-    check_starts(o.err.msg, "no I/O completed for 1 s on the test file in " FAULT_DIR
-                            ": the drive kept refusing 32 requests, the first reading 4096 "
-                            "bytes at offset ");
+    check_starts(o.run.err.msg, "no I/O completed for 1 s on the test file in " FAULT_DIR
+                                ": the drive kept refusing 32 requests, the first reading 4096 "
+                                "bytes at offset ");
     outcome_free(&o);
     free(spec);
 }
@@ -400,9 +389,9 @@ static void test_interrupted_submit_fails(void)
     Outcome o;
     run_script(spec, &s, &o);
     check_failed(&o, DMK_E_IO, DMK_FAULT_OS_EINTR, 0, 2.0);
-    check_starts(o.err.msg, "preparing the test file failed: writing 1048576 bytes at offset "
-                            "8388608 of the test file in " FAULT_DIR
-                            " could not be submitted: submitting 8 requests failed: ");
+    check_starts(o.run.err.msg, "preparing the test file failed: writing 1048576 bytes at offset "
+                                "8388608 of the test file in " FAULT_DIR
+                                " could not be submitted: submitting 8 requests failed: ");
     outcome_free(&o);
     free(spec);
 }
@@ -419,10 +408,10 @@ static void test_lost_in_fill(void)
     Outcome o;
     run_script(spec, &s, &o);
     check_failed(&o, DMK_E_TIMEOUT, 0, 0, 1.0 + 1.0);
-    DMK_CHECK(o.took_s >= 1.0);
-    check_starts(o.err.msg, "preparing the test file failed: no I/O completed for 1 s on the "
-                            "test file in " FAULT_DIR);
-    check_has(o.err.msg, "writing 1048576 bytes at offset 3145728");
+    DMK_CHECK(o.run.took_s >= 1.0);
+    check_starts(o.run.err.msg, "preparing the test file failed: no I/O completed for 1 s on the "
+                                "test file in " FAULT_DIR);
+    DMK_CHECK_HAS(o.run.err.msg, "writing 1048576 bytes at offset 3145728");
     DMK_CHECK_INT(o.stats.lost, 1);
     DMK_CHECK_INT(o.stats.completed[DMK_OP_WRITE], FILL_IOS - 1);
     outcome_free(&o);
@@ -439,8 +428,8 @@ static void test_lost_at_qd1(void)
     Outcome o;
     run_script(spec, &s, &o);
     check_failed(&o, DMK_E_TIMEOUT, 0, 0, 1.0 + 1.0);
-    check_starts(o.err.msg, "no I/O completed for 1 s on the test file in " FAULT_DIR);
-    check_has(o.err.msg, "reading 4096 bytes at offset ");
+    check_starts(o.run.err.msg, "no I/O completed for 1 s on the test file in " FAULT_DIR);
+    DMK_CHECK_HAS(o.run.err.msg, "reading 4096 bytes at offset ");
     outcome_free(&o);
     free(spec);
 }
@@ -457,8 +446,8 @@ static void test_lost_at_qd32(void)
     Outcome o;
     run_script(spec, &s, &o);
     check_failed(&o, DMK_E_TIMEOUT, 0, 0, 0.3 + 1.0 + 1.0);
-    check_starts(o.err.msg, "no I/O completed for 1 s on the test file in " FAULT_DIR);
-    check_has(o.err.msg, "reading 4096 bytes at offset ");
+    check_starts(o.run.err.msg, "no I/O completed for 1 s on the test file in " FAULT_DIR);
+    DMK_CHECK_HAS(o.run.err.msg, "reading 4096 bytes at offset ");
     DMK_CHECK(o.stats.completed[DMK_OP_READ] > 100);
     outcome_free(&o);
     free(spec);
@@ -474,9 +463,9 @@ static void test_vanish(void)
     Outcome o;
     run_script(spec, &s, &o);
     check_failed(&o, DMK_E_IO, DMK_FAULT_OS_ENODEV, 0, 2.0);
-    check_starts(o.err.msg, "preparing the test file failed: writing 1048576 bytes at offset "
-                            "8388608 of the test file in " FAULT_DIR
-                            " could not be submitted: submitting 8 requests failed: ");
+    check_starts(o.run.err.msg, "preparing the test file failed: writing 1048576 bytes at offset "
+                                "8388608 of the test file in " FAULT_DIR
+                                " could not be submitted: submitting 8 requests failed: ");
     outcome_free(&o);
 
     /* in the measured test, with requests in flight that fail with it */
@@ -484,8 +473,8 @@ static void test_vanish(void)
     s.vanish.nth = 50;
     run_script(spec, &s, &o);
     check_failed(&o, DMK_E_IO, DMK_FAULT_OS_ENODEV, 0, 2.0);
-    check_starts(o.err.msg, "reading 4096 bytes at offset ");
-    check_has(o.err.msg, " could not be submitted: submitting ");
+    check_starts(o.run.err.msg, "reading 4096 bytes at offset ");
+    DMK_CHECK_HAS(o.run.err.msg, " could not be submitted: submitting ");
     outcome_free(&o);
     free(spec);
 }
@@ -536,7 +525,7 @@ static void test_open_fails(void)
     Outcome o;
     run_script(spec, &s, &o);
     check_failed(&o, DMK_E_NOSPC, DMK_FAULT_OS_ENOSPC, 0, 1.0);
-    check_starts(o.err.msg, "creating the test file in " FAULT_DIR " failed: ");
+    check_starts(o.run.err.msg, "creating the test file in " FAULT_DIR " failed: ");
     DMK_CHECK_INT(o.stats.submit_calls, 0);
     outcome_free(&o);
     free(spec);
@@ -550,8 +539,9 @@ static void test_sync_fails_after_fill(void)
     Outcome o;
     run_script(spec, &s, &o);
     check_failed(&o, DMK_E_IO, DMK_FAULT_OS_EIO, 0, 2.0);
-    check_starts(o.err.msg, "preparing the test file failed: flushing the test file in " FAULT_DIR
-                            " to the drive failed: ");
+    check_starts(o.run.err.msg,
+                 "preparing the test file failed: flushing the test file in " FAULT_DIR
+                 " to the drive failed: ");
     DMK_CHECK_INT(o.stats.completed[DMK_OP_WRITE], FILL_IOS);
     DMK_CHECK_INT(o.stats.completed[DMK_OP_READ], 0); /* no test ran on an unflushed file */
     outcome_free(&o);

@@ -36,10 +36,7 @@ static DmkRunSpec *new_spec(const char *test, double measure_s, uint32_t passes)
 }
 
 typedef struct {
-    int rc;
-    DmkError err;
-    DmkRunResult *res;
-    double took_s;
+    DmkTestRun run;
     double stop_to_end_s;
     bool abandoned;
     DmkRunner *runner;
@@ -64,22 +61,12 @@ static void run_script(const DmkRunSpec *spec, const DmkFaultScript *script, Out
     DmkRunCallbacks cb = {on_progress, NULL, o};
     o->runner = dmk_runner_new(spec, dmk_backend_fault(script));
     DMK_CHECK(o->runner != NULL);
-    uint64_t t0 = dmk_clock_ns();
-    o->rc = dmk_runner_run(o->runner, &cb, &o->res, &o->err);
-    uint64_t t1 = dmk_clock_ns();
-    o->took_s = (double)(t1 - t0) / 1e9;
-    o->stop_to_end_s = o->stopped_ns ? (double)(t1 - o->stopped_ns) / 1e9 : 0;
+    dmk_test_run_timed(o->runner, &cb, &o->run);
+    o->stop_to_end_s = o->stopped_ns ? (double)(o->run.end_ns - o->stopped_ns) / 1e9 : 0;
     o->abandoned = dmk_runner_abandoned(o->runner);
     dmk_runner_free(o->runner); /* kept alive inside when abandoned */
-    printf("# rc %d, %.2f s, abandoned %d: %s\n", o->rc, o->took_s, o->abandoned, o->err.msg);
-}
-
-static void check_has(const char *msg, const char *part)
-{
-    if (!strstr(msg, part)) {
-        printf("# the message lacks \"%s\"\n", part);
-        dmk_test_failed_checks++;
-    }
+    printf("# rc %d, %.2f s, abandoned %d: %s\n", o->run.rc, o->run.took_s, o->abandoned,
+           o->run.err.msg);
 }
 
 /* Lets the hung call return and waits until it has: the thread left
@@ -104,7 +91,7 @@ static uint64_t run_gaps(DmkRunSpec *spec, const DmkFaultScript *script, Outcome
 {
     spec->watchdog_s = 10.0;
     run_script(spec, script, o);
-    DMK_CHECK_INT(o->rc, DMK_OK);
+    DMK_CHECK_INT(o->run.rc, DMK_OK);
     DmkFaultStats st;
     dmk_fault_stats(&st);
     return st.gaps;
@@ -113,9 +100,9 @@ static uint64_t run_gaps(DmkRunSpec *spec, const DmkFaultScript *script, Outcome
 /* No late call counted: the test is not flagged and its pass not paused. */
 static void check_not_paused(const Outcome *o)
 {
-    if (o->res && o->res->n_tests == 1) {
-        DMK_CHECK(!(o->res->tests[0].flags & DMK_FLAG_PAUSED));
-        DMK_CHECK(o->res->tests[0].passes[0].paused_s == 0.0);
+    if (o->run.res && o->run.res->n_tests == 1) {
+        DMK_CHECK(!(o->run.res->tests[0].flags & DMK_FLAG_PAUSED));
+        DMK_CHECK(o->run.res->tests[0].passes[0].paused_s == 0.0);
     }
 }
 
@@ -124,14 +111,14 @@ static void check_not_paused(const Outcome *o)
 static void run_hung(const DmkRunSpec *spec, const DmkFaultScript *script, Outcome *o, int want_rc)
 {
     run_script(spec, script, o);
-    DMK_CHECK_INT(o->rc, want_rc);
+    DMK_CHECK_INT(o->run.rc, want_rc);
     DMK_CHECK(o->abandoned);
 }
 
 /* Frees a hung run's result and lets its call return, for what follows. */
 static void end_hung(Outcome *o)
 {
-    dmk_run_result_free(o->res);
+    dmk_run_result_free(o->run.res);
     release_hung();
 }
 
@@ -144,16 +131,17 @@ static void test_hang_in_test(void)
     DmkFaultScript s = {.hang = {.nth = 100}};
     Outcome o = {0};
     run_hung(spec, &s, &o, DMK_E_TIMEOUT);
-    DMK_CHECK(o.took_s >= 1.0 && o.took_s < NEVER_S);
-    DMK_CHECK(strncmp(o.err.msg, "the drive did not complete any request for ", 43) == 0);
-    check_has(o.err.msg, "(RND4K Q1T1 read: reading 4096 bytes at offset ");
-    check_has(o.err.msg, " of the test file in " FAULT_DIR ": the call that submits it has not "
-                         "returned for ");
-    check_has(o.err.msg, "The run is not complete");
-    check_has(o.err.msg,
-              "its thread was left behind; the test file is freed when the program ends");
-    DMK_CHECK(o.res != NULL && !o.res->complete);
-    DMK_CHECK(o.res != NULL && o.res->n_tests == 0);
+    DMK_CHECK(o.run.took_s >= 1.0 && o.run.took_s < NEVER_S);
+    DMK_CHECK(strncmp(o.run.err.msg, "the drive did not complete any request for ", 43) == 0);
+    DMK_CHECK_HAS(o.run.err.msg, "(RND4K Q1T1 read: reading 4096 bytes at offset ");
+    DMK_CHECK_HAS(o.run.err.msg,
+                  " of the test file in " FAULT_DIR ": the call that submits it has not "
+                  "returned for ");
+    DMK_CHECK_HAS(o.run.err.msg, "The run is not complete");
+    DMK_CHECK_HAS(o.run.err.msg,
+                  "its thread was left behind; the test file is freed when the program ends");
+    DMK_CHECK(o.run.res != NULL && !o.run.res->complete);
+    DMK_CHECK(o.run.res != NULL && o.run.res->n_tests == 0);
     end_hung(&o);
     free(spec);
 }
@@ -165,13 +153,14 @@ static void test_hang_in_fill(void)
     DmkFaultScript s = {.hang = {.nth = 2}};
     Outcome o = {0};
     run_hung(spec, &s, &o, DMK_E_TIMEOUT);
-    DMK_CHECK(strncmp(o.err.msg,
+    DMK_CHECK(strncmp(o.run.err.msg,
                       "preparing the test file failed: the drive did not complete any request "
                       "for ",
                       75) == 0);
-    check_has(o.err.msg, "(the fill: writing 1048576 bytes at offset 8388608 of the test file in "
-                         "" FAULT_DIR ": the call that submits it has not returned for ");
-    DMK_CHECK(o.res != NULL && !o.res->complete);
+    DMK_CHECK_HAS(o.run.err.msg,
+                  "(the fill: writing 1048576 bytes at offset 8388608 of the test file in "
+                  "" FAULT_DIR ": the call that submits it has not returned for ");
+    DMK_CHECK(o.run.res != NULL && !o.run.res->complete);
     end_hung(&o);
     free(spec);
 }
@@ -188,10 +177,11 @@ static void test_stop_with_hung_call(void)
     run_hung(spec, &s, &o, DMK_E_STOPPED);
     DMK_CHECK(o.stopped_ns != 0);
     DMK_CHECK(o.stop_to_end_s < NEVER_S); /* well under the 60 s watchdog */
-    DMK_CHECK(strncmp(o.err.msg, "stopped by the user (reading 1048576 bytes at offset ", 53) == 0);
-    check_has(o.err.msg, ": the call that submits it has not returned for ");
-    check_has(o.err.msg, ", so its thread was left behind");
-    DMK_CHECK(o.res != NULL && !o.res->complete);
+    DMK_CHECK(strncmp(o.run.err.msg, "stopped by the user (reading 1048576 bytes at offset ", 53) ==
+              0);
+    DMK_CHECK_HAS(o.run.err.msg, ": the call that submits it has not returned for ");
+    DMK_CHECK_HAS(o.run.err.msg, ", so its thread was left behind");
+    DMK_CHECK(o.run.res != NULL && !o.run.res->complete);
     end_hung(&o);
     free(spec);
 }
@@ -204,15 +194,15 @@ static void test_stop_without_hang(void)
     DmkRunCallbacks cb = {NULL, NULL, NULL};
     DmkRunner *r = dmk_runner_new(spec, dmk_backend_fault(NULL));
     dmk_runner_stop(r); /* before it starts: stops at the first look */
-    o.rc = dmk_runner_run(r, &cb, &o.res, &o.err);
-    DMK_CHECK_INT(o.rc, DMK_E_STOPPED);
+    o.run.rc = dmk_runner_run(r, &cb, &o.run.res, &o.run.err);
+    DMK_CHECK_INT(o.run.rc, DMK_E_STOPPED);
     DMK_CHECK(!dmk_runner_abandoned(r));
     dmk_runner_free(r);
     DmkFaultStats st;
     dmk_fault_stats(&st);
     DMK_CHECK_INT(st.queues_open, 0);
     DMK_CHECK_INT(st.targets_open, 0);
-    dmk_run_result_free(o.res);
+    dmk_run_result_free(o.run.res);
     free(spec);
 }
 
@@ -225,9 +215,9 @@ static void test_gap_flags_the_pass(void)
     Outcome o = {0};
     run_gaps(spec, &s, &o);
     DMK_CHECK(!o.abandoned);
-    DMK_CHECK(o.res != NULL && o.res->n_tests == 1);
-    if (o.res && o.res->n_tests == 1) {
-        const DmkTestResult *t = &o.res->tests[0];
+    DMK_CHECK(o.run.res != NULL && o.run.res->n_tests == 1);
+    if (o.run.res && o.run.res->n_tests == 1) {
+        const DmkTestResult *t = &o.run.res->tests[0];
         DMK_CHECK_INT(t->n_passes, 2);
         DMK_CHECK(t->flags & DMK_FLAG_PAUSED);
         printf("# paused %.3f s, %.3f s; best pass %u\n", t->passes[0].paused_s,
@@ -236,13 +226,13 @@ static void test_gap_flags_the_pass(void)
         if (t->n_passes > 1 && t->passes[1].paused_s <= 0)
             DMK_CHECK_INT(t->best_pass, 1);
         char marker[64], tip[512];
-        dmk_flag_describe(o.res, t, DMK_FLAG_PAUSED, marker, sizeof marker, tip, sizeof tip);
+        dmk_flag_describe(o.run.res, t, DMK_FLAG_PAUSED, marker, sizeof marker, tip, sizeof tip);
         printf("# %s: %s\n", marker, tip);
         DMK_CHECK_STR(marker, "paused");
-        check_has(tip, "In pass 1, for 1.");
-        check_has(tip, " s nothing was submitted or completed");
+        DMK_CHECK_HAS(tip, "In pass 1, for 1.");
+        DMK_CHECK_HAS(tip, " s nothing was submitted or completed");
     }
-    dmk_run_result_free(o.res);
+    dmk_run_result_free(o.run.res);
     free(spec);
 }
 
@@ -255,7 +245,7 @@ static void test_gap_in_warmup(void)
     Outcome o = {0};
     DMK_CHECK(run_gaps(spec, &s, &o) == 1);
     check_not_paused(&o);
-    dmk_run_result_free(o.res);
+    dmk_run_result_free(o.run.res);
     free(spec);
 }
 
@@ -269,9 +259,9 @@ static void test_slow_drive_is_not_paused(void)
     DmkFaultScript s = {.gap = {.nth = 40}, .gap_ns = 700000000ULL};
     Outcome o = {0};
     DMK_CHECK(run_gaps(spec, &s, &o) == 1);
-    if (o.res && o.res->n_tests == 1)
-        DMK_CHECK(!(o.res->tests[0].flags & DMK_FLAG_PAUSED));
-    dmk_run_result_free(o.res);
+    if (o.run.res && o.run.res->n_tests == 1)
+        DMK_CHECK(!(o.run.res->tests[0].flags & DMK_FLAG_PAUSED));
+    dmk_run_result_free(o.run.res);
     free(spec);
 }
 
@@ -288,15 +278,15 @@ static void test_hang_in_sync(void)
         "preparing the test file failed: flushing the test file in " FAULT_DIR
         " to the drive did not return for 1 s; the file system may be "
         "frozen";
-    DMK_CHECK(strncmp(o.err.msg, want, sizeof want - 1) == 0);
-    DMK_CHECK(o.res != NULL && !o.res->complete);
+    DMK_CHECK(strncmp(o.run.err.msg, want, sizeof want - 1) == 0);
+    DMK_CHECK(o.run.res != NULL && !o.run.res->complete);
     end_hung(&o);
     /* a stop while it hangs, with the default watchdog */
     spec->watchdog_s = 60.0;
     Outcome p = {.stop_when_hung = true};
     run_hung(spec, &s, &p, DMK_E_STOPPED);
     DMK_CHECK(p.stop_to_end_s < NEVER_S);
-    DMK_CHECK(strncmp(p.err.msg, "stopped by the user (flushing the test file in ", 47) == 0);
+    DMK_CHECK(strncmp(p.run.err.msg, "stopped by the user (flushing the test file in ", 47) == 0);
     end_hung(&p);
     free(spec);
 }
@@ -313,15 +303,15 @@ static void test_short_gaps_add_up(void)
     DmkFaultScript s = {.gap = {.nth = 5000, .times = 8}, .gap_ns = 450000000ULL};
     Outcome o = {0};
     DMK_CHECK(run_gaps(spec, &s, &o) == 8);
-    DMK_CHECK(o.res != NULL && o.res->n_tests == 1);
-    if (o.res && o.res->n_tests == 1) {
-        const DmkTestResult *t = &o.res->tests[0];
+    DMK_CHECK(o.run.res != NULL && o.run.res->n_tests == 1);
+    if (o.run.res && o.run.res->n_tests == 1) {
+        const DmkTestResult *t = &o.run.res->tests[0];
         printf("# paused %.3f s of a %.1f s pass\n", t->passes[0].paused_s, spec->measure_s);
         DMK_CHECK(t->flags & DMK_FLAG_PAUSED);
         DMK_CHECK(t->passes[0].paused_s >= 8 * 0.45);
         DMK_CHECK(t->passes[0].paused_s <= spec->measure_s);
     }
-    dmk_run_result_free(o.res);
+    dmk_run_result_free(o.run.res);
     free(spec);
 }
 
@@ -336,7 +326,7 @@ static void test_short_gaps_of_a_slow_drive(void)
     Outcome o = {0};
     DMK_CHECK(run_gaps(spec, &s, &o) == 8);
     check_not_paused(&o);
-    dmk_run_result_free(o.res);
+    dmk_run_result_free(o.run.res);
     free(spec);
 }
 
@@ -403,9 +393,9 @@ static void test_inflight_left_to_the_os(void)
         DMK_CHECK(st.queues_open >= 1);
         DMK_CHECK(st.targets_open >= 1);
         DMK_CHECK(o.measured);
-        check_has(err.msg, "1 request still in flight on the test file in " FAULT_DIR
-                           " was left to the OS, which ends it when the drive answers; the "
-                           "test file is freed when the program ends)");
+        DMK_CHECK_HAS(err.msg, "1 request still in flight on the test file in " FAULT_DIR
+                               " was left to the OS, which ends it when the drive answers; the "
+                               "test file is freed when the program ends)");
         if (stop) {
             DMK_CHECK_INT(rc, DMK_E_STOPPED);
             DMK_CHECK(o.stopped_ns != 0);
@@ -434,11 +424,12 @@ static void test_hang_names_dir_escaped(void)
     DmkFaultScript s = {.hang = {.nth = 100}};
     Outcome o = {0};
     run_hung(spec, &s, &o, DMK_E_TIMEOUT);
-    check_has(o.err.msg, " of the test file in /fault/u?]0;owned??: the call that submits it has "
-                         "not returned for ");
-    check_has(o.err.msg, "its thread was left behind");
-    DMK_CHECK(strchr(o.err.msg, '\x1b') == NULL && strchr(o.err.msg, '\x07') == NULL);
-    DMK_CHECK(strstr(o.err.msg, "\xe2\x80\xae") == NULL);
+    DMK_CHECK_HAS(o.run.err.msg,
+                  " of the test file in /fault/u?]0;owned??: the call that submits it has "
+                  "not returned for ");
+    DMK_CHECK_HAS(o.run.err.msg, "its thread was left behind");
+    DMK_CHECK(strchr(o.run.err.msg, '\x1b') == NULL && strchr(o.run.err.msg, '\x07') == NULL);
+    DMK_CHECK(strstr(o.run.err.msg, "\xe2\x80\xae") == NULL);
     end_hung(&o);
     free(spec);
 }

@@ -48,10 +48,7 @@ static void on_stalled(const char *msg, void *user_data)
 }
 
 typedef struct {
-    int rc;
-    DmkError err;
-    DmkRunResult *res;
-    double took_s;
+    DmkTestRun run;
     Seen seen;
 } Outcome;
 
@@ -61,14 +58,13 @@ static void run_script(const DmkFaultScript *script, Outcome *o)
     DmkRunCallbacks cb = {on_progress, NULL, &o->seen, NULL, NULL, on_stalled};
     DmkRunner *r = dmk_runner_new(spec, dmk_backend_fault(script));
     DMK_CHECK(r != NULL);
-    uint64_t t0 = dmk_clock_ns();
-    o->rc = dmk_runner_run(r, &cb, &o->res, &o->err);
-    o->took_s = (double)(dmk_clock_ns() - t0) / 1e9;
+    dmk_test_run_timed(r, &cb, &o->run);
     bool abandoned = dmk_runner_abandoned(r);
     dmk_runner_free(r);
     if (!abandoned)
         free(spec); /* a runner kept for a thread left behind still reads it */
-    printf("# rc %d, %.2f s, %d stalls: %s\n", o->rc, o->took_s, o->seen.stalls, o->err.msg);
+    printf("# rc %d, %.2f s, %d stalls: %s\n", o->run.rc, o->run.took_s, o->seen.stalls,
+           o->run.err.msg);
 }
 
 /* The hook is faithful: what was written reads back as written. */
@@ -77,17 +73,17 @@ static void test_clean_readback(void)
     DmkFaultScript s = {.keep_data = true};
     Outcome o = {0};
     run_script(&s, &o);
-    DMK_CHECK_INT(o.rc, DMK_OK);
+    DMK_CHECK_INT(o.run.rc, DMK_OK);
     DMK_CHECK_INT(o.seen.stalls, 0);
-    DMK_CHECK(o.res && o.res->complete && o.res->n_tests == 1);
-    if (o.res && o.res->n_tests == 1) {
-        const DmkVerifyResult *v = &o.res->tests[0].verify;
+    DMK_CHECK(o.run.res && o.run.res->complete && o.run.res->n_tests == 1);
+    if (o.run.res && o.run.res->n_tests == 1) {
+        const DmkVerifyResult *v = &o.run.res->tests[0].verify;
         DMK_CHECK(v->checked);
         DMK_CHECK(v->blocks > 0);
         DMK_CHECK_INT(v->bad, 0);
         printf("# %llu blocks read back, none bad\n", (unsigned long long)v->blocks);
     }
-    dmk_run_result_free(o.res);
+    dmk_run_result_free(o.run.res);
 }
 
 /* The first read of the read-back never completes: the watchdog (1 s)
@@ -100,15 +96,15 @@ static void test_readback_stall(void)
     run_script(&s, &o);
     DmkFaultStats st;
     dmk_fault_stats(&st);
-    DMK_CHECK_INT(o.rc, DMK_E_TIMEOUT);
+    DMK_CHECK_INT(o.run.rc, DMK_E_TIMEOUT);
     DMK_CHECK_INT((int)st.lost, 1);
     DMK_CHECK_INT(o.seen.stalls, 1);
     DMK_CHECK_INT((int)o.seen.at_stall, (int)DMK_STAGE_VERIFY);
     DMK_CHECK(strstr(o.seen.msg, "no answer for 1 s") != NULL);
-    DMK_CHECK(strstr(o.err.msg, "no answer for 1 s") != NULL);
-    DMK_CHECK(o.res != NULL && !o.res->complete);
-    DMK_CHECK(o.took_s < NEVER_S);
-    dmk_run_result_free(o.res);
+    DMK_CHECK(strstr(o.run.err.msg, "no answer for 1 s") != NULL);
+    DMK_CHECK(o.run.res != NULL && !o.run.res->complete);
+    DMK_CHECK(o.run.took_s < NEVER_S);
+    dmk_run_result_free(o.run.res);
 }
 
 int main(void)
