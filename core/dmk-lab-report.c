@@ -29,6 +29,13 @@ static void put(Out *o, const char *fmt, ...)
         o->used += (size_t)n;
 }
 
+/* 123456.7 -> "123,457", 9.996 -> "10.0": dmk_format_figure, short here
+ * where a sentence holds several. */
+static const char *num(double v, char *buf, size_t len)
+{
+    return dmk_format_figure(v, buf, len);
+}
+
 /* GiB with one decimal; under 1 GiB in MiB, so a small cache is not "0.0 GiB". */
 static const char *gib(double bytes, char *buf, size_t len)
 {
@@ -49,10 +56,9 @@ static void put_speed(Out *o, double v, bool iops, uint32_t bs)
 {
     char a[32], b[32];
     if (iops)
-        put(o, "%s IOPS (%s MB/s)", dmk_format_figure(v, a, sizeof a),
-            dmk_format_figure(v * bs / 1e6, b, sizeof b));
+        put(o, "%s IOPS (%s MB/s)", num(v, a, sizeof a), num(v * bs / 1e6, b, sizeof b));
     else
-        put(o, "%s MB/s", dmk_format_figure(v, a, sizeof a));
+        put(o, "%s MB/s", num(v, a, sizeof a));
 }
 
 static void put_header(Out *o, const DmkRunResult *r)
@@ -92,8 +98,7 @@ static void put_temperature(Out *o, const DmkRunResult *r, const DmkTestResult *
     }
     uint32_t bs = t->test.jobs[0].block_size;
     put(o, " Thermal throttling: after %s s, at its maximum of %s C, the speed fell from ",
-        dmk_format_figure(th.throttle_t_s, a, sizeof a),
-        dmk_format_double(th.throttle_c, 0, b, sizeof b));
+        num(th.throttle_t_s, a, sizeof a), dmk_format_double(th.throttle_c, 0, b, sizeof b));
     put_speed(o, th.before, iops, bs);
     put(o, " to ");
     put_speed(o, th.after, iops, bs);
@@ -112,7 +117,7 @@ static void put_timeline(Out *o, const DmkRunResult *r, const DmkTestResult *t)
     double secs = t->n_samples ? t->samples[t->n_samples - 1].t_s : 0.0;
     double period = t->n_samples ? t->samples[0].t_s : 0.0;
     put(o, "%s write, %s: %s written in %s s, sampled every %s s%s.\n", t->test.name, t->test.label,
-        gib(c.total_bytes, a, sizeof a), dmk_format_figure(secs, b, sizeof b),
+        gib(c.total_bytes, a, sizeof a), num(secs, b, sizeof b),
         dmk_format_double(period, period < 1 ? 1 : 0, d, sizeof d),
         t->partial ? " (stopped early)" : "");
     DmkLabThermal th;
@@ -124,10 +129,10 @@ static void put_timeline(Out *o, const DmkRunResult *r, const DmkTestResult *t)
         put(o,
             "Cache: no cache detected; the speed drop at %s s (after %s) came as the "
             "drive reached its maximum temperature: thermal throttling, below.\n",
-            dmk_format_figure(c.cliff_t_s, a, sizeof a), gib(c.cache_bytes, b, sizeof b));
+            num(c.cliff_t_s, a, sizeof a), gib(c.cache_bytes, b, sizeof b));
     } else if (c.cliff) {
         put(o, "Cache: %s written before the speed dropped at %s s, from ",
-            gib(c.cache_bytes, a, sizeof a), dmk_format_figure(c.cliff_t_s, b, sizeof b));
+            gib(c.cache_bytes, a, sizeof a), num(c.cliff_t_s, b, sizeof b));
         put_speed(o, c.before, iops, bs);
         put(o, " to ");
         put_speed(o, c.after, iops, bs);
@@ -140,8 +145,7 @@ static void put_timeline(Out *o, const DmkRunResult *r, const DmkTestResult *t)
         put(o, "Steady state (last 20 %% of the run): ");
         put_speed(o, c.steady_mean, iops, bs);
         put(o, ", largest excursion %s %%, %s %% of samples within +-20 %% of the mean (%s).\n",
-            dmk_format_figure(c.steady_excursion_pct, a, sizeof a),
-            dmk_format_figure(c.steady_within_pct, b, sizeof b),
+            num(c.steady_excursion_pct, a, sizeof a), num(c.steady_within_pct, b, sizeof b),
             c.steady ? "steady" : "not steady");
     }
     put_temperature(o, r, t, iops, &th);
@@ -159,12 +163,12 @@ static void put_mixed(Out *o, const DmkRunResult *r)
     for (size_t k = 0; k < DMK_LAB_MIX_STEPS; k++) {
         put(o, "%10u %%   ", dmk_lab_mix_share[k]);
         for (size_t j = 0; j < n; j++)
-            put(o, " %11s MB/s", k < m[j].n ? dmk_format_figure(m[j].mb_s[k], a, sizeof a) : "-");
+            put(o, " %11s MB/s", k < m[j].n ? num(m[j].mb_s[k], a, sizeof a) : "-");
         put(o, "\n");
     }
     put(o, "%-14s", "Average");
     for (size_t j = 0; j < n; j++)
-        put(o, " %11s MB/s", dmk_format_figure(m[j].mean_mb_s, a, sizeof a));
+        put(o, " %11s MB/s", num(m[j].mean_mb_s, a, sizeof a));
     put(o, "\n");
 }
 
@@ -183,10 +187,9 @@ static void put_latency_profile(Out *o, const DmkRunResult *r, const DmkLabLaten
     const DmkTest *t0 = &r->tests[l->first].test;
     put(o, "%s (%s, %u outstanding): peak %s IOPS at %s ms mean latency; ",
         profile_title(t0, e, sizeof e), l->name, t0->jobs[0].queue_depth,
-        dmk_format_figure(l->peak_iops, a, sizeof a),
-        dmk_format_figure(l->peak_lat_ms, b, sizeof b));
+        num(l->peak_iops, a, sizeof a), num(l->peak_lat_ms, b, sizeof b));
     if (l->sub_ms)
-        put(o, "sub-millisecond up to %s IOPS.\n", dmk_format_figure(l->sub_ms_iops, a, sizeof a));
+        put(o, "sub-millisecond up to %s IOPS.\n", num(l->sub_ms_iops, a, sizeof a));
     else
         put(o, "no step stayed under 1 ms.\n");
     put(o, "  %-6s %14s %14s %12s %12s\n", "step", "target IOPS", "IOPS", "mean ms", "p99 ms");
@@ -194,10 +197,9 @@ static void put_latency_profile(Out *o, const DmkRunResult *r, const DmkLabLaten
         const DmkTestResult *t = &r->tests[i];
         const DmkStats *s = &t->score.total;
         put(o, "  %-6s %14s %14s %12s %12s%s\n", t->test.label,
-            t->test.rate_iops ? dmk_format_figure((double)t->test.rate_iops, a, sizeof a) : "full",
-            dmk_format_figure(s->iops, b, sizeof b),
-            dmk_format_figure(s->lat_mean_us / 1000.0, c, sizeof c),
-            dmk_format_figure(s->lat_p99_us / 1000.0, d, sizeof d), t->partial ? " (stopped)" : "");
+            t->test.rate_iops ? num((double)t->test.rate_iops, a, sizeof a) : "full",
+            num(s->iops, b, sizeof b), num(s->lat_mean_us / 1000.0, c, sizeof c),
+            num(s->lat_p99_us / 1000.0, d, sizeof d), t->partial ? " (stopped)" : "");
     }
 }
 
