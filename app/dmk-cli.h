@@ -75,8 +75,9 @@ typedef struct {
     int width, height, scale;
     /* the review-lab commands: their parameters, and which options were given */
     DmkLabParams lab;
-    bool size_set, duration_set, step_set, idle_set, margin_set, settle_set;
-    bool target_set; /* --target given (it excludes --device) */
+    bool size_set;
+    unsigned lab_given; /* DMK_LAB_P() of the lab's own settings given (--duration ...) */
+    bool target_set;    /* --target given (it excludes --device) */
 } DmkCliArgs;
 
 /* Parses argv (argv[0] is the program). DMK_OK, or DMK_E_INVAL with a

@@ -541,10 +541,11 @@ static int read_schema(Reader *rd, const Cells *c)
 /* The lab test's name is one dmk-lab.h knows, or "" for an ordinary run. */
 static int read_lab(Reader *rd, const Cells *c)
 {
-    const char *labs[DMK_LAB_RECOVERY + 2];
-    for (int k = DMK_LAB_NONE; k <= DMK_LAB_RECOVERY; k++)
-        labs[k] = dmk_lab_name((DmkLabKind)k);
-    labs[DMK_LAB_RECOVERY + 1] = NULL;
+    /* "" and every test's name, the count from the tests' table. */
+    const char *labs[DMK_LAB_MAX_TESTS + 2] = {""};
+    size_t n = dmk_lab_test_count();
+    for (size_t i = 0; i < n && i < DMK_LAB_MAX_TESTS; i++)
+        labs[i + 1] = dmk_lab_test_at(i)->name;
     int k;
     return get_choice(rd, c, DMK_COL_LAB, labs, &k);
 }
