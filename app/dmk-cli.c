@@ -5,6 +5,9 @@
 #include <string.h>
 
 #include "dmk-cli-device.h"
+#ifdef DMK_HAVE_CHART
+#include "dmk-chart-lab.h"
+#endif
 #include "dmk-presets.h"
 #include "dmk-size.h"
 #include "dmk-version.h"
@@ -328,6 +331,29 @@ static int opt_out(DmkCliArgs *a, const char *v, DmkError *err)
     return DMK_OK;
 }
 
+/* The lab charts' --kind words, where the chart renderer is built in. */
+static const char *lab_chart_words(const char *sep, const char *last, char *buf, size_t len)
+{
+#ifdef DMK_HAVE_CHART
+    return dmk_lab_chart_names_text(sep, last, buf, len);
+#else
+    (void)sep;
+    (void)last;
+    snprintf(buf, len, "none in this build");
+    return buf;
+#endif
+}
+
+static bool is_lab_chart(const char *v)
+{
+#ifdef DMK_HAVE_CHART
+    return dmk_lab_chart_find(v) != NULL;
+#else
+    (void)v;
+    return false;
+#endif
+}
+
 static int opt_kind(DmkCliArgs *a, const char *v, DmkError *err)
 {
     static const struct {
@@ -337,13 +363,6 @@ static int opt_kind(DmkCliArgs *a, const char *v, DmkError *err)
         {"qd", DMK_CLI_CHART_QD},
         {"bs", DMK_CLI_CHART_BS},
         {"tiles", DMK_CLI_CHART_TILES},
-        {"speed", DMK_CLI_CHART_LAB_SPEED},
-        {"zoom", DMK_CLI_CHART_LAB_ZOOM},
-        {"temperature", DMK_CLI_CHART_LAB_TEMPERATURE},
-        {"mixed", DMK_CLI_CHART_LAB_MIXED},
-        {"mixed-average", DMK_CLI_CHART_LAB_MIXED_AVERAGE},
-        {"latency", DMK_CLI_CHART_LAB_LATENCY},
-        {"recovery", DMK_CLI_CHART_LAB_RECOVERY},
     };
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
         if (strcmp(v, kinds[i].name) == 0) {
@@ -351,12 +370,16 @@ static int opt_kind(DmkCliArgs *a, const char *v, DmkError *err)
             return DMK_OK;
         }
     }
+    if (is_lab_chart(v)) {
+        a->chart_kind = DMK_CLI_CHART_LAB;
+        a->lab_chart = v;
+        return DMK_OK;
+    }
+    char words[256];
     return dmk_error_set(err, DMK_E_INVAL, 0,
                          "--kind '%s' is unknown: expected qd (a line per drive vs queue depth), "
-                         "bs (vs block size) or tiles (bars per test); for lab results speed, "
-                         "zoom, temperature (sustained, fullspan, recovery), mixed, "
-                         "mixed-average, latency or recovery",
-                         v);
+                         "bs (vs block size) or tiles (bars per test); for lab results %s",
+                         v, lab_chart_words(", ", " or ", words, sizeof words));
 }
 
 static int opt_dimension(const char *what, const char *v, int max, int *out, DmkError *err)
@@ -503,6 +526,9 @@ static int check_null_clock(const DmkCliArgs *a, DmkError *err)
 #define READERS  (DMK_CMD_SHOW | DMK_CMD_CHART)
 #define ANY      0u /* accepted everywhere */
 
+/* --kind's help names the lab charts of chart/'s table. */
+static char kind_help[512];
+
 /* Grouped by the commands that take them: the help prints a heading
  * wherever that changes. */
 static const DmkOption options[] = {
@@ -573,10 +599,7 @@ static const DmkOption options[] = {
     {"--metric", "NAME", READERS, opt_metric,
      "the number shown: mb_s (default), iops, lat_mean_us or lat_p99_us"},
     {"--out", "FILE", CHART, opt_out, "the chart file: .png, .svg or .pdf (required)"},
-    {"--kind", "KIND", CHART, opt_kind,
-     "qd (vs queue depth), bs (vs block size) or tiles (bars per test); lab results: speed, "
-     "zoom, temperature, mixed, mixed-average, latency, recovery; default: the first file's "
-     "sweep or lab chart, else tiles"},
+    {"--kind", "KIND", CHART, opt_kind, kind_help}, /* filled by lab_rows_init */
     {"--width", "W", CHART, opt_width, "width in pixels (PNG) or points, 100-10000 (default: 800)"},
     {"--height", "H", CHART, opt_height, "height, 100-10000 (default: 500)"},
     {"--scale", "N", CHART, opt_scale, "PNG pixels per unit: 1, or 2 for a 2x image (default: 1)"},
@@ -595,6 +618,11 @@ static void lab_rows_init(void)
 {
     if (n_lab_rows)
         return;
+    char words[256];
+    snprintf(kind_help, sizeof kind_help,
+             "qd (vs queue depth), bs (vs block size) or tiles (bars per test); lab results: %s; "
+             "default: the first file's sweep or lab chart, else tiles",
+             lab_chart_words(", ", ", ", words, sizeof words));
     for (int id = 0; id < DMK_LAB_N_PARAMS; id++) {
         const DmkLabParam *lp = dmk_lab_param((DmkLabParamId)id);
         if (lp->shared)
