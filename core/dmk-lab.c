@@ -383,9 +383,10 @@ static int check_params(const DmkLabParams *p, DmkError *err)
     if (p->kind == DMK_LAB_FULLSPAN && p->job.pattern != DMK_PATTERN_SEQ)
         return dmk_error_set(err, DMK_E_INVAL, 0,
                              "the full-span write is sequential (SEQ...), not random");
-    bool timed = p->kind == DMK_LAB_SUSTAINED || p->kind == DMK_LAB_RECOVERY;
-    bool stepped =
-        p->kind == DMK_LAB_MIXED || p->kind == DMK_LAB_LATENCY || p->kind == DMK_LAB_RECOVERY;
+    /* The table says which lengths the test has. */
+    unsigned applies = dmk_lab_test(p->kind)->params;
+    bool timed = applies & DMK_LAB_P(DMK_LAB_P_DURATION);
+    bool stepped = applies & DMK_LAB_P(DMK_LAB_P_STEP);
     if (timed && !(p->duration_s >= 0.1 && p->duration_s <= DMK_SECONDS_MAX))
         return dmk_error_set(err, DMK_E_INVAL, 0, "duration %g s is out of range (0.1 to %g s)",
                              p->duration_s, DMK_SECONDS_MAX);
@@ -395,7 +396,7 @@ static int check_params(const DmkLabParams *p, DmkError *err)
     if (!(p->settle_s >= 0 && p->settle_s <= DMK_SECONDS_MAX))
         return dmk_error_set(err, DMK_E_INVAL, 0, "settle time %g s is out of range (0 to %g s)",
                              p->settle_s, DMK_SECONDS_MAX);
-    if (p->kind == DMK_LAB_FULLSPAN && p->span == 0 && p->margin == 0)
+    if ((applies & DMK_LAB_P(DMK_LAB_P_MARGIN)) && p->span == 0 && p->margin == 0)
         return dmk_error_set(err, DMK_E_INVAL, 0,
                              "a full-span write over the free space needs a safety margin");
     return DMK_OK;
