@@ -56,33 +56,13 @@ static bool is_lab(const DmkRunResult *r)
 
 static bool lab_choice(DmkChartChoice c)
 {
-    return c >= DMK_CLI_CHART_LAB_SPEED && c <= DMK_CLI_CHART_LAB_RECOVERY;
-}
-
-static DmkLabChartKind lab_kind_of(DmkChartChoice c)
-{
-    switch (c) {
-    case DMK_CLI_CHART_LAB_ZOOM:
-        return DMK_LAB_CHART_ZOOM;
-    case DMK_CLI_CHART_LAB_TEMPERATURE:
-        return DMK_LAB_CHART_TEMPERATURE;
-    case DMK_CLI_CHART_LAB_MIXED:
-        return DMK_LAB_CHART_MIXED;
-    case DMK_CLI_CHART_LAB_MIXED_AVERAGE:
-        return DMK_LAB_CHART_MIXED_AVERAGE;
-    case DMK_CLI_CHART_LAB_LATENCY:
-        return DMK_LAB_CHART_LATENCY;
-    case DMK_CLI_CHART_LAB_RECOVERY:
-        return DMK_LAB_CHART_RECOVERY;
-    default:
-        return DMK_LAB_CHART_SPEED;
-    }
+    return c == DMK_CLI_CHART_LAB;
 }
 
 /* "speed, zoom or temperature": the --kind words r's charts answer to. */
 static void kinds_that_fit(const DmkRunResult *r, char *buf, size_t len)
 {
-    DmkLabChartKind k[32], uniq[DMK_LAB_CHART_KINDS];
+    DmkLabChartKind k[32], uniq[32];
     size_t n = dmk_lab_charts(r, k, NULL, 32), nu = 0;
     for (size_t i = 0; i < n; i++) {
         bool seen = false;
@@ -131,7 +111,7 @@ static int pick_kind(const DmkCliArgs *a, DmkRunResult **res, DmkLabChartKind *k
 {
     DmkLabChartKind first[32];
     if (lab_choice(a->chart_kind)) {
-        *kind = lab_kind_of(a->chart_kind);
+        *kind = dmk_lab_chart_find(a->lab_chart)->kind; /* opt_kind found it */
         return DMK_OK;
     }
     size_t f = 0;

@@ -5,6 +5,9 @@
 #include <string.h>
 
 #include "dmk-cli-device.h"
+#ifdef DMK_HAVE_CHART
+#include "dmk-chart-lab.h"
+#endif
 #include "dmk-presets.h"
 #include "dmk-size.h"
 #include "dmk-version.h"
@@ -17,6 +20,7 @@ typedef struct {
     unsigned commands; /* DmkCommand bits where it is accepted, 0 = everywhere */
     DmkOptFn fn;
     const char *help;
+    const DmkLabParam *lab; /* a lab test's setting (fn NULL): parsed by opt_lab */
 } DmkOption;
 
 /* ---- option handlers ---------------------------------------------------- */
@@ -327,6 +331,29 @@ static int opt_out(DmkCliArgs *a, const char *v, DmkError *err)
     return DMK_OK;
 }
 
+/* The lab charts' --kind words, where the chart renderer is built in. */
+static const char *lab_chart_words(const char *sep, const char *last, char *buf, size_t len)
+{
+#ifdef DMK_HAVE_CHART
+    return dmk_lab_chart_names_text(sep, last, buf, len);
+#else
+    (void)sep;
+    (void)last;
+    snprintf(buf, len, "none in this build");
+    return buf;
+#endif
+}
+
+static bool is_lab_chart(const char *v)
+{
+#ifdef DMK_HAVE_CHART
+    return dmk_lab_chart_find(v) != NULL;
+#else
+    (void)v;
+    return false;
+#endif
+}
+
 static int opt_kind(DmkCliArgs *a, const char *v, DmkError *err)
 {
     static const struct {
@@ -336,13 +363,6 @@ static int opt_kind(DmkCliArgs *a, const char *v, DmkError *err)
         {"qd", DMK_CLI_CHART_QD},
         {"bs", DMK_CLI_CHART_BS},
         {"tiles", DMK_CLI_CHART_TILES},
-        {"speed", DMK_CLI_CHART_LAB_SPEED},
-        {"zoom", DMK_CLI_CHART_LAB_ZOOM},
-        {"temperature", DMK_CLI_CHART_LAB_TEMPERATURE},
-        {"mixed", DMK_CLI_CHART_LAB_MIXED},
-        {"mixed-average", DMK_CLI_CHART_LAB_MIXED_AVERAGE},
-        {"latency", DMK_CLI_CHART_LAB_LATENCY},
-        {"recovery", DMK_CLI_CHART_LAB_RECOVERY},
     };
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
         if (strcmp(v, kinds[i].name) == 0) {
@@ -350,12 +370,16 @@ static int opt_kind(DmkCliArgs *a, const char *v, DmkError *err)
             return DMK_OK;
         }
     }
+    if (is_lab_chart(v)) {
+        a->chart_kind = DMK_CLI_CHART_LAB;
+        a->lab_chart = v;
+        return DMK_OK;
+    }
+    char words[256];
     return dmk_error_set(err, DMK_E_INVAL, 0,
                          "--kind '%s' is unknown: expected qd (a line per drive vs queue depth), "
-                         "bs (vs block size) or tiles (bars per test); for lab results speed, "
-                         "zoom, temperature (sustained, fullspan, recovery), mixed, "
-                         "mixed-average, latency or recovery",
-                         v);
+                         "bs (vs block size) or tiles (bars per test); for lab results %s",
+                         v, lab_chart_words(", ", " or ", words, sizeof words));
 }
 
 static int opt_dimension(const char *what, const char *v, int max, int *out, DmkError *err)
@@ -420,40 +444,21 @@ static int opt_version(DmkCliArgs *a, const char *v, DmkError *err)
 
 /* ---- options of the review-lab commands ------------------------------------ */
 
-static int opt_duration(DmkCliArgs *a, const char *v, DmkError *err)
+/* A lab test's own setting (dmk-lab.h's table), into a->lab; which
+ * test it applies to is checked once the command is known to be one
+ * (check_lab_options). */
+static int opt_lab(DmkCliArgs *a, const DmkLabParam *lp, const char *v, DmkError *err)
 {
-    a->duration_set = true;
-    return dmk_parse_seconds_range("--duration", v, 1, DMK_SECONDS_MAX, &a->lab.duration_s, err);
-}
-
-static int opt_sample(DmkCliArgs *a, const char *v, DmkError *err)
-{
-    return dmk_parse_seconds_range("--sample", v, DMK_LAB_SAMPLE_MIN, DMK_LAB_SAMPLE_MAX,
-                                   &a->lab.sample_s, err);
-}
-
-static int opt_step(DmkCliArgs *a, const char *v, DmkError *err)
-{
-    a->step_set = true;
-    return dmk_parse_seconds_range("--step", v, 0.1, DMK_SECONDS_MAX, &a->lab.step_s, err);
-}
-
-static int opt_idle(DmkCliArgs *a, const char *v, DmkError *err)
-{
-    a->idle_set = true;
-    return dmk_parse_seconds_range("--idle", v, 0, DMK_SECONDS_MAX, &a->lab.idle_s, err);
-}
-
-static int opt_settle(DmkCliArgs *a, const char *v, DmkError *err)
-{
-    a->settle_set = true;
-    return dmk_parse_seconds_range("--settle", v, 0, DMK_SECONDS_MAX, &a->lab.settle_s, err);
-}
-
-static int opt_margin(DmkCliArgs *a, const char *v, DmkError *err)
-{
-    a->margin_set = true;
-    return dmk_parse_size_range("--margin", v, 1ULL << 20, DMK_LAB_SIZE_MAX, &a->lab.margin, err);
+    char what[40];
+    snprintf(what, sizeof what, "--%s", lp->name);
+    a->lab_given |= DMK_LAB_P(lp->id);
+    double *secs = dmk_lab_seconds_of(&a->lab, lp->id);
+    if (secs)
+        return dmk_parse_seconds_range(what, v, lp->min, lp->max, secs, err);
+    uint64_t *size = dmk_lab_size_of(&a->lab, lp->id);
+    if (size)
+        return dmk_parse_size_range(what, v, (uint64_t)lp->min, (uint64_t)lp->max, size, err);
+    return dmk_error_set(err, DMK_E_INVAL, 0, "%s cannot be set", what);
 }
 
 static int opt_null_cache(DmkCliArgs *a, const char *v, DmkError *err)
@@ -521,6 +526,9 @@ static int check_null_clock(const DmkCliArgs *a, DmkError *err)
 #define READERS  (DMK_CMD_SHOW | DMK_CMD_CHART)
 #define ANY      0u /* accepted everywhere */
 
+/* --kind's help names the lab charts of chart/'s table. */
+static char kind_help[512];
+
 /* Grouped by the commands that take them: the help prints a heading
  * wherever that changes. */
 static const DmkOption options[] = {
@@ -581,18 +589,6 @@ static const DmkOption options[] = {
      "bs: block sizes, powers of two, e.g. 512,4K,64K,1M (default: 512..256K random, "
      "512..64M sequential)"},
     {"--threads", "N", SWEEP, opt_threads, "threads, each with its own queue, 1-64 (default: 1)"},
-    {"--duration", "SECONDS", LAB, opt_duration,
-     "sustained: the write's length (default: 2h); recovery: the degradation's (default: 30m)"},
-    {"--sample", "SECONDS", LAB, opt_sample, "the timeline's sample interval, 0.1-60 (default: 1)"},
-    {"--step", "SECONDS", LAB, opt_step,
-     "mixed, latency: each point (default: 20); recovery: each probe (default: 60)"},
-    {"--idle", "SECONDS", LAB, opt_idle,
-     "recovery: idle time before the after-idle probe (default: 15m)"},
-    {"--settle", "SECONDS", LAB, opt_settle,
-     "idle after filling the test file, so the drive can empty its cache first (default: 5m "
-     "for sustained and recovery, 0 for mixed and latency; fullspan does not fill)"},
-    {"--margin", "SIZE", LAB, opt_margin,
-     "fullspan without --size: space left free (default: 2GiB)"},
     {"--null-cache", "SIZE", LAB, opt_null_cache,
      "null backend only: simulate a write cache of SIZE that slows writes 4x once full and "
      "empties in 5 s of idle"},
@@ -603,10 +599,7 @@ static const DmkOption options[] = {
     {"--metric", "NAME", READERS, opt_metric,
      "the number shown: mb_s (default), iops, lat_mean_us or lat_p99_us"},
     {"--out", "FILE", CHART, opt_out, "the chart file: .png, .svg or .pdf (required)"},
-    {"--kind", "KIND", CHART, opt_kind,
-     "qd (vs queue depth), bs (vs block size) or tiles (bars per test); lab results: speed, "
-     "zoom, temperature, mixed, mixed-average, latency, recovery; default: the first file's "
-     "sweep or lab chart, else tiles"},
+    {"--kind", "KIND", CHART, opt_kind, kind_help}, /* filled by lab_rows_init */
     {"--width", "W", CHART, opt_width, "width in pixels (PNG) or points, 100-10000 (default: 800)"},
     {"--height", "H", CHART, opt_height, "height, 100-10000 (default: 500)"},
     {"--scale", "N", CHART, opt_scale, "PNG pixels per unit: 1, or 2 for a 2x image (default: 1)"},
@@ -614,11 +607,42 @@ static const DmkOption options[] = {
     {"--version", NULL, ANY, opt_version, "show the version"},
 };
 
+/* The lab tests' own settings (not --size, --warmup, --test or --qd,
+ * which other commands share and options[] has), as rows of the lab
+ * commands, from dmk-lab.h's table. */
+static DmkOption lab_rows[DMK_LAB_N_PARAMS];
+static char lab_names[DMK_LAB_N_PARAMS][40];
+static size_t n_lab_rows;
+
+static void lab_rows_init(void)
+{
+    if (n_lab_rows)
+        return;
+    char words[256];
+    snprintf(kind_help, sizeof kind_help,
+             "qd (vs queue depth), bs (vs block size) or tiles (bars per test); lab results: %s; "
+             "default: the first file's sweep or lab chart, else tiles",
+             lab_chart_words(", ", ", ", words, sizeof words));
+    for (int id = 0; id < DMK_LAB_N_PARAMS; id++) {
+        const DmkLabParam *lp = dmk_lab_param((DmkLabParamId)id);
+        if (lp->shared)
+            continue;
+        snprintf(lab_names[n_lab_rows], sizeof lab_names[0], "--%s", lp->name);
+        lab_rows[n_lab_rows] =
+            (DmkOption){lab_names[n_lab_rows], lp->value, DMK_CMD_LAB, NULL, lp->help, lp};
+        n_lab_rows++;
+    }
+}
+
 static const DmkOption *find_option(const char *name, size_t len)
 {
+    lab_rows_init();
     for (size_t i = 0; i < sizeof options / sizeof options[0]; i++)
         if (strlen(options[i].name) == len && strncmp(options[i].name, name, len) == 0)
             return &options[i];
+    for (size_t i = 0; i < n_lab_rows; i++)
+        if (strlen(lab_rows[i].name) == len && strncmp(lab_rows[i].name, name, len) == 0)
+            return &lab_rows[i];
     return NULL;
 }
 
@@ -645,34 +669,77 @@ static void print_heading(FILE *f, unsigned commands)
     fputs(":\n", f);
 }
 
+/* Words of `text` on lines of at most `width` columns, each indented by
+ * `indent` but the first, which continues after `col` columns. */
+static void print_wrapped(FILE *f, const char *text, size_t col, size_t indent, size_t width)
+{
+    while (*text) {
+        size_t n = strcspn(text, " ");
+        if (col > indent && col + 1 + n > width) {
+            fprintf(f, "\n%*s", (int)indent, "");
+            col = indent;
+        } else if (col > indent) {
+            fputc(' ', f);
+            col++;
+        }
+        fprintf(f, "%.*s", (int)n, text);
+        col += n;
+        text += n;
+        text += strspn(text, " ");
+    }
+    fputc('\n', f);
+}
+
+/* The lab tests, from dmk-lab.h's table: "  sustained  Sustained write: ...". */
+static void print_lab_tests(FILE *f)
+{
+    fputs("The review-lab tests; each samples the drive's temperature where a sensor is\n"
+          "readable:\n",
+          f);
+    for (size_t i = 0; i < dmk_lab_test_count(); i++) {
+        const DmkLabTest *t = dmk_lab_test_at(i);
+        char head[128];
+        snprintf(head, sizeof head, "  %-10s %s:", t->name, t->title);
+        fputs(head, f);
+        print_wrapped(f, t->blurb, strlen(head), 13, 79);
+    }
+}
+
+static void print_option(FILE *f, const DmkOption *o)
+{
+    char left[40];
+    snprintf(left, sizeof left, "%s%s%s", o->name, o->value ? " " : "", o->value ? o->value : "");
+    fprintf(f, "  %-22s %s\n", left, o->help);
+}
+
 void dmk_cli_usage(FILE *f)
 {
-    fprintf(f, "Usage: drivemark-cli run [OPTION]...\n"
-               "       drivemark-cli sweep qd|bs [OPTION]...\n"
-               "       drivemark-cli sustained|fullspan|mixed|latency|recovery [OPTION]...\n"
-               "       drivemark-cli show [--metric NAME] [--] FILE.csv...\n"
-               "       drivemark-cli chart --out FILE.png|svg|pdf [OPTION]... [--] FILE.csv...\n"
-               "       drivemark-cli --help | --version\n\n"
-               "run benchmarks the drive under a directory the way CrystalDiskMark does, with\n"
-               "its own test file that nothing leaves behind. MB/s = 1,000,000 bytes/s.\n"
-               "sweep measures one workload at a series of queue depths (qd) or block sizes\n"
-               "(bs), as reviews chart them: all reads, then all writes.\n"
-               "The review-lab tests: sustained writes random 4K at QD32 for hours and finds\n"
-               "the SLC cache and the steady state; fullspan writes sequentially over the\n"
-               "free space (it fills the drive; the file is removed afterwards); mixed sweeps\n"
-               "the read share 0-100 %%; latency ramps four profiles from 10 %% to 120 %% of\n"
-               "their maximum IOPS; recovery measures fresh, degraded, after idle and after\n"
-               "TRIM. Each samples the drive's temperature where a sensor is readable.\n"
-               "show prints saved results (--csv files); several side by side, with the\n"
+    char labs[256];
+    lab_rows_init();
+    fprintf(f,
+            "Usage: drivemark-cli run [OPTION]...\n"
+            "       drivemark-cli sweep qd|bs [OPTION]...\n"
+            "       drivemark-cli %s [OPTION]...\n"
+            "       drivemark-cli show [--metric NAME] [--] FILE.csv...\n"
+            "       drivemark-cli chart --out FILE.png|svg|pdf [OPTION]... [--] FILE.csv...\n"
+            "       drivemark-cli --help | --version\n\n"
+            "run benchmarks the drive under a directory the way CrystalDiskMark does, with\n"
+            "its own test file that nothing leaves behind. MB/s = 1,000,000 bytes/s.\n"
+            "sweep measures one workload at a series of queue depths (qd) or block sizes\n"
+            "(bs), as reviews chart them: all reads, then all writes.\n",
+            dmk_lab_names_text("|", "|", labs, sizeof labs));
+    print_lab_tests(f);
+    fprintf(f, "show prints saved results (--csv files); several side by side, with the\n"
                "difference to the first in %%. chart draws them as a PNG, SVG or PDF file.\n");
     unsigned group = ~0u;
     for (size_t i = 0; i < sizeof options / sizeof options[0]; i++) {
-        char left[40];
-        if (options[i].commands != group)
+        if (options[i].commands != group) {
             print_heading(f, group = options[i].commands);
-        snprintf(left, sizeof left, "%s%s%s", options[i].name, options[i].value ? " " : "",
-                 options[i].value ? options[i].value : "");
-        fprintf(f, "  %-22s %s\n", left, options[i].help);
+            /* The lab tests' own settings head their group. */
+            for (size_t j = 0; group == DMK_CMD_LAB && j < n_lab_rows; j++)
+                print_option(f, &lab_rows[j]);
+        }
+        print_option(f, &options[i]);
     }
     fprintf(f, "\nSizes are binary: K, M, G, T, P, E or KiB, MiB, GiB, TiB, PiB, EiB. Seconds may "
                "end in s, m "
@@ -721,10 +788,11 @@ static int parse_command(const char *word, DmkCliArgs *a, DmkError *err)
         a->cmd = commands[i].cmd;
         return DMK_OK;
     }
+    char labs[256];
     return dmk_error_set(err, DMK_E_INVAL, 0,
-                         "unknown command '%s': expected run, sweep, sustained, fullspan, mixed, "
-                         "latency, recovery, show, chart, help or version",
-                         word);
+                         "unknown command '%s': expected run, sweep, %s, show, chart, help or "
+                         "version",
+                         word, dmk_lab_names_text(", ", ", ", labs, sizeof labs));
 }
 
 /* A word after the command: sweep's kind, or a result file. */
@@ -792,7 +860,7 @@ static int parse_option(int argc, char **argv, int *i, DmkCommand cmd, DmkCliArg
     } else if (eq) {
         return dmk_error_set(err, DMK_E_INVAL, 0, "option '%s' takes no value", o->name);
     }
-    return o->fn(a, value, err);
+    return o->fn ? o->fn(a, value, err) : opt_lab(a, o->lab, value, err);
 }
 
 static int build_run(DmkCliArgs *a, DmkError *err)
@@ -869,29 +937,22 @@ static int build_sweep(DmkCliArgs *a, DmkError *err)
  * not something to ignore. */
 static int check_lab_options(const DmkCliArgs *a, DmkError *err)
 {
-    DmkLabKind k = a->lab.kind;
-    const char *name = dmk_lab_name(k);
-    struct {
-        bool given, fits;
-        const char *opt, *why;
-    } rules[] = {
-        {a->duration_set, k == DMK_LAB_SUSTAINED || k == DMK_LAB_RECOVERY, "--duration", ""},
-        {a->step_set, k == DMK_LAB_MIXED || k == DMK_LAB_LATENCY || k == DMK_LAB_RECOVERY, "--step",
-         ""},
-        {a->idle_set, k == DMK_LAB_RECOVERY, "--idle", ""},
-        {a->settle_set, k != DMK_LAB_FULLSPAN, "--settle", " (it does not fill the file first)"},
-        {a->margin_set, k == DMK_LAB_FULLSPAN, "--margin", ""},
-        {a->margin_set && a->size_set, false, "--margin", " with --size (--size sizes the file)"},
-        {a->n_tests > 0, k == DMK_LAB_SUSTAINED || k == DMK_LAB_FULLSPAN || k == DMK_LAB_RECOVERY,
-         "--test", ""},
-        {a->n_qd > 0, k == DMK_LAB_MIXED, "--qd", ""},
-    };
-    for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
-        if (rules[i].given && !rules[i].fits)
-            return dmk_error_set(err, DMK_E_INVAL, 0, "%s does not apply to %s%s", rules[i].opt,
-                                 name, rules[i].why);
+    const DmkLabTest *t = dmk_lab_test(a->lab.kind);
+    /* The shared options' rows say only that they were given. */
+    unsigned given = a->lab_given | (a->n_tests ? DMK_LAB_P(DMK_LAB_P_JOB) : 0) |
+                     (a->n_qd ? DMK_LAB_P(DMK_LAB_P_QD) : 0);
+    for (int id = 0; id < DMK_LAB_N_PARAMS; id++) {
+        const DmkLabParam *lp = dmk_lab_param((DmkLabParamId)id);
+        if ((given & DMK_LAB_P(id)) && !(t->params & DMK_LAB_P(id)))
+            return dmk_error_set(err, DMK_E_INVAL, 0, "--%s does not apply to %s%s", lp->name,
+                                 t->name, lp->why_not);
+    }
+    if ((a->lab_given & DMK_LAB_P(DMK_LAB_P_MARGIN)) && a->size_set)
+        return dmk_error_set(err, DMK_E_INVAL, 0,
+                             "--margin does not apply to %s with --size (--size sizes the file)",
+                             t->name);
     if (a->n_tests > 1 || a->n_qd > 1)
-        return dmk_error_set(err, DMK_E_INVAL, 0, "%s takes one %s", name,
+        return dmk_error_set(err, DMK_E_INVAL, 0, "%s takes one %s", t->name,
                              a->n_tests > 1 ? "--test" : "--qd");
     const DmkNullSim *sim = &a->spec->null_sim;
     if ((sim->cache_bytes || sim->bytes_per_c) && strcmp(a->backend, "null") != 0)

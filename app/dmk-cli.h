@@ -32,14 +32,9 @@ typedef enum {
     DMK_CLI_CHART_QD,
     DMK_CLI_CHART_BS,
     DMK_CLI_CHART_TILES,
-    /* review-lab results (chart/dmk-chart-lab.h); FROM_FILE picks the lab's first chart */
-    DMK_CLI_CHART_LAB_SPEED,
-    DMK_CLI_CHART_LAB_ZOOM,
-    DMK_CLI_CHART_LAB_TEMPERATURE,
-    DMK_CLI_CHART_LAB_MIXED,
-    DMK_CLI_CHART_LAB_MIXED_AVERAGE,
-    DMK_CLI_CHART_LAB_LATENCY, /* all profiles in a grid, one file */
-    DMK_CLI_CHART_LAB_RECOVERY,
+    /* a review-lab chart, lab_chart names it (chart/dmk-chart-lab.h's
+     * kinds); FROM_FILE picks the lab's first chart */
+    DMK_CLI_CHART_LAB,
 } DmkChartChoice;
 
 typedef struct {
@@ -72,11 +67,13 @@ typedef struct {
     bool metric_set;
     const char *chart_out;
     DmkChartChoice chart_kind;
+    const char *lab_chart; /* DMK_CLI_CHART_LAB: the --kind word, a DmkLabChart's name */
     int width, height, scale;
     /* the review-lab commands: their parameters, and which options were given */
     DmkLabParams lab;
-    bool size_set, duration_set, step_set, idle_set, margin_set, settle_set;
-    bool target_set; /* --target given (it excludes --device) */
+    bool size_set;
+    unsigned lab_given; /* DMK_LAB_P() of the lab's own settings given (--duration ...) */
+    bool target_set;    /* --target given (it excludes --device) */
 } DmkCliArgs;
 
 /* Parses argv (argv[0] is the program). DMK_OK, or DMK_E_INVAL with a

@@ -21,28 +21,6 @@
 #define LOOK_TEMPERATURE 4
 #define DEGREE           "\xC2\xB0" /* U+00B0, in DejaVu Sans and every desktop font */
 
-static const struct {
-    const char *name, *title;
-} kind_names[DMK_LAB_CHART_KINDS] = {
-    [DMK_LAB_CHART_SPEED] = {"speed", "Speed"},
-    [DMK_LAB_CHART_ZOOM] = {"zoom", "Start (zoom)"},
-    [DMK_LAB_CHART_TEMPERATURE] = {"temperature", "Temperature"},
-    [DMK_LAB_CHART_MIXED] = {"mixed", "Mixed load"},
-    [DMK_LAB_CHART_MIXED_AVERAGE] = {"mixed-average", "Mixed average"},
-    [DMK_LAB_CHART_LATENCY] = {"latency", "Latency"},
-    [DMK_LAB_CHART_RECOVERY] = {"recovery", "Recovery"},
-};
-
-const char *dmk_lab_chart_name(DmkLabChartKind kind)
-{
-    return (unsigned)kind < DMK_LAB_CHART_KINDS ? kind_names[kind].name : "";
-}
-
-const char *dmk_lab_chart_title(DmkLabChartKind kind)
-{
-    return (unsigned)kind < DMK_LAB_CHART_KINDS ? kind_names[kind].title : "";
-}
-
 /* ---- which charts a result has -------------------------------------------- */
 
 typedef struct {
@@ -62,40 +40,27 @@ static void list_add(ChartList *l, DmkLabChartKind kind, size_t profile)
     l->n++;
 }
 
-static void list_timeline(ChartList *l, const DmkRunResult *r)
+/* The charts of one kind that r has, each with its profile index. */
+static void list_kind(ChartList *l, const DmkLabChart *c, const DmkRunResult *r)
 {
-    if (!dmk_lab_timeline_test(r))
-        return;
-    list_add(l, DMK_LAB_CHART_SPEED, 0);
-    list_add(l, DMK_LAB_CHART_ZOOM, 0);
-    list_add(l, DMK_LAB_CHART_TEMPERATURE, 0);
+    for (size_t i = 0, n = c ? c->count(r) : 0; i < n; i++)
+        list_add(l, c->kind, i);
 }
 
+/* The lab test's charts, by the names its descriptor lists (dmk-lab.h). */
 size_t dmk_lab_charts(const DmkRunResult *r, DmkLabChartKind *kinds, size_t *profiles, size_t max)
 {
     ChartList l = {kinds, profiles, 0, max};
-    DmkLabLatency lat[DMK_LAB_LAT_PROFILES * 4];
-    if (!r || r->n_tests == 0)
+    const DmkLabTest *t = r ? dmk_lab_test(dmk_lab_from_name(r->lab)) : NULL;
+    if (!t || r->n_tests == 0)
         return 0;
-    switch (dmk_lab_from_name(r->lab)) {
-    case DMK_LAB_SUSTAINED:
-    case DMK_LAB_FULLSPAN:
-        list_timeline(&l, r);
-        break;
-    case DMK_LAB_RECOVERY:
-        list_add(&l, DMK_LAB_CHART_RECOVERY, 0);
-        list_timeline(&l, r);
-        break;
-    case DMK_LAB_MIXED:
-        list_add(&l, DMK_LAB_CHART_MIXED, 0);
-        list_add(&l, DMK_LAB_CHART_MIXED_AVERAGE, 0);
-        break;
-    case DMK_LAB_LATENCY:
-        for (size_t i = 0, n = dmk_lab_latency(r, lat, sizeof lat / sizeof *lat); i < n; i++)
-            list_add(&l, DMK_LAB_CHART_LATENCY, i);
-        break;
-    default:
-        break;
+    for (const char *w = t->charts; *w;) {
+        char name[32];
+        size_t n = strcspn(w, " ");
+        snprintf(name, sizeof name, "%.*s", (int)n, w);
+        list_kind(&l, dmk_lab_chart_find(name), r);
+        w += n;
+        w += strspn(w, " ");
     }
     return l.n;
 }
@@ -112,7 +77,8 @@ bool dmk_lab_chart_fits(const DmkRunResult *r, DmkLabChartKind kind)
 
 bool dmk_lab_chart_compares(DmkLabChartKind kind)
 {
-    return kind != DMK_LAB_CHART_TEMPERATURE && (unsigned)kind < DMK_LAB_CHART_KINDS;
+    const DmkLabChart *c = dmk_lab_chart(kind);
+    return c && c->compares;
 }
 
 /* ---- small pieces ---------------------------------------------------------- */
@@ -176,7 +142,7 @@ static void describe_job(const DmkTest *t, char *buf, size_t len)
 
 /* ---- the build --------------------------------------------------------------- */
 
-typedef struct {
+struct DmkLabChartJob {
     DmkChartBuild *b;
     DmkLabChartKind kind;
     const DmkRunResult *const *res;
@@ -184,7 +150,8 @@ typedef struct {
     size_t profile;
     DmkLabChartOptions opt;
     DmkError *err;
-} Lab;
+};
+typedef struct DmkLabChartJob Lab;
 
 static int lab_alloc(DmkChartBuild *b, size_t n_series, size_t n_categories)
 {
@@ -976,8 +943,7 @@ static int check_metric(const Lab *l)
     const char *m = l->opt.metric;
     if (!m)
         return DMK_OK;
-    bool timeline = l->kind == DMK_LAB_CHART_SPEED || l->kind == DMK_LAB_CHART_ZOOM ||
-                    l->kind == DMK_LAB_CHART_TEMPERATURE;
+    bool timeline = dmk_lab_chart(l->kind)->speed_metric;
     if (timeline && (strcmp(m, "iops") == 0 || strcmp(m, "mb_s") == 0))
         return DMK_OK;
     if (timeline)
@@ -993,7 +959,7 @@ static int check_inputs(const Lab *l)
 {
     if (l->n == 0 || !l->res || !l->res[0])
         return dmk_error_set(l->err, DMK_E_INVAL, 0, "nothing to chart: no results");
-    if ((unsigned)l->kind >= DMK_LAB_CHART_KINDS)
+    if (!dmk_lab_chart(l->kind))
         return dmk_error_set(l->err, DMK_E_INVAL, 0, "unknown lab chart %d", (int)l->kind);
     if (l->n > 1 && !dmk_lab_chart_compares(l->kind))
         return dmk_error_set(l->err, DMK_E_INVAL, 0, "the %s chart shows one result, not %zu",
@@ -1008,24 +974,111 @@ static int check_inputs(const Lab *l)
     return check_metric(l);
 }
 
-static int build_kind(Lab *l)
+/* ---- the kinds ------------------------------------------------------------------ */
+
+static size_t one(const DmkRunResult *r)
 {
-    switch (l->kind) {
-    case DMK_LAB_CHART_SPEED:
-    case DMK_LAB_CHART_ZOOM:
-    case DMK_LAB_CHART_TEMPERATURE:
-        return build_timeline(l);
-    case DMK_LAB_CHART_MIXED:
-        return build_mixed(l);
-    case DMK_LAB_CHART_MIXED_AVERAGE:
-        return build_mixed_average(l);
-    case DMK_LAB_CHART_LATENCY:
-        return build_latency(l);
-    case DMK_LAB_CHART_RECOVERY:
-        return build_recovery(l);
-    }
-    return DMK_E_INVAL;
+    (void)r;
+    return 1;
 }
+
+/* Speed, zoom and temperature tell the timeline test's samples. */
+static size_t timeline_count(const DmkRunResult *r)
+{
+    return dmk_lab_timeline_test(r) ? 1 : 0;
+}
+
+static size_t latency_count(const DmkRunResult *r)
+{
+    DmkLabLatency lat[DMK_LAB_LAT_PROFILES * 4];
+    return dmk_lab_latency(r, lat, sizeof lat / sizeof *lat);
+}
+
+static const DmkLabChart charts[] = {
+    {DMK_LAB_CHART_SPEED, "speed", "Speed", timeline_count, build_timeline, true, true, false},
+    {DMK_LAB_CHART_ZOOM, "zoom", "Cache zoom", timeline_count, build_timeline, true, true, false},
+    {DMK_LAB_CHART_TEMPERATURE, "temperature", "Temperature", timeline_count, build_timeline, false,
+     true, false},
+    {DMK_LAB_CHART_MIXED, "mixed", "By read share", one, build_mixed, true, false, true},
+    {DMK_LAB_CHART_MIXED_AVERAGE, "mixed-average", "Average", one, build_mixed_average, true, false,
+     true},
+    {DMK_LAB_CHART_LATENCY, "latency", "Latency", latency_count, build_latency, true, false, true},
+    {DMK_LAB_CHART_RECOVERY, "recovery", "Recovery", one, build_recovery, true, false, false},
+};
+
+#define N_CHARTS (sizeof charts / sizeof charts[0])
+
+size_t dmk_lab_chart_count(void)
+{
+    return N_CHARTS;
+}
+
+const DmkLabChart *dmk_lab_chart(DmkLabChartKind kind)
+{
+    for (size_t i = 0; i < N_CHARTS; i++)
+        if (charts[i].kind == kind)
+            return &charts[i];
+    return NULL;
+}
+
+const DmkLabChart *dmk_lab_chart_find(const char *name)
+{
+    for (size_t i = 0; name && i < N_CHARTS; i++)
+        if (strcmp(name, charts[i].name) == 0)
+            return &charts[i];
+    return NULL;
+}
+
+const char *dmk_lab_chart_name(DmkLabChartKind kind)
+{
+    const DmkLabChart *c = dmk_lab_chart(kind);
+    return c ? c->name : "";
+}
+
+const char *dmk_lab_chart_title(DmkLabChartKind kind)
+{
+    const DmkLabChart *c = dmk_lab_chart(kind);
+    return c ? c->title : "";
+}
+
+const char *dmk_lab_chart_names_text(const char *sep, const char *last, char *buf, size_t len)
+{
+    size_t used = 0;
+    if (len)
+        buf[0] = '\0';
+    for (size_t i = 0; i < N_CHARTS && used < len; i++) {
+        int n = snprintf(buf + used, len - used, "%s%s",
+                         i == 0              ? ""
+                         : i + 1 == N_CHARTS ? last
+                                             : sep,
+                         charts[i].name);
+        used += n > 0 ? (size_t)n : 0;
+    }
+    return buf;
+}
+
+void dmk_lab_chart_label(DmkLabChartKind kind, const DmkRunResult *r, size_t profile, char *buf,
+                         size_t len)
+{
+    DmkLabLatency lat[DMK_LAB_LAT_PROFILES * 4];
+    size_t n =
+        kind == DMK_LAB_CHART_LATENCY && r ? dmk_lab_latency(r, lat, sizeof lat / sizeof *lat) : 0;
+    if (kind != DMK_LAB_CHART_LATENCY) {
+        snprintf(buf, len, "%s", dmk_lab_chart_title(kind));
+        return;
+    }
+    if (profile >= n) {
+        snprintf(buf, len, "Profile %zu", profile + 1);
+        return;
+    }
+    const DmkTest *t = &r->tests[lat[profile].first].test;
+    char bs[16];
+    snprintf(buf, len, "%s%s %s", t->jobs[0].pattern == DMK_PATTERN_RND ? "RND" : "SEQ",
+             dmk_format_block(t->jobs[0].block_size, bs, sizeof bs),
+             lat[profile].mode == DMK_MODE_READ ? "read" : "write");
+}
+
+/* ---- entry points, continued ------------------------------------------------------ */
 
 int dmk_chart_build_lab_compare(DmkChartBuild *b, DmkLabChartKind kind,
                                 const DmkRunResult *const *res, size_t n, size_t profile,
@@ -1039,7 +1092,7 @@ int dmk_chart_build_lab_compare(DmkChartBuild *b, DmkLabChartKind kind,
     int rc = check_inputs(&l);
     if (rc != DMK_OK)
         return rc;
-    rc = build_kind(&l);
+    rc = dmk_lab_chart(kind)->build(&l);
     if (rc == DMK_E_NOMEM)
         dmk_error_set(err, rc, 0, "out of memory building the chart");
     if (rc != DMK_OK) {

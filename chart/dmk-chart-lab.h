@@ -36,17 +36,46 @@ typedef enum {
     DMK_LAB_CHART_RECOVERY,
 } DmkLabChartKind;
 
-#define DMK_LAB_CHART_KINDS 7
 /* Samples in the speed charts' moving average (the reviews' 30 s at one
  * sample a second). */
 #define DMK_LAB_CHART_AVERAGE 30
 
+/* A chart being built (dmk-chart-lab.c's). */
+typedef struct DmkLabChartJob DmkLabChartJob;
+
+/* One kind of lab chart. Everything that differs between the kinds is
+ * here; drivemark-cli's --kind, the window's chart picker and the lab
+ * tests' chart lists (DmkLabTest.charts, by name) read it. */
+typedef struct {
+    DmkLabChartKind kind;
+    const char *name;  /* drivemark-cli chart's --kind word: "speed" */
+    const char *title; /* the window's picker label: "Speed", "Cache zoom" */
+    /* How many charts of the kind r has (latency: one per profile; a
+     * timeline's: none when no test sampled one). */
+    size_t (*count)(const DmkRunResult *r);
+    int (*build)(DmkLabChartJob *job);
+    bool compares;     /* several results can share one (dmk_lab_chart_compares) */
+    bool speed_metric; /* shows iops or mb_s, as the options ask */
+    bool side_by_side; /* reads best beside its siblings: the view shows them all at first */
+} DmkLabChart;
+
+/* The kinds: the count from the table, each found by kind or name. */
+size_t dmk_lab_chart_count(void);
+const DmkLabChart *dmk_lab_chart(DmkLabChartKind kind);  /* NULL when out of range */
+const DmkLabChart *dmk_lab_chart_find(const char *name); /* NULL when unknown */
+/* "speed, zoom, ... or recovery" (sep ", ", last " or "). */
+const char *dmk_lab_chart_names_text(const char *sep, const char *last, char *buf, size_t len);
+
 /* "speed", "zoom", "temperature", "mixed", "mixed-average", "latency",
  * "recovery": drivemark-cli chart's --kind words. "" when out of range. */
 const char *dmk_lab_chart_name(DmkLabChartKind kind);
-/* "Speed", "Start (zoom)", "Temperature", "Mixed load", "Mixed average",
- * "Latency", "Recovery": a tab's label. "" when out of range. */
+/* "Speed", "Cache zoom", "Temperature", "By read share", "Average",
+ * "Latency", "Recovery": the window's picker labels. "" when out of range. */
 const char *dmk_lab_chart_title(DmkLabChartKind kind);
+/* The picker's label of one chart of r: the title, or for a latency
+ * profile its pattern, block and direction ("RND4K read"). */
+void dmk_lab_chart_label(DmkLabChartKind kind, const DmkRunResult *r, size_t profile, char *buf,
+                         size_t len);
 
 /* The charts a lab result has, in display order (sustained, full span:
  * speed, zoom, temperature; recovery: recovery, then those three of its

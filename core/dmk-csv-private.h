@@ -23,6 +23,10 @@ typedef struct {
     int since;    /* the first schema version that has the column */
 } DmkCsvColumn;
 
+/* The record column's words: a test's row, a pass's, a sample's. */
+typedef enum { DMK_CSV_RECORD_TEST, DMK_CSV_RECORD_PASS, DMK_CSV_RECORD_SAMPLE } DmkCsvRecord;
+extern const char *const dmk_csv_records[]; /* by DmkCsvRecord, NULL-terminated */
+
 /* The schema the writer writes and the newest the reader takes: the
  * highest `since` in the table (test-csv-read checks that they agree). */
 #define DMK_CSV_SCHEMA 5

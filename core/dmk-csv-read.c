@@ -21,6 +21,7 @@
 #include "dmk-escape.h"
 #include "dmk-lab.h"
 #include "dmk-platform.h"
+#include "dmk-sweep.h"
 
 #define CHUNK_BYTES    (64 * 1024)
 #define CELL_MAX_BYTES (1024 * 1024) /* a cell past this ends the load (loader_feed) */
@@ -541,10 +542,11 @@ static int read_schema(Reader *rd, const Cells *c)
 /* The lab test's name is one dmk-lab.h knows, or "" for an ordinary run. */
 static int read_lab(Reader *rd, const Cells *c)
 {
-    const char *labs[DMK_LAB_RECOVERY + 2];
-    for (int k = DMK_LAB_NONE; k <= DMK_LAB_RECOVERY; k++)
-        labs[k] = dmk_lab_name((DmkLabKind)k);
-    labs[DMK_LAB_RECOVERY + 1] = NULL;
+    /* "" and every test's name, the count from the tests' table. */
+    const char *labs[DMK_LAB_MAX_TESTS + 2] = {""};
+    size_t n = dmk_lab_test_count();
+    for (size_t i = 0; i < n && i < DMK_LAB_MAX_TESTS; i++)
+        labs[i + 1] = dmk_lab_test_at(i)->name;
     int k;
     return get_choice(rd, c, DMK_COL_LAB, labs, &k);
 }
@@ -583,7 +585,8 @@ static int read_context_text(Reader *rd, const Cells *c)
     /* The file keeps no target kind of its own: a device's file system
      * column says so (JSON has "target_kind"). */
     ti->is_device = strcmp(ti->fs_type, DMK_FS_TYPE_DEVICE) == 0;
-    static const char *const sweeps[] = {"", "qd", "bs", NULL};
+    const char *const sweeps[] = {"", dmk_sweep_name(DMK_SWEEP_QD), dmk_sweep_name(DMK_SWEEP_BS),
+                                  NULL};
     int k;
     int rc =
         rd->file_col[DMK_COL_SWEEP] < 0 ? DMK_OK : get_choice(rd, c, DMK_COL_SWEEP, sweeps, &k);
@@ -594,7 +597,9 @@ static int read_context_text(Reader *rd, const Cells *c)
  * nothing of them (none, unknown link). */
 static int read_honest_context(Reader *rd, const Cells *c)
 {
-    static const char *const states[] = {"none", "off", "active", NULL};
+    const char *const states[] = {dmk_fs_feature_name(DMK_FS_FEATURE_NONE),
+                                  dmk_fs_feature_name(DMK_FS_FEATURE_OFF),
+                                  dmk_fs_feature_name(DMK_FS_FEATURE_ACTIVE), NULL};
     DmkTargetInfo *ti = &rd->res->target;
     int cow = 0, z = 0;
     double mb = 0;
@@ -617,7 +622,8 @@ static int read_honest_context(Reader *rd, const Cells *c)
 
 static int read_context(Reader *rd, const Cells *c)
 {
-    static const char *const datas[] = {"random", "zero", NULL};
+    const char *const datas[] = {dmk_data_name(DMK_DATA_RANDOM), dmk_data_name(DMK_DATA_ZERO),
+                                 NULL};
     DmkRunResult *r = rd->res;
     uint64_t complete = 0;
     int data = 0;
@@ -647,7 +653,7 @@ static int read_context(Reader *rd, const Cells *c)
         rc = get_choice(rd, c, DMK_COL_DATA, datas, &data);
     if (rc == DMK_OK)
         rc = get_uint(rd, c, DMK_COL_COMPLETE, 0, 1, &complete);
-    r->data = data == 1 ? DMK_DATA_ZERO : DMK_DATA_RANDOM;
+    r->data = (DmkDataKind)data; /* datas[] is in DmkDataKind's order */
     r->complete = complete == 1;
     r->target.discard = -1; /* the file does not say */
     if (rc == DMK_OK)
@@ -690,8 +696,10 @@ static int grow(void **arr, size_t *cap, size_t need, size_t size)
 
 static int read_identity(Reader *rd, const Cells *c, DmkTest *t)
 {
-    static const char *const modes[] = {"read", "write", "mix", NULL};
-    static const char *const patterns[] = {"seq", "rnd", NULL};
+    const char *const modes[] = {dmk_mode_name(DMK_MODE_READ), dmk_mode_name(DMK_MODE_WRITE),
+                                 dmk_mode_name(DMK_MODE_MIX), NULL};
+    const char *const patterns[] = {dmk_pattern_name(DMK_PATTERN_SEQ),
+                                    dmk_pattern_name(DMK_PATTERN_RND), NULL};
     DmkJob *j = &t->jobs[0];
     int mode = 0, pattern = 0;
     t->n_jobs = 1;
@@ -717,7 +725,7 @@ static int read_identity(Reader *rd, const Cells *c, DmkTest *t)
     if (rc == DMK_OK && rd->file_col[DMK_COL_RATE_IOPS] >= 0)
         rc = get_uint(rd, c, DMK_COL_RATE_IOPS, 0, DMK_RATE_MAX, &t->rate_iops);
     t->mode = (DmkMode)mode;
-    j->pattern = pattern == 0 ? DMK_PATTERN_SEQ : DMK_PATTERN_RND;
+    j->pattern = (DmkPattern)pattern; /* patterns[] is in DmkPattern's order */
     return rc;
 }
 
@@ -823,7 +831,10 @@ static int read_verify(Reader *rd, const Cells *c, DmkVerifyResult *v)
             v->blocks * (uint64_t)rd->res->tests[rd->res->n_tests - 1].test.jobs[0].block_size;
         return rc;
     }
-    static const char *const whys[] = {"", "no_header", "wrong_offset", "stale", "corrupt", NULL};
+    const char *const whys[] = {
+        dmk_verify_bad_key(DMK_VERIFY_OK),           dmk_verify_bad_key(DMK_VERIFY_NO_HEADER),
+        dmk_verify_bad_key(DMK_VERIFY_WRONG_OFFSET), dmk_verify_bad_key(DMK_VERIFY_STALE),
+        dmk_verify_bad_key(DMK_VERIFY_CORRUPT),      NULL};
     int why = 0;
     rc = get_uint(rd, c, dmk_csv_col_tail(DMK_COL_VERIFY_FIRST_BAD_BLOCK), 0, UINT64_MAX,
                   &v->first_bad_block);
@@ -983,7 +994,7 @@ static int read_sample_row(Reader *rd, const Cells *c)
 
 static int read_row(Reader *rd, const Cells *c)
 {
-    static const char *const records[] = {"test", "pass", "sample", NULL};
+    const char *const *records = dmk_csv_records;
     int rc;
     if (++rd->rows > DMK_CSV_READ_MAX_ROWS)
         return fail_at(rd, rd->line, -1, "more than %d rows", DMK_CSV_READ_MAX_ROWS);
@@ -1007,13 +1018,13 @@ static int read_row(Reader *rd, const Cells *c)
     int record = 0;
     if (rc == DMK_OK)
         rc = get_choice(rd, c, DMK_COL_RECORD, records, &record);
-    if (rc == DMK_OK && record != 0)
+    if (rc == DMK_OK && record != DMK_CSV_RECORD_TEST)
         rc = check_identity(rd, c, records[record]);
     if (rc != DMK_OK)
         return rc;
-    return record == 0   ? read_test_row(rd, c)
-           : record == 1 ? read_pass_row(rd, c)
-                         : read_sample_row(rd, c);
+    return record == DMK_CSV_RECORD_TEST   ? read_test_row(rd, c)
+           : record == DMK_CSV_RECORD_PASS ? read_pass_row(rd, c)
+                                           : read_sample_row(rd, c);
 }
 
 /* ---- libcsv's callbacks -------------------------------------------------- */

@@ -220,6 +220,8 @@ static void put_honest_test(Row *r, const DmkTestResult *t, char *flags, size_t 
 }
 
 /* schema .. complete, the record, and the test's identity. */
+const char *const dmk_csv_records[] = {"test", "pass", "sample", NULL};
+
 static void put_context(Row *r, const DmkRunResult *res, const char *record, const DmkTestResult *t)
 {
     const DmkTargetInfo *ti = &res->target;
@@ -284,7 +286,7 @@ static void write_sample(Row *r, const DmkRunResult *res, const DmkTestResult *t
                          const DmkSample *s)
 {
     DmkStats st = {.mb_s = s->mb_s, .iops = s->iops, .lat_mean_us = s->lat_mean_us};
-    put_context(r, res, "sample", t);
+    put_context(r, res, dmk_csv_records[DMK_CSV_RECORD_SAMPLE], t);
     put_num(r, DMK_COL_T_S, s->t_s);
     /* No sensor, or a reading no drive gives: an empty cell. */
     if (s->temp_c >= DMK_CSV_TEMP_MIN && s->temp_c <= DMK_CSV_TEMP_MAX)
@@ -314,7 +316,7 @@ static void put_verify(Row *r, const DmkVerifyResult *v)
 
 static void write_test_rows(Row *r, const DmkRunResult *res, const DmkTestResult *t)
 {
-    put_context(r, res, "test", t);
+    put_context(r, res, dmk_csv_records[DMK_CSV_RECORD_TEST], t);
     put_u64(r, DMK_COL_PASS, t->best_pass + 1);
     put_stats(r, &t->score.total);
     put_num(r, dmk_csv_col_tail(DMK_COL_MB_S_MEDIAN), t->mb_s_median);
@@ -327,7 +329,7 @@ static void write_test_rows(Row *r, const DmkRunResult *res, const DmkTestResult
     put_verify(r, &t->verify);
     end_row(r);
     for (uint32_t p = 0; p < t->n_passes; p++) {
-        put_context(r, res, "pass", t);
+        put_context(r, res, dmk_csv_records[DMK_CSV_RECORD_PASS], t);
         put_u64(r, DMK_COL_PASS, p + 1);
         put_stats(r, &t->passes[p].total);
         put_directions(r, &t->passes[p]);

@@ -7,14 +7,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dmk-lab-private.h"
 #include "dmk-lab.h"
 #include "dmk-report.h"
 #include "dmk-size.h"
 
-typedef struct {
+struct DmkLabOut {
     char *buf;
     size_t len, used; /* used may exceed len: snprintf's rule */
-} Out;
+};
+typedef struct DmkLabOut Out;
 
 static void put(Out *o, const char *fmt, ...) __attribute__((format(DMK_PRINTF_FORMAT, 2, 3)));
 
@@ -151,7 +153,7 @@ static void put_timeline(Out *o, const DmkRunResult *r, const DmkTestResult *t)
     put_temperature(o, r, t, iops, &th);
 }
 
-static void put_mixed(Out *o, const DmkRunResult *r)
+void dmk_lab_report_mixed(Out *o, const DmkRunResult *r)
 {
     DmkLabMixed m[2];
     size_t n = dmk_lab_mixed(r, m, 2);
@@ -203,7 +205,7 @@ static void put_latency_profile(Out *o, const DmkRunResult *r, const DmkLabLaten
     }
 }
 
-static void put_latency(Out *o, const DmkRunResult *r)
+void dmk_lab_report_latency(Out *o, const DmkRunResult *r)
 {
     DmkLabLatency l[DMK_LAB_LAT_PROFILES * 4];
     size_t n = dmk_lab_latency(r, l, sizeof l / sizeof *l);
@@ -211,7 +213,7 @@ static void put_latency(Out *o, const DmkRunResult *r)
         put_latency_profile(o, r, &l[i]);
 }
 
-static void put_recovery(Out *o, const DmkRunResult *r)
+void dmk_lab_report_recovery(Out *o, const DmkRunResult *r)
 {
     DmkLabRecovery rec;
     dmk_lab_recovery(r, &rec);
@@ -230,6 +232,12 @@ static void put_recovery(Out *o, const DmkRunResult *r)
         put_timeline(o, r, deg);
 }
 
+void dmk_lab_report_first_timeline(Out *o, const DmkRunResult *r)
+{
+    if (r->n_tests)
+        put_timeline(o, r, &r->tests[0]);
+}
+
 size_t dmk_lab_report(const DmkRunResult *result, char *buf, size_t len)
 {
     /* Printed text comes from a file: escaped (dmk_report_printable). */
@@ -243,25 +251,11 @@ size_t dmk_lab_report(const DmkRunResult *result, char *buf, size_t len)
     if (len)
         buf[0] = '\0';
     put_header(&o, r);
-    switch (dmk_lab_from_name(r->lab)) {
-    case DMK_LAB_SUSTAINED:
-    case DMK_LAB_FULLSPAN:
-        if (r->n_tests)
-            put_timeline(&o, r, &r->tests[0]);
-        break;
-    case DMK_LAB_MIXED:
-        put_mixed(&o, r);
-        break;
-    case DMK_LAB_LATENCY:
-        put_latency(&o, r);
-        break;
-    case DMK_LAB_RECOVERY:
-        put_recovery(&o, r);
-        break;
-    default:
+    const DmkLabTest *lab = dmk_lab_test(dmk_lab_from_name(r->lab));
+    if (lab)
+        lab->report(&o, r);
+    else
         put(&o, "Not a review-lab result.\n");
-        break;
-    }
     if (r->lab_note[0])
         put(&o, "%s\n", r->lab_note);
     if (r->n_tests == 0)

@@ -5,71 +5,185 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dmk-lab-private.h"
+#include "dmk-runner.h"
+#include "dmk-sweep.h"
+
 const uint32_t dmk_lab_ramp_pct[DMK_LAB_RAMP_STEPS] = {10, 20, 30, 40,  50, 60,
                                                        70, 80, 90, 100, 120};
 const uint32_t dmk_lab_mix_share[DMK_LAB_MIX_STEPS] = {0, 20, 40, 60, 80, 100};
 
-static const struct {
-    const char *name, *title;
-} lab_names[] = {
-    [DMK_LAB_NONE] = {"", ""},
-    [DMK_LAB_SUSTAINED] = {"sustained", "Sustained write"},
-    [DMK_LAB_FULLSPAN] = {"fullspan", "Full-span write"},
-    [DMK_LAB_MIXED] = {"mixed", "Mixed load"},
-    [DMK_LAB_LATENCY] = {"latency", "Latency under load"},
-    [DMK_LAB_RECOVERY] = {"recovery", "Recovery"},
+/* ---- the settings ------------------------------------------------------------ */
+
+static const DmkLabParam params[DMK_LAB_N_PARAMS] = {
+    [DMK_LAB_P_JOB] = {DMK_LAB_P_JOB, "test", "NAME", DMK_LAB_VALUE_JOB, 0, 0, true,
+                       "the write, by CrystalDiskMark's name", ""},
+    [DMK_LAB_P_DURATION] = {DMK_LAB_P_DURATION, "duration", "SECONDS", DMK_LAB_VALUE_SECONDS, 1,
+                            DMK_SECONDS_MAX, false,
+                            "sustained: the write's length (default: 2h); recovery: the "
+                            "degradation's (default: 30m)",
+                            ""},
+    [DMK_LAB_P_SPAN] = {DMK_LAB_P_SPAN, "size", "SIZE", DMK_LAB_VALUE_SIZE, (double)DMK_SIZE_MIN,
+                        (double)DMK_LAB_SIZE_MAX, true,
+                        "the test file, or the amount a full-span write writes", ""},
+    [DMK_LAB_P_MARGIN] = {DMK_LAB_P_MARGIN, "margin", "SIZE", DMK_LAB_VALUE_SIZE,
+                          (double)(1ULL << 20), (double)DMK_LAB_SIZE_MAX, false,
+                          "fullspan without --size: space left free (default: 2GiB)", ""},
+    [DMK_LAB_P_STEP] = {DMK_LAB_P_STEP, "step", "SECONDS", DMK_LAB_VALUE_SECONDS, 0.1,
+                        DMK_SECONDS_MAX, false,
+                        "mixed, latency: each point (default: 20); recovery: each probe "
+                        "(default: 60)",
+                        ""},
+    [DMK_LAB_P_WARMUP] = {DMK_LAB_P_WARMUP, "warmup", "SECONDS", DMK_LAB_VALUE_SECONDS, 0,
+                          DMK_SECONDS_MAX, true, "warm-up before each step", ""},
+    [DMK_LAB_P_QD] = {DMK_LAB_P_QD, "qd", "N", DMK_LAB_VALUE_COUNT, 1, DMK_SWEEP_QD_MAX, true,
+                      "outstanding I/Os per thread", ""},
+    [DMK_LAB_P_IDLE] = {DMK_LAB_P_IDLE, "idle", "SECONDS", DMK_LAB_VALUE_SECONDS, 0,
+                        DMK_SECONDS_MAX, false,
+                        "recovery: idle time before the after-idle probe (default: 15m)", ""},
+    [DMK_LAB_P_SETTLE] = {DMK_LAB_P_SETTLE, "settle", "SECONDS", DMK_LAB_VALUE_SECONDS, 0,
+                          DMK_SECONDS_MAX, false,
+                          "idle after filling the test file, so the drive can empty its cache "
+                          "first (default: 5m for sustained and recovery, 0 for mixed and "
+                          "latency; fullspan does not fill)",
+                          " (it does not fill the file first)"},
+    [DMK_LAB_P_SAMPLE] = {DMK_LAB_P_SAMPLE, "sample", "SECONDS", DMK_LAB_VALUE_SECONDS,
+                          DMK_LAB_SAMPLE_MIN, DMK_LAB_SAMPLE_MAX, false,
+                          "the timeline's sample interval, 0.1-60 (default: 1)", ""},
 };
 
-const char *dmk_lab_name(DmkLabKind k)
+const DmkLabParam *dmk_lab_param(DmkLabParamId id)
 {
-    return k > DMK_LAB_NONE && k <= DMK_LAB_RECOVERY ? lab_names[k].name : "";
+    return (unsigned)id < DMK_LAB_N_PARAMS ? &params[id] : NULL;
 }
 
-const char *dmk_lab_title(DmkLabKind k)
+const DmkLabParam *dmk_lab_param_find(const char *name)
 {
-    return k > DMK_LAB_NONE && k <= DMK_LAB_RECOVERY ? lab_names[k].title : "";
+    for (size_t i = 0; name && i < DMK_LAB_N_PARAMS; i++)
+        if (strcmp(name, params[i].name) == 0)
+            return &params[i];
+    return NULL;
 }
 
-DmkLabKind dmk_lab_from_name(const char *name)
+double *dmk_lab_seconds_of(DmkLabParams *p, DmkLabParamId id)
 {
-    for (int k = DMK_LAB_SUSTAINED; name && k <= DMK_LAB_RECOVERY; k++)
-        if (strcmp(name, lab_names[k].name) == 0)
-            return (DmkLabKind)k;
-    return DMK_LAB_NONE;
+    switch (id) {
+    case DMK_LAB_P_DURATION:
+        return &p->duration_s;
+    case DMK_LAB_P_SAMPLE:
+        return &p->sample_s;
+    case DMK_LAB_P_STEP:
+        return &p->step_s;
+    case DMK_LAB_P_IDLE:
+        return &p->idle_s;
+    case DMK_LAB_P_SETTLE:
+        return &p->settle_s;
+    case DMK_LAB_P_WARMUP:
+        return &p->warmup_s;
+    default:
+        return NULL;
+    }
 }
+
+uint64_t *dmk_lab_size_of(DmkLabParams *p, DmkLabParamId id)
+{
+    return id == DMK_LAB_P_SPAN ? &p->span : id == DMK_LAB_P_MARGIN ? &p->margin : NULL;
+}
+
+/* ---- the form's rows ---------------------------------------------------------- */
+
+static const double durations[] = {60, 600, 1800, 3600, 7200, 43200};
+static const double degradations[] = {600, 1800, 3600, 7200};
+static const double samples[] = {0.1, 0.5, 1, 5, 10, 60};
+static const double steps[] = {5, 10, 20, 30, 60, 180};
+static const double probes[] = {30, 60, 180};
+static const double warmups[] = {0, 1, 2, 5, 10};
+static const double idles[] = {60, 300, 900, 1800, 3600};
+static const double settles[] = {0, 60, 300, 900};
+static const char *const write_jobs[] = {
+    "RND4K Q32T1", "RND4K Q1T1", "RND4K Q32T16", "SEQ1M Q8T1", "SEQ1M Q1T1", "SEQ128K Q32T1", NULL};
+static const char *const seq_jobs[] = {"SEQ1M Q8T1", "SEQ1M Q1T1", "SEQ128K Q32T1", NULL};
+
+#define N(a)       (sizeof(a) / sizeof(a)[0])
+#define PRESETS(a) a, N(a), NULL
+#define JOB_TIP \
+    "What is written, by CrystalDiskMark's name: pattern, block size, queue depth, threads"
+#define SPAN_TIP   "The test file: the area written over, again and again"
+#define SAMPLE_TIP "How often speed and temperature are recorded: 0.1 to 60 s"
+#define TIME_TIP   " (pick one, or type e.g. 90 s, 45 min, 3 h or 1:30:00)"
+#define SETTLE_TIP \
+    "Idle after the test file is written, for the drive to empty its cache first" TIME_TIP
+
+static const DmkLabField sustained_fields[] = {
+    {DMK_LAB_P_JOB, "_Write test", JOB_TIP, NULL, 0, write_jobs, 0},
+    {DMK_LAB_P_DURATION, "_Duration", "How long to write" TIME_TIP, PRESETS(durations), 0},
+    {DMK_LAB_P_SPAN, "Test fi_le", SPAN_TIP, NULL, 0, NULL, 0},
+    {DMK_LAB_P_SETTLE, "Settle _time", SETTLE_TIP, PRESETS(settles), 0},
+    {DMK_LAB_P_SAMPLE, "Sample _every", SAMPLE_TIP, PRESETS(samples), 0},
+};
+static const DmkLabField fullspan_fields[] = {
+    {DMK_LAB_P_JOB, "_Write test", JOB_TIP, NULL, 0, seq_jobs, 0},
+    {DMK_LAB_P_SPAN, "A_mount",
+     "How much to write: the free space (2 GiB are left free), or a size", NULL, 0, NULL,
+     DMK_LAB_FIELD_FREE_SPACE},
+    {DMK_LAB_P_SAMPLE, "Sample _every", SAMPLE_TIP, PRESETS(samples), 0},
+};
+static const DmkLabField mixed_fields[] = {
+    {DMK_LAB_P_STEP, "Ste_p time", "How long each read share is measured" TIME_TIP, PRESETS(steps),
+     0},
+    {DMK_LAB_P_WARMUP, "W_arm-up", "Discarded before each step" TIME_TIP, PRESETS(warmups), 0},
+    {DMK_LAB_P_QD, "_QD per thread", "Outstanding I/Os of each thread (the reviews: 1)", NULL, 0,
+     NULL, 0},
+    {DMK_LAB_P_SPAN, "Test fi_le", SPAN_TIP, NULL, 0, NULL, 0},
+};
+static const DmkLabField latency_fields[] = {
+    {DMK_LAB_P_STEP, "Ste_p time", "How long each load step is measured" TIME_TIP, PRESETS(steps),
+     0},
+    {DMK_LAB_P_WARMUP, "W_arm-up", "Discarded before each step" TIME_TIP, PRESETS(warmups), 0},
+    {DMK_LAB_P_SPAN, "Test fi_le", SPAN_TIP, NULL, 0, NULL, 0},
+};
+static const DmkLabField recovery_fields[] = {
+    {DMK_LAB_P_JOB, "_Write test", JOB_TIP, NULL, 0, write_jobs, 0},
+    {DMK_LAB_P_DURATION, "_Degradation", "How long to write to wear the drive down" TIME_TIP,
+     PRESETS(degradations), 0},
+    {DMK_LAB_P_STEP, "_Probe time", "How long each probe (fresh, degraded ...) measures" TIME_TIP,
+     PRESETS(probes), 0},
+    {DMK_LAB_P_IDLE, "_Idle time",
+     "Idle before the after-idle probe, for the drive to clean up" TIME_TIP, PRESETS(idles), 0},
+    {DMK_LAB_P_SPAN, "Test fi_le", SPAN_TIP, NULL, 0, NULL, 0},
+    {DMK_LAB_P_SETTLE, "Settle _time", SETTLE_TIP, PRESETS(settles), 0},
+    {DMK_LAB_P_SAMPLE, "Sample _every", SAMPLE_TIP, PRESETS(samples), 0},
+};
 
 /* ---- building the runs ------------------------------------------------------ */
 
-void dmk_lab_params_init(DmkLabParams *p, DmkLabKind kind)
+static void sustained_defaults(DmkLabParams *p)
 {
-    memset(p, 0, sizeof *p);
-    p->kind = kind;
-    p->sample_s = 1.0;
-    p->span = 32ULL << 30; /* the reviews' test area: past any SLC cache of the day */
-    p->step_s = 20.0;
-    p->mixed_qd = 1;
-    switch (kind) {
-    case DMK_LAB_SUSTAINED:
-        p->job = (DmkJob){DMK_PATTERN_RND, 4096, 32, 1, 0};
-        p->duration_s = 7200.0;
-        p->settle_s = 300.0;
-        break;
-    case DMK_LAB_FULLSPAN:
-        p->job = (DmkJob){DMK_PATTERN_SEQ, 1u << 20, 8, 1, 0};
-        p->span = 0;
-        p->margin = 2ULL << 30;
-        break;
-    case DMK_LAB_RECOVERY:
-        p->job = (DmkJob){DMK_PATTERN_RND, 4096, 32, 1, 0};
-        p->duration_s = 1800.0;
-        p->step_s = 60.0;
-        p->idle_s = 900.0;
-        p->settle_s = 300.0;
-        break;
-    default:
-        p->warmup_s = 2.0;
-        break;
-    }
+    p->job = (DmkJob){DMK_PATTERN_RND, 4096, 32, 1, 0};
+    p->duration_s = 7200.0;
+    p->settle_s = 300.0;
+}
+
+static void fullspan_defaults(DmkLabParams *p)
+{
+    p->job = (DmkJob){DMK_PATTERN_SEQ, 1u << 20, 8, 1, 0};
+    p->span = 0;
+    p->margin = 2ULL << 30;
+}
+
+/* Mixed and latency: each step after a short warm-up. */
+static void stepped_defaults(DmkLabParams *p)
+{
+    p->warmup_s = 2.0;
+}
+
+static void recovery_defaults(DmkLabParams *p)
+{
+    p->job = (DmkJob){DMK_PATTERN_RND, 4096, 32, 1, 0};
+    p->duration_s = 1800.0;
+    p->step_s = 60.0;
+    p->idle_s = 900.0;
+    p->settle_s = 300.0;
 }
 
 static DmkTest *add_test(DmkRunSpec *spec, const DmkJob *job, DmkMode mode, const char *label)
@@ -152,9 +266,115 @@ static void build_recovery(const DmkLabParams *p, DmkRunSpec *spec)
     trim->trim_before = true;
 }
 
+/* ---- the tests ----------------------------------------------------------------- */
+
+#define FIELDS(a) a, N(a)
+#define COMMON \
+    (DMK_LAB_P(DMK_LAB_P_SPAN) | DMK_LAB_P(DMK_LAB_P_WARMUP) | DMK_LAB_P(DMK_LAB_P_SAMPLE))
+
+static const DmkLabTest tests[] = {
+    {DMK_LAB_SUSTAINED, "sustained", "Sustained write",
+     "A long write that finds the SLC cache: speed against data written, the cliff where the "
+     "cache runs out, the steady speed after it, and the drive's temperature where a sensor can "
+     "be read.",
+     COMMON | DMK_LAB_P(DMK_LAB_P_JOB) | DMK_LAB_P(DMK_LAB_P_DURATION) |
+         DMK_LAB_P(DMK_LAB_P_SETTLE),
+     FIELDS(sustained_fields), true, true, sustained_defaults, build_sustained,
+     dmk_lab_describe_sustained, dmk_lab_report_first_timeline, "speed zoom temperature"},
+    {DMK_LAB_FULLSPAN, "fullspan", "Full-span write",
+     "One sequential write across the free space, as AIDA64's linear write: the cache, the "
+     "cliff and the native speed of the whole drive.",
+     COMMON | DMK_LAB_P(DMK_LAB_P_JOB) | DMK_LAB_P(DMK_LAB_P_MARGIN), FIELDS(fullspan_fields), true,
+     false, fullspan_defaults, build_fullspan, dmk_lab_describe_fullspan,
+     dmk_lab_report_first_timeline, "speed zoom temperature"},
+    {DMK_LAB_MIXED, "mixed", "Mixed load",
+     "Reads and writes at once, from 0 to 100 % reads: sequential 128 KiB with two threads, "
+     "then random 4 KiB with four, as the reviews' Iometer runs.",
+     COMMON | DMK_LAB_P(DMK_LAB_P_STEP) | DMK_LAB_P(DMK_LAB_P_QD) | DMK_LAB_P(DMK_LAB_P_SETTLE),
+     FIELDS(mixed_fields), false, true, stepped_defaults, build_mixed, dmk_lab_describe_mixed,
+     dmk_lab_report_mixed, "mixed mixed-average"},
+    {DMK_LAB_LATENCY, "latency", "Latency under load",
+     "Four workloads, each at full speed and then held to 10 to 120 % of it: mean and "
+     "99th-percentile latency against IOPS, as StorageReview shows.",
+     COMMON | DMK_LAB_P(DMK_LAB_P_STEP) | DMK_LAB_P(DMK_LAB_P_SETTLE), FIELDS(latency_fields),
+     false, true, stepped_defaults, build_latency, dmk_lab_describe_latency, dmk_lab_report_latency,
+     "latency"},
+    {DMK_LAB_RECOVERY, "recovery", "Recovery",
+     "Fresh, then worn down by a long random write, then after idle time and after TRIM: how "
+     "far the drive falls and how well it recovers.",
+     COMMON | DMK_LAB_P(DMK_LAB_P_JOB) | DMK_LAB_P(DMK_LAB_P_DURATION) | DMK_LAB_P(DMK_LAB_P_STEP) |
+         DMK_LAB_P(DMK_LAB_P_IDLE) | DMK_LAB_P(DMK_LAB_P_SETTLE),
+     FIELDS(recovery_fields), true, true, recovery_defaults, build_recovery,
+     dmk_lab_describe_recovery, dmk_lab_report_recovery, "recovery speed zoom temperature"},
+};
+
+size_t dmk_lab_test_count(void)
+{
+    return N(tests);
+}
+
+const DmkLabTest *dmk_lab_test_at(size_t i)
+{
+    return i < N(tests) ? &tests[i] : NULL;
+}
+
+const DmkLabTest *dmk_lab_test(DmkLabKind k)
+{
+    for (size_t i = 0; i < N(tests); i++)
+        if (tests[i].kind == k)
+            return &tests[i];
+    return NULL;
+}
+
+const char *dmk_lab_name(DmkLabKind k)
+{
+    const DmkLabTest *t = dmk_lab_test(k);
+    return t ? t->name : "";
+}
+
+const char *dmk_lab_title(DmkLabKind k)
+{
+    const DmkLabTest *t = dmk_lab_test(k);
+    return t ? t->title : "";
+}
+
+DmkLabKind dmk_lab_from_name(const char *name)
+{
+    for (size_t i = 0; name && i < N(tests); i++)
+        if (strcmp(name, tests[i].name) == 0)
+            return tests[i].kind;
+    return DMK_LAB_NONE;
+}
+
+const char *dmk_lab_names_text(const char *sep, const char *last, char *buf, size_t len)
+{
+    size_t used = 0;
+    if (len)
+        buf[0] = '\0';
+    for (size_t i = 0; i < N(tests) && used < len; i++) {
+        const char *before = i == 0 ? "" : i + 1 == N(tests) ? last : sep;
+        int n = snprintf(buf + used, len - used, "%s%s", before, tests[i].name);
+        used += n > 0 ? (size_t)n : 0;
+    }
+    return buf;
+}
+
+void dmk_lab_params_init(DmkLabParams *p, DmkLabKind kind)
+{
+    memset(p, 0, sizeof *p);
+    p->kind = kind;
+    p->sample_s = 1.0;
+    p->span = 32ULL << 30; /* the reviews' test area: past any SLC cache of the day */
+    p->step_s = 20.0;
+    p->mixed_qd = 1;
+    const DmkLabTest *t = dmk_lab_test(kind);
+    if (t)
+        t->defaults(p);
+}
+
 static int check_params(const DmkLabParams *p, DmkError *err)
 {
-    if (p->kind <= DMK_LAB_NONE || p->kind > DMK_LAB_RECOVERY)
+    if (!dmk_lab_test(p->kind))
         return dmk_error_set(err, DMK_E_INVAL, 0, "unknown review-lab test %d", (int)p->kind);
     if (!(p->sample_s >= DMK_LAB_SAMPLE_MIN && p->sample_s <= DMK_LAB_SAMPLE_MAX))
         return dmk_error_set(err, DMK_E_INVAL, 0,
@@ -163,9 +383,10 @@ static int check_params(const DmkLabParams *p, DmkError *err)
     if (p->kind == DMK_LAB_FULLSPAN && p->job.pattern != DMK_PATTERN_SEQ)
         return dmk_error_set(err, DMK_E_INVAL, 0,
                              "the full-span write is sequential (SEQ...), not random");
-    bool timed = p->kind == DMK_LAB_SUSTAINED || p->kind == DMK_LAB_RECOVERY;
-    bool stepped =
-        p->kind == DMK_LAB_MIXED || p->kind == DMK_LAB_LATENCY || p->kind == DMK_LAB_RECOVERY;
+    /* The table says which lengths the test has. */
+    unsigned applies = dmk_lab_test(p->kind)->params;
+    bool timed = applies & DMK_LAB_P(DMK_LAB_P_DURATION);
+    bool stepped = applies & DMK_LAB_P(DMK_LAB_P_STEP);
     if (timed && !(p->duration_s >= 0.1 && p->duration_s <= DMK_SECONDS_MAX))
         return dmk_error_set(err, DMK_E_INVAL, 0, "duration %g s is out of range (0.1 to %g s)",
                              p->duration_s, DMK_SECONDS_MAX);
@@ -175,19 +396,21 @@ static int check_params(const DmkLabParams *p, DmkError *err)
     if (!(p->settle_s >= 0 && p->settle_s <= DMK_SECONDS_MAX))
         return dmk_error_set(err, DMK_E_INVAL, 0, "settle time %g s is out of range (0 to %g s)",
                              p->settle_s, DMK_SECONDS_MAX);
-    if (p->kind == DMK_LAB_FULLSPAN && p->span == 0 && p->margin == 0)
+    if ((applies & DMK_LAB_P(DMK_LAB_P_MARGIN)) && p->span == 0 && p->margin == 0)
         return dmk_error_set(err, DMK_E_INVAL, 0,
                              "a full-span write over the free space needs a safety margin");
     return DMK_OK;
 }
 
-int dmk_lab_build(const DmkLabParams *p, DmkRunSpec *spec, DmkError *err)
+/* The spec of p, not yet validated; p is checked. */
+static int fill_spec(const DmkLabParams *p, DmkRunSpec *spec, DmkError *err)
 {
     int rc = check_params(p, err);
     if (rc != DMK_OK)
         return rc;
-    snprintf(spec->lab, sizeof spec->lab, "%s", dmk_lab_name(p->kind));
-    snprintf(spec->profile, sizeof spec->profile, "%s", dmk_lab_name(p->kind));
+    const DmkLabTest *t = dmk_lab_test(p->kind);
+    snprintf(spec->lab, sizeof spec->lab, "%s", t->name);
+    snprintf(spec->profile, sizeof spec->profile, "%s", t->name);
     spec->sweep[0] = '\0';
     spec->size = p->span;
     spec->free_margin = 0;
@@ -199,28 +422,49 @@ int dmk_lab_build(const DmkLabParams *p, DmkRunSpec *spec, DmkError *err)
     spec->keep_partial = true;
     /* The full span writes every block once, sequentially: no fill. The
      * others fill first and settle (dmk-lab.h says why). */
-    spec->no_fill = p->kind == DMK_LAB_FULLSPAN;
+    spec->no_fill = !t->fills;
     spec->n_tests = 0;
-    switch (p->kind) {
-    case DMK_LAB_SUSTAINED:
-        build_sustained(p, spec);
-        break;
-    case DMK_LAB_FULLSPAN:
-        build_fullspan(p, spec);
-        break;
-    case DMK_LAB_MIXED:
-        build_mixed(p, spec);
-        break;
-    case DMK_LAB_LATENCY:
-        build_latency(p, spec);
-        break;
-    default:
-        build_recovery(p, spec);
-        break;
-    }
+    t->build(p, spec);
     if (!spec->no_fill)
         spec->tests[0].idle_before_s += p->settle_s;
-    return dmk_run_spec_validate(spec, 0, err);
+    return DMK_OK;
+}
+
+int dmk_lab_build(const DmkLabParams *p, DmkRunSpec *spec, DmkError *err)
+{
+    int rc = fill_spec(p, spec, err);
+    return rc != DMK_OK ? rc : dmk_run_spec_validate(spec, 0, err);
+}
+
+double dmk_lab_planned_s(const DmkLabParams *p)
+{
+    DmkRunSpec *spec = malloc(sizeof *spec);
+    DmkError err;
+    double s = -1;
+    if (spec) {
+        dmk_run_spec_init(spec);
+        if (fill_spec(p, spec, &err) == DMK_OK)
+            s = dmk_run_spec_planned_s(spec);
+        for (size_t i = 0; spec->n_tests && i < spec->n_tests; i++)
+            if (spec->tests[i].limit_bytes && spec->tests[i].measure_s <= 0)
+                s = -1; /* its length is the drive's */
+        free(spec);
+    }
+    return s;
+}
+
+void dmk_lab_describe(const DmkLabParams *p, char *buf, size_t len)
+{
+    const DmkLabTest *t = dmk_lab_test(p->kind);
+    if (len)
+        buf[0] = '\0';
+    if (!t || len == 0)
+        return;
+    t->describe(p, buf, len);
+    if (t->fills) {
+        size_t used = strlen(buf);
+        dmk_lab_describe_fill(p, buf + used, len - used);
+    }
 }
 
 /* ---- analysis: samples ------------------------------------------------------ */

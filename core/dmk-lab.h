@@ -72,13 +72,125 @@ typedef struct {
     uint32_t mixed_qd; /* mixed: outstanding I/Os per thread (1) */
 } DmkLabParams;
 
+/* ---- the tests, each described once ------------------------------------------ */
+
+/* The settings of DmkLabParams that a test may take. */
+typedef enum {
+    DMK_LAB_P_DURATION, /* duration_s */
+    DMK_LAB_P_SAMPLE,   /* sample_s */
+    DMK_LAB_P_STEP,     /* step_s */
+    DMK_LAB_P_IDLE,     /* idle_s */
+    DMK_LAB_P_SETTLE,   /* settle_s */
+    DMK_LAB_P_MARGIN,   /* margin */
+    DMK_LAB_P_JOB,      /* job: the write */
+    DMK_LAB_P_SPAN,     /* span */
+    DMK_LAB_P_WARMUP,   /* warmup_s */
+    DMK_LAB_P_QD,       /* mixed_qd */
+    DMK_LAB_N_PARAMS,
+} DmkLabParamId;
+
+#define DMK_LAB_P(id) (1u << (id))
+
+typedef enum {
+    DMK_LAB_VALUE_SECONDS,
+    DMK_LAB_VALUE_SIZE,  /* bytes */
+    DMK_LAB_VALUE_JOB,   /* a test by CrystalDiskMark's name */
+    DMK_LAB_VALUE_COUNT, /* a whole number */
+} DmkLabValueKind;
+
+/* A setting: its one name and range, for drivemark-cli (--NAME) and the
+ * window (--lab-NAME, and the Lab tab's form). */
+typedef struct {
+    DmkLabParamId id;
+    const char *name;  /* "duration": the CLI's option without "--" */
+    const char *value; /* the help's placeholder: "SECONDS" */
+    DmkLabValueKind kind;
+    double min, max; /* seconds, bytes or a count; not for a job */
+    /* The CLI's option serves other commands too (--size, --warmup,
+     * --test, --qd): its own row parses it, with this range for a lab. */
+    bool shared;
+    const char *help;    /* the CLI's help line; the window's follows it */
+    const char *why_not; /* said after "--NAME does not apply to TEST" */
+} DmkLabParam;
+
+const DmkLabParam *dmk_lab_param(DmkLabParamId id);
+const DmkLabParam *dmk_lab_param_find(const char *name); /* NULL when unknown */
+/* The field of p that setting id is: seconds or bytes; NULL when it is not one. */
+double *dmk_lab_seconds_of(DmkLabParams *p, DmkLabParamId id);
+uint64_t *dmk_lab_size_of(DmkLabParams *p, DmkLabParamId id);
+
+/* A row of the Lab tab's form: the setting, in that test's words. */
+#define DMK_LAB_FIELD_FREE_SPACE 1u /* a span of 0 reads "Free space - margin" */
+typedef struct {
+    DmkLabParamId id;
+    const char *label;     /* with its mnemonic: "_Duration" */
+    const char *tip;       /* the tooltip */
+    const double *presets; /* time fields: the lengths offered, in seconds */
+    size_t n_presets;
+    const char *const *jobs; /* job fields: the tests offered, NULL-terminated */
+    unsigned flags;          /* DMK_LAB_FIELD_* */
+} DmkLabField;
+
+/* What a report section writes into (dmk-lab-report.c's). */
+typedef struct DmkLabOut DmkLabOut;
+
+/* One review-lab test. Everything that differs between the tests is
+ * here; the CLI, the window, the report, the CSV reader and the charts
+ * (chart/dmk-chart-lab.h) read it, and docs/design.md lists what a new
+ * test touches. */
+typedef struct {
+    DmkLabKind kind;
+    const char *name;          /* the CLI's command and the files' "lab" word: "sustained" */
+    const char *title;         /* "Sustained write" */
+    const char *blurb;         /* what the Lab tab says of it before a run */
+    unsigned params;           /* DMK_LAB_P() of every setting that applies */
+    const DmkLabField *fields; /* the form's rows, in order (some of params) */
+    size_t n_fields;
+    /* The result is one long write told by its timeline (speed against
+     * data written): the Lab tab's live chart follows bytes, not time. */
+    bool by_bytes;
+    /* Fills the test file before its first step and settles (all but the
+     * full-span write, which writes every block once: dmk-lab.h's top). */
+    bool fills;
+    /* Its own defaults over dmk_lab_params_init's common ones. */
+    void (*defaults)(DmkLabParams *p);
+    /* Its steps: the tests added to spec (dmk_lab_build does the rest). */
+    void (*build)(const DmkLabParams *p, DmkRunSpec *spec);
+    /* What p will do, in a sentence or two (the Lab tab's summary). */
+    void (*describe)(const DmkLabParams *p, char *buf, size_t len);
+    /* Its part of dmk_lab_report, after the common header. */
+    void (*report)(DmkLabOut *o, const DmkRunResult *r);
+    /* Its charts' names (chart/dmk-chart-lab.h's kinds), in display
+     * order, separated by spaces. */
+    const char *charts;
+} DmkLabTest;
+
+/* The tests, in the order the CLI's help and the Lab tab list them:
+ * i from 0 to dmk_lab_test_count() - 1, which is at most
+ * DMK_LAB_MAX_TESTS (room for arrays of them; test-lab checks it). */
+#define DMK_LAB_MAX_TESTS 32
+size_t dmk_lab_test_count(void);
+const DmkLabTest *dmk_lab_test_at(size_t i);
+const DmkLabTest *dmk_lab_test(DmkLabKind k); /* NULL for NONE or an unknown kind */
+
 const char *dmk_lab_name(DmkLabKind k);         /* "sustained", ...; "" for NONE */
 DmkLabKind dmk_lab_from_name(const char *name); /* DMK_LAB_NONE when unknown */
 /* "Sustained write", "Full-span write", "Mixed load", "Latency under load", "Recovery". */
 const char *dmk_lab_title(DmkLabKind k);
+/* "sustained, fullspan, mixed, latency or recovery" (sep ", ", last " or "). */
+const char *dmk_lab_names_text(const char *sep, const char *last, char *buf, size_t len);
 
 /* The reviews' defaults for `kind` (above). */
 void dmk_lab_params_init(DmkLabParams *p, DmkLabKind kind);
+
+/* How long p runs, the fill excluded, as the runner plans it
+ * (dmk_run_spec_planned_s); -1 when it lasts as long as the drive takes
+ * (a full-span write ends by bytes) or p is not valid. */
+double dmk_lab_planned_s(const DmkLabParams *p);
+
+/* dmk_lab_test(p->kind)->describe, and where the test fills the file
+ * first, what that adds. */
+void dmk_lab_describe(const DmkLabParams *p, char *buf, size_t len);
 
 /* Fills spec's tests and lab settings from p; spec's dir, data, backend
  * settings and null simulation are the caller's and kept. The result is

@@ -1224,7 +1224,7 @@ static int run_tests(DmkRunner *r, DmkRunResult *res, DmkError *err)
     return rc;
 }
 
-static double run_planned_s(const DmkRunSpec *s)
+double dmk_run_spec_planned_s(const DmkRunSpec *s)
 {
     double sum = 0;
     for (size_t i = 0; i < s->n_tests; i++)
@@ -1238,7 +1238,7 @@ int dmk_runner_run(DmkRunner *r, const DmkRunCallbacks *cb, DmkRunResult **out, 
     r->cb = cb;
     r->t_start = dmk_clock_ns();
     r->seed = dmk_entropy64();
-    r->planned_s = run_planned_s(s);
+    r->planned_s = dmk_run_spec_planned_s(s);
     r->finished_s = 0;
     snprintf(r->what, sizeof r->what, "%s %s", s->device ? "the device" : "the test file in",
              s->dir);

@@ -63,6 +63,13 @@ typedef struct DmkRunner DmkRunner;
 /* spec must outlive the runner. */
 DmkRunner *dmk_runner_new(const DmkRunSpec *spec, const DmkBackend *backend);
 
+/* The seconds spec plans: every test's warm-up, passes and the pauses
+ * before it (the interval, a lab step's idle and settle time), the fill
+ * excluded; a test that ends by bytes counts only its warm-up. The
+ * runner's progress counts down from it, and the Lab tab says it before
+ * a run (dmk_lab_planned_s). */
+double dmk_run_spec_planned_s(const DmkRunSpec *s);
+
 /* Returns DMK_OK, DMK_E_STOPPED after a stop, or an error. In every case
  * *out (when not NULL) receives the tests that completed, with
  * complete == true only if all did; free it with dmk_run_result_free(). */

@@ -70,19 +70,6 @@ static const GOptionEntry option_entries[] = {
      NULL},
     {"sweep", 0, 0, G_OPTION_ARG_STRING, NULL,
      "Show the sweep tab for qd (queue depths) or bs (block sizes)", "KIND"},
-    {"lab", 0, 0, G_OPTION_ARG_STRING, NULL,
-     "Show the Lab tab with test KIND: sustained, fullspan, mixed, latency or recovery", "KIND"},
-    {"lab-duration", 0, 0, G_OPTION_ARG_STRING, NULL,
-     "Lab: the sustained write's length, or recovery's degradation", "SECONDS"},
-    {"lab-sample", 0, 0, G_OPTION_ARG_STRING, NULL, "Lab: sample every SECONDS, 0.1-60", "SECONDS"},
-    {"lab-step", 0, 0, G_OPTION_ARG_STRING, NULL,
-     "Lab: each step of mixed and latency, each probe of recovery", "SECONDS"},
-    {"lab-warmup", 0, 0, G_OPTION_ARG_STRING, NULL, "Lab: warm-up before each step", "SECONDS"},
-    {"lab-idle", 0, 0, G_OPTION_ARG_STRING, NULL, "Lab: recovery's idle time", "SECONDS"},
-    {"lab-settle", 0, 0, G_OPTION_ARG_STRING, NULL,
-     "Lab: idle after the test file is written, before the test", "SECONDS"},
-    {"lab-span", 0, 0, G_OPTION_ARG_STRING, NULL,
-     "Lab: the test file, or the amount a full-span write writes", "SIZE"},
     {"null-cache", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING, NULL,
      "Null backend: a simulated write cache of SIZE (tests)", "SIZE"},
     {"null-thermal", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING, NULL,
@@ -186,42 +173,84 @@ static int parse_lab_kind(DmkAppOptions *o, GVariantDict *d, DmkError *err)
     if (!o->lab)
         return DMK_OK;
     o->lab_o.kind = dmk_lab_from_name(o->lab);
+    char names[256];
     if (o->lab_o.kind == DMK_LAB_NONE)
-        return dmk_error_set(err, DMK_E_INVAL, 0,
-                             "--lab '%s' is unknown: expected sustained, fullspan, mixed, latency "
-                             "or recovery",
-                             o->lab);
+        return dmk_error_set(err, DMK_E_INVAL, 0, "--lab '%s' is unknown: expected %s", o->lab,
+                             dmk_lab_names_text(", ", " or ", names, sizeof names));
     return DMK_OK;
 }
 
-/* The Lab tab's settings from the command line; the tab shows them. */
-static const char *const lab_options[] = {"lab",        "lab-duration", "lab-step",    "lab-warmup",
-                                          "lab-idle",   "lab-settle",   "lab-sample",  "lab-span",
-                                          "null-cache", "null-thermal", "null-latency"};
+/* ---- the Lab tab's settings: --lab-NAME for each time and size setting
+ * of dmk-lab.h's table that a test's form shows, with its range there. */
+
+static gboolean is_window_setting(const DmkLabParam *lp)
+{
+    if (lp->kind != DMK_LAB_VALUE_SECONDS && lp->kind != DMK_LAB_VALUE_SIZE)
+        return FALSE;
+    for (size_t i = 0; i < dmk_lab_test_count(); i++)
+        for (size_t f = 0; f < dmk_lab_test_at(i)->n_fields; f++)
+            if (dmk_lab_test_at(i)->fields[f].id == lp->id)
+                return TRUE;
+    return FALSE;
+}
+
+/* Option names and help live as long as the application: GApplication
+ * keeps the pointers. */
+static char lab_option_names[DMK_LAB_N_PARAMS][40];
+static char lab_option_help[DMK_LAB_N_PARAMS][320];
+static char lab_kind_help[320];
+
+static void add_lab_options(GApplication *app)
+{
+    char names[256];
+    g_snprintf(lab_kind_help, sizeof lab_kind_help, "Show the Lab tab with test KIND: %s",
+               dmk_lab_names_text(", ", " or ", names, sizeof names));
+    g_application_add_main_option(app, "lab", 0, 0, G_OPTION_ARG_STRING, lab_kind_help, "KIND");
+    for (int id = 0; id < DMK_LAB_N_PARAMS; id++) {
+        const DmkLabParam *lp = dmk_lab_param((DmkLabParamId)id);
+        if (!is_window_setting(lp))
+            continue;
+        g_snprintf(lab_option_names[id], sizeof lab_option_names[id], "lab-%s", lp->name);
+        g_snprintf(lab_option_help[id], sizeof lab_option_help[id], "Lab: %s", lp->help);
+        g_application_add_main_option(app, lab_option_names[id], 0, 0, G_OPTION_ARG_STRING,
+                                      lab_option_help[id], lp->value);
+    }
+}
+
+static int parse_lab_setting(GVariantDict *d, const DmkLabParam *lp, double *out, DmkError *err)
+{
+    char *v = NULL, what[48];
+    g_snprintf(what, sizeof what, "--lab-%s", lp->name);
+    if (!g_variant_dict_lookup(d, what + 2, "s", &v))
+        return DMK_OK;
+    int rc;
+    if (lp->kind == DMK_LAB_VALUE_SECONDS) {
+        rc = dmk_parse_seconds_range(what, v, lp->min, lp->max, out, err);
+    } else {
+        uint64_t bytes = 0;
+        rc = dmk_parse_size_range(what, v, (uint64_t)lp->min, (uint64_t)lp->max, &bytes, err);
+        *out = (double)bytes;
+    }
+    g_free(v);
+    return rc;
+}
+
+/* The null backend's options that come with lab runs (tests). */
+static const char *const lab_options[] = {"lab", "null-cache", "null-thermal", "null-latency"};
 
 static int parse_lab(DmkAppOptions *o, GVariantDict *d, DmkError *err)
 {
     DmkLabOverrides *l = &o->lab_o;
     int rc = parse_lab_kind(o, d, err);
-    if (rc == DMK_OK)
-        rc = parse_seconds(d, "lab-duration", 1, &l->duration_s, err);
-    if (rc == DMK_OK)
-        rc = parse_seconds(d, "lab-step", 0.1, &l->step_s, err);
-    if (rc == DMK_OK)
-        rc = parse_seconds(d, "lab-warmup", 0, &l->warmup_s, err);
-    if (rc == DMK_OK)
-        rc = parse_seconds(d, "lab-idle", 0, &l->idle_s, err);
-    if (rc == DMK_OK)
-        rc = parse_seconds(d, "lab-settle", 0, &l->settle_s, err);
-    if (rc == DMK_OK)
-        rc = parse_seconds(d, "lab-sample", DMK_LAB_SAMPLE_MIN, &l->sample_s, err);
-    if (rc == DMK_OK && l->sample_s > DMK_LAB_SAMPLE_MAX)
-        rc = dmk_error_set(err, DMK_E_INVAL, 0,
-                           "--lab-sample %g is out of range: expected %g to "
-                           "%g seconds",
-                           l->sample_s, DMK_LAB_SAMPLE_MIN, DMK_LAB_SAMPLE_MAX);
-    if (rc == DMK_OK)
-        rc = parse_lab_size(d, "lab-span", DMK_SIZE_MIN, DMK_LAB_SIZE_MAX, &l->span, err);
+    for (int id = 0; rc == DMK_OK && id < DMK_LAB_N_PARAMS; id++) {
+        const DmkLabParam *lp = dmk_lab_param((DmkLabParamId)id);
+        if (!is_window_setting(lp))
+            continue;
+        rc = parse_lab_setting(d, lp, &l->value[id], err);
+        char name[48];
+        g_snprintf(name, sizeof name, "lab-%s", lp->name);
+        o->lab_set = o->lab_set || g_variant_dict_contains(d, name);
+    }
     if (rc == DMK_OK)
         rc = parse_lab_size(d, "null-cache", 1ULL << 20, DMK_LAB_SIZE_MAX, &l->null_cache_bytes,
                             err);
@@ -936,6 +965,7 @@ static void dmk_app_init(DmkApp *self)
     self->opt.measure_s = self->opt.warmup_s = self->opt.interval_s = -1;
     dmk_lab_overrides_init(&self->opt.lab_o);
     g_application_add_main_option_entries(G_APPLICATION(self), option_entries);
+    add_lab_options(G_APPLICATION(self));
     g_application_set_option_context_summary(
         G_APPLICATION(self), "Benchmarks the drive under a folder the way CrystalDiskMark does.");
     g_application_set_option_context_description(

@@ -19,7 +19,8 @@
 void dmk_lab_overrides_init(DmkLabOverrides *o)
 {
     memset(o, 0, sizeof *o);
-    o->duration_s = o->sample_s = o->step_s = o->warmup_s = o->idle_s = o->settle_s = -1;
+    for (int id = 0; id < DMK_LAB_N_PARAMS; id++)
+        o->value[id] = -1;
     o->null_latency_us = -1;
 }
 
@@ -113,133 +114,15 @@ static gboolean parse_time(const char *text, double *out)
     return ok;
 }
 
-/* A test in words: "Random 4 KiB writes at queue depth 32". */
-static char *job_words(const DmkJob *j)
-{
-    char bs[32];
-    dmk_format_size(j->block_size, bs, sizeof bs);
-    char *threads = j->threads > 1 ? g_strdup_printf(", %u threads", j->threads) : g_strdup("");
-    char *s = g_strdup_printf("%s %s writes at queue depth %u%s",
-                              j->pattern == DMK_PATTERN_RND ? "Random" : "Sequential", bs,
-                              j->queue_depth, threads);
-    g_free(threads);
-    return s;
-}
-
 /* ---- the Lab tab: its form --------------------------------------------------- */
 
-#define N_KINDS (DMK_LAB_RECOVERY + 1)
-
-typedef enum {
-    F_JOB,
-    F_DURATION,
-    F_AMOUNT,
-    F_SPAN,
-    F_STEP,
-    F_WARMUP,
-    F_QD,
-    F_IDLE,
-    F_SETTLE,
-    F_SAMPLE,
-    N_FIELDS,
-} FieldId;
-
-typedef struct {
-    FieldId id;
-    const char *label; /* with a mnemonic */
-    const char *tip;
-    const double *presets; /* time fields: what the list offers, in seconds */
-    size_t n_presets;
-} FieldSpec;
-
-static const double durations[] = {60, 600, 1800, 3600, 7200, 43200};
-static const double degradations[] = {600, 1800, 3600, 7200};
-static const double samples[] = {0.1, 0.5, 1, 5, 10, 60};
-static const double steps[] = {5, 10, 20, 30, 60, 180};
-static const double probes[] = {30, 60, 180};
-static const double warmups[] = {0, 1, 2, 5, 10};
-static const double idles[] = {60, 300, 900, 1800, 3600};
-static const double settles[] = {0, 60, 300, 900};
-
-#define PRESETS(a) a, G_N_ELEMENTS(a)
-
-static const char *const write_jobs[] = {
-    "RND4K Q32T1", "RND4K Q1T1", "RND4K Q32T16", "SEQ1M Q8T1", "SEQ1M Q1T1", "SEQ128K Q32T1", NULL};
-static const char *const seq_jobs[] = {"SEQ1M Q8T1", "SEQ1M Q1T1", "SEQ128K Q32T1", NULL};
+/* The form's rows come from the lab tests' table (core/dmk-lab.h):
+ * each test's fields, in its words, over the settings' ranges. What is
+ * the window's own is how a setting is picked: times from a list that
+ * takes any other typed in, sizes and counts from these. */
 static const guint64 span_gib[] = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024};
 static const guint64 amount_gib[] = {0, 8, 16, 32, 64, 128, 256, 512, 1024};
 static const guint64 qds[] = {1, 2, 4, 8, 16, 32};
-
-#define JOB_TIP \
-    "What is written, by CrystalDiskMark's name: pattern, block size, queue depth, threads"
-#define SPAN_TIP   "The test file: the area written over, again and again"
-#define SAMPLE_TIP "How often speed and temperature are recorded: 0.1 to 60 s"
-#define TIME_TIP   " (pick one, or type e.g. 90 s, 45 min, 3 h or 1:30:00)"
-#define SETTLE_TIP \
-    "Idle after the test file is written, for the drive to empty its cache first" TIME_TIP
-
-static const FieldSpec sustained_fields[] = {
-    {F_JOB, "_Write test", JOB_TIP, NULL, 0},
-    {F_DURATION, "_Duration", "How long to write" TIME_TIP, PRESETS(durations)},
-    {F_SPAN, "Test fi_le", SPAN_TIP, NULL, 0},
-    {F_SETTLE, "Settle _time", SETTLE_TIP, PRESETS(settles)},
-    {F_SAMPLE, "Sample _every", SAMPLE_TIP, PRESETS(samples)},
-};
-static const FieldSpec fullspan_fields[] = {
-    {F_JOB, "_Write test", JOB_TIP, NULL, 0},
-    {F_AMOUNT, "A_mount", "How much to write: the free space (2 GiB are left free), or a size",
-     NULL, 0},
-    {F_SAMPLE, "Sample _every", SAMPLE_TIP, PRESETS(samples)},
-};
-static const FieldSpec mixed_fields[] = {
-    {F_STEP, "Ste_p time", "How long each read share is measured" TIME_TIP, PRESETS(steps)},
-    {F_WARMUP, "W_arm-up", "Discarded before each step" TIME_TIP, PRESETS(warmups)},
-    {F_QD, "_QD per thread", "Outstanding I/Os of each thread (the reviews: 1)", NULL, 0},
-    {F_SPAN, "Test fi_le", SPAN_TIP, NULL, 0},
-};
-static const FieldSpec latency_fields[] = {
-    {F_STEP, "Ste_p time", "How long each load step is measured" TIME_TIP, PRESETS(steps)},
-    {F_WARMUP, "W_arm-up", "Discarded before each step" TIME_TIP, PRESETS(warmups)},
-    {F_SPAN, "Test fi_le", SPAN_TIP, NULL, 0},
-};
-static const FieldSpec recovery_fields[] = {
-    {F_JOB, "_Write test", JOB_TIP, NULL, 0},
-    {F_DURATION, "_Degradation", "How long to write to wear the drive down" TIME_TIP,
-     PRESETS(degradations)},
-    {F_STEP, "_Probe time", "How long each probe (fresh, degraded ...) measures" TIME_TIP,
-     PRESETS(probes)},
-    {F_IDLE, "_Idle time", "Idle before the after-idle probe, for the drive to clean up" TIME_TIP,
-     PRESETS(idles)},
-    {F_SPAN, "Test fi_le", SPAN_TIP, NULL, 0},
-    {F_SETTLE, "Settle _time", SETTLE_TIP, PRESETS(settles)},
-    {F_SAMPLE, "Sample _every", SAMPLE_TIP, PRESETS(samples)},
-};
-
-static const struct {
-    const FieldSpec *fields;
-    size_t n;
-} kind_fields[N_KINDS] = {
-    [DMK_LAB_SUSTAINED] = {sustained_fields, G_N_ELEMENTS(sustained_fields)},
-    [DMK_LAB_FULLSPAN] = {fullspan_fields, G_N_ELEMENTS(fullspan_fields)},
-    [DMK_LAB_MIXED] = {mixed_fields, G_N_ELEMENTS(mixed_fields)},
-    [DMK_LAB_LATENCY] = {latency_fields, G_N_ELEMENTS(latency_fields)},
-    [DMK_LAB_RECOVERY] = {recovery_fields, G_N_ELEMENTS(recovery_fields)},
-};
-
-/* What each test shows, while none has run yet. */
-static const char *const kind_blurbs[N_KINDS] = {
-    [DMK_LAB_SUSTAINED] = "A long write that finds the SLC cache: speed against data written, "
-                          "the cliff where the cache runs out, the steady speed after it, and the "
-                          "drive's temperature where a sensor can be read.",
-    [DMK_LAB_FULLSPAN] = "One sequential write across the free space, as AIDA64's linear write: "
-                         "the cache, the cliff and the native speed of the whole drive.",
-    [DMK_LAB_MIXED] = "Reads and writes at once, from 0 to 100 % reads: sequential 128 KiB with "
-                      "two threads, then random 4 KiB with four, as the reviews' Iometer runs.",
-    [DMK_LAB_LATENCY] = "Four workloads, each at full speed and then held to 10 to 120 % of it: "
-                        "mean and 99th-percentile latency against IOPS, as StorageReview shows.",
-    [DMK_LAB_RECOVERY] = "Fresh, then worn down by a long random write, then after idle time "
-                         "and after TRIM: how far the drive falls and how well it recovers.",
-};
 
 enum { SIGNAL_RUN, SIGNAL_KIND_CHANGED, N_SIGNALS };
 static guint signals[N_SIGNALS];
@@ -248,8 +131,8 @@ struct _DmkLabPage {
     GtkBox parent_instance;
     /* the form */
     GtkWidget *kind_dd;
-    GtkWidget *form_stack; /* a grid of fields per test */
-    GtkWidget *fields[N_KINDS][N_FIELDS];
+    GtkWidget *form_stack;                                  /* a grid of fields per test */
+    GtkWidget *fields[DMK_LAB_MAX_TESTS][DMK_LAB_N_PARAMS]; /* by test index, setting */
     GtkSizeGroup *label_group;
     GtkWidget *summary, *duration, *note;
     GtkWidget *button;
@@ -383,7 +266,7 @@ static void set_time(GtkWidget *combo, double seconds)
 }
 
 /* A list of the usual lengths that takes any other typed in. */
-static GtkWidget *time_combo(DmkLabPage *self, const FieldSpec *f, double value)
+static GtkWidget *time_combo(DmkLabPage *self, const DmkLabField *f, double value)
 {
     GtkWidget *combo = gtk_combo_box_text_new_with_entry();
     for (size_t i = 0; i < f->n_presets; i++) {
@@ -410,28 +293,25 @@ static GtkWidget *gib_dropdown(DmkLabPage *self, const guint64 *gib, size_t n, g
     return number_dropdown(self, v, n, selected, kind);
 }
 
-/* The field's widget, showing p's value. */
-static GtkWidget *field_widget(DmkLabPage *self, const FieldSpec *f, const DmkLabParams *p)
+/* A span of 0 in this field means the free space, less the margin. */
+static NumberKind span_kind(const DmkLabField *f)
 {
+    return f->flags & DMK_LAB_FIELD_FREE_SPACE ? NUM_AMOUNT : NUM_SIZE;
+}
+
+/* The field's widget, showing p's value. */
+static GtkWidget *field_widget(DmkLabPage *self, const DmkLabField *f, DmkLabParams *p)
+{
+    double *secs = dmk_lab_seconds_of(p, f->id);
+    if (secs)
+        return time_combo(self, f, *secs);
     switch (f->id) {
-    case F_JOB:
-        return job_dropdown(self, p->kind == DMK_LAB_FULLSPAN ? seq_jobs : write_jobs, &p->job);
-    case F_DURATION:
-        return time_combo(self, f, p->duration_s);
-    case F_SAMPLE:
-        return time_combo(self, f, p->sample_s);
-    case F_STEP:
-        return time_combo(self, f, p->step_s);
-    case F_WARMUP:
-        return time_combo(self, f, p->warmup_s);
-    case F_IDLE:
-        return time_combo(self, f, p->idle_s);
-    case F_SETTLE:
-        return time_combo(self, f, p->settle_s);
-    case F_SPAN:
+    case DMK_LAB_P_JOB:
+        return job_dropdown(self, f->jobs, &p->job);
+    case DMK_LAB_P_SPAN:
+        if (span_kind(f) == NUM_AMOUNT)
+            return gib_dropdown(self, amount_gib, G_N_ELEMENTS(amount_gib), p->span, NUM_AMOUNT);
         return gib_dropdown(self, span_gib, G_N_ELEMENTS(span_gib), p->span, NUM_SIZE);
-    case F_AMOUNT:
-        return gib_dropdown(self, amount_gib, G_N_ELEMENTS(amount_gib), p->span, NUM_AMOUNT);
     default:
         return number_dropdown(self, qds, G_N_ELEMENTS(qds), p->mixed_qd, NUM_COUNT);
     }
@@ -455,17 +335,18 @@ static GtkWidget *form_grid(void)
     return grid;
 }
 
-static GtkWidget *build_kind_form(DmkLabPage *self, DmkLabKind k)
+static GtkWidget *build_kind_form(DmkLabPage *self, size_t ti)
 {
+    const DmkLabTest *t = dmk_lab_test_at(ti);
     DmkLabParams p;
-    dmk_lab_params_init(&p, k);
+    dmk_lab_params_init(&p, t->kind);
     GtkWidget *grid = form_grid();
-    for (size_t i = 0; i < kind_fields[k].n; i++) {
-        const FieldSpec *f = &kind_fields[k].fields[i];
+    for (size_t i = 0; i < t->n_fields; i++) {
+        const DmkLabField *f = &t->fields[i];
         GtkWidget *w = field_widget(self, f, &p);
         gtk_widget_set_hexpand(w, TRUE);
         gtk_widget_set_tooltip_text(w, f->tip);
-        self->fields[k][f->id] = w;
+        self->fields[ti][f->id] = w;
         gtk_grid_attach(GTK_GRID(grid), form_label(self, f->label, w), 0, (int)i, 1, 1);
         gtk_grid_attach(GTK_GRID(grid), w, 1, (int)i, 1, 1);
     }
@@ -474,13 +355,20 @@ static GtkWidget *build_kind_form(DmkLabPage *self, DmkLabKind k)
 
 /* ---- reading the form ---------------------------------------------------------- */
 
-/* The field's name for messages: "Sample every", without its mnemonic. */
-static char *field_name(DmkLabKind k, FieldId id)
+/* The test chosen: its index in the table. */
+static size_t chosen(DmkLabPage *self)
 {
-    for (size_t i = 0; i < kind_fields[k].n; i++) {
-        if (kind_fields[k].fields[i].id != id)
+    return gtk_drop_down_get_selected(GTK_DROP_DOWN(self->kind_dd));
+}
+
+/* The field's name for messages: "Sample every", without its mnemonic. */
+static char *field_name(size_t ti, DmkLabParamId id)
+{
+    const DmkLabTest *t = dmk_lab_test_at(ti);
+    for (size_t i = 0; i < t->n_fields; i++) {
+        if (t->fields[i].id != id)
             continue;
-        char **parts = g_strsplit(kind_fields[k].fields[i].label, "_", -1);
+        char **parts = g_strsplit(t->fields[i].label, "_", -1);
         char *name = g_strjoinv("", parts);
         g_strfreev(parts);
         return name;
@@ -488,237 +376,106 @@ static char *field_name(DmkLabKind k, FieldId id)
     return g_strdup("?");
 }
 
-static int read_time(DmkLabPage *self, DmkLabKind k, FieldId id, double min, double max,
-                     double *out, DmkError *err)
+/* A time field into p, within the setting's range (dmk-lab.h's table). */
+static int read_time(DmkLabPage *self, size_t ti, DmkLabParamId id, DmkLabParams *p, DmkError *err)
 {
-    GtkWidget *combo = self->fields[k][id];
+    GtkWidget *combo = self->fields[ti][id];
     if (!combo)
         return DMK_OK; /* not a setting of this test: the default stays */
+    const DmkLabParam *lp = dmk_lab_param(id);
     const char *text =
         gtk_editable_get_text(GTK_EDITABLE(gtk_combo_box_get_child(GTK_COMBO_BOX(combo))));
     double v;
-    char *name = field_name(k, id);
+    char *name = field_name(ti, id);
     int rc = DMK_OK;
     if (!parse_time(text, &v))
         rc = dmk_error_set(err, DMK_E_INVAL, 0,
                            "%s: '%s' is not a length of time (type e.g. 90 s, 45 min, 3 h or "
                            "1:30:00)",
                            name, text);
-    else if (v < min || v > max)
+    else if (v < lp->min || v > lp->max)
         rc = dmk_error_set(err, DMK_E_INVAL, 0, "%s: %s is out of range (%g to %g s)", name, text,
-                           min, max);
+                           lp->min, lp->max);
     else
-        *out = v;
+        *dmk_lab_seconds_of(p, id) = v;
     g_free(name);
     return rc;
 }
 
-static void read_choices(DmkLabPage *self, DmkLabKind k, DmkLabParams *p)
+static void read_choices(DmkLabPage *self, size_t ti, DmkLabParams *p)
 {
-    GtkWidget **f = self->fields[k];
-    if (f[F_JOB]) {
-        GtkStringObject *s = gtk_drop_down_get_selected_item(GTK_DROP_DOWN(f[F_JOB]));
+    GtkWidget **f = self->fields[ti];
+    if (f[DMK_LAB_P_JOB]) {
+        GtkStringObject *s = gtk_drop_down_get_selected_item(GTK_DROP_DOWN(f[DMK_LAB_P_JOB]));
         if (s)
             dmk_job_parse_name(gtk_string_object_get_string(s), &p->job, NULL);
     }
-    if (f[F_SPAN])
-        p->span = dd_value(f[F_SPAN]);
-    if (f[F_AMOUNT])
-        p->span = dd_value(f[F_AMOUNT]);
-    if (f[F_QD])
-        p->mixed_qd = (uint32_t)dd_value(f[F_QD]);
+    if (f[DMK_LAB_P_SPAN])
+        p->span = dd_value(f[DMK_LAB_P_SPAN]);
+    if (f[DMK_LAB_P_QD])
+        p->mixed_qd = (uint32_t)dd_value(f[DMK_LAB_P_QD]);
 }
 
 int dmk_lab_page_get_params(DmkLabPage *self, DmkLabParams *out, DmkError *err)
 {
-    DmkLabKind k = dmk_lab_page_get_kind(self);
-    dmk_lab_params_init(out, k);
-    read_choices(self, k, out);
-    int rc = read_time(self, k, F_DURATION, 1, DMK_SECONDS_MAX, &out->duration_s, err);
-    if (rc == DMK_OK)
-        rc = read_time(self, k, F_SAMPLE, DMK_LAB_SAMPLE_MIN, DMK_LAB_SAMPLE_MAX, &out->sample_s,
-                       err);
-    if (rc == DMK_OK)
-        rc = read_time(self, k, F_STEP, 0.1, DMK_SECONDS_MAX, &out->step_s, err);
-    if (rc == DMK_OK)
-        rc = read_time(self, k, F_WARMUP, 0, DMK_SECONDS_MAX, &out->warmup_s, err);
-    if (rc == DMK_OK)
-        rc = read_time(self, k, F_IDLE, 0, DMK_SECONDS_MAX, &out->idle_s, err);
-    if (rc == DMK_OK)
-        rc = read_time(self, k, F_SETTLE, 0, DMK_SECONDS_MAX, &out->settle_s, err);
+    size_t ti = chosen(self);
+    dmk_lab_params_init(out, dmk_lab_test_at(ti)->kind);
+    read_choices(self, ti, out);
+    int rc = DMK_OK;
+    for (int id = 0; rc == DMK_OK && id < DMK_LAB_N_PARAMS; id++)
+        if (dmk_lab_seconds_of(out, (DmkLabParamId)id))
+            rc = read_time(self, ti, (DmkLabParamId)id, out, err);
     return rc;
 }
 
 DmkLabKind dmk_lab_page_get_kind(DmkLabPage *self)
 {
-    return (DmkLabKind)(gtk_drop_down_get_selected(GTK_DROP_DOWN(self->kind_dd)) + 1);
+    return dmk_lab_test_at(chosen(self))->kind;
 }
 
 void dmk_lab_page_set_kind(DmkLabPage *self, DmkLabKind kind)
 {
-    if (kind > DMK_LAB_NONE && kind < N_KINDS)
-        gtk_drop_down_set_selected(GTK_DROP_DOWN(self->kind_dd), (guint)kind - 1);
+    for (size_t i = 0; i < dmk_lab_test_count(); i++)
+        if (dmk_lab_test_at(i)->kind == kind)
+            gtk_drop_down_set_selected(GTK_DROP_DOWN(self->kind_dd), (guint)i);
 }
 
-static void override_time(DmkLabPage *self, FieldId id, double v)
+static void override_time(DmkLabPage *self, DmkLabParamId id, double v)
 {
-    for (int k = DMK_LAB_SUSTAINED; v >= 0 && k < N_KINDS; k++)
-        if (self->fields[k][id])
-            set_time(self->fields[k][id], v);
+    for (size_t ti = 0; v >= 0 && ti < dmk_lab_test_count(); ti++)
+        if (self->fields[ti][id])
+            set_time(self->fields[ti][id], v);
 }
 
-static void override_size(DmkLabPage *self, FieldId id, guint64 v, NumberKind kind)
+static void override_size(DmkLabPage *self, DmkLabParamId id, double v)
 {
-    for (int k = DMK_LAB_SUSTAINED; v > 0 && k < N_KINDS; k++) {
-        GtkWidget *dd = self->fields[k][id];
-        if (!dd)
-            continue;
-        GArray *old = g_array_ref(dd_values(dd));
-        fill_numbers(dd, (const guint64 *)(void *)old->data, old->len, v, kind);
-        g_array_unref(old);
+    for (size_t ti = 0; v > 0 && ti < dmk_lab_test_count(); ti++) {
+        const DmkLabTest *t = dmk_lab_test_at(ti);
+        GtkWidget *dd = self->fields[ti][id];
+        for (size_t i = 0; dd && i < t->n_fields; i++) {
+            if (t->fields[i].id != id)
+                continue;
+            GArray *old = g_array_ref(dd_values(dd));
+            fill_numbers(dd, (const guint64 *)(void *)old->data, old->len, (guint64)v,
+                         span_kind(&t->fields[i]));
+            g_array_unref(old);
+        }
     }
 }
 
 void dmk_lab_page_apply_overrides(DmkLabPage *self, const DmkLabOverrides *o)
 {
     dmk_lab_page_set_kind(self, o->kind);
-    override_time(self, F_DURATION, o->duration_s);
-    override_time(self, F_SAMPLE, o->sample_s);
-    override_time(self, F_STEP, o->step_s);
-    override_time(self, F_WARMUP, o->warmup_s);
-    override_time(self, F_IDLE, o->idle_s);
-    override_time(self, F_SETTLE, o->settle_s);
-    override_size(self, F_SPAN, o->span, NUM_SIZE);
-    override_size(self, F_AMOUNT, o->span, NUM_AMOUNT);
+    DmkLabParams p;
+    for (int id = 0; id < DMK_LAB_N_PARAMS; id++) {
+        if (dmk_lab_seconds_of(&p, (DmkLabParamId)id))
+            override_time(self, (DmkLabParamId)id, o->value[id]);
+        else if (dmk_lab_size_of(&p, (DmkLabParamId)id))
+            override_size(self, (DmkLabParamId)id, o->value[id]);
+    }
 }
 
 /* ---- what the form means --------------------------------------------------- */
-
-static char *describe_sustained(const DmkLabParams *p)
-{
-    char span[32];
-    char *job = job_words(&p->job), *dur = time_text(p->duration_s);
-    char *sample = time_text(p->sample_s);
-    char *s = g_strdup_printf("%s for %s over a %s test file, sampled every %s.", job, dur,
-                              dmk_format_size(p->span, span, sizeof span), sample);
-    g_free(job);
-    g_free(dur);
-    g_free(sample);
-    return s;
-}
-
-static char *describe_fullspan(const DmkLabParams *p)
-{
-    char span[32];
-    char *job = job_words(&p->job), *sample = time_text(p->sample_s);
-    char *amount = p->span ? g_strdup(dmk_format_size(p->span, span, sizeof span))
-                           : g_strdup("the free space but 2 GiB");
-    char *s = g_strdup_printf("%s once over %s, sampled every %s. It fills the drive; the file "
-                              "is removed afterwards.",
-                              job, amount, sample);
-    g_free(job);
-    g_free(sample);
-    g_free(amount);
-    return s;
-}
-
-static char *describe_steps(const DmkLabParams *p, const char *what, int n)
-{
-    char span[32];
-    char *step = time_text(p->step_s), *warm = time_text(p->warmup_s);
-    char *after = p->warmup_s > 0 ? g_strdup_printf("each after a %s warm-up", warm)
-                                  : g_strdup("with no warm-up");
-    char *s = g_strdup_printf("%s %d steps of %s, %s, on a %s test file.", what, n, step, after,
-                              dmk_format_size(p->span, span, sizeof span));
-    g_free(after);
-    g_free(step);
-    g_free(warm);
-    return s;
-}
-
-static char *describe_recovery(const DmkLabParams *p)
-{
-    char span[32];
-    char *job = job_words(&p->job), *deg = time_text(p->duration_s);
-    char *probe = time_text(p->step_s), *idle = time_text(p->idle_s);
-    char *s = g_strdup_printf("%s, measured for %s each: fresh, degraded after %s of them, "
-                              "after %s idle and after TRIM, on a %s test file.",
-                              job, probe, deg, idle, dmk_format_size(p->span, span, sizeof span));
-    g_free(job);
-    g_free(deg);
-    g_free(probe);
-    g_free(idle);
-    return s;
-}
-
-/* "First the test file is written, then it rests 5 min." */
-static char *describe_fill(const DmkLabParams *p)
-{
-    if (p->kind == DMK_LAB_FULLSPAN)
-        return g_strdup("");
-    if (!(p->settle_s > 0))
-        return g_strdup(" The test file is written in full first.");
-    char *settle = time_text(p->settle_s);
-    char *s = g_strdup_printf(" The test file is written in full first, then the drive rests %s "
-                              "to empty its cache.",
-                              settle);
-    g_free(settle);
-    return s;
-}
-
-static char *describe_test(const DmkLabParams *p)
-{
-    switch (p->kind) {
-    case DMK_LAB_SUSTAINED:
-        return describe_sustained(p);
-    case DMK_LAB_FULLSPAN:
-        return describe_fullspan(p);
-    case DMK_LAB_MIXED: {
-        char *what = g_strdup_printf("Sequential 128 KiB (2 threads), then random 4 KiB "
-                                     "(4 threads), QD%u per thread, at 0 to 100 %% reads:",
-                                     p->mixed_qd);
-        char *s = describe_steps(p, what, 2 * DMK_LAB_MIX_STEPS);
-        g_free(what);
-        return s;
-    }
-    case DMK_LAB_LATENCY:
-        return describe_steps(p,
-                              "4 KiB random read (QD128) and write (QD64), 64 KiB sequential "
-                              "read (QD16) and write (QD8), each at full speed and held to 10 "
-                              "to 120 % of it:",
-                              DMK_LAB_LAT_PROFILES * (DMK_LAB_RAMP_STEPS + 1));
-    default:
-        return describe_recovery(p);
-    }
-}
-
-static char *describe(const DmkLabParams *p)
-{
-    char *test = describe_test(p), *fill = describe_fill(p);
-    char *s = g_strconcat(test, fill, NULL);
-    g_free(test);
-    g_free(fill);
-    return s;
-}
-
-/* The planned length, the fill excluded; a full-span write lasts as long
- * as the drive takes. */
-static double planned_s(const DmkLabParams *p)
-{
-    double step = p->step_s + p->warmup_s;
-    switch (p->kind) {
-    case DMK_LAB_SUSTAINED:
-        return p->settle_s + p->duration_s;
-    case DMK_LAB_MIXED:
-        return p->settle_s + 2 * DMK_LAB_MIX_STEPS * step;
-    case DMK_LAB_LATENCY:
-        return p->settle_s + DMK_LAB_LAT_PROFILES * (DMK_LAB_RAMP_STEPS + 1) * step;
-    case DMK_LAB_RECOVERY:
-        return p->settle_s + 4 * p->step_s + p->duration_s + p->idle_s;
-    default:
-        return -1;
-    }
-}
 
 static void update_summary(DmkLabPage *self)
 {
@@ -731,13 +488,14 @@ static void update_summary(DmkLabPage *self)
         gtk_label_set_text(GTK_LABEL(self->duration), "");
         return;
     }
-    char *text = describe(&p);
+    char text[1024];
+    dmk_lab_describe(&p, text, sizeof text);
     gtk_label_set_text(GTK_LABEL(self->summary), text);
-    g_free(text);
-    double s = planned_s(&p);
+    /* The runner's own plan: the fill excluded, none for a write that
+     * ends by bytes. */
+    double s = dmk_lab_planned_s(&p);
     char *length = s >= 0 ? length_text(s) : NULL;
-    /* All but the full-span write fill the file first (dmk-lab.h). */
-    gboolean fill = p.kind != DMK_LAB_FULLSPAN;
+    gboolean fill = dmk_lab_test(p.kind)->fills;
     char *when = length ? g_strdup_printf("Takes about %s%s.", length,
                                           fill ? ", after the test file is written" : "")
                         : g_strdup("Takes as long as the drive needs to write it.");
@@ -930,9 +688,8 @@ void dmk_lab_page_begin(DmkLabPage *self, const DmkRunSpec *spec)
 {
     drop_view(self);
     self->live_kind = dmk_lab_from_name(spec->lab);
-    self->live_by_bytes = self->live_kind == DMK_LAB_SUSTAINED ||
-                          self->live_kind == DMK_LAB_FULLSPAN ||
-                          self->live_kind == DMK_LAB_RECOVERY;
+    const DmkLabTest *t = dmk_lab_test(self->live_kind);
+    self->live_by_bytes = t && t->by_bytes;
     self->live_test = 0;
     self->live_base = self->live_last = 0;
     g_array_set_size(self->live, 0);
@@ -989,11 +746,12 @@ static char *field_text(GtkWidget *w)
 
 void dmk_lab_page_dump(DmkLabPage *self, GString *out)
 {
-    DmkLabKind k = dmk_lab_page_get_kind(self);
-    g_string_append_printf(out, "lab-test\t%s\n", dmk_lab_name(k));
-    for (size_t i = 0; i < kind_fields[k].n; i++) {
-        FieldId id = kind_fields[k].fields[i].id;
-        char *name = field_name(k, id), *value = field_text(self->fields[k][id]);
+    size_t ti = chosen(self);
+    const DmkLabTest *t = dmk_lab_test_at(ti);
+    g_string_append_printf(out, "lab-test\t%s\n", t->name);
+    for (size_t i = 0; i < t->n_fields; i++) {
+        DmkLabParamId id = t->fields[i].id;
+        char *name = field_name(ti, id), *value = field_text(self->fields[ti][id]);
         g_string_append_printf(out, "lab-field\t%s\t%s\n", name, value);
         g_free(name);
         g_free(value);
@@ -1016,10 +774,10 @@ void dmk_lab_page_dump(DmkLabPage *self, GString *out)
 static void on_kind(GtkDropDown *dd, GParamSpec *pspec, DmkLabPage *self)
 {
     (void)pspec;
-    DmkLabKind k = (DmkLabKind)(gtk_drop_down_get_selected(dd) + 1);
-    gtk_stack_set_visible_child_name(GTK_STACK(self->form_stack), dmk_lab_name(k));
+    const DmkLabTest *t = dmk_lab_test_at(gtk_drop_down_get_selected(dd));
+    gtk_stack_set_visible_child_name(GTK_STACK(self->form_stack), t->name);
     if (!self->view && self->live->len == 0 && !self->running)
-        set_empty(self, dmk_lab_title(k), kind_blurbs[k]);
+        set_empty(self, t->title, t->blurb);
     update_summary(self);
     g_signal_emit(self, signals[SIGNAL_KIND_CHANGED], 0);
 }
@@ -1044,9 +802,9 @@ static GtkWidget *info_label(const char *css_class)
 
 static GtkWidget *build_kind_chooser(DmkLabPage *self)
 {
-    const char *titles[N_KINDS] = {NULL};
-    for (int k = DMK_LAB_SUSTAINED; k < N_KINDS; k++)
-        titles[k - 1] = dmk_lab_title((DmkLabKind)k);
+    const char *titles[DMK_LAB_MAX_TESTS + 1] = {NULL};
+    for (size_t i = 0; i < dmk_lab_test_count(); i++)
+        titles[i] = dmk_lab_test_at(i)->title;
     self->kind_dd = gtk_drop_down_new_from_strings(titles);
     gtk_widget_set_hexpand(self->kind_dd, TRUE);
     gtk_widget_set_tooltip_text(self->kind_dd, "Which review-lab test to run");
@@ -1092,9 +850,9 @@ static GtkWidget *build_form(DmkLabPage *self)
     gtk_box_append(GTK_BOX(box), build_kind_chooser(self));
     self->form_stack = gtk_stack_new();
     gtk_stack_set_vhomogeneous(GTK_STACK(self->form_stack), FALSE);
-    for (int k = DMK_LAB_SUSTAINED; k < N_KINDS; k++)
-        gtk_stack_add_named(GTK_STACK(self->form_stack), build_kind_form(self, (DmkLabKind)k),
-                            dmk_lab_name((DmkLabKind)k));
+    for (size_t i = 0; i < dmk_lab_test_count(); i++)
+        gtk_stack_add_named(GTK_STACK(self->form_stack), build_kind_form(self, i),
+                            dmk_lab_test_at(i)->name);
     gtk_box_append(GTK_BOX(box), self->form_stack);
     gtk_box_append(GTK_BOX(box), gtk_separator_new(GTK_ORIENTATION_HORIZONTAL));
     self->summary = info_label("lab-summary");

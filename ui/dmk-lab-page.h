@@ -28,14 +28,10 @@ G_BEGIN_DECLS
 /* What the command line sets for lab runs (scripts and tests). Times < 0
  * and sizes of 0 keep what the form says; the form shows what is used. */
 typedef struct {
-    DmkLabKind kind;   /* DMK_LAB_NONE: keep */
-    double duration_s; /* sustained: the run; recovery: the degradation */
-    double sample_s;
-    double step_s; /* mixed, latency: each step; recovery: each probe */
-    double warmup_s;
-    double idle_s;
-    double settle_s;
-    uint64_t span; /* the test file; full span: the amount written */
+    DmkLabKind kind; /* DMK_LAB_NONE: keep */
+    /* Each time (seconds) and size (bytes) setting of dmk-lab.h's table
+     * by its DmkLabParamId, --lab-NAME; < 0: keep. */
+    double value[DMK_LAB_N_PARAMS];
     /* null backend only: the simulated drive (0: none) and its latency */
     uint64_t null_cache_bytes;
     uint64_t null_bytes_per_c;

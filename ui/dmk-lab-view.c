@@ -56,42 +56,13 @@ GtkWidget *dmk_lab_chart_area_new(const DmkChartModel *m)
 
 /* ---- the picker ----------------------------------------------------------------- */
 
-/* A latency chart's word: "RND4K read". The picker stays one row; the
- * tooltip has the title. */
-static char *latency_label(DmkLabView *self, size_t i)
-{
-    DmkLabLatency lat[MAX_CHARTS];
-    const DmkRunResult *r = dmk_saved_get_result(self->saved);
-    size_t n = dmk_lab_latency(r, lat, MAX_CHARTS);
-    size_t p = self->profiles[i];
-    if (p >= n)
-        return g_strdup_printf("Profile %zu", p + 1);
-    const DmkTest *t = &r->tests[lat[p].first].test;
-    char bs[16];
-    return g_strdup_printf("%s%s %s", t->jobs[0].pattern == DMK_PATTERN_RND ? "RND" : "SEQ",
-                           dmk_format_block(t->jobs[0].block_size, bs, sizeof bs),
-                           lat[p].mode == DMK_MODE_READ ? "read" : "write");
-}
-
-/* The picker's word for chart i: "Speed", "RND4K read". */
+/* The picker's word for chart i: "Speed", "RND4K read" (chart/'s table). */
 static char *chart_label(DmkLabView *self, size_t i)
 {
-    switch (self->kinds[i]) {
-    case DMK_LAB_CHART_SPEED:
-        return g_strdup("Speed");
-    case DMK_LAB_CHART_ZOOM:
-        return g_strdup("Cache zoom");
-    case DMK_LAB_CHART_TEMPERATURE:
-        return g_strdup("Temperature");
-    case DMK_LAB_CHART_MIXED:
-        return g_strdup("By read share");
-    case DMK_LAB_CHART_MIXED_AVERAGE:
-        return g_strdup("Average");
-    case DMK_LAB_CHART_RECOVERY:
-        return g_strdup("Recovery");
-    default:
-        return latency_label(self, i);
-    }
+    char label[64];
+    dmk_lab_chart_label(self->kinds[i], dmk_saved_get_result(self->saved), self->profiles[i], label,
+                        sizeof label);
+    return g_strdup(label);
 }
 
 /* The columns of "All": the view's grid and the export's alike. */
@@ -147,9 +118,7 @@ static int default_chart(DmkLabView *self)
 {
     gboolean side_by_side = self->n > 1;
     for (size_t i = 0; i < self->n; i++)
-        side_by_side = side_by_side && (self->kinds[i] == DMK_LAB_CHART_LATENCY ||
-                                        self->kinds[i] == DMK_LAB_CHART_MIXED ||
-                                        self->kinds[i] == DMK_LAB_CHART_MIXED_AVERAGE);
+        side_by_side = side_by_side && dmk_lab_chart(self->kinds[i])->side_by_side;
     return side_by_side ? -1 : 0;
 }
 

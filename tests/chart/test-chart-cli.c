@@ -60,15 +60,18 @@ static void write_files(void)
     save(tiles_result(), "tiles.csv");
 }
 
-/* Runs the chart command; its stderr goes to *msg. */
-static int chart(DmkChartChoice kind, const char *metric, const char *out, const char *const *files,
+/* Runs the chart command with --kind `kind` (NULL: none); its stderr goes to *msg. */
+static int chart(const char *kind, const char *metric, const char *out, const char *const *files,
                  char *msg, size_t len)
 {
     DmkCliArgs a;
     memset(&a, 0, sizeof a);
     a.cmd = DMK_CMD_CHART;
     a.chart_out = path_of(out);
-    a.chart_kind = kind;
+    a.chart_kind = !kind                        ? DMK_CLI_CHART_FROM_FILE
+                   : strcmp(kind, "tiles") == 0 ? DMK_CLI_CHART_TILES
+                                                : DMK_CLI_CHART_LAB;
+    a.lab_chart = a.chart_kind == DMK_CLI_CHART_LAB ? kind : NULL;
     a.width = 640;
     a.height = 400;
     a.scale = 1;
@@ -123,45 +126,40 @@ static void test_first_chart(void)
     char msg[2048];
     unsigned w, h;
     /* No --kind: the lab's first chart; latency: its four profiles, 2 x 2. */
-    DMK_CHECK_INT(chart(DMK_CLI_CHART_FROM_FILE, NULL, "s.png",
-                        (const char *[]){"sustained.csv", NULL}, msg, sizeof msg),
-                  0);
+    DMK_CHECK_INT(
+        chart(NULL, NULL, "s.png", (const char *[]){"sustained.csv", NULL}, msg, sizeof msg), 0);
     png_size("s.png", &w, &h);
     DMK_CHECK(w == 640 && h == 400);
-    DMK_CHECK_INT(chart(DMK_CLI_CHART_FROM_FILE, NULL, "l.png",
-                        (const char *[]){"latency.csv", NULL}, msg, sizeof msg),
-                  0);
+    DMK_CHECK_INT(
+        chart(NULL, NULL, "l.png", (const char *[]){"latency.csv", NULL}, msg, sizeof msg), 0);
     png_size("l.png", &w, &h);
     DMK_CHECK(w == 1280 && h == 800);
-    DMK_CHECK_INT(chart(DMK_CLI_CHART_FROM_FILE, NULL, "r.svg",
-                        (const char *[]){"recovery.csv", NULL}, msg, sizeof msg),
-                  0);
+    DMK_CHECK_INT(
+        chart(NULL, NULL, "r.svg", (const char *[]){"recovery.csv", NULL}, msg, sizeof msg), 0);
     DMK_CHECK(exists("r.svg"));
-    DMK_CHECK_INT(chart(DMK_CLI_CHART_FROM_FILE, NULL, "m.pdf", (const char *[]){"mixed.csv", NULL},
-                        msg, sizeof msg),
+    DMK_CHECK_INT(chart(NULL, NULL, "m.pdf", (const char *[]){"mixed.csv", NULL}, msg, sizeof msg),
                   0);
     DMK_CHECK(exists("m.pdf"));
     /* CrystalDiskMark results chart as before. */
-    DMK_CHECK_INT(chart(DMK_CLI_CHART_FROM_FILE, NULL, "t.png", (const char *[]){"tiles.csv", NULL},
-                        msg, sizeof msg),
+    DMK_CHECK_INT(chart(NULL, NULL, "t.png", (const char *[]){"tiles.csv", NULL}, msg, sizeof msg),
                   0);
 }
 
 static void test_kinds(void)
 {
     static const struct {
-        DmkChartChoice kind;
+        const char *kind;
         const char *file;
     } ok[] = {
-        {DMK_CLI_CHART_LAB_SPEED, "sustained.csv"},
-        {DMK_CLI_CHART_LAB_ZOOM, "sustained.csv"},
-        {DMK_CLI_CHART_LAB_TEMPERATURE, "sustained.csv"},
-        {DMK_CLI_CHART_LAB_TEMPERATURE, "sustained-2.csv"}, /* no sensor: says so */
-        {DMK_CLI_CHART_LAB_MIXED, "mixed.csv"},
-        {DMK_CLI_CHART_LAB_MIXED_AVERAGE, "mixed.csv"},
-        {DMK_CLI_CHART_LAB_LATENCY, "latency.csv"},
-        {DMK_CLI_CHART_LAB_RECOVERY, "recovery.csv"},
-        {DMK_CLI_CHART_LAB_SPEED, "recovery.csv"}, /* its degradation */
+        {"speed", "sustained.csv"},
+        {"zoom", "sustained.csv"},
+        {"temperature", "sustained.csv"},
+        {"temperature", "sustained-2.csv"}, /* no sensor: says so */
+        {"mixed", "mixed.csv"},
+        {"mixed-average", "mixed.csv"},
+        {"latency", "latency.csv"},
+        {"recovery", "recovery.csv"},
+        {"speed", "recovery.csv"}, /* its degradation */
     };
     char msg[2048];
     for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
@@ -171,27 +169,27 @@ static void test_kinds(void)
         DMK_CHECK(exists("k.png"));
         DMK_CHECK_STR(msg, "");
     }
-    DMK_CHECK_INT(chart(DMK_CLI_CHART_LAB_SPEED, "mb_s", "k.png",
-                        (const char *[]){"sustained.csv", NULL}, msg, sizeof msg),
-                  0);
+    DMK_CHECK_INT(
+        chart("speed", "mb_s", "k.png", (const char *[]){"sustained.csv", NULL}, msg, sizeof msg),
+        0);
 }
 
 static void test_compare(void)
 {
     char msg[2048];
     unsigned w, h;
-    DMK_CHECK_INT(chart(DMK_CLI_CHART_FROM_FILE, NULL, "s2.png",
+    DMK_CHECK_INT(chart(NULL, NULL, "s2.png",
                         (const char *[]){"sustained.csv", "sustained-2.csv", NULL}, msg,
                         sizeof msg),
                   0);
     DMK_CHECK_STR(msg, "");
-    DMK_CHECK_INT(chart(DMK_CLI_CHART_LAB_LATENCY, NULL, "l2.png",
+    DMK_CHECK_INT(chart("latency", NULL, "l2.png",
                         (const char *[]){"latency.csv", "latency-2.csv", NULL}, msg, sizeof msg),
                   0);
     png_size("l2.png", &w, &h);
     DMK_CHECK(w == 1280 && h == 800);
     /* The temperature chart has room for one drive: the first, said so. */
-    DMK_CHECK_INT(chart(DMK_CLI_CHART_LAB_TEMPERATURE, NULL, "t2.png",
+    DMK_CHECK_INT(chart("temperature", NULL, "t2.png",
                         (const char *[]){"sustained.csv", "sustained-2.csv", NULL}, msg,
                         sizeof msg),
                   0);
@@ -210,30 +208,28 @@ static void check_refused(int rc, const char *msg, const char *file, const char 
 static void test_refusals(void)
 {
     char msg[2048];
-    int rc = chart(DMK_CLI_CHART_LAB_LATENCY, NULL, "bad.png",
-                   (const char *[]){"sustained.csv", NULL}, msg, sizeof msg);
+    int rc =
+        chart("latency", NULL, "bad.png", (const char *[]){"sustained.csv", NULL}, msg, sizeof msg);
     check_refused(rc, msg, "sustained.csv", "--kind speed, zoom or temperature fit it");
     DMK_CHECK(strstr(msg, "no latency chart") != NULL);
-    rc = chart(DMK_CLI_CHART_TILES, NULL, "bad.png", (const char *[]){"mixed.csv", NULL}, msg,
-               sizeof msg);
+    rc = chart("tiles", NULL, "bad.png", (const char *[]){"mixed.csv", NULL}, msg, sizeof msg);
     check_refused(rc, msg, "mixed.csv", "--kind mixed or mixed-average fit it");
-    rc = chart(DMK_CLI_CHART_LAB_SPEED, NULL, "bad.png", (const char *[]){"tiles.csv", NULL}, msg,
-               sizeof msg);
+    rc = chart("speed", NULL, "bad.png", (const char *[]){"tiles.csv", NULL}, msg, sizeof msg);
     check_refused(rc, msg, "tiles.csv", "--kind qd, bs or tiles fit it");
-    rc = chart(DMK_CLI_CHART_FROM_FILE, NULL, "bad.png",
-               (const char *[]){"tiles.csv", "recovery.csv", NULL}, msg, sizeof msg);
+    rc = chart(NULL, NULL, "bad.png", (const char *[]){"tiles.csv", "recovery.csv", NULL}, msg,
+               sizeof msg);
     check_refused(rc, msg, "recovery.csv", "--kind recovery, speed, zoom or temperature fit it");
-    rc = chart(DMK_CLI_CHART_LAB_SPEED, NULL, "bad.png",
-               (const char *[]){"sustained.csv", "mixed.csv", NULL}, msg, sizeof msg);
+    rc = chart("speed", NULL, "bad.png", (const char *[]){"sustained.csv", "mixed.csv", NULL}, msg,
+               sizeof msg);
     check_refused(rc, msg, "mixed.csv", "no speed chart");
-    rc = chart(DMK_CLI_CHART_LAB_RECOVERY, NULL, "bad.png",
-               (const char *[]){"recovery.csv", "tiles.csv", NULL}, msg, sizeof msg);
-    check_refused(rc, msg, "tiles.csv", "not a review-lab result");
-    rc = chart(DMK_CLI_CHART_LAB_SPEED, "lat_p99_us", "bad.png",
-               (const char *[]){"sustained.csv", NULL}, msg, sizeof msg);
-    check_refused(rc, msg, "", "iops or mb_s, not lat_p99_us");
-    rc = chart(DMK_CLI_CHART_LAB_LATENCY, "iops", "bad.png", (const char *[]){"latency.csv", NULL},
+    rc = chart("recovery", NULL, "bad.png", (const char *[]){"recovery.csv", "tiles.csv", NULL},
                msg, sizeof msg);
+    check_refused(rc, msg, "tiles.csv", "not a review-lab result");
+    rc = chart("speed", "lat_p99_us", "bad.png", (const char *[]){"sustained.csv", NULL}, msg,
+               sizeof msg);
+    check_refused(rc, msg, "", "iops or mb_s, not lat_p99_us");
+    rc =
+        chart("latency", "iops", "bad.png", (const char *[]){"latency.csv", NULL}, msg, sizeof msg);
     check_refused(rc, msg, "", "own unit");
 }
 

@@ -211,6 +211,39 @@ static void test_chart_lists(void)
     DMK_CHECK(dmk_lab_chart_compares(DMK_LAB_CHART_SPEED));
 }
 
+/* The chart kinds' table: each found by kind and name, and every chart a
+ * lab test's descriptor lists (by name) one of them. */
+static void test_chart_table(void)
+{
+    size_t n = dmk_lab_chart_count();
+    DMK_CHECK(n >= 7); /* a new kind adds to the seven */
+    for (size_t i = 0; i < n; i++) {
+        const DmkLabChart *c = dmk_lab_chart((DmkLabChartKind)i);
+        DMK_CHECK(c && c->name[0] && c->title[0] && c->count && c->build);
+        if (c)
+            DMK_CHECK(dmk_lab_chart_find(c->name) == c);
+    }
+    DMK_CHECK(dmk_lab_chart((DmkLabChartKind)n) == NULL);
+    DMK_CHECK(dmk_lab_chart_find("Speed") == NULL);
+    for (size_t i = 0; i < dmk_lab_test_count(); i++) {
+        const char *w = dmk_lab_test_at(i)->charts;
+        while (*w) {
+            char name[32];
+            size_t len = strcspn(w, " ");
+            snprintf(name, sizeof name, "%.*s", (int)len, w);
+            DMK_CHECK(dmk_lab_chart_find(name) != NULL);
+            if (!dmk_lab_chart_find(name))
+                printf("# %s lists chart '%s', which chart/ does not have\n",
+                       dmk_lab_test_at(i)->name, name);
+            w += len;
+            w += strspn(w, " ");
+        }
+    }
+    char buf[256];
+    dmk_lab_chart_names_text(", ", " or ", buf, sizeof buf);
+    DMK_CHECK(strncmp(buf, "speed, zoom, temperature, mixed, mixed-average, latency", 55) == 0);
+}
+
 /* x: cumulative GiB, monotonic, ending at what dmk_lab_cliff counted. */
 static void check_written_axis(const DmkChartSeries *s, const DmkTestResult *t)
 {
@@ -854,6 +887,7 @@ int main(int argc, char **argv)
     dmk_clock_simulate();
     DMK_TEST(test_moving_average);
     DMK_TEST(test_chart_lists);
+    DMK_TEST(test_chart_table);
     DMK_TEST(test_speed_model);
     DMK_TEST(test_zoom_model);
     DMK_TEST(test_temperature_model);

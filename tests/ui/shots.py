@@ -84,9 +84,9 @@ LAB_SIM = ["--backend", "null", "--null-latency", "500", "--null-cache", "256MiB
            "--null-thermal", "64MiB"]
 LAB_RUNS = {
     "lab-sustained": ["--lab", "sustained", "--lab-duration", "6", "--lab-sample", "0.1",
-                      "--lab-span", "64MiB", "--lab-settle", "0"],
+                      "--lab-size", "64MiB", "--lab-settle", "0"],
     "lab-latency": ["--lab", "latency", "--lab-step", "0.25", "--lab-warmup", "0",
-                    "--lab-span", "64MiB"],
+                    "--lab-size", "64MiB"],
 }
 
 

@@ -67,7 +67,7 @@ def test_sustained_finds_cache():
     with Dir() as d, tempfile.TemporaryDirectory(prefix="out-", dir=t.TMP_BASE) as out:
         shot, saved = os.path.join(out, "sustained.png"), os.path.join(out, "sustained.csv")
         rc, lines, err, _ = lab_run(d, "sustained", CACHE + [
-            "--lab-duration", "4", "--lab-sample", "0.1", "--lab-span", "64MiB",
+            "--lab-duration", "4", "--lab-sample", "0.1", "--lab-size", "64MiB",
             "--screenshot", shot, "--json", saved, "--dump-clipboard"])
         check(rc == 0, f"exit {rc}; stderr: {err}")
         check(field(lines, "status").startswith("Done"), f"status: {field(lines, 'status')}")
@@ -110,7 +110,7 @@ def test_latency_four_profiles():
         # Steps of 0.25 s: a starved 0.1 s full-speed step may measure nothing
         # on a busy machine, and the ramp after it has no rate to follow.
         rc, lines, err, _ = lab_run(d, "latency", [
-            "--lab-step", "0.25", "--lab-warmup", "0", "--lab-span", "64MiB",
+            "--lab-step", "0.25", "--lab-warmup", "0", "--lab-size", "64MiB",
             "--screenshot", shot, "--export-chart", grid])
         check(rc == 0, f"exit {rc}; stderr: {err}")
         tabs = rows(lines, "tab")
@@ -138,7 +138,7 @@ def test_stop_keeps_samples():
     with Dir() as d, tempfile.TemporaryDirectory(prefix="out-", dir=t.TMP_BASE) as out:
         js, shot = os.path.join(out, "stopped.json"), os.path.join(out, "stopped.png")
         rc, lines, err, took = lab_run(d, "sustained", CACHE + [
-            "--lab-duration", "60", "--lab-sample", "0.1", "--lab-span", "64MiB",
+            "--lab-duration", "60", "--lab-sample", "0.1", "--lab-size", "64MiB",
             "--stop-at", "measure:10", "--json", js, "--screenshot", shot])
         check(rc == 3, f"exit {rc}, expected 3 (stopped); stderr: {err}")
         ms = int(field(lines, "stop-took-ms"))
@@ -170,7 +170,7 @@ def test_saved_lab_result_opens_as_lab_tab():
         saved, shot = os.path.join(out, "recovery.csv"), os.path.join(out, "opened.png")
         rc, lines, err, _ = lab_run(d, "recovery", CACHE + [
             "--lab-duration", "3", "--lab-step", "0.5", "--lab-idle", "1", "--lab-sample", "0.1",
-            "--lab-span", "64MiB", "--json", saved])
+            "--lab-size", "64MiB", "--json", saved])
         check(rc == 0, f"exit {rc}; stderr: {err}")
         fresh = report(lines)
         check_empty(d)
@@ -211,7 +211,7 @@ def test_fullspan_asks_first():
         check(field(lines, "lab-state") == "empty", "the write began without an answer")
         check_empty(d)
         # Asked on the command line (--autorun): it runs, here over 1 GiB.
-        rc, lines, err, _ = lab_run(d, "fullspan", ["--lab-span", "1GiB", "--lab-sample", "0.1"])
+        rc, lines, err, _ = lab_run(d, "fullspan", ["--lab-size", "1GiB", "--lab-sample", "0.1"])
         check(rc == 0, f"exit {rc}; stderr: {err}")
         written = line_with(report(lines), "SEQ1M Q8T1 write, full span: ")
         check(written.startswith("SEQ1M Q8T1 write, full span: 1.0 GiB written"), written)
@@ -222,7 +222,7 @@ def test_fullspan_asks_first():
 def test_mixed_runs():
     with Dir() as d:
         rc, lines, err, _ = lab_run(d, "mixed", ["--lab-step", "0.2", "--lab-warmup", "0",
-                                                 "--lab-span", "64MiB"])
+                                                 "--lab-size", "64MiB"])
         check(rc == 0, f"exit {rc}; stderr: {err}")
         check([c[0] for c in charts(lines)] == ["By read share", "Average"],
               f"charts: {charts(lines)}")

@@ -113,6 +113,148 @@ static void test_names(void)
     DMK_CHECK_INT(dmk_lab_from_name("run"), DMK_LAB_NONE);
 }
 
+/* The tests' table: one row per kind, found by kind and name, each
+ * form row one of the settings that apply, and the count from the table. */
+static void test_table(void)
+{
+    size_t n = dmk_lab_test_count();
+    DMK_CHECK(n >= 5); /* the five of methodology.md; a new one adds to them */
+    DMK_CHECK(n <= DMK_LAB_MAX_TESTS);
+    DMK_CHECK(dmk_lab_test_at(n) == NULL);
+    DMK_CHECK(dmk_lab_test(DMK_LAB_NONE) == NULL);
+    for (size_t i = 0; i < n; i++) {
+        const DmkLabTest *t = dmk_lab_test_at(i);
+        DMK_CHECK(t->kind != DMK_LAB_NONE);
+        DMK_CHECK(dmk_lab_test(t->kind) == t);
+        DMK_CHECK_INT(dmk_lab_from_name(t->name), t->kind);
+        DMK_CHECK(t->title[0] && t->blurb[0] && t->charts[0]);
+        DMK_CHECK(t->defaults && t->build && t->describe && t->report);
+        DMK_CHECK(t->params < DMK_LAB_P(DMK_LAB_N_PARAMS));
+        /* Settling follows the fill: a test that does not fill has none. */
+        DMK_CHECK(((t->params & DMK_LAB_P(DMK_LAB_P_SETTLE)) != 0) == t->fills);
+        for (size_t f = 0; f < t->n_fields; f++) {
+            const DmkLabField *fd = &t->fields[f];
+            DMK_CHECK(t->params & DMK_LAB_P(fd->id));
+            DMK_CHECK(fd->label[0] && fd->tip[0]);
+            DMK_CHECK((fd->jobs != NULL) == (fd->id == DMK_LAB_P_JOB));
+        }
+    }
+    char buf[256], last[64];
+    dmk_lab_names_text(", ", " or ", buf, sizeof buf);
+    snprintf(last, sizeof last, " or %s", dmk_lab_test_at(n - 1)->name);
+    DMK_CHECK(strncmp(buf, "sustained, fullspan, mixed, latency", 35) == 0);
+    size_t bl = strlen(buf), ll = strlen(last);
+    DMK_CHECK(bl >= ll && strcmp(buf + bl - ll, last) == 0);
+    for (int id = 0; id < DMK_LAB_N_PARAMS; id++) {
+        const DmkLabParam *lp = dmk_lab_param((DmkLabParamId)id);
+        DMK_CHECK_INT(lp->id, id);
+        DMK_CHECK(dmk_lab_param_find(lp->name) == lp);
+        DmkLabParams p;
+        bool number = dmk_lab_seconds_of(&p, lp->id) || dmk_lab_size_of(&p, lp->id);
+        DMK_CHECK(number == (lp->kind == DMK_LAB_VALUE_SECONDS || lp->kind == DMK_LAB_VALUE_SIZE));
+        DMK_CHECK(!number || lp->min <= lp->max);
+    }
+    DMK_CHECK(dmk_lab_param_find("span") == NULL); /* the CLI's --size */
+}
+
+/* The planned length the runner counts down from and the Lab tab shows:
+ * the fill excluded, none for a write that ends by bytes. */
+static void test_planned(void)
+{
+    static const struct {
+        DmkLabKind kind;
+        double s;
+    } cases[] = {
+        {DMK_LAB_SUSTAINED, 300 + 7200},
+        {DMK_LAB_FULLSPAN, -1},
+        {DMK_LAB_MIXED, 2 * DMK_LAB_MIX_STEPS * (20 + 2)},
+        {DMK_LAB_LATENCY, DMK_LAB_LAT_PROFILES * (DMK_LAB_RAMP_STEPS + 1) * (20 + 2)},
+        {DMK_LAB_RECOVERY, 300 + 4 * 60 + 1800 + 900},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        DmkLabParams p;
+        dmk_lab_params_init(&p, cases[i].kind);
+        DMK_CHECK(dmk_lab_planned_s(&p) == cases[i].s);
+    }
+    DmkLabParams p;
+    dmk_lab_params_init(&p, DMK_LAB_MIXED);
+    p.settle_s = 10;
+    p.step_s = 5;
+    p.warmup_s = 0;
+    DMK_CHECK(dmk_lab_planned_s(&p) == 10 + 12 * 5);
+    p.kind = DMK_LAB_NONE;
+    DMK_CHECK(dmk_lab_planned_s(&p) == -1);
+}
+
+/* The Lab tab's summary, in the words it had before the table. */
+static void test_describe(void)
+{
+    DmkLabParams p;
+    char buf[512];
+    dmk_lab_params_init(&p, DMK_LAB_SUSTAINED);
+    dmk_lab_describe(&p, buf, sizeof buf);
+    DMK_CHECK_STR(buf, "Random 4 KiB writes at queue depth 32 for 2 h over a 32 GiB test file, "
+                       "sampled every 1 s. The test file is written in full first, then the "
+                       "drive rests 5 min to empty its cache.");
+    dmk_lab_params_init(&p, DMK_LAB_FULLSPAN);
+    p.sample_s = 0.5;
+    dmk_lab_describe(&p, buf, sizeof buf);
+    DMK_CHECK_STR(buf, "Sequential 1 MiB writes at queue depth 8 once over the free space but 2 "
+                       "GiB, sampled every 0.5 s. It fills the drive; the file is removed "
+                       "afterwards.");
+    dmk_lab_params_init(&p, DMK_LAB_MIXED);
+    dmk_lab_describe(&p, buf, sizeof buf);
+    DMK_CHECK_STR(buf, "Sequential 128 KiB (2 threads), then random 4 KiB (4 threads), QD1 per "
+                       "thread, at 0 to 100 % reads: 12 steps of 20 s, each after a 2 s warm-up, "
+                       "on a 32 GiB test file. The test file is written in full first.");
+    dmk_lab_params_init(&p, DMK_LAB_RECOVERY);
+    p.duration_s = 5400;
+    dmk_lab_describe(&p, buf, sizeof buf);
+    DMK_CHECK_STR(buf, "Random 4 KiB writes at queue depth 32, measured for 1 min each: fresh, "
+                       "degraded after 90 min of them, after 15 min idle and after TRIM, on a 32 "
+                       "GiB test file. The test file is written in full first, then the drive "
+                       "rests 5 min to empty its cache.");
+}
+
+/* The window's settings schema offers the lab-test key's choices the
+ * table has, in its order, and defaults to its first. */
+static const char *gschema_path;
+
+static void test_gschema_choices(void)
+{
+    if (!gschema_path)
+        DMK_SKIP("no schema path given (a cross build)");
+    FILE *f = fopen(gschema_path, "rb");
+    DMK_CHECK(f != NULL);
+    if (!f)
+        return;
+    static char xml[1 << 16];
+    size_t len = fread(xml, 1, sizeof xml - 1, f);
+    fclose(f);
+    xml[len] = '\0';
+    char *key = strstr(xml, "<key name=\"lab-test\"");
+    char *end = key ? strstr(key, "</key>") : NULL;
+    DMK_CHECK(key && end);
+    if (!key || !end)
+        return;
+    *end = '\0';
+    size_t i = 0;
+    for (char *c = strstr(key, "<choice value=\""); c; c = strstr(c, "<choice value=\"")) {
+        c += strlen("<choice value=\"");
+        size_t n = strcspn(c, "\"");
+        const DmkLabTest *t = dmk_lab_test_at(i++);
+        DMK_CHECK(t && strlen(t->name) == n && strncmp(c, t->name, n) == 0);
+        if (!t)
+            printf("# the schema's choice %.*s is no lab test\n", (int)n, c);
+        else if (strlen(t->name) != n || strncmp(c, t->name, n) != 0)
+            printf("# the schema's choice %zu is %.*s, the table's %s\n", i, (int)n, c, t->name);
+    }
+    DMK_CHECK_INT(i, dmk_lab_test_count());
+    char def[64];
+    snprintf(def, sizeof def, "<default>'%s'</default>", dmk_lab_test_at(0)->name);
+    DMK_CHECK(strstr(key, def) != NULL);
+}
+
 static void check_job(const DmkJob *j, DmkPattern pattern, uint32_t bs, uint32_t qd,
                       uint32_t threads)
 {
@@ -1892,11 +2034,16 @@ static void test_long_run_bounded(void)
     free(long_spec);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    gschema_path = argc > 1 ? argv[1] : NULL;
     dmk_clock_simulate();
     long_run_start();
     DMK_TEST(test_names);
+    DMK_TEST(test_table);
+    DMK_TEST(test_planned);
+    DMK_TEST(test_describe);
+    DMK_TEST(test_gschema_choices);
     DMK_TEST(test_params_defaults);
     DMK_TEST(test_build_sustained);
     DMK_TEST(test_build_fullspan);

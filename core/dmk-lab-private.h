@@ -1,0 +1,26 @@
+/* What the lab tests' table (dmk-lab.c) points at in the lab's other
+ * files: each test's sentence (dmk-lab-describe.c) and report section
+ * (dmk-lab-report.c). Core only. */
+#ifndef DMK_LAB_PRIVATE_H
+#define DMK_LAB_PRIVATE_H
+
+#include <stddef.h>
+
+#include "dmk-lab.h"
+
+void dmk_lab_describe_sustained(const DmkLabParams *p, char *buf, size_t len);
+void dmk_lab_describe_fullspan(const DmkLabParams *p, char *buf, size_t len);
+void dmk_lab_describe_mixed(const DmkLabParams *p, char *buf, size_t len);
+void dmk_lab_describe_latency(const DmkLabParams *p, char *buf, size_t len);
+void dmk_lab_describe_recovery(const DmkLabParams *p, char *buf, size_t len);
+/* " The test file is written in full first, then the drive rests 5 min
+ * to empty its cache." */
+void dmk_lab_describe_fill(const DmkLabParams *p, char *buf, size_t len);
+
+/* The first test's timeline (sustained, full span). */
+void dmk_lab_report_first_timeline(DmkLabOut *o, const DmkRunResult *r);
+void dmk_lab_report_mixed(DmkLabOut *o, const DmkRunResult *r);
+void dmk_lab_report_latency(DmkLabOut *o, const DmkRunResult *r);
+void dmk_lab_report_recovery(DmkLabOut *o, const DmkRunResult *r);
+
+#endif
