@@ -20,7 +20,6 @@ void dmk_lab_overrides_init(DmkLabOverrides *o)
 {
     memset(o, 0, sizeof *o);
     o->duration_s = o->sample_s = o->step_s = o->warmup_s = o->idle_s = o->settle_s = -1;
-    o->null_latency_us = -1;
 }
 
 /* ---- words and numbers ------------------------------------------------------ */

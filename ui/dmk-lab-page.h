@@ -36,10 +36,6 @@ typedef struct {
     double idle_s;
     double settle_s;
     uint64_t span; /* the test file; full span: the amount written */
-    /* null backend only: the simulated drive (0: none) and its latency */
-    uint64_t null_cache_bytes;
-    uint64_t null_bytes_per_c;
-    double null_latency_us; /* < 0: none given */
 } DmkLabOverrides;
 
 void dmk_lab_overrides_init(DmkLabOverrides *o);

@@ -44,7 +44,7 @@ static DmkRunSpec *new_spec(void)
     s->warmup_s = 0;
     s->interval_s = 0;
     s->watchdog_s = 60.0; /* far over the drain: no stall here */
-    s->null_latency_ns = 1000000;
+    dmk_null_opts(&s->backend_opts)->latency_ns = 1000000;
     add(s, "SEQ1M Q8T1", DMK_MODE_READ);
     add(s, "RND4K Q32T16", DMK_MODE_WRITE);
     return s;

@@ -237,7 +237,8 @@ static DmkRunResult *run_capped(uint32_t submit_max)
     s->warmup_s = 0.05;
     s->interval_s = 0;
     s->no_fill = true;
-    s->null_latency_ns = 200000; /* 200 us: the requests' time in flight dominates */
+    dmk_null_opts(&s->backend_opts)->latency_ns =
+        200000; /* 200 us: the requests' time in flight dominates */
     DmkJob j;
     DmkError err = {0};
     int rc = dmk_job_parse_name("RND4K Q32T1", &j, &err);

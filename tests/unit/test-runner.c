@@ -9,6 +9,7 @@
 
 #include "dmk-platform.h"
 #include "dmk-runner.h"
+#include "null/dmk-null.h"
 
 #define MIB (1ULL << 20)
 
@@ -25,7 +26,7 @@ static DmkRunSpec *new_spec(uint32_t passes, double measure_s, double warmup_s)
     s->interval_s = 0;
     /* The program runs on the simulated clock, which moves only while
      * every thread waits: a timed test needs I/O that takes time. */
-    s->null_latency_ns = 100000;
+    dmk_null_opts(&s->backend_opts)->latency_ns = 100000;
     return s;
 }
 
@@ -207,7 +208,7 @@ static void check_latency(const char *name, uint32_t inflight)
 {
     const double expected_iops = 1000.0 * inflight;
     DmkRunSpec *spec = new_spec(3, 0.3, 0.1);
-    spec->null_latency_ns = 1000000;
+    dmk_null_opts(&spec->backend_opts)->latency_ns = 1000000;
     add(spec, name, DMK_MODE_READ, 100);
     Seen seen;
     DmkRunResult *res = NULL;
@@ -453,7 +454,7 @@ static void test_timeline_partial_period(void)
 {
     DmkRunSpec *spec = new_spec(1, 0.25, 0.1);
     spec->timeline_s = 0.1;
-    spec->null_latency_ns = 1000000;
+    dmk_null_opts(&spec->backend_opts)->latency_ns = 1000000;
     add(spec, "RND4K Q32T1", DMK_MODE_READ, 100);
     Seen seen;
     DmkRunResult *res = NULL;

@@ -6,6 +6,7 @@
 #include "dmk-platform.h"
 #include "dmk-runner.h"
 #include "dmk-sweep.h"
+#include "null/dmk-null.h"
 
 #define KIB 1024u
 #define MIB (1024u * 1024u)
@@ -175,7 +176,7 @@ static void test_run(void)
     spec->size = 64ULL << 20;
     spec->passes = 1;
     spec->measure_s = 0.1;
-    spec->null_latency_ns = 100000;
+    dmk_null_opts(&spec->backend_opts)->latency_ns = 100000;
     spec->warmup_s = 0;
     spec->interval_s = 0;
     DmkSweep s;

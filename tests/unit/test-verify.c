@@ -29,6 +29,7 @@
 #include "dmk-test-result.h"
 #include "dmk-test-scratch.h"
 #include "dmk-verify.h"
+#include "null/dmk-null.h"
 
 #define MIB (1ULL << 20)
 
