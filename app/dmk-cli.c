@@ -487,7 +487,7 @@ static int check_null_clock(const DmkCliArgs *a, DmkError *err)
 {
     if (!a->null_clock_simulated)
         return DMK_OK;
-    if (strcmp(a->backend, "null") != 0)
+    if (dmk_backend_by_name(a->backend) != dmk_backend_null())
         return dmk_error_set(err, DMK_E_INVAL, 0,
                              "--null-clock simulates the null backend's time: add --backend null");
     if (!dmk_null_opts_get(&a->spec->backend_opts)->latency_ns)
@@ -916,7 +916,8 @@ static int check_lab_options(const DmkCliArgs *a, DmkError *err)
         return dmk_error_set(err, DMK_E_INVAL, 0, "%s takes one %s", name,
                              a->n_tests > 1 ? "--test" : "--qd");
     const DmkNullSim *sim = &dmk_null_opts_get(&a->spec->backend_opts)->sim;
-    if ((sim->cache_bytes || sim->bytes_per_c) && strcmp(a->backend, "null") != 0)
+    if ((sim->cache_bytes || sim->bytes_per_c) &&
+        dmk_backend_by_name(a->backend) != dmk_backend_null())
         return dmk_error_set(err, DMK_E_INVAL, 0,
                              "--null-cache and --null-thermal simulate a drive on the null "
                              "backend: add --backend null");

@@ -440,7 +440,7 @@ static int parse_null_clock(DmkAppOptions *o, GVariantDict *d, DmkError *err)
         rc = dmk_error_set(err, DMK_E_INVAL, 0,
                            "--null-clock '%s' is unknown: expected real or simulated", v);
     else if (sim && !(o->lab && dmk_null_opts_get(&o->backend_opts)->latency_ns > 0 &&
-                      g_strcmp0(o->backend, "null") == 0))
+                      dmk_backend_by_name(o->backend) == dmk_backend_null()))
         rc = dmk_error_set(err, DMK_E_INVAL, 0,
                            "--null-clock simulated needs --lab, --backend null and a "
                            "--null-latency above 0");
