@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#include "dmk-target-rules.h"
+
 int dmk_cli_opt_device(DmkCliArgs *a, const char *v, DmkError *err)
 {
     if (!*v || strlen(v) >= sizeof a->spec->dir)

@@ -11,6 +11,7 @@
 #include "dmk-presets.h"
 #include "dmk-size.h"
 #include "dmk-version.h"
+#include "null/dmk-null.h"
 
 typedef int (*DmkOptFn)(DmkCliArgs *a, const char *value, DmkError *err);
 
@@ -144,29 +145,29 @@ static int opt_data(DmkCliArgs *a, const char *v, DmkError *err)
 
 static int opt_backend(DmkCliArgs *a, const char *v, DmkError *err)
 {
-    if (!dmk_backend_by_name(v))
-        return dmk_error_set(err, DMK_E_INVAL, 0,
-                             "--backend '%s' is unknown: expected %s, native or null", v,
-                             dmk_backend_native()->name);
-    a->backend = v;
-    return DMK_OK;
+    const DmkBackend *be;
+    int rc = dmk_backend_choose("--backend", v, &be, err);
+    if (rc == DMK_OK)
+        a->backend = v;
+    return rc;
+}
+
+/* --null-latency US and the like: option `key` of the null backend,
+ * parsed by it into the spec's backend options. */
+static int set_null(DmkCliArgs *a, const char *key, const char *what, const char *v, DmkError *err)
+{
+    return dmk_backend_set_option(dmk_backend_null(), &a->spec->backend_opts, key, v, what, err);
 }
 
 static int opt_null_latency(DmkCliArgs *a, const char *v, DmkError *err)
 {
-    uint64_t us;
-    int rc = dmk_parse_uint_range("--null-latency", v, 0, 10000000, &us, err);
-    a->spec->null_latency_ns = us * 1000;
-    return rc;
+    return set_null(a, "latency", "--null-latency", v, err);
 }
 
 /* A slow drive for tests: one request at a time per queue. */
 static int opt_null_serve(DmkCliArgs *a, const char *v, DmkError *err)
 {
-    uint64_t us;
-    int rc = dmk_parse_uint_range("--null-serve", v, 0, 10000000, &us, err);
-    a->spec->null_serve_ns = us * 1000;
-    return rc;
+    return set_null(a, "serve", "--null-serve", v, err);
 }
 
 static int opt_json(DmkCliArgs *a, const char *v, DmkError *err)
@@ -463,30 +464,17 @@ static int opt_lab(DmkCliArgs *a, const DmkLabParam *lp, const char *v, DmkError
 
 static int opt_null_cache(DmkCliArgs *a, const char *v, DmkError *err)
 {
-    int rc = dmk_parse_size_range("--null-cache", v, 1ULL << 20, DMK_LAB_SIZE_MAX,
-                                  &a->spec->null_sim.cache_bytes, err);
-    if (!a->spec->null_sim.slow_factor)
-        a->spec->null_sim.slow_factor = 4;
-    if (a->spec->null_sim.drain_s == 0)
-        a->spec->null_sim.drain_s = 5;
-    return rc;
+    return set_null(a, "cache", "--null-cache", v, err);
 }
 
 static int opt_null_thermal(DmkCliArgs *a, const char *v, DmkError *err)
 {
-    int rc = dmk_parse_size_range("--null-thermal", v, 4096, 1ULL << 40,
-                                  &a->spec->null_sim.bytes_per_c, err);
-    if (!a->spec->null_sim.slow_factor)
-        a->spec->null_sim.slow_factor = 4;
-    return rc;
+    return set_null(a, "thermal", "--null-thermal", v, err);
 }
 
 static int opt_null_slow(DmkCliArgs *a, const char *v, DmkError *err)
 {
-    uint64_t n;
-    int rc = dmk_parse_uint_range("--null-slow", v, 1, 1000, &n, err);
-    a->spec->null_sim.slow_factor = (uint32_t)n;
-    return rc;
+    return set_null(a, "slow", "--null-slow", v, err);
 }
 
 static int opt_null_clock(DmkCliArgs *a, const char *v, DmkError *err)
@@ -504,10 +492,10 @@ static int check_null_clock(const DmkCliArgs *a, DmkError *err)
 {
     if (!a->null_clock_simulated)
         return DMK_OK;
-    if (strcmp(a->backend, "null") != 0)
+    if (dmk_backend_by_name(a->backend) != dmk_backend_null())
         return dmk_error_set(err, DMK_E_INVAL, 0,
                              "--null-clock simulates the null backend's time: add --backend null");
-    if (!a->spec->null_latency_ns)
+    if (!dmk_null_opts_get(&a->spec->backend_opts)->latency_ns)
         return dmk_error_set(err, DMK_E_INVAL, 0,
                              "--null-clock simulated needs --null-latency above 0: simulated "
                              "time moves only while I/O takes time");
@@ -543,13 +531,10 @@ static const DmkOption options[] = {
      "test file size, 16MiB-64GiB; the lab tests' span, up to 1PiB (default: 1GiB; lab: "
      "32GiB; fullspan: the free space)"},
     {"--data", "KIND", ALL_RUNS, opt_data, "random (incompressible, default) or zero"},
-    {"--backend", "NAME", ALL_RUNS, opt_backend,
-     "the I/O backend: native (default) or null (no disk I/O: measures the engine itself)"},
-    {"--null-latency", "US", ALL_RUNS, opt_null_latency,
-     "null backend only: each I/O completes after US microseconds"},
-    {"--null-serve", "US", ALL_RUNS, opt_null_serve,
-     "null backend only: each queue answers one request at a time, US microseconds apart (a "
-     "slow drive)"},
+    /* help NULL: written from the backend registry (backend_help) */
+    {"--backend", "NAME", ALL_RUNS, opt_backend, NULL},
+    {"--null-latency", "US", ALL_RUNS, opt_null_latency, NULL},
+    {"--null-serve", "US", ALL_RUNS, opt_null_serve, NULL},
     {"--null-clock", "KIND", ALL_RUNS, opt_null_clock,
      "null backend only: real (default) or simulated time, which moves only while the run waits "
      "for its I/O (exact, machine-independent numbers; needs --null-latency)"},
@@ -589,13 +574,9 @@ static const DmkOption options[] = {
      "bs: block sizes, powers of two, e.g. 512,4K,64K,1M (default: 512..256K random, "
      "512..64M sequential)"},
     {"--threads", "N", SWEEP, opt_threads, "threads, each with its own queue, 1-64 (default: 1)"},
-    {"--null-cache", "SIZE", LAB, opt_null_cache,
-     "null backend only: simulate a write cache of SIZE that slows writes 4x once full and "
-     "empties in 5 s of idle"},
-    {"--null-thermal", "SIZE", LAB, opt_null_thermal,
-     "null backend only: simulate a sensor, 1 C warmer per SIZE written, throttling at 80 C"},
-    {"--null-slow", "N", LAB, opt_null_slow,
-     "null backend only: the slow-down past the cache and while throttled (default: 4)"},
+    {"--null-cache", "SIZE", LAB, opt_null_cache, NULL},
+    {"--null-thermal", "SIZE", LAB, opt_null_thermal, NULL},
+    {"--null-slow", "N", LAB, opt_null_slow, NULL},
     {"--metric", "NAME", READERS, opt_metric,
      "the number shown: mb_s (default), iops, lat_mean_us or lat_p99_us"},
     {"--out", "FILE", CHART, opt_out, "the chart file: .png, .svg or .pdf (required)"},
@@ -705,11 +686,52 @@ static void print_lab_tests(FILE *f)
     }
 }
 
+/* --backend's help: "native (default: libaio), libaio (...) or null (...)". */
+static const char *backend_help(char *buf, size_t len)
+{
+    const DmkBackend *native = dmk_backend_native();
+    int used = snprintf(buf, len, "the I/O backend: native (default: %s)", native->name);
+    size_t n = dmk_backend_count(), last = 0;
+    for (size_t i = 0; i < n; i++)
+        last = dmk_backend_at(i)->tests_only ? last : i;
+    for (size_t i = 0; i < n && used > 0 && (size_t)used < len; i++) {
+        const DmkBackend *be = dmk_backend_at(i);
+        if (!be->tests_only)
+            used += snprintf(buf + used, len - used, "%s%s (%s)", i == last ? " or " : ", ",
+                             be->name, be->description);
+    }
+    return buf;
+}
+
+/* "--null-latency": the null backend's option "latency", helped by its
+ * own line: "null backend only: each I/O completes after US microseconds". */
+static const char *backend_option_help(const char *name, char *buf, size_t len)
+{
+    const char *dash = strchr(name + 2, '-');
+    char be_name[16];
+    snprintf(be_name, sizeof be_name, "%.*s", dash ? (int)(dash - name - 2) : 0, name + 2);
+    const DmkBackend *be = dmk_backend_by_name(be_name);
+    for (const DmkBackendOption *o = be ? be->options : NULL; o && o->key; o++)
+        if (strcmp(o->key, dash + 1) == 0) {
+            snprintf(buf, len, "%s backend only: %s", be->name, o->help);
+            return buf;
+        }
+    return "";
+}
+
+static const char *help_of(const DmkOption *o, char *buf, size_t len)
+{
+    if (o->help)
+        return o->help;
+    return o->fn == opt_backend ? backend_help(buf, len) : backend_option_help(o->name, buf, len);
+}
+
 static void print_option(FILE *f, const DmkOption *o)
 {
     char left[40];
     snprintf(left, sizeof left, "%s%s%s", o->name, o->value ? " " : "", o->value ? o->value : "");
-    fprintf(f, "  %-22s %s\n", left, o->help);
+    char help[512];
+    fprintf(f, "  %-22s %s\n", left, help_of(o, help, sizeof help));
 }
 
 void dmk_cli_usage(FILE *f)
@@ -954,8 +976,9 @@ static int check_lab_options(const DmkCliArgs *a, DmkError *err)
     if (a->n_tests > 1 || a->n_qd > 1)
         return dmk_error_set(err, DMK_E_INVAL, 0, "%s takes one %s", t->name,
                              a->n_tests > 1 ? "--test" : "--qd");
-    const DmkNullSim *sim = &a->spec->null_sim;
-    if ((sim->cache_bytes || sim->bytes_per_c) && strcmp(a->backend, "null") != 0)
+    const DmkNullSim *sim = &dmk_null_opts_get(&a->spec->backend_opts)->sim;
+    if ((sim->cache_bytes || sim->bytes_per_c) &&
+        dmk_backend_by_name(a->backend) != dmk_backend_null())
         return dmk_error_set(err, DMK_E_INVAL, 0,
                              "--null-cache and --null-thermal simulate a drive on the null "
                              "backend: add --backend null");

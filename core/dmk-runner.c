@@ -1139,9 +1139,11 @@ static int check_free_size(const DmkRunner *r, DmkError *err)
 static int prepare(DmkRunner *r, DmkRunResult *res, DmkError *err)
 {
     const DmkRunSpec *s = r->spec;
-    DmkTargetParams params = {s->dir,   s->size,        s->null_latency_ns,
-                              &r->stop, s->free_margin, &s->null_sim};
-    params.null_serve_ns = s->null_serve_ns;
+    DmkTargetParams params = {.dir = s->dir,
+                              .size = s->size,
+                              .stop = &r->stop,
+                              .free_margin = s->free_margin,
+                              .opts = &s->backend_opts};
     params.device = s->device;
     params.device_write = s->device && dmk_run_spec_writes(s);
     params.device_confirm = s->device_confirm;

@@ -81,11 +81,11 @@ typedef struct {
     double timeline_s; /* sample period of the timeline, 0 = no timeline */
     double watchdog_s; /* a queue with nothing completing this long fails */
     DmkDataKind data;
-    char profile[32];         /* "default", "peak", ... or "custom" */
-    char sweep[8];            /* "qd", "bs" for a sweep (dmk-sweep.h), else "" */
-    uint64_t null_latency_ns; /* null backend only */
-    uint64_t null_serve_ns;   /* null backend only: one request at a time, this far apart */
-    DmkNullSim null_sim;      /* null backend only */
+    char profile[32]; /* "default", "peak", ... or "custom" */
+    char sweep[8];    /* "qd", "bs" for a sweep (dmk-sweep.h), else "" */
+    /* The backend's own options (the null backend's latency and simulated
+     * drive: null/dmk-null.h), passed on to its target as they are. */
+    DmkBackendOpts backend_opts;
     /* Review-lab runs (dmk-lab.h): which test, "" for CrystalDiskMark's. */
     char lab[16];
     bool no_fill;         /* write-only tests: the file is allocated, not filled first */

@@ -1,102 +1,109 @@
-/* What every OS shares: backend lookup by name, the free-space rule. */
+/* The backend registry: the descriptors platform/meson.build lists for
+ * this OS (the generated dmk-backend-list.h), looked up by name, and the
+ * texts and checks every front end shares, so that a backend is named in
+ * one place, its own file. */
+#include <stdio.h>
 #include <string.h>
 
+#include "dmk-backend-list.h"
 #include "dmk-platform.h"
 
-const DmkBackend *dmk_backend_by_name(const char *name)
+/* One X(id) per backend, defined as dmk_backend_<id>_desc in its file. */
+#define X(id) extern const DmkBackend dmk_backend_##id##_desc;
+DMK_BACKEND_LIST
+#undef X
+
+static const DmkBackend *const registry[] = {
+#define X(id) &dmk_backend_##id##_desc,
+    DMK_BACKEND_LIST
+#undef X
+};
+
+#define N_BACKENDS (sizeof registry / sizeof registry[0])
+
+size_t dmk_backend_count(void)
 {
-    if (strcmp(name, "null") == 0)
-        return dmk_backend_null();
-    if (strcmp(name, "native") == 0 || strcmp(name, dmk_backend_native()->name) == 0)
-        return dmk_backend_native();
+    return N_BACKENDS;
+}
+
+const DmkBackend *dmk_backend_at(size_t i)
+{
+    return i < N_BACKENDS ? registry[i] : NULL;
+}
+
+const DmkBackend *dmk_backend_native(void)
+{
+    for (size_t i = 0; i < N_BACKENDS; i++)
+        if (registry[i]->native)
+            return registry[i];
     return NULL;
 }
 
-/* Room for the file's metadata: extents, journal, a little slack. */
-static uint64_t space_needed(uint64_t size)
+const DmkBackend *dmk_backend_by_name(const char *name)
 {
-    return size + size / 64 + (4ULL << 20);
+    if (!name)
+        return NULL;
+    if (strcmp(name, "native") == 0)
+        return dmk_backend_native();
+    for (size_t i = 0; i < N_BACKENDS; i++)
+        if (strcmp(name, registry[i]->name) == 0)
+            return registry[i];
+    return NULL;
 }
 
-uint64_t dmk_target_free_size(uint64_t free_bytes, uint64_t margin)
+char *dmk_backend_choices(char *buf, size_t len)
 {
-    if (free_bytes <= margin + (4ULL << 20))
-        return 0;
-    uint64_t size = (free_bytes - margin - (4ULL << 20)) / 65 * 64;
-    size &= ~((1ULL << 20) - 1);
-    while (size && space_needed(size) > free_bytes - margin)
-        size -= 1ULL << 20;
-    return size;
+    const char *names[N_BACKENDS + 1];
+    size_t n = 0;
+    names[n++] = "native";
+    for (size_t i = 0; i < N_BACKENDS; i++)
+        if (!registry[i]->tests_only)
+            names[n++] = registry[i]->name;
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < n && used < len; i++) {
+        const char *sep = i == 0 ? "" : i + 1 == n ? " or " : ", ";
+        int w = snprintf(buf + used, len - used, "%s%s", sep, names[i]);
+        used += w > 0 ? (size_t)w : 0;
+    }
+    return buf;
 }
 
-int dmk_target_size(const DmkTargetParams *p, uint64_t free_bytes, int os_error, uint64_t *size,
-                    DmkError *err)
+int dmk_backend_choose(const char *what, const char *name, const DmkBackend **out, DmkError *err)
 {
-    *size = p->size ? p->size : dmk_target_free_size(free_bytes, p->free_margin);
-    if (*size == 0)
-        return dmk_error_set(err, DMK_E_NOSPC, os_error,
-                             "%s has %llu MiB free, no more than the %llu MiB safety margin",
-                             p->dir, (unsigned long long)(free_bytes >> 20),
-                             (unsigned long long)(p->free_margin >> 20));
-    return dmk_target_check_space(p->dir, *size, free_bytes, os_error, err);
-}
-
-int dmk_target_check_space(const char *dir, uint64_t size, uint64_t free_bytes, int os_error,
-                           DmkError *err)
-{
-    uint64_t need = space_needed(size);
-    if (free_bytes >= need)
+    const DmkBackend *be = dmk_backend_by_name(name);
+    if (be && !be->tests_only) {
+        *out = be;
         return DMK_OK;
-    return dmk_error_set(err, DMK_E_NOSPC, os_error,
-                         "not enough free space in %s for the %llu MiB test file: %llu MiB "
-                         "available, %llu MiB needed",
-                         dir, (unsigned long long)(size >> 20),
-                         (unsigned long long)(free_bytes >> 20), (unsigned long long)(need >> 20));
+    }
+    char list[256];
+    return dmk_error_set(err, DMK_E_INVAL, 0, "%s '%s' is unknown: expected %s", what, name,
+                         dmk_backend_choices(list, sizeof list));
 }
 
-/* Windows device names ignore case ("\\\\.\\physicaldrive1"); Linux paths do not. */
-static bool same_name(const char *a, const char *b)
+/* "latency, serve, cache": the keys of be's options. */
+static char *option_keys(const DmkBackend *be, char *buf, size_t len)
 {
-#ifdef _WIN32
-    return _stricmp(a, b) == 0;
-#else
-    return strcmp(a, b) == 0;
-#endif
+    size_t used = 0;
+    buf[0] = '\0';
+    for (const DmkBackendOption *o = be->options; o && o->key && used < len; o++) {
+        int w = snprintf(buf + used, len - used, "%s%s", o == be->options ? "" : ", ", o->key);
+        used += w > 0 ? (size_t)w : 0;
+    }
+    return buf;
 }
 
-bool dmk_device_confirmed(const char *path, const char *typed)
+int dmk_backend_set_option(const DmkBackend *be, DmkBackendOpts *opts, const char *key,
+                           const char *value, const char *what, DmkError *err)
 {
-    if (!path || !typed || !*typed)
-        return false;
-    if (same_name(path, typed))
-        return true;
-    /* A link and what it points at name the same disk. A name that does
-     * not resolve stays as typed, so it matches only itself. */
-    char a[1024], b[1024];
-    dmk_os_resolve_device(path, a, sizeof a);
-    dmk_os_resolve_device(typed, b, sizeof b);
-    return same_name(a, b);
-}
-
-int dmk_device_region(const char *path, uint64_t want, uint64_t bytes, uint32_t sector,
-                      uint64_t *size, DmkError *err)
-{
-    /* An unattached loop device (or an empty card reader) has no storage
-     * at all: no test size would fit, so none is suggested. */
-    if (bytes == 0)
-        return dmk_error_set(err, DMK_E_NOSPC, 0,
-                             "the device %s has no storage (0 bytes): an unattached loop device or "
-                             "an empty drive (a card reader without a card)?",
-                             path);
-    if (want > bytes)
-        return dmk_error_set(err, DMK_E_NOSPC, 0,
-                             "the device %s holds %llu MiB, less than the %llu MiB test region "
-                             "(choose a smaller test size, --size)",
-                             path, (unsigned long long)(bytes >> 20),
-                             (unsigned long long)(want >> 20));
-    *size = (want ? want : bytes) / sector * sector;
-    if (*size == 0)
-        return dmk_error_set(err, DMK_E_NOSPC, 0,
-                             "the device %s holds less than one %u-byte sector", path, sector);
-    return DMK_OK;
+    const DmkBackendOption *o = be->options;
+    while (o && o->key && strcmp(o->key, key) != 0)
+        o++;
+    if (!o || !o->key || !be->parse_option) {
+        char keys[256];
+        option_keys(be, keys, sizeof keys);
+        return dmk_error_set(err, DMK_E_INVAL, 0, "the %s backend has no option '%s'%s%s", be->name,
+                             key, keys[0] ? ": it has " : " (it has none)", keys);
+    }
+    return be->parse_option(opts, key, value, what ? what : key, err);
 }

@@ -123,11 +123,6 @@ int dmk_os_list_devices(DmkDevice *out, size_t max);
  * that does not exist). */
 void dmk_os_resolve_device(const char *path, char *buf, size_t len);
 
-/* Whether `typed`, the name a user typed to allow writing, names the
- * device `path`: the same string, or the same resolved path (a link and
- * its target confirm each other). An empty `typed` never matches. */
-bool dmk_device_confirmed(const char *path, const char *typed);
-
 /* DmkTargetInfo.fs_type of a raw device target: result files keep it,
  * and a reopened result is a device's by it (is_device). */
 #define DMK_FS_TYPE_DEVICE "raw device"
@@ -139,12 +134,6 @@ bool dmk_device_confirmed(const char *path, const char *typed);
  * (then the run's own open says why). Windows: always false (the open
  * reports an empty drive). */
 bool dmk_os_device_empty(const char *path);
-
-/* The test region on a device of `bytes` bytes with `sector`-byte
- * sectors: `want` bytes (0: the whole device), in whole sectors; or
- * DMK_E_NOSPC naming the device when it holds less (or nothing). */
-int dmk_device_region(const char *path, uint64_t want, uint64_t bytes, uint32_t sector,
-                      uint64_t *size, DmkError *err);
 
 /* ---- result files ------------------------------------------------------ */
 
@@ -266,23 +255,23 @@ typedef struct DmkIo {
 
 typedef enum { DMK_DATA_RANDOM = 0, DMK_DATA_ZERO = 1 } DmkDataKind;
 
-/* The null backend's simulated drive, so that cache and throttling
- * detection are tested on known answers. All zero: a plain null backend. */
+/* A backend's own options (its latencies, its simulated drive), filled
+ * by its parse_option and read by its target_open; the layout is the
+ * backend's, named by `backend`, so one backend never reads another's.
+ * Plain bytes: a spec holding it is copied with `=`. All zero: every
+ * backend's defaults. */
+#define DMK_BACKEND_OPTS_SIZE 96
 typedef struct {
-    uint64_t cache_bytes; /* > 0: writes past this many bytes (since TRIM) slow down */
-    uint32_t slow_factor; /* latency multiplier past the cache (and while throttled) */
-    double drain_s;       /* idle time that empties a full cache (0: never) */
-    uint64_t bytes_per_c; /* > 0: a sensor; the drive warms 1 C per this many bytes written */
-} DmkNullSim;
+    char backend[16]; /* whose layout `data` has, "" for none */
+    _Alignas(8) unsigned char data[DMK_BACKEND_OPTS_SIZE];
+} DmkBackendOpts;
 
 /* What the core asks of a target. */
 typedef struct {
-    const char *dir;            /* directory that receives the benchmark's own test file */
-    uint64_t size;              /* test file size in bytes; 0: the free space but free_margin */
-    uint64_t null_latency_ns;   /* null backend only: each I/O's simulated latency */
-    const _Atomic int *stop;    /* may be NULL; when set, slow steps (allocation) give up */
-    uint64_t free_margin;       /* size == 0: bytes left free on the file system */
-    const DmkNullSim *null_sim; /* null backend only; NULL: no simulation */
+    const char *dir;         /* directory that receives the benchmark's own test file */
+    uint64_t size;           /* test file size in bytes; 0: the free space but free_margin */
+    const _Atomic int *stop; /* may be NULL; when set, slow steps (allocation) give up */
+    uint64_t free_margin;    /* size == 0: bytes left free on the file system */
     /* A raw block device instead of a directory: dir then names the
      * device, and the test region is its first `size` bytes (0: all of it).
      * Nothing is created or deleted. Opened read-only unless device_write;
@@ -292,11 +281,7 @@ typedef struct {
     bool device;
     bool device_write;
     const char *device_confirm;
-    /* Null backend only, > 0: each queue's simulated drive answers one
-     * request at a time, every one this long after the one before (a slow
-     * USB stick at 20 random-write IOPS is 50 ms), with null_latency_ns as
-     * the floor, so a deep queue drains slowly after a stop. */
-    uint64_t null_serve_ns;
+    const DmkBackendOpts *opts; /* the backend's own options; NULL: its defaults */
 } DmkTargetParams;
 
 /* What TRIM of a test file did (recovery test). */
@@ -368,8 +353,30 @@ typedef struct {
 typedef struct DmkTarget DmkTarget;
 typedef struct DmkQueue DmkQueue;
 
+/* One of a backend's own options, as a front end offers it: the null
+ * backend's "latency" is drivemark-cli's --null-latency. */
+typedef struct {
+    const char *key;  /* "latency" */
+    const char *arg;  /* what the value is, for help: "US", "SIZE" */
+    const char *help; /* one line: "each I/O completes after US microseconds" */
+} DmkBackendOption;
+
+/* A backend: one const descriptor per backend, in its own file, named
+ * dmk_backend_<name>_desc and registered by platform/meson.build (the build's
+ * registry, dmk_backend_at). The function pointers are the I/O path; the
+ * rest describes it to the front ends (docs/design.md, "Backends"). */
 typedef struct DmkBackend {
-    const char *name; /* "libaio", "iocp", "null" */
+    const char *name;        /* "libaio", "iocp", "null" */
+    const char *description; /* one line for help texts: "no disk I/O: measures the engine" */
+    bool native;             /* the OS's real backend, what "native" names */
+    bool tests_only;         /* offered to no user (--backend refuses it): test scripts only */
+    bool in_memory;          /* touches no disk: what it "writes" goes nowhere (null, fault) */
+    /* Its own options, ended by a {NULL} entry (NULL: none); parse_option
+     * stores one in opts, after checking the value (a message naming
+     * `what`, the option as the user spelled it, e.g. "--null-latency"). */
+    const DmkBackendOption *options;
+    int (*parse_option)(DmkBackendOpts *opts, const char *key, const char *value, const char *what,
+                        DmkError *err);
 
     /* Creates and opens the test file in p->dir for direct I/O, sized but
      * not yet filled; fills *info. Refuses unsuitable file systems. */
@@ -419,36 +426,40 @@ typedef struct DmkBackend {
     bool close_waits;
 } DmkBackend;
 
-/* The space rule every target follows: the test file plus room for its
- * metadata must fit in what this user may use (free_bytes); otherwise
- * DMK_E_NOSPC with a message naming dir and both sizes, carrying os_error
- * (ENOSPC, ERROR_DISK_FULL). */
-int dmk_target_check_space(const char *dir, uint64_t size, uint64_t free_bytes, int os_error,
-                           DmkError *err);
-
-/* The largest test file (whole MiB) that leaves `margin` bytes of
- * free_bytes free under the rule above: the full-span write's size. */
-uint64_t dmk_target_free_size(uint64_t free_bytes, uint64_t margin);
-
-/* The test file's size for p: p->size, or the free space but
- * p->free_margin (full span); then the space rule above. */
-int dmk_target_size(const DmkTargetParams *p, uint64_t free_bytes, int os_error, uint64_t *size,
-                    DmkError *err);
-
 /* Waits until dmk_clock_ns() reaches `until`, sleeping while it is far
  * and spinning the last ~100 us: the in-memory backends' simulated
  * latencies are shorter than the OS's sleep granularity. On the simulated
  * clock, a wait like dmk_sleep_ns's. */
 void dmk_wait_until_ns(uint64_t until);
 
+/* ---- the registry ---------------------------------------------------- */
+
+/* The backends this build has (platform/meson.build lists them per OS),
+ * in the order help texts name them; dmk_backend_at(i) for i below
+ * dmk_backend_count(), NULL past it. */
+size_t dmk_backend_count(void);
+const DmkBackend *dmk_backend_at(size_t i);
+
 /* The OS's real backend (libaio on Linux, completion ports on Windows). */
 const DmkBackend *dmk_backend_native(void);
 
-/* Completes in memory, instantly or after DmkTargetParams.null_latency_ns;
- * touches no disk. Measures the engine's own overhead and drives tests. */
-const DmkBackend *dmk_backend_null(void);
-
-/* Looks a backend up by name ("libaio", "iocp", "null", or "native"). */
+/* Looks a registered backend up by name, "native" for the OS's own;
+ * NULL when there is none. Test-only backends are found too. */
 const DmkBackend *dmk_backend_by_name(const char *name);
+
+/* The names a user may give, for help and errors: "native, libaio or
+ * null" (test-only backends left out). Returns buf. */
+char *dmk_backend_choices(char *buf, size_t len);
+
+/* A backend a user named with option `what` ("--backend"): one that is
+ * offered, or DMK_E_INVAL with "--backend 'x' is unknown: expected
+ * native, libaio or null". */
+int dmk_backend_choose(const char *what, const char *name, const DmkBackend **out, DmkError *err);
+
+/* Sets option `key` of backend be in opts from the text `value`; an
+ * option be does not have is refused naming those it has. `what` is the
+ * option as the user spelled it, for messages (NULL: key). */
+int dmk_backend_set_option(const DmkBackend *be, DmkBackendOpts *opts, const char *key,
+                           const char *value, const char *what, DmkError *err);
 
 #endif

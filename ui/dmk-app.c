@@ -11,6 +11,7 @@
 #include "dmk-size.h"
 #include "dmk-version.h"
 #include "dmk-window.h"
+#include "null/dmk-null.h"
 
 #define EXIT_FAILED  1
 #define EXIT_USAGE   2
@@ -28,8 +29,10 @@ typedef struct {
     gboolean mix, autorun, quit_when_done, dump_tiles, dump_clipboard;
     gboolean verify;
     double measure_s, warmup_s, interval_s, stop_after_s, close_after_s;
-    double watchdog_s;             /* tests: --watchdog, 0 when not given */
-    int fault_hang;                /* tests: --fault-hang N, 0 when not given */
+    double watchdog_s; /* tests: --watchdog, 0 when not given */
+    /* tests: --null-* and --fault-hang, parsed by their backends */
+    DmkBackendOpts backend_opts;
+    gboolean fault_hang;           /* --fault-hang given: the run is the fault backend's */
     char *stop_at;                 /* tests: "STAGE[:N]", where the run is stopped */
     gboolean close_at;             /* ... by closing the window (--close-at) */
     gboolean null_clock_simulated; /* tests: dmk_clock_simulate() */
@@ -51,7 +54,8 @@ struct _DmkApp {
 
 G_DEFINE_FINAL_TYPE(DmkApp, dmk_app, GTK_TYPE_APPLICATION)
 
-static const GOptionEntry option_entries[] = {
+/* Not const: --backend's text is the registry's, filled in by dmk_app_init. */
+static GOptionEntry option_entries[] = {
     {"target", 't', 0, G_OPTION_ARG_FILENAME, NULL, "Folder for the test file", "DIR"},
     {"profile", 0, 0, G_OPTION_ARG_STRING, NULL, "default, peak, real, demo or nvme", "NAME"},
     {"mix", 0, 0, G_OPTION_ARG_NONE, NULL, "Add the mixed (70 % read) column", NULL},
@@ -64,7 +68,7 @@ static const GOptionEntry option_entries[] = {
     {"warmup", 0, 0, G_OPTION_ARG_STRING, NULL, "Warm-up before each test, 0 for none", "SECONDS"},
     {"interval", 0, 0, G_OPTION_ARG_STRING, NULL, "Idle time between tests", "SECONDS"},
     {"unit", 0, 0, G_OPTION_ARG_STRING, NULL, "mb-s, gb-s, mib-s, iops or us", "UNIT"},
-    {"backend", 0, 0, G_OPTION_ARG_STRING, NULL, "native, or null (no disk I/O)", "NAME"},
+    {"backend", 0, 0, G_OPTION_ARG_STRING, NULL, NULL /* backend_help */, "NAME"},
     {"comment", 0, 0, G_OPTION_ARG_STRING, NULL, "Comment for the results", "TEXT"},
     {"autorun", 0, 0, G_OPTION_ARG_NONE, NULL, "Run all tests (or the --sweep or --lab) at once",
      NULL},
@@ -78,7 +82,7 @@ static const GOptionEntry option_entries[] = {
      "Null backend: real or simulated time, which moves only while the run waits for its I/O "
      "(tests; needs --lab and --null-latency)",
      "KIND"},
-    {"null-latency", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_DOUBLE, NULL,
+    {"null-latency", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING, NULL,
      "Null backend: each I/O of a lab test takes US microseconds (tests)", "US"},
     {"open", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, NULL, "Open a result file (CSV); repeatable",
      "FILE"},
@@ -108,7 +112,7 @@ static const GOptionEntry option_entries[] = {
      "Close the window SECONDS after the run started (tests)", "SECONDS"},
     {"watchdog", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING, NULL,
      "A queue with nothing completing this long fails the run (tests)", "SECONDS"},
-    {"fault-hang", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_INT, NULL,
+    {"fault-hang", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING, NULL,
      "The fault backend: its Nth submit call never returns, as on a frozen file system (tests)",
      "N"},
     {"confirm-device", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_FILENAME, NULL,
@@ -150,19 +154,6 @@ static int parse_seconds(GVariantDict *d, const char *key, double min, double *o
     char what[32];
     g_snprintf(what, sizeof what, "--%s", key);
     int rc = dmk_parse_seconds_range(what, v, min, DMK_SECONDS_MAX, out, err);
-    g_free(v);
-    return rc;
-}
-
-static int parse_lab_size(GVariantDict *d, const char *key, uint64_t min, uint64_t max,
-                          uint64_t *out, DmkError *err)
-{
-    char *v = NULL;
-    if (!g_variant_dict_lookup(d, key, "s", &v))
-        return DMK_OK;
-    char what[32];
-    g_snprintf(what, sizeof what, "--%s", key);
-    int rc = dmk_parse_size_range(what, v, min, max, out, err);
     g_free(v);
     return rc;
 }
@@ -235,6 +226,20 @@ static int parse_lab_setting(GVariantDict *d, const DmkLabParam *lp, double *out
     return rc;
 }
 
+/* --NAME VALUE as option `key` of backend be, into o->backend_opts. */
+static int parse_backend_option(DmkAppOptions *o, GVariantDict *d, const DmkBackend *be,
+                                const char *name, const char *key, DmkError *err)
+{
+    char *v = NULL;
+    if (!g_variant_dict_lookup(d, name, "s", &v))
+        return DMK_OK;
+    char what[32];
+    g_snprintf(what, sizeof what, "--%s", name);
+    int rc = dmk_backend_set_option(be, &o->backend_opts, key, v, what, err);
+    g_free(v);
+    return rc;
+}
+
 /* The null backend's options that come with lab runs (tests). */
 static const char *const lab_options[] = {"lab", "null-cache", "null-thermal", "null-latency"};
 
@@ -252,15 +257,11 @@ static int parse_lab(DmkAppOptions *o, GVariantDict *d, DmkError *err)
         o->lab_set = o->lab_set || g_variant_dict_contains(d, name);
     }
     if (rc == DMK_OK)
-        rc = parse_lab_size(d, "null-cache", 1ULL << 20, DMK_LAB_SIZE_MAX, &l->null_cache_bytes,
-                            err);
+        rc = parse_backend_option(o, d, dmk_backend_null(), "null-cache", "cache", err);
     if (rc == DMK_OK)
-        rc = parse_lab_size(d, "null-thermal", 4096, 1ULL << 40, &l->null_bytes_per_c, err);
-    if (rc == DMK_OK && g_variant_dict_lookup(d, "null-latency", "d", &l->null_latency_us) &&
-        !(l->null_latency_us >= 0 && l->null_latency_us <= 1e7))
-        rc = dmk_error_set(err, DMK_E_INVAL, 0,
-                           "--null-latency %g is out of range: expected 0 to 10000000 us",
-                           l->null_latency_us);
+        rc = parse_backend_option(o, d, dmk_backend_null(), "null-thermal", "thermal", err);
+    if (rc == DMK_OK)
+        rc = parse_backend_option(o, d, dmk_backend_null(), "null-latency", "latency", err);
     for (size_t i = 0; i < G_N_ELEMENTS(lab_options); i++)
         o->lab_set = o->lab_set || g_variant_dict_contains(d, lab_options[i]);
     return rc;
@@ -329,9 +330,9 @@ static int parse_numbers(DmkAppOptions *o, GVariantDict *d, DmkError *err)
         rc = dmk_error_set(err, DMK_E_INVAL, 0, "--close-after must not be negative");
     if (rc == DMK_OK)
         rc = parse_seconds(d, "watchdog", 1, &o->watchdog_s, err);
-    if (rc == DMK_OK && g_variant_dict_lookup(d, "fault-hang", "i", &o->fault_hang) &&
-        o->fault_hang < 1)
-        rc = dmk_error_set(err, DMK_E_INVAL, 0, "--fault-hang must be 1 or more");
+    o->fault_hang = g_variant_dict_contains(d, "fault-hang");
+    if (rc == DMK_OK)
+        rc = parse_backend_option(o, d, dmk_backend_by_name("fault"), "fault-hang", "hang", err);
     if (rc == DMK_OK)
         rc = parse_stop_at(o, d, err);
     return rc;
@@ -363,9 +364,9 @@ static int parse_choices(DmkAppOptions *o, GVariantDict *d, DmkError *err)
         return dmk_error_set(
             err, DMK_E_INVAL, 0,
             "--profile '%s' is unknown: expected default, peak, real, demo or nvme", o->profile);
-    if (o->backend && !dmk_backend_by_name(o->backend))
-        return dmk_error_set(err, DMK_E_INVAL, 0,
-                             "--backend '%s' is unknown: expected native or null", o->backend);
+    const DmkBackend *be;
+    if (o->backend && dmk_backend_choose("--backend", o->backend, &be, err) != DMK_OK)
+        return DMK_E_INVAL;
     rc = check_choice("--mode", o->mode, modes, "rw, read or write", err);
     return rc != DMK_OK
                ? rc
@@ -454,7 +455,8 @@ static int parse_null_clock(DmkAppOptions *o, GVariantDict *d, DmkError *err)
     if (!known)
         rc = dmk_error_set(err, DMK_E_INVAL, 0,
                            "--null-clock '%s' is unknown: expected real or simulated", v);
-    else if (sim && !(o->lab && o->lab_o.null_latency_us > 0 && g_strcmp0(o->backend, "null") == 0))
+    else if (sim && !(o->lab && dmk_null_opts_get(&o->backend_opts)->latency_ns > 0 &&
+                      dmk_backend_by_name(o->backend) == dmk_backend_null()))
         rc = dmk_error_set(err, DMK_E_INVAL, 0,
                            "--null-clock simulated needs --lab, --backend null and a "
                            "--null-latency above 0");
@@ -815,8 +817,13 @@ static void dmk_app_activate(GApplication *app)
     }
     self->window = dmk_window_new(GTK_APPLICATION(app), self->settings);
     g_object_add_weak_pointer(G_OBJECT(self->window), (gpointer *)&self->window);
-    DmkRunOverrides ov = {o->backend,    o->measure_s,  o->warmup_s,
-                          o->interval_s, o->watchdog_s, (unsigned)o->fault_hang};
+    /* --fault-hang: the fault backend, with the hang as its option */
+    DmkRunOverrides ov = {o->fault_hang ? "fault" : o->backend,
+                          o->measure_s,
+                          o->warmup_s,
+                          o->interval_s,
+                          o->watchdog_s,
+                          o->backend_opts};
     dmk_window_set_overrides(self->window, &ov);
     if (o->target)
         dmk_window_set_target(self->window, o->target);
@@ -960,8 +967,20 @@ static void dmk_app_class_init(DmkAppClass *klass)
     ac->activate = dmk_app_activate;
 }
 
+/* --backend's help: "The I/O backend: native, libaio or null". */
+static void set_backend_help(void)
+{
+    static char help[192];
+    char names[160];
+    g_snprintf(help, sizeof help, "The I/O backend: %s", dmk_backend_choices(names, sizeof names));
+    for (GOptionEntry *e = option_entries; e->long_name; e++)
+        if (strcmp(e->long_name, "backend") == 0)
+            e->description = help;
+}
+
 static void dmk_app_init(DmkApp *self)
 {
+    set_backend_help();
     self->opt.measure_s = self->opt.warmup_s = self->opt.interval_s = -1;
     dmk_lab_overrides_init(&self->opt.lab_o);
     g_application_add_main_option_entries(G_APPLICATION(self), option_entries);

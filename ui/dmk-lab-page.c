@@ -21,7 +21,6 @@ void dmk_lab_overrides_init(DmkLabOverrides *o)
     memset(o, 0, sizeof *o);
     for (int id = 0; id < DMK_LAB_N_PARAMS; id++)
         o->value[id] = -1;
-    o->null_latency_us = -1;
 }
 
 /* ---- words and numbers ------------------------------------------------------ */

@@ -32,10 +32,6 @@ typedef struct {
     /* Each time (seconds) and size (bytes) setting of dmk-lab.h's table
      * by its DmkLabParamId, --lab-NAME; < 0: keep. */
     double value[DMK_LAB_N_PARAMS];
-    /* null backend only: the simulated drive (0: none) and its latency */
-    uint64_t null_cache_bytes;
-    uint64_t null_bytes_per_c;
-    double null_latency_us; /* < 0: none given */
 } DmkLabOverrides;
 
 void dmk_lab_overrides_init(DmkLabOverrides *o);

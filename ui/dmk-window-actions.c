@@ -463,8 +463,9 @@ static gboolean volume_of(const char *dir, DmkVolume *out)
     return best > 0;
 }
 
-/* "fills /data (ext4 on /dev/sda1, 80.7 GiB free) with 78.7 GiB". */
-static char *fill_question(const DmkRunSpec *spec, gboolean null, char **detail)
+/* "fills /data (ext4 on /dev/sda1, 80.7 GiB free) with 78.7 GiB"; be:
+ * the backend, which may write nothing at all (DmkBackend.in_memory). */
+static char *fill_question(const DmkRunSpec *spec, const DmkBackend *be, char **detail)
 {
     DmkVolume vol;
     char amount[32], free_text[32];
@@ -484,11 +485,16 @@ static char *fill_question(const DmkRunSpec *spec, gboolean null, char **detail)
                            dmk_format_size(vol.free_bytes >> 20 << 20, free_text, sizeof free_text))
                      : g_strdup("");
     char *margin = spec->size ? g_strdup("") : g_strdup(", all its free space but 2 GiB");
+    char *pretend = be && be->in_memory
+                        ? g_strdup_printf("\n\nThe %s backend is chosen: it only pretends, and "
+                                          "writes nothing.",
+                                          be->name)
+                        : g_strdup("");
     *detail = g_strdup_printf(
         "The full-span write fills %s%s with %s%s; the file is removed afterwards. Writing a "
         "whole drive takes a while, and it counts against the drive's rated endurance.%s",
-        where, fs, amount, margin,
-        null ? "\n\nThe null backend is chosen: it only pretends, and writes nothing." : "");
+        where, fs, amount, margin, pretend);
+    g_free(pretend);
     g_free(fs);
     g_free(margin);
     return g_strdup_printf("Fill %s with %s?", where, amount);
@@ -508,7 +514,7 @@ static void on_confirm_response(GtkDialog *dialog, int response, gpointer data)
 void dmk_window_confirm_fullspan(DmkWindow *self, const DmkRunSpec *spec)
 {
     char *detail = NULL;
-    char *question = fill_question(spec, g_strcmp0(self->backend, "null") == 0, &detail);
+    char *question = fill_question(spec, dmk_backend_by_name(self->backend), &detail);
     GtkWidget *d =
         gtk_message_dialog_new(GTK_WINDOW(self), GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
                                GTK_MESSAGE_WARNING, GTK_BUTTONS_NONE, "%s", question);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "dmk-target-list.h"
+#include "dmk-target-rules.h"
 
 gboolean dmk_window_target_is_device(DmkWindow *self)
 {

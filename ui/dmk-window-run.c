@@ -10,7 +10,6 @@
 #include "dmk-escape.h"
 #include "dmk-report.h"
 #include "dmk-text.h"
-#include "fault/dmk-fault.h"
 
 /* ---- from settings to a spec --------------------------------------------- */
 
@@ -69,6 +68,7 @@ static int base_spec(DmkWindow *self, DmkRunSpec *spec, DmkError *err)
     spec->interval_s = seconds_setting(self, "interval-time", self->overrides.interval_s);
     if (self->overrides.watchdog_s > 0)
         spec->watchdog_s = self->overrides.watchdog_s;
+    spec->backend_opts = self->overrides.backend_opts;
     set_data_kind(self, spec);
     return DMK_OK;
 }
@@ -102,19 +102,6 @@ static int build_sweep_spec(DmkWindow *self, const DmkSweep *sw, DmkRunSpec *spe
     return rc != DMK_OK ? rc : dmk_run_spec_validate(spec, dmk_os_max_inflight(), err);
 }
 
-/* The null backend's simulated drive, for tests of the lab's analysis
- * on known answers: a cache that slows writes 4-fold once full and
- * drains in 5 s idle, and a sensor that warms 1 C per bytes_per_c. */
-static void apply_null_sim(DmkWindow *self, DmkRunSpec *spec)
-{
-    const DmkLabOverrides *o = &self->lab_overrides;
-    if (o->null_cache_bytes || o->null_bytes_per_c)
-        spec->null_sim = (DmkNullSim){o->null_cache_bytes, 4, o->null_cache_bytes ? 5.0 : 0.0,
-                                      o->null_bytes_per_c};
-    if (o->null_latency_us >= 0)
-        spec->null_latency_ns = (uint64_t)(o->null_latency_us * 1000.0);
-}
-
 gboolean dmk_window_build_lab_spec(DmkWindow *self, DmkRunSpec *spec)
 {
     DmkLabParams p;
@@ -124,10 +111,8 @@ gboolean dmk_window_build_lab_spec(DmkWindow *self, DmkRunSpec *spec)
         rc = base_spec(self, spec, &err);
     if (rc == DMK_OK)
         rc = dmk_lab_build(&p, spec, &err);
-    if (rc == DMK_OK) {
-        apply_null_sim(self, spec);
+    if (rc == DMK_OK)
         rc = dmk_run_spec_validate(spec, dmk_os_max_inflight(), &err);
-    }
     if (rc != DMK_OK)
         dmk_window_show_error(self, err.code, err.msg);
     return rc == DMK_OK;
@@ -503,11 +488,6 @@ static void on_stalled(const char *msg, gpointer data)
 
 static const DmkBackend *run_backend(DmkWindow *self)
 {
-    if (self->overrides.fault_hang) {
-        /* Tests: a submit call that never returns, as on a frozen file system. */
-        DmkFaultScript script = {.hang = {.nth = self->overrides.fault_hang}};
-        return dmk_backend_fault(&script);
-    }
     const DmkBackend *be = dmk_backend_by_name(self->backend);
     return be ? be : dmk_backend_native();
 }

@@ -645,7 +645,7 @@ static void dmk_window_class_init(DmkWindowClass *klass)
 static void dmk_window_init(DmkWindow *self)
 {
     gtk_widget_init_template(GTK_WIDGET(self));
-    self->overrides = (DmkRunOverrides){"native", -1, -1, -1};
+    self->overrides = (DmkRunOverrides){"native", -1, -1, -1, 0, {{0}}};
     self->backend = g_strdup("native");
     self->overrides.backend = self->backend;
     dmk_lab_overrides_init(&self->lab_overrides);

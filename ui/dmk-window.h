@@ -20,15 +20,16 @@ G_DECLARE_FINAL_TYPE(DmkWindow, dmk_window, DMK, WINDOW, GtkApplicationWindow)
 
 /* Run settings that only the command line sets, for this session. */
 typedef struct {
-    const char *backend; /* "native" (NULL too), "null", or a backend's name */
+    const char *backend; /* "native" (NULL too), or a registered backend's name */
     double measure_s;    /* < 0: from the settings */
     double warmup_s;     /* < 0: the measure time, as CrystalDiskMark */
     double interval_s;   /* < 0: from the settings */
-    /* Tests: the engine's watchdog time (0: its default), and a submit
-     * call that hangs (the fault backend's `hang`, 0: none), which makes
-     * a run stall as on a frozen file system. */
+    /* Tests: the engine's watchdog time (0: its default), and the
+     * backend's own options for every run (the null backend's latency and
+     * simulated drive; the fault backend's hang, a submit call that makes
+     * a run stall as on a frozen file system). */
     double watchdog_s;
-    unsigned fault_hang;
+    DmkBackendOpts backend_opts;
 } DmkRunOverrides;
 
 /* settings: an io.github.drivemark.Drivemark GSettings (maybe delayed). */

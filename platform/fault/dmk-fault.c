@@ -10,6 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dmk-size.h"
+#include "null/dmk-null-queue.h"
+
 typedef _Atomic uint64_t DmkFaultCount;
 
 /* Counts shared by every queue (queues run on their own threads), so that
@@ -28,20 +31,18 @@ static DmkFaultCounts dmk_fault_counts;
 struct DmkTarget {
     DmkFaultScript script; /* as it was at open */
     char dir[1024];        /* for messages */
-    uint64_t latency_ns;
+    uint64_t latency_ns, serve_ns;
     uint64_t size;
     atomic_bool vanished; /* the drive is gone: nothing works any more */
     unsigned char *data;  /* script.keep_data: what was written, size bytes */
 };
 
+/* The null backend's queue (dmk-null-queue.h), with the requests the
+ * script swallowed beside it. */
 struct DmkQueue {
     DmkTarget *target;
-    uint64_t latency_ns;
-    uint64_t last_due; /* completions stay in submit order */
-    unsigned depth;
-    unsigned head, count; /* FIFO of in-flight requests that will complete */
-    unsigned n_lost;      /* swallowed requests: they hold their slot for ever */
-    DmkIo **fifo;
+    DmkNullFifo q;   /* the requests that will complete */
+    unsigned n_lost; /* swallowed requests: they hold their slot for ever */
 };
 
 /* ---- counting and striking ----------------------------------------------- */
@@ -102,9 +103,23 @@ static void fill_info(const DmkTargetParams *p, const DmkTarget *t, DmkTargetInf
     info->offset_align = 512;
 }
 
+static void install(const DmkFaultScript *script);
+
+/* The script a target follows: the installed one, and the hang its
+ * options ask for (installed, counts zeroed, as dmk_backend_fault would). */
+static void open_script(const DmkFaultOpts *o)
+{
+    if (!o->hang)
+        return;
+    DmkFaultScript s = {.hang = {.nth = o->hang}};
+    install(&s);
+}
+
 static int fault_target_open(const DmkTargetParams *p, DmkTarget **out, DmkTargetInfo *info,
                              DmkError *err)
 {
+    DmkFaultOpts o = dmk_fault_opts_get(p->opts);
+    open_script(&o);
     const DmkFaultScript *s = &dmk_fault_script;
     if (strikes(&s->open, count_up(&dmk_fault_counts.opens))) {
         char what[1100];
@@ -116,15 +131,16 @@ static int fault_target_open(const DmkTargetParams *p, DmkTarget **out, DmkTarge
         return dmk_error_set(err, DMK_E_NOMEM, 0, "out of memory");
     t->script = *s;
     snprintf(t->dir, sizeof t->dir, "%s", p->dir);
-    t->latency_ns = p->null_latency_ns;
-    t->size = p->size ? p->size : 64ULL << 30; /* "free space": a 64 GiB drive */
-    if (!p->size && p->free_margin)
-        t->size = t->size > p->free_margin ? (t->size - p->free_margin) >> 20 << 20 : 0;
-    atomic_init(&t->vanished, false);
-    if (s->keep_data && !(t->data = calloc(1, t->size))) {
+    t->latency_ns = o.null.latency_ns;
+    t->serve_ns = s->serve_ns ? s->serve_ns : o.null.serve_ns;
+    int rc = dmk_null_target_size(p, &t->size, err);
+    if (rc == DMK_OK && s->keep_data && !(t->data = calloc(1, t->size)))
+        rc = dmk_error_set(err, DMK_E_NOMEM, 0, "out of memory for the fault target's data");
+    if (rc != DMK_OK) {
         free(t);
-        return dmk_error_set(err, DMK_E_NOMEM, 0, "out of memory for the fault target's data");
+        return rc;
     }
+    atomic_init(&t->vanished, false);
     fill_info(p, t, info);
     atomic_fetch_add(&dmk_fault_counts.targets_open, 1);
     *out = t;
@@ -182,15 +198,13 @@ static int fault_trim(DmkTarget *t, DmkTrimReport *rep, DmkError *err)
 static int fault_queue_open(DmkTarget *t, unsigned depth, DmkQueue **out, DmkError *err)
 {
     DmkQueue *q = calloc(1, sizeof *q);
-    if (q)
-        q->fifo = calloc(depth, sizeof *q->fifo);
-    if (!q || !q->fifo) {
-        free(q);
+    if (!q)
         return dmk_error_set(err, DMK_E_NOMEM, 0, "out of memory for an I/O queue");
+    if (dmk_null_fifo_init(&q->q, depth, t->latency_ns, t->serve_ns, err) != DMK_OK) {
+        free(q);
+        return DMK_E_NOMEM;
     }
     q->target = t;
-    q->latency_ns = t->latency_ns;
-    q->depth = depth;
     atomic_fetch_add(&dmk_fault_counts.queues_open, 1);
     *out = q;
     return DMK_OK;
@@ -203,7 +217,7 @@ static void fault_queue_close(DmkQueue *q)
     if (!q)
         return;
     atomic_fetch_sub(&dmk_fault_counts.queues_open, 1);
-    free(q->fifo);
+    dmk_null_fifo_free(&q->q);
     free(q);
 }
 
@@ -228,12 +242,6 @@ static int call_fault(DmkTarget *t, uint64_t call, int n, DmkError *err)
     return 1;
 }
 
-/* Each request's due time, kept in its private area. */
-static uint64_t *due_of(DmkIo *io)
-{
-    return (uint64_t *)(void *)io->priv;
-}
-
 /* Takes one request into the FIFO, unless the script swallows it. */
 static void accept_one(DmkQueue *q, DmkIo *io)
 {
@@ -247,13 +255,7 @@ static void accept_one(DmkQueue *q, DmkIo *io)
         atomic_fetch_add(&c->faults, 1);
         return;
     }
-    uint64_t due = io->submit_ns + q->latency_ns, serve = q->target->script.serve_ns;
-    if (serve && q->last_due + serve > due)
-        due = q->last_due + serve; /* served one at a time */
-    q->last_due = due > q->last_due ? due : q->last_due;
-    *due_of(io) = q->last_due;
-    q->fifo[(q->head + q->count) % q->depth] = io;
-    q->count++;
+    dmk_null_fifo_push(&q->q, io, q->q.latency_ns);
 }
 
 /* Blocks the calling thread, counted as hung, until the test releases
@@ -293,7 +295,7 @@ static int fault_submit(DmkQueue *q, DmkIo **ios, int n, DmkError *err)
     int go = call_fault(q->target, call, n, err);
     if (go <= 0)
         return go;
-    int room = (int)(q->depth - q->count - q->n_lost);
+    int room = (int)(q->q.depth - q->q.count - q->n_lost);
     uint32_t max = q->target->script.submit_max;
     int k = n < room ? n : room;
     if (max && (uint32_t)k > max)
@@ -346,44 +348,71 @@ static void complete(const DmkTarget *t, DmkIo *io)
     keep_or_give(t, io);
 }
 
-static bool head_due(const DmkQueue *q, uint64_t now)
-{
-    return q->count && *due_of(q->fifo[q->head]) <= now;
-}
-
+/* The null backend's reap, then the script's say on each completion. */
 static int fault_reap(DmkQueue *q, int min, int max, uint64_t timeout_ns, DmkIo **done,
                       DmkError *err)
 {
     (void)err;
-    int n = 0;
+    uint64_t deadline = dmk_clock_ns() + timeout_ns;
     /* A vanished drive fails what is in flight at once, due or not. */
-    bool now_all = (q->latency_ns == 0 && q->target->script.serve_ns == 0) ||
-                   atomic_load(&q->target->vanished);
-    uint64_t now = dmk_clock_ns(), deadline = now + timeout_ns;
-    while (n < max && q->count) {
-        if (!now_all && !head_due(q, now)) {
-            if (n >= min || now >= deadline)
-                break;
-            uint64_t due = *due_of(q->fifo[q->head]);
-            dmk_wait_until_ns(due < deadline ? due : deadline);
-            now = dmk_clock_ns();
-            continue;
-        }
-        DmkIo *io = q->fifo[q->head];
-        q->head = (q->head + 1) % q->depth;
-        q->count--;
-        complete(q->target, io);
-        done[n++] = io;
-    }
+    bool all_due =
+        (q->q.latency_ns == 0 && q->q.serve_ns == 0) || atomic_load(&q->target->vanished);
+    int n = dmk_null_fifo_reap(&q->q, min, max, timeout_ns, all_due, done);
+    for (int i = 0; i < n; i++)
+        complete(q->target, done[i]);
     /* Only swallowed requests left: nothing will come, but a real reap
      * would wait its time out rather than return at once. */
-    if (n < min && !q->count && now < deadline)
+    if (n < min && !q->q.count && dmk_clock_ns() < deadline)
         dmk_wait_until_ns(deadline);
     return n;
 }
 
-static const DmkBackend dmk_fault_backend = {
+/* ---- options ------------------------------------------------------------- */
+
+static const DmkBackendOption fault_options[] = {
+    {"latency", "US", "each I/O completes after US microseconds (the null backend's)"},
+    {"serve", "US", "each queue answers one request at a time, US microseconds apart"},
+    {"hang", "N", "the Nth submit call never returns, as on a frozen file system"},
+    {NULL, NULL, NULL},
+};
+
+DmkFaultOpts *dmk_fault_opts(DmkBackendOpts *opts)
+{
+    _Static_assert(sizeof(DmkFaultOpts) <= DMK_BACKEND_OPTS_SIZE, "DmkBackendOpts is too small");
+    if (strcmp(opts->backend, "fault") != 0) {
+        DmkNullOpts null = *dmk_null_opts_get(opts);
+        memset(opts, 0, sizeof *opts);
+        snprintf(opts->backend, sizeof opts->backend, "fault");
+        ((DmkFaultOpts *)(void *)opts->data)->null = null;
+    }
+    return (DmkFaultOpts *)(void *)opts->data;
+}
+
+DmkFaultOpts dmk_fault_opts_get(const DmkBackendOpts *opts)
+{
+    if (opts && strcmp(opts->backend, "fault") == 0)
+        return *(const DmkFaultOpts *)(const void *)opts->data;
+    /* the null backend's options alone (or none): the first part of ours */
+    return (DmkFaultOpts){.null = *dmk_null_opts_get(opts)};
+}
+
+static int fault_parse_option(DmkBackendOpts *opts, const char *key, const char *value,
+                              const char *what, DmkError *err)
+{
+    DmkFaultOpts *o = dmk_fault_opts(opts);
+    if (strcmp(key, "hang") == 0)
+        return dmk_parse_uint_range(what, value, 1, UINT32_MAX, &o->hang, err);
+    /* latency and serve are the null backend's, in the first part */
+    return dmk_backend_null()->parse_option(opts, key, value, what, err);
+}
+
+const DmkBackend dmk_backend_fault_desc = {
     .name = "fault",
+    .description = "the null backend's queue with scripted faults (tests)",
+    .tests_only = true,
+    .in_memory = true,
+    .options = fault_options,
+    .parse_option = fault_parse_option,
     .target_open = fault_target_open,
     .target_close = fault_target_close,
     .target_sync = fault_target_sync,
@@ -395,7 +424,8 @@ static const DmkBackend dmk_fault_backend = {
     .target_trim = fault_trim,
 };
 
-const DmkBackend *dmk_backend_fault(const DmkFaultScript *script)
+/* Makes *script (NULL: none) the one targets take, and zeroes the counts. */
+static void install(const DmkFaultScript *script)
 {
     static const DmkFaultScript none;
     dmk_fault_script = script ? *script : none;
@@ -408,16 +438,21 @@ const DmkBackend *dmk_backend_fault(const DmkFaultScript *script)
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         atomic_store(all[i], 0);
     atomic_store(&c->released, false);
+}
+
+const DmkBackend *dmk_backend_fault(const DmkFaultScript *script)
+{
+    install(script);
     if (dmk_fault_script.close_waits || dmk_fault_script.keep_data) {
         /* the same, but its queues stand for ones that wait for the drive,
          * or it keeps what is written */
         static DmkBackend other;
-        other = dmk_fault_backend;
+        other = dmk_backend_fault_desc;
         other.close_waits = dmk_fault_script.close_waits;
         other.keeps_data = dmk_fault_script.keep_data;
         return &other;
     }
-    return &dmk_fault_backend;
+    return &dmk_backend_fault_desc;
 }
 
 void dmk_fault_stats(DmkFaultStats *out)

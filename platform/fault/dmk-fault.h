@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "dmk-platform.h"
+#include "null/dmk-null.h"
 
 /* The raw OS codes a real backend would report for these faults
  * (os_error is errno on Linux, a Win32 error on Windows), so that tests
@@ -95,9 +96,25 @@ typedef struct {
     /* > 0: each queue's drive answers one request at a time, every one
      * this long after the one before (a USB stick at 20 random-write IOPS
      * is 50 ms), so a deep queue drains slowly after a stop. Counts with
-     * DmkTargetParams.null_latency_ns, as a floor. */
+     * the null options' latency_ns, as a floor; 0: their serve_ns. */
     uint64_t serve_ns;
 } DmkFaultScript;
+
+/* The fault backend's options: the null backend's (it wraps the null
+ * backend's queue: latency, serve), then its own ("hang"), for front
+ * ends that choose it by name with no script (the window's --fault-hang). */
+typedef struct {
+    DmkNullOpts null;
+    /* > 0: submit call number `hang` blocks until dmk_fault_release(), as
+     * DmkFaultScript.hang.nth; the counts start again at the open. */
+    uint64_t hang;
+} DmkFaultOpts;
+
+/* opts as the fault backend's, to be set (the null options it held are
+ * kept); dmk_fault_opts_get: a copy of them, all zero but the null
+ * options when opts holds only those, all zero when neither. */
+DmkFaultOpts *dmk_fault_opts(DmkBackendOpts *opts);
+DmkFaultOpts dmk_fault_opts_get(const DmkBackendOpts *opts);
 
 /* What the backend saw since the script was installed: the tests' exact
  * I/O counts, and whether everything opened was closed again. */
@@ -118,8 +135,8 @@ typedef struct {
 
 /* Installs a copy of *script (NULL: no faults, a plain null backend),
  * zeroes the counts and returns the backend, named "fault". Requests
- * complete at once or after DmkTargetParams.null_latency_ns, like the
- * null backend's. Targets take the script as it is when they open. */
+ * complete at once or after the null options' latency_ns, in the null
+ * backend's queue. Targets take the script as it is when they open. */
 const DmkBackend *dmk_backend_fault(const DmkFaultScript *script);
 
 /* The counts since the last dmk_backend_fault(); safe while a run goes on. */

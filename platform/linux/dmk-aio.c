@@ -181,8 +181,10 @@ static int aio_reap(DmkQueue *q, int min, int max, uint64_t timeout_ns, DmkIo **
     return n + rc;
 }
 
-static const DmkBackend aio_backend = {
+const DmkBackend dmk_backend_libaio_desc = {
     .name = "libaio",
+    .description = "Linux's asynchronous I/O, O_DIRECT",
+    .native = true,
     .target_open = aio_target_open,
     .target_close = aio_target_close,
     .target_sync = aio_target_sync,
@@ -195,8 +197,3 @@ static const DmkBackend aio_backend = {
     .keeps_data = true,
     .close_waits = true, /* io_destroy waits for what is in flight */
 };
-
-const DmkBackend *dmk_backend_native(void)
-{
-    return &aio_backend;
-}

@@ -20,6 +20,7 @@
 
 #include "dmk-drive-linux.h"
 #include "dmk-mountinfo.h"
+#include "dmk-target-rules.h"
 #include "dmk-target-linux.h"
 
 /* ---- opening ----------------------------------------------------------------- */

@@ -27,6 +27,7 @@
 #include "dmk-mountinfo.h"
 #include "dmk-platform.h"
 #include "dmk-storage-linux.h"
+#include "dmk-target-rules.h"
 
 #define TMPFS_MAGIC_ 0x01021994
 #define RAMFS_MAGIC_ 0x858458f6

@@ -1,12 +1,16 @@
-/* The null backend: requests complete in memory, at once or after a fixed
- * latency, and no byte reaches a disk. It measures what the engine itself
- * costs per I/O and makes unit tests of the core deterministic. */
+/* The null backend (dmk-null.h): requests complete in memory, at once or
+ * after a fixed latency, and no byte reaches a disk. It measures what the
+ * engine itself costs per I/O and makes unit tests of the core
+ * deterministic. */
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "dmk-platform.h"
+#include "dmk-null.h"
+#include "dmk-null-queue.h"
+#include "dmk-size.h"
+#include "dmk-target-rules.h"
 
 /* The simulated drive (DmkNullSim): a write cache that fills with every
  * byte written and drains while idle, and a temperature that rises with
@@ -27,7 +31,7 @@ typedef struct {
 
 struct DmkTarget {
     uint64_t latency_ns;
-    uint64_t serve_ns; /* DmkTargetParams.null_serve_ns */
+    uint64_t serve_ns; /* DmkNullOpts.serve_ns */
     uint64_t size;
     bool sim_on;
     DmkSimDrive sim;
@@ -35,13 +39,14 @@ struct DmkTarget {
 
 struct DmkQueue {
     DmkTarget *target;
-    uint64_t last_due; /* completions stay in submit order */
-    uint64_t latency_ns;
-    uint64_t serve_ns;
-    unsigned depth;
-    unsigned head, count; /* FIFO of in-flight requests, in submit order */
-    DmkIo **fifo;
+    DmkNullFifo q;
 };
+
+int dmk_null_target_size(const DmkTargetParams *p, uint64_t *size, DmkError *err)
+{
+    *size = p->size;
+    return p->size ? DMK_OK : dmk_target_size(p, 64ULL << 30, 0, size, err);
+}
 
 static int null_target_open(const DmkTargetParams *p, DmkTarget **out, DmkTargetInfo *info,
                             DmkError *err)
@@ -49,19 +54,19 @@ static int null_target_open(const DmkTargetParams *p, DmkTarget **out, DmkTarget
     DmkTarget *t = calloc(1, sizeof *t);
     if (!t)
         return dmk_error_set(err, DMK_E_NOMEM, 0, "out of memory");
-    t->latency_ns = p->null_latency_ns;
-    t->serve_ns = p->null_serve_ns;
+    const DmkNullOpts *o = dmk_null_opts_get(p->opts);
+    t->latency_ns = o->latency_ns;
+    t->serve_ns = o->serve_ns;
     /* No disk, so any size fits; the full span takes the free space of a
      * simulated 64 GiB drive, by the rule the real targets follow. */
-    t->size = p->size;
-    int rc = p->size ? DMK_OK : dmk_target_size(p, 64ULL << 30, 0, &t->size, err);
+    int rc = dmk_null_target_size(p, &t->size, err);
     if (rc != DMK_OK) {
         free(t);
         return rc;
     }
-    if (p->null_sim && (p->null_sim->cache_bytes || p->null_sim->bytes_per_c)) {
+    if (o->sim.cache_bytes || o->sim.bytes_per_c) {
         t->sim_on = true;
-        t->sim.cfg = *p->null_sim;
+        t->sim.cfg = o->sim;
         if (t->sim.cfg.slow_factor < 1)
             t->sim.cfg.slow_factor = 1;
         t->sim.temp_c = SIM_AMBIENT_C;
@@ -100,16 +105,13 @@ static int null_target_sync(DmkTarget *t, DmkError *err)
 static int null_queue_open(DmkTarget *t, unsigned depth, DmkQueue **out, DmkError *err)
 {
     DmkQueue *q = calloc(1, sizeof *q);
-    if (q)
-        q->fifo = calloc(depth, sizeof *q->fifo);
-    if (!q || !q->fifo) {
-        free(q);
+    if (!q)
         return dmk_error_set(err, DMK_E_NOMEM, 0, "out of memory for an I/O queue");
+    if (dmk_null_fifo_init(&q->q, depth, t->latency_ns, t->serve_ns, err) != DMK_OK) {
+        free(q);
+        return DMK_E_NOMEM;
     }
-    q->latency_ns = t->latency_ns;
-    q->serve_ns = t->serve_ns;
     q->target = t;
-    q->depth = depth;
     *out = q;
     return DMK_OK;
 }
@@ -117,7 +119,7 @@ static int null_queue_open(DmkTarget *t, unsigned depth, DmkQueue **out, DmkErro
 static void null_queue_close(DmkQueue *q)
 {
     if (q)
-        free(q->fifo);
+        dmk_null_fifo_free(&q->q);
     free(q);
 }
 
@@ -166,83 +168,37 @@ static double sim_advance(DmkSimDrive *d, uint64_t now, uint64_t written)
     return factor;
 }
 
-/* Each request's due time, kept in its private area. */
-static uint64_t *due_of(DmkIo *io)
-{
-    return (uint64_t *)(void *)io->priv;
-}
-
 static uint64_t batch_latency(DmkQueue *q, DmkIo **ios, int n)
 {
     DmkTarget *t = q->target;
     if (!t->sim_on)
-        return q->latency_ns;
+        return q->q.latency_ns;
     uint64_t written = 0;
     for (int i = 0; i < n; i++)
         written += ios[i]->op == DMK_OP_WRITE ? ios[i]->len : 0;
     sim_lock(&t->sim);
     double factor = sim_advance(&t->sim, dmk_clock_ns(), written);
     sim_unlock(&t->sim);
-    return (uint64_t)((double)q->latency_ns * factor);
+    return (uint64_t)((double)q->q.latency_ns * factor);
 }
 
 static int null_submit(DmkQueue *q, DmkIo **ios, int n, DmkError *err)
 {
     (void)err;
     int accepted = 0;
-    int room = (int)(q->depth - q->count);
+    int room = (int)(q->q.depth - q->q.count);
     uint64_t lat = batch_latency(q, ios, n < room ? n : room);
-    while (accepted < n && q->count < q->depth) {
-        unsigned tail = (q->head + q->count) % q->depth;
-        DmkIo *io = ios[accepted++];
-        uint64_t due = io->submit_ns + lat;
-        if (q->serve_ns && q->last_due + q->serve_ns > due)
-            due = q->last_due + q->serve_ns; /* served one at a time */
-        q->last_due = due > q->last_due ? due : q->last_due;
-        *due_of(io) = q->last_due;
-        q->fifo[tail] = io;
-        q->count++;
-    }
+    while (accepted < n && q->q.count < q->q.depth)
+        dmk_null_fifo_push(&q->q, ios[accepted++], lat);
     return accepted;
-}
-
-/* With a fixed latency, submit order is completion order: the head of the
- * FIFO is always the next one due. */
-static bool head_due(const DmkQueue *q, uint64_t now)
-{
-    return q->count && *due_of(q->fifo[q->head]) <= now;
-}
-
-static void wait_for_head(const DmkQueue *q, uint64_t deadline)
-{
-    uint64_t due = *due_of(q->fifo[q->head]);
-    dmk_wait_until_ns(due < deadline ? due : deadline);
 }
 
 static int null_reap(DmkQueue *q, int min, int max, uint64_t timeout_ns, DmkIo **done,
                      DmkError *err)
 {
     (void)err;
-    int n = 0;
-    bool timed = q->latency_ns || q->serve_ns;
-    uint64_t now = timed ? dmk_clock_ns() : 0;
-    uint64_t deadline = now + timeout_ns;
-    while (n < max && q->count) {
-        if (timed && !head_due(q, now)) {
-            if (n >= min || now >= deadline)
-                break;
-            wait_for_head(q, deadline);
-            now = dmk_clock_ns();
-            continue;
-        }
-        DmkIo *io = q->fifo[q->head];
-        q->head = (q->head + 1) % q->depth;
-        q->count--;
-        io->res = io->len;
-        io->os_error = 0;
-        done[n++] = io;
-    }
-    return n;
+    bool timed = q->q.latency_ns || q->q.serve_ns;
+    return dmk_null_fifo_reap(&q->q, min, max, timeout_ns, !timed, done);
 }
 
 static int null_temperature(DmkTarget *t, double *celsius)
@@ -274,8 +230,90 @@ static int null_trim(DmkTarget *t, DmkTrimReport *rep, DmkError *err)
     return DMK_OK;
 }
 
-static const DmkBackend null_backend = {
+/* ---- options ------------------------------------------------------------ */
+
+static const DmkBackendOption null_options[] = {
+    {"latency", "US", "each I/O completes after US microseconds"},
+    {"serve", "US",
+     "each queue answers one request at a time, US microseconds apart (a slow drive)"},
+    {"cache", "SIZE",
+     "simulate a write cache of SIZE that slows writes 4x once full and empties in 5 s of idle"},
+    {"thermal", "SIZE", "simulate a sensor, 1 C warmer per SIZE written, throttling at 80 C"},
+    {"slow", "N", "the slow-down past the cache and while throttled (default: 4)"},
+    {NULL, NULL, NULL},
+};
+
+static bool holds_null_opts(const DmkBackendOpts *o)
+{
+    return o && (strcmp(o->backend, "null") == 0 || strcmp(o->backend, "fault") == 0);
+}
+
+DmkNullOpts *dmk_null_opts(DmkBackendOpts *opts)
+{
+    _Static_assert(sizeof(DmkNullOpts) <= DMK_BACKEND_OPTS_SIZE, "DmkBackendOpts is too small");
+    if (!holds_null_opts(opts)) {
+        memset(opts, 0, sizeof *opts);
+        snprintf(opts->backend, sizeof opts->backend, "null");
+    }
+    return (DmkNullOpts *)(void *)opts->data;
+}
+
+const DmkNullOpts *dmk_null_opts_get(const DmkBackendOpts *opts)
+{
+    static const DmkNullOpts defaults;
+    return holds_null_opts(opts) ? (const DmkNullOpts *)(const void *)opts->data : &defaults;
+}
+
+/* A latency in whole microseconds, up to 10 s, kept in ns. */
+static int parse_us(const char *what, const char *v, uint64_t *ns, DmkError *err)
+{
+    uint64_t us;
+    int rc = dmk_parse_uint_range(what, v, 0, 10000000, &us, err);
+    if (rc == DMK_OK)
+        *ns = us * 1000;
+    return rc;
+}
+
+/* A simulated drive slows down 4-fold unless --null-slow says otherwise;
+ * a cache empties in 5 s of idle. */
+static int parse_sim(DmkNullSim *sim, const char *key, const char *v, const char *what,
+                     DmkError *err)
+{
+    uint64_t n;
+    int rc;
+    if (strcmp(key, "slow") == 0) {
+        rc = dmk_parse_uint_range(what, v, 1, 1000, &n, err);
+        if (rc == DMK_OK)
+            sim->slow_factor = (uint32_t)n;
+        return rc;
+    }
+    if (strcmp(key, "cache") == 0) {
+        rc = dmk_parse_size_range(what, v, 1ULL << 20, 1ULL << 50, &sim->cache_bytes, err);
+        sim->drain_s = sim->drain_s == 0 ? 5 : sim->drain_s;
+    } else {
+        rc = dmk_parse_size_range(what, v, 4096, 1ULL << 40, &sim->bytes_per_c, err);
+    }
+    sim->slow_factor = sim->slow_factor ? sim->slow_factor : 4;
+    return rc;
+}
+
+static int null_parse_option(DmkBackendOpts *opts, const char *key, const char *value,
+                             const char *what, DmkError *err)
+{
+    DmkNullOpts *o = dmk_null_opts(opts);
+    if (strcmp(key, "latency") == 0)
+        return parse_us(what, value, &o->latency_ns, err);
+    if (strcmp(key, "serve") == 0)
+        return parse_us(what, value, &o->serve_ns, err);
+    return parse_sim(&o->sim, key, value, what, err);
+}
+
+const DmkBackend dmk_backend_null_desc = {
     .name = "null",
+    .description = "no disk I/O: measures the engine itself",
+    .in_memory = true,
+    .options = null_options,
+    .parse_option = null_parse_option,
     .target_open = null_target_open,
     .target_close = null_target_close,
     .target_sync = null_target_sync,
@@ -289,5 +327,5 @@ static const DmkBackend null_backend = {
 
 const DmkBackend *dmk_backend_null(void)
 {
-    return &null_backend;
+    return &dmk_backend_null_desc;
 }

@@ -15,6 +15,7 @@
 #include <initguid.h>
 #include <virtdisk.h>
 
+#include "dmk-target-rules.h"
 #include "dmk-win32.h"
 
 #define DEVICE_FLAGS (FILE_FLAG_OVERLAPPED | FILE_FLAG_NO_BUFFERING)

@@ -315,8 +315,10 @@ static int iocp_submit(DmkQueue *q, DmkIo **ios, int n, DmkError *err)
     return started; /* fewer than n: the caller reaps, then retries the rest */
 }
 
-static const DmkBackend iocp_backend = {
+const DmkBackend dmk_backend_iocp_desc = {
     .name = "iocp",
+    .description = "Windows' overlapped I/O on a completion port",
+    .native = true,
     .target_open = iocp_target_open,
     .target_close = iocp_target_close,
     .target_sync = iocp_target_sync,
@@ -328,8 +330,3 @@ static const DmkBackend iocp_backend = {
     .reap = iocp_reap,
     .keeps_data = true,
 };
-
-const DmkBackend *dmk_backend_native(void)
-{
-    return &iocp_backend;
-}

@@ -11,6 +11,7 @@
 #include <winioctl.h>
 
 #include "dmk-drive-windows.h"
+#include "dmk-target-rules.h"
 #include "dmk-win32.h"
 
 /* ---- the volume and the drive under the directory ----------------------- */

@@ -13,6 +13,7 @@
 #include "dmk-runner.h"
 #include "chart-pixels.h"
 #include "lab-fixtures.h"
+#include "null/dmk-null.h"
 
 /* ---- null-backend runs ----------------------------------------------------------- */
 
@@ -43,8 +44,8 @@ static void run_lab(void *arg)
     p.settle_s = 0; /* the simulated cache's fill shows as a smaller cache, no matter */
     DmkError err = {0};
     lr->rc = dmk_lab_build(&p, spec, &err);
-    spec->null_latency_ns = lr->latency_ns;
-    spec->null_sim = lr->sim;
+    dmk_null_opts(&spec->backend_opts)->latency_ns = lr->latency_ns;
+    dmk_null_opts(&spec->backend_opts)->sim = lr->sim;
     if (lr->rc == DMK_OK) {
         DmkRunner *runner = dmk_runner_new(spec, dmk_backend_null());
         lr->rc = dmk_runner_run(runner, NULL, &lr->res, &err);

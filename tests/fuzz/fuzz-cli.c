@@ -1,5 +1,5 @@
 /* libFuzzer target: drivemark-cli's grammar (app/dmk-cli.h) and the
- * parsers under it (core/dmk-size.h, core/dmk-spec.h). The input is split
+ * parsers under it (platform/dmk-size.h, core/dmk-spec.h). The input is split
  * at newlines into argv words (argv[0] is the program), so a seed is one
  * word a line: tests/fuzz/corpus-cli. dmk_cli_parse must accept or refuse
  * with a message; each word is also parsed alone as a size and as a test

@@ -16,6 +16,7 @@
 #include "dmk-csv-read.h"
 #include "dmk-csv.h"
 #include "dmk-runner.h"
+#include "null/dmk-null.h"
 
 static const char *data_dir = "tests/data";
 

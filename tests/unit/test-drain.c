@@ -27,7 +27,7 @@ static DmkRunSpec *new_spec(void)
 {
     DmkRunSpec *s = dmk_test_spec_new(FAULT_DIR, 64 * MIB, 5.0);
     s->watchdog_s = 60.0; /* far over the drain: no stall here */
-    s->null_latency_ns = 1000000;
+    dmk_null_opts(&s->backend_opts)->latency_ns = 1000000;
     dmk_test_spec_add(s, "SEQ1M Q8T1", DMK_MODE_READ, 0);
     dmk_test_spec_add(s, "RND4K Q32T16", DMK_MODE_WRITE, 0);
     return s;

@@ -30,7 +30,7 @@ static DmkRunSpec *new_spec(void)
     s->watchdog_s = 1.0;
     /* The program runs on the simulated clock, which moves only while
      * every thread waits: a timed test needs I/O that takes time. */
-    s->null_latency_ns = 100000;
+    dmk_null_opts(&s->backend_opts)->latency_ns = 100000;
     return s;
 }
 
@@ -241,7 +241,7 @@ static void test_eio_after_the_end(void)
 {
     DmkRunSpec *spec = new_spec();
     spec->measure_s = 0.4;
-    spec->null_latency_ns = 300000000;
+    dmk_null_opts(&spec->backend_opts)->latency_ns = 300000000;
     dmk_test_spec_add(spec, "RND4K Q1T1", DMK_MODE_READ, 0);
     DmkFaultScript s = {
         .fail = {.nth = 2, .ops = DMK_FAULT_READS, .code = DMK_E_IO, .os_error = DMK_FAULT_OS_EIO}};
@@ -266,7 +266,7 @@ static void test_eio_after_the_end(void)
 static DmkRunSpec *exact_spec(void)
 {
     DmkRunSpec *spec = new_spec();
-    spec->null_latency_ns = 50000;
+    dmk_null_opts(&spec->backend_opts)->latency_ns = 50000;
     dmk_test_spec_add(spec, "RND4K Q32T1", DMK_MODE_READ, 0);
     dmk_test_spec_add(spec, "SEQ128K Q8T1", DMK_MODE_WRITE, 0);
     spec->tests[1].limit_bytes = 8 * MIB;
@@ -469,7 +469,7 @@ static void test_vanish(void)
     outcome_free(&o);
 
     /* in the measured test, with requests in flight that fail with it */
-    spec->null_latency_ns = 100000;
+    dmk_null_opts(&spec->backend_opts)->latency_ns = 100000;
     s.vanish.nth = 50;
     run_script(spec, &s, &o);
     check_failed(&o, DMK_E_IO, DMK_FAULT_OS_ENODEV, 0, 2.0);
@@ -485,7 +485,9 @@ static void test_vanished_drive_fails_sync(void)
 {
     DmkFaultScript s = {.vanish = {.nth = 2, .code = DMK_E_IO, .os_error = DMK_FAULT_OS_ENODEV}};
     const DmkBackend *be = dmk_backend_fault(&s);
-    DmkTargetParams p = {.dir = FAULT_DIR, .size = 16 * MIB, .null_latency_ns = 10000000000ULL};
+    DmkBackendOpts opts = {0};
+    dmk_null_opts(&opts)->latency_ns = 10000000000ULL;
+    DmkTargetParams p = {.dir = FAULT_DIR, .size = 16 * MIB, .opts = &opts};
     DmkTarget *t = NULL;
     DmkTargetInfo info;
     DmkQueue *q = NULL;

@@ -220,7 +220,8 @@ static DmkRunResult *run_capped(uint32_t submit_max)
     DmkRunSpec *s = dmk_test_spec_new("/fault/flags", 16ULL << 20, 0.3);
     s->warmup_s = 0.05;
     s->no_fill = true;
-    s->null_latency_ns = 200000; /* 200 us: the requests' time in flight dominates */
+    dmk_null_opts(&s->backend_opts)->latency_ns =
+        200000; /* 200 us: the requests' time in flight dominates */
     dmk_test_spec_add(s, "RND4K Q32T1", DMK_MODE_READ, 0);
     DmkError err = {0};
     DmkFaultScript script = {.submit_max = submit_max};

@@ -20,6 +20,7 @@
 #include "dmk-lab.h"
 #include "dmk-platform.h"
 #include "dmk-runner.h"
+#include "null/dmk-null.h"
 
 #define MIB (1ULL << 20)
 #define GIB (1ULL << 30)
@@ -309,8 +310,8 @@ static void set_callers_part(DmkRunSpec *s)
 {
     snprintf(s->dir, sizeof s->dir, "/some/where");
     s->data = DMK_DATA_ZERO;
-    s->null_latency_ns = 1234;
-    s->null_sim = (DmkNullSim){5 * MIB, 3, 7.0, 4096};
+    dmk_null_opts(&s->backend_opts)->latency_ns = 1234;
+    dmk_null_opts(&s->backend_opts)->sim = (DmkNullSim){5 * MIB, 3, 7.0, 4096};
     s->watchdog_s = 33;
     snprintf(s->sweep, sizeof s->sweep, "qd");
 }
@@ -319,11 +320,11 @@ static void check_callers_part(const DmkRunSpec *s)
 {
     DMK_CHECK_STR(s->dir, "/some/where");
     DMK_CHECK_INT(s->data, DMK_DATA_ZERO);
-    DMK_CHECK_INT(s->null_latency_ns, 1234);
-    DMK_CHECK_INT(s->null_sim.cache_bytes, 5 * MIB);
-    DMK_CHECK_INT(s->null_sim.slow_factor, 3);
-    DMK_CHECK(s->null_sim.drain_s == 7.0);
-    DMK_CHECK_INT(s->null_sim.bytes_per_c, 4096);
+    DMK_CHECK_INT(dmk_null_opts_get(&s->backend_opts)->latency_ns, 1234);
+    DMK_CHECK_INT(dmk_null_opts_get(&s->backend_opts)->sim.cache_bytes, 5 * MIB);
+    DMK_CHECK_INT(dmk_null_opts_get(&s->backend_opts)->sim.slow_factor, 3);
+    DMK_CHECK(dmk_null_opts_get(&s->backend_opts)->sim.drain_s == 7.0);
+    DMK_CHECK_INT(dmk_null_opts_get(&s->backend_opts)->sim.bytes_per_c, 4096);
     DMK_CHECK(s->watchdog_s == 33);
     DMK_CHECK_STR(s->sweep, ""); /* a lab run is no sweep */
 }
@@ -1165,8 +1166,8 @@ static int run_null(const DmkRunSpec *spec, Watch *w, DmkRunResult **out, DmkErr
 static DmkRunSpec *lab_spec(const DmkLabParams *p, uint64_t latency_us, DmkNullSim sim)
 {
     DmkRunSpec *s = spec_new();
-    s->null_latency_ns = latency_us * 1000;
-    s->null_sim = sim;
+    dmk_null_opts(&s->backend_opts)->latency_ns = latency_us * 1000;
+    dmk_null_opts(&s->backend_opts)->sim = sim;
     DmkError err = {0};
     int rc = dmk_lab_build(p, s, &err);
     if (rc != DMK_OK)
@@ -1552,7 +1553,7 @@ static void latency_profile_once(const void *arg)
         s->tests[k].rate_ref -= (uint32_t)(i * 12);
     uint64_t latency_us = (uint64_t)lat_profiles[i].qd * 250;
     double capacity = lat_profiles[i].qd / ((double)latency_us / 1e6); /* 4,000 IOPS */
-    s->null_latency_ns = latency_us * 1000;
+    dmk_null_opts(&s->backend_opts)->latency_ns = latency_us * 1000;
     NullRun run;
     if (!run_ok(&run, s, NO_CALLBACKS))
         return;
@@ -1936,7 +1937,7 @@ static void rate_once(const void *arg)
     DmkRunSpec *s = dmk_test_spec_new(".", 64 * MIB, 0.5);
     s->data = DMK_DATA_ZERO; /* as spec_new's */
     s->timeline_s = 0.1;
-    s->null_latency_ns = latency_us * 1000;
+    dmk_null_opts(&s->backend_opts)->latency_ns = latency_us * 1000;
     dmk_test_spec_add(s, name, DMK_MODE_READ, 100);
     s->tests[0].rate_iops = rate;
     NullRun run;

@@ -10,6 +10,7 @@
 
 #include "dmk-platform.h"
 #include "dmk-runner.h"
+#include "null/dmk-null.h"
 
 #define MIB (1ULL << 20)
 
@@ -21,7 +22,7 @@ static DmkRunSpec *new_spec(uint32_t passes, double measure_s, double warmup_s)
     s->warmup_s = warmup_s;
     /* The program runs on the simulated clock, which moves only while
      * every thread waits: a timed test needs I/O that takes time. */
-    s->null_latency_ns = 100000;
+    dmk_null_opts(&s->backend_opts)->latency_ns = 100000;
     return s;
 }
 
@@ -191,7 +192,7 @@ static void check_latency(const char *name, uint32_t inflight)
 {
     const double expected_iops = 1000.0 * inflight;
     DmkRunSpec *spec = new_spec(3, 0.3, 0.1);
-    spec->null_latency_ns = 1000000;
+    dmk_null_opts(&spec->backend_opts)->latency_ns = 1000000;
     dmk_test_spec_add(spec, name, DMK_MODE_READ, 100);
     Seen seen;
     DmkRunResult *res = NULL;
@@ -437,7 +438,7 @@ static void test_timeline_partial_period(void)
 {
     DmkRunSpec *spec = new_spec(1, 0.25, 0.1);
     spec->timeline_s = 0.1;
-    spec->null_latency_ns = 1000000;
+    dmk_null_opts(&spec->backend_opts)->latency_ns = 1000000;
     dmk_test_spec_add(spec, "RND4K Q32T1", DMK_MODE_READ, 100);
     Seen seen;
     DmkRunResult *res = NULL;

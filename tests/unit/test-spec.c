@@ -2,6 +2,7 @@
 #include "dmk-test.h"
 
 #include "dmk-spec.h"
+#include "null/dmk-null.h"
 
 static void check_name(const char *name, DmkPattern pattern, uint32_t bs, uint32_t qd,
                        uint32_t threads)
@@ -106,7 +107,7 @@ static void test_spec_init(void)
     DMK_CHECK(s->watchdog_s > 0.0);
     DMK_CHECK_INT(s->data, DMK_DATA_RANDOM);
     DMK_CHECK_INT(s->n_tests, 0);
-    DMK_CHECK(s->null_latency_ns == 0);
+    DMK_CHECK(dmk_null_opts_get(&s->backend_opts)->latency_ns == 0);
     DMK_CHECK_STR(s->profile, "default");
     DMK_CHECK_STR(s->dir, ".");
     free(s);

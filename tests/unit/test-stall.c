@@ -255,7 +255,7 @@ static void test_gap_in_warmup(void)
 static void test_slow_drive_is_not_paused(void)
 {
     DmkRunSpec *spec = new_spec("RND4K Q1T1", 2.0, 1);
-    spec->null_latency_ns = 20000000;
+    dmk_null_opts(&spec->backend_opts)->latency_ns = 20000000;
     DmkFaultScript s = {.gap = {.nth = 40}, .gap_ns = 700000000ULL};
     Outcome o = {0};
     DMK_CHECK(run_gaps(spec, &s, &o) == 1);
@@ -321,7 +321,7 @@ static void test_short_gaps_add_up(void)
 static void test_short_gaps_of_a_slow_drive(void)
 {
     DmkRunSpec *spec = new_spec("RND4K Q1T1", 4.0, 1);
-    spec->null_latency_ns = 20000000;
+    dmk_null_opts(&spec->backend_opts)->latency_ns = 20000000;
     DmkFaultScript s = {.gap = {.nth = 40, .times = 8}, .gap_ns = 450000000ULL};
     Outcome o = {0};
     DMK_CHECK(run_gaps(spec, &s, &o) == 8);

@@ -7,6 +7,7 @@
 #include "dmk-platform.h"
 #include "dmk-runner.h"
 #include "dmk-sweep.h"
+#include "null/dmk-null.h"
 
 #define KIB 1024u
 #define MIB (1024u * 1024u)
@@ -172,7 +173,7 @@ static void test_invalid(void)
 static void test_run(void)
 {
     DmkRunSpec *spec = dmk_test_spec_new(".", 64ULL << 20, 0.1);
-    spec->null_latency_ns = 100000;
+    dmk_null_opts(&spec->backend_opts)->latency_ns = 100000;
     DmkSweep s;
     DmkError err = {0};
     dmk_sweep_init(&s, DMK_SWEEP_QD, DMK_PATTERN_SEQ);

@@ -30,6 +30,7 @@
 #include "dmk-test-scratch.h"
 #include "dmk-test-spec.h"
 #include "dmk-verify.h"
+#include "null/dmk-null.h"
 
 #define MIB (1ULL << 20)
 
