@@ -1,0 +1,478 @@
+/* The window's command line: the options (each described once, in
+ * option_entries and dmk-lab.h's and the backends' tables), parsed and
+ * checked in handle-local-options before anything runs. */
+#include <stdio.h>
+#include <string.h>
+
+#include "dmk-app-private.h"
+#include "dmk-outfile.h"
+#include "dmk-presets.h"
+#include "dmk-size.h"
+#include "null/dmk-null.h"
+
+/* Not const: --backend's text is the registry's, filled in by dmk_app_init. */
+static GOptionEntry option_entries[] = {
+    {"target", 't', 0, G_OPTION_ARG_FILENAME, NULL, "Folder for the test file", "DIR"},
+    {"profile", 0, 0, G_OPTION_ARG_STRING, NULL, "default, peak, real, demo or nvme", "NAME"},
+    {"mix", 0, 0, G_OPTION_ARG_NONE, NULL, "Add the mixed (70 % read) column", NULL},
+    {"mode", 0, 0, G_OPTION_ARG_STRING, NULL, "rw (read and write), read or write", "MODE"},
+    {"verify", 0, 0, G_OPTION_ARG_NONE, NULL,
+     "Verify written data: read every written block back after its test", NULL},
+    {"size", 0, 0, G_OPTION_ARG_STRING, NULL, "Test file size, 16MiB-64GiB", "SIZE"},
+    {"passes", 0, 0, G_OPTION_ARG_INT, NULL, "Passes per test, 1-9", "N"},
+    {"measure", 0, 0, G_OPTION_ARG_STRING, NULL, "Length of each pass", "SECONDS"},
+    {"warmup", 0, 0, G_OPTION_ARG_STRING, NULL, "Warm-up before each test, 0 for none", "SECONDS"},
+    {"interval", 0, 0, G_OPTION_ARG_STRING, NULL, "Idle time between tests", "SECONDS"},
+    {"unit", 0, 0, G_OPTION_ARG_STRING, NULL, "mb-s, gb-s, mib-s, iops or us", "UNIT"},
+    {"backend", 0, 0, G_OPTION_ARG_STRING, NULL, NULL /* backend_help */, "NAME"},
+    {"comment", 0, 0, G_OPTION_ARG_STRING, NULL, "Comment for the results", "TEXT"},
+    {"autorun", 0, 0, G_OPTION_ARG_NONE, NULL, "Run all tests (or the --sweep or --lab) at once",
+     NULL},
+    {"sweep", 0, 0, G_OPTION_ARG_STRING, NULL,
+     "Show the sweep tab for qd (queue depths) or bs (block sizes)", "KIND"},
+    {"null-cache", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING, NULL,
+     "Null backend: a simulated write cache of SIZE (tests)", "SIZE"},
+    {"null-thermal", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING, NULL,
+     "Null backend: a simulated sensor, 1 C warmer per SIZE written (tests)", "SIZE"},
+    {"null-clock", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING, NULL,
+     "Null backend: real or simulated time, which moves only while the run waits for its I/O "
+     "(tests; needs --lab and --null-latency)",
+     "KIND"},
+    {"null-latency", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING, NULL,
+     "Null backend: each I/O of a lab test takes US microseconds (tests)", "US"},
+    {"open", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, NULL, "Open a result file (CSV); repeatable",
+     "FILE"},
+    {"compare", 0, 0, G_OPTION_ARG_NONE, NULL, "Compare every opened result", NULL},
+    {"export-chart", 0, 0, G_OPTION_ARG_FILENAME, NULL,
+     "Save the chart shown as PNG, SVG or PDF when done (NAME@2x.png: twice the pixels)", "FILE"},
+    {"screenshot", 0, 0, G_OPTION_ARG_FILENAME, NULL, "Save a PNG of the window when done", "FILE"},
+    {"json", 0, 0, G_OPTION_ARG_FILENAME, NULL, "Save the results as JSON when done", "FILE"},
+    {"dump-tiles", 0, 0, G_OPTION_ARG_NONE, NULL, "Print the tiles, status and error when done",
+     NULL},
+    {"quit-when-done", 0, 0, G_OPTION_ARG_NONE, NULL, "Quit after the run (and screenshot)", NULL},
+    {"dump-clipboard", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, NULL,
+     "Copy the results when done and print what the clipboard holds (tests)", NULL},
+    {"drop", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_FILENAME_ARRAY, NULL,
+     "Drop a file on the window, as a file manager would (tests)", "FILE"},
+    {"activate", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING_ARRAY, NULL,
+     "Trigger the window's action NAME (as win.NAME) once it is shown (tests)", "NAME"},
+    {"stop-after", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_DOUBLE, NULL,
+     "Press Stop SECONDS after the run started (tests)", "SECONDS"},
+    {"stop-at", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING, NULL,
+     "Press Stop at the Nth progress report of STAGE (prepare, warmup, measure, interval) with "
+     "bytes moved, the run waiting there for it; or once a stall is shown: stall (tests)",
+     "STAGE[:N]"},
+    {"close-at", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING, NULL,
+     "Close the window where --stop-at would press Stop (tests)", "STAGE[:N]"},
+    {"close-after", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_DOUBLE, NULL,
+     "Close the window SECONDS after the run started (tests)", "SECONDS"},
+    {"watchdog", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING, NULL,
+     "A queue with nothing completing this long fails the run (tests)", "SECONDS"},
+    {"fault-hang", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING, NULL,
+     "The fault backend: its Nth submit call never returns, as on a frozen file system (tests)",
+     "N"},
+    {"confirm-device", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_FILENAME, NULL,
+     "Type NAME into a device's \"type its name\" question when asked (tests)", "NAME"},
+    {"version", 0, 0, G_OPTION_ARG_NONE, NULL, "Show the version", NULL},
+    {NULL, 0, 0, 0, NULL, NULL, NULL},
+};
+
+static int parse_seconds(GVariantDict *d, const char *key, double min, double *out, DmkError *err)
+{
+    char *v = NULL;
+    if (!g_variant_dict_lookup(d, key, "s", &v))
+        return DMK_OK;
+    char what[32];
+    g_snprintf(what, sizeof what, "--%s", key);
+    int rc = dmk_parse_seconds_range(what, v, min, DMK_SECONDS_MAX, out, err);
+    g_free(v);
+    return rc;
+}
+
+static int parse_lab_kind(DmkAppOptions *o, GVariantDict *d, DmkError *err)
+{
+    g_variant_dict_lookup(d, "lab", "s", &o->lab);
+    if (!o->lab)
+        return DMK_OK;
+    o->lab_o.kind = dmk_lab_from_name(o->lab);
+    char names[256];
+    if (o->lab_o.kind == DMK_LAB_NONE)
+        return dmk_error_set(err, DMK_E_INVAL, 0, "--lab '%s' is unknown: expected %s", o->lab,
+                             dmk_lab_names_text(", ", " or ", names, sizeof names));
+    return DMK_OK;
+}
+
+/* ---- the Lab tab's settings: --lab-NAME for each time and size setting
+ * of dmk-lab.h's table that a test's form shows, with its range there. */
+
+static gboolean is_window_setting(const DmkLabParam *lp)
+{
+    if (lp->kind != DMK_LAB_VALUE_SECONDS && lp->kind != DMK_LAB_VALUE_SIZE)
+        return FALSE;
+    for (size_t i = 0; i < dmk_lab_test_count(); i++)
+        for (size_t f = 0; f < dmk_lab_test_at(i)->n_fields; f++)
+            if (dmk_lab_test_at(i)->fields[f].id == lp->id)
+                return TRUE;
+    return FALSE;
+}
+
+/* Option names and help live as long as the application: GApplication
+ * keeps the pointers. */
+static char lab_option_names[DMK_LAB_N_PARAMS][40];
+static char lab_option_help[DMK_LAB_N_PARAMS][320];
+static char lab_kind_help[320];
+
+static void add_lab_options(GApplication *app)
+{
+    char names[256];
+    g_snprintf(lab_kind_help, sizeof lab_kind_help, "Show the Lab tab with test KIND: %s",
+               dmk_lab_names_text(", ", " or ", names, sizeof names));
+    g_application_add_main_option(app, "lab", 0, 0, G_OPTION_ARG_STRING, lab_kind_help, "KIND");
+    for (int id = 0; id < DMK_LAB_N_PARAMS; id++) {
+        const DmkLabParam *lp = dmk_lab_param((DmkLabParamId)id);
+        if (!is_window_setting(lp))
+            continue;
+        g_snprintf(lab_option_names[id], sizeof lab_option_names[id], "lab-%s", lp->name);
+        g_snprintf(lab_option_help[id], sizeof lab_option_help[id], "Lab: %s", lp->help);
+        g_application_add_main_option(app, lab_option_names[id], 0, 0, G_OPTION_ARG_STRING,
+                                      lab_option_help[id], lp->value);
+    }
+}
+
+static int parse_lab_setting(GVariantDict *d, const DmkLabParam *lp, double *out, DmkError *err)
+{
+    char *v = NULL, what[48];
+    g_snprintf(what, sizeof what, "--lab-%s", lp->name);
+    if (!g_variant_dict_lookup(d, what + 2, "s", &v))
+        return DMK_OK;
+    int rc;
+    if (lp->kind == DMK_LAB_VALUE_SECONDS) {
+        rc = dmk_parse_seconds_range(what, v, lp->min, lp->max, out, err);
+    } else {
+        uint64_t bytes = 0;
+        rc = dmk_parse_size_range(what, v, (uint64_t)lp->min, (uint64_t)lp->max, &bytes, err);
+        *out = (double)bytes;
+    }
+    g_free(v);
+    return rc;
+}
+
+/* --NAME VALUE as option `key` of backend be, into o->backend_opts. */
+static int parse_backend_option(DmkAppOptions *o, GVariantDict *d, const DmkBackend *be,
+                                const char *name, const char *key, DmkError *err)
+{
+    char *v = NULL;
+    if (!g_variant_dict_lookup(d, name, "s", &v))
+        return DMK_OK;
+    char what[32];
+    g_snprintf(what, sizeof what, "--%s", name);
+    int rc = dmk_backend_set_option(be, &o->backend_opts, key, v, what, err);
+    g_free(v);
+    return rc;
+}
+
+/* The null backend's options that come with lab runs (tests). */
+static const char *const lab_options[] = {"lab", "null-cache", "null-thermal", "null-latency"};
+
+static int parse_lab(DmkAppOptions *o, GVariantDict *d, DmkError *err)
+{
+    DmkLabOverrides *l = &o->lab_o;
+    int rc = parse_lab_kind(o, d, err);
+    for (int id = 0; rc == DMK_OK && id < DMK_LAB_N_PARAMS; id++) {
+        const DmkLabParam *lp = dmk_lab_param((DmkLabParamId)id);
+        if (!is_window_setting(lp))
+            continue;
+        rc = parse_lab_setting(d, lp, &l->value[id], err);
+        char name[48];
+        g_snprintf(name, sizeof name, "lab-%s", lp->name);
+        o->lab_set = o->lab_set || g_variant_dict_contains(d, name);
+    }
+    if (rc == DMK_OK)
+        rc = parse_backend_option(o, d, dmk_backend_null(), "null-cache", "cache", err);
+    if (rc == DMK_OK)
+        rc = parse_backend_option(o, d, dmk_backend_null(), "null-thermal", "thermal", err);
+    if (rc == DMK_OK)
+        rc = parse_backend_option(o, d, dmk_backend_null(), "null-latency", "latency", err);
+    for (size_t i = 0; i < G_N_ELEMENTS(lab_options); i++)
+        o->lab_set = o->lab_set || g_variant_dict_contains(d, lab_options[i]);
+    return rc;
+}
+
+/* --stop-at STAGE[:N]: the stage by its name, N from 1 (default 1). */
+static int parse_stop_at(DmkAppOptions *o, GVariantDict *d, DmkError *err)
+{
+    static const char *const names[] = {"prepare", "warmup", "measure", "interval"};
+    static const DmkStage stages[] = {DMK_STAGE_PREPARE, DMK_STAGE_WARMUP, DMK_STAGE_MEASURE,
+                                      DMK_STAGE_INTERVAL};
+    const char *opt = "--stop-at";
+    if (g_variant_dict_lookup(d, "close-at", "s", &o->stop_at)) {
+        o->close_at = TRUE;
+        opt = "--close-at";
+        if (g_variant_dict_contains(d, "stop-at"))
+            return dmk_error_set(err, DMK_E_INVAL, 0,
+                                 "--stop-at and --close-at exclude each other");
+    } else if (!g_variant_dict_lookup(d, "stop-at", "s", &o->stop_at)) {
+        return DMK_OK;
+    }
+    if (g_strcmp0(o->stop_at, "stall") == 0) {
+        o->stop_at_stall = TRUE;
+        return DMK_OK;
+    }
+    char **parts = g_strsplit(o->stop_at, ":", 2);
+    guint64 n = 1;
+    gboolean ok = !parts[1] || (g_ascii_string_to_unsigned(parts[1], 10, 1, 1000, &n, NULL));
+    int found = -1;
+    for (int i = 0; i < (int)G_N_ELEMENTS(names); i++)
+        if (g_strcmp0(parts[0], names[i]) == 0)
+            found = i;
+    g_strfreev(parts);
+    if (!ok || found < 0)
+        return dmk_error_set(err, DMK_E_INVAL, 0,
+                             "%s '%s' is unknown: expected prepare, warmup, measure or "
+                             "interval, optionally with :N (1 to 1000), or stall",
+                             opt, o->stop_at);
+    o->stop_stage = stages[found];
+    o->stop_at_count = (unsigned)n;
+    return DMK_OK;
+}
+
+static int parse_numbers(DmkAppOptions *o, GVariantDict *d, DmkError *err)
+{
+    char *size = NULL;
+    int rc = DMK_OK;
+    if (g_variant_dict_lookup(d, "size", "s", &size))
+        rc = dmk_parse_size_range("--size", size, DMK_SIZE_MIN, DMK_SIZE_MAX, &o->size, err);
+    g_free(size);
+    if (rc == DMK_OK && g_variant_dict_lookup(d, "passes", "i", &o->passes) &&
+        (o->passes < 1 || o->passes > 9))
+        rc = dmk_error_set(err, DMK_E_INVAL, 0, "--passes %d is out of range: expected 1 to 9",
+                           o->passes);
+    if (rc == DMK_OK)
+        rc = parse_seconds(d, "measure", 0.1, &o->measure_s, err);
+    if (rc == DMK_OK)
+        rc = parse_seconds(d, "warmup", 0, &o->warmup_s, err);
+    if (rc == DMK_OK)
+        rc = parse_seconds(d, "interval", 0, &o->interval_s, err);
+    if (rc == DMK_OK && g_variant_dict_lookup(d, "stop-after", "d", &o->stop_after_s) &&
+        o->stop_after_s < 0)
+        rc = dmk_error_set(err, DMK_E_INVAL, 0, "--stop-after must not be negative");
+    if (rc == DMK_OK && g_variant_dict_lookup(d, "close-after", "d", &o->close_after_s) &&
+        o->close_after_s < 0)
+        rc = dmk_error_set(err, DMK_E_INVAL, 0, "--close-after must not be negative");
+    if (rc == DMK_OK)
+        rc = parse_seconds(d, "watchdog", 1, &o->watchdog_s, err);
+    o->fault_hang = g_variant_dict_contains(d, "fault-hang");
+    if (rc == DMK_OK)
+        rc = parse_backend_option(o, d, dmk_backend_by_name("fault"), "fault-hang", "hang", err);
+    if (rc == DMK_OK)
+        rc = parse_stop_at(o, d, err);
+    return rc;
+}
+
+static int check_choice(const char *opt, const char *v, const char *const *ok, const char *list,
+                        DmkError *err)
+{
+    if (!v || g_strv_contains(ok, v))
+        return DMK_OK;
+    return dmk_error_set(err, DMK_E_INVAL, 0, "%s '%s' is unknown: expected %s", opt, v, list);
+}
+
+static int parse_choices(DmkAppOptions *o, GVariantDict *d, DmkError *err)
+{
+    static const char *const modes[] = {"rw", "read", "write", NULL};
+    static const char *const units[] = {"mb-s", "gb-s", "mib-s", "iops", "us", NULL};
+    static const char *const sweeps[] = {"qd", "bs", NULL};
+    g_variant_dict_lookup(d, "sweep", "s", &o->sweep);
+    int rc = check_choice("--sweep", o->sweep, sweeps, "qd or bs", err);
+    if (rc != DMK_OK)
+        return rc;
+    g_variant_dict_lookup(d, "profile", "s", &o->profile);
+    g_variant_dict_lookup(d, "mode", "s", &o->mode);
+    g_variant_dict_lookup(d, "unit", "s", &o->unit);
+    g_variant_dict_lookup(d, "backend", "s", &o->backend);
+    g_variant_dict_lookup(d, "comment", "s", &o->comment);
+    if (o->profile && !dmk_profile_find(o->profile))
+        return dmk_error_set(
+            err, DMK_E_INVAL, 0,
+            "--profile '%s' is unknown: expected default, peak, real, demo or nvme", o->profile);
+    const DmkBackend *be;
+    if (o->backend && dmk_backend_choose("--backend", o->backend, &be, err) != DMK_OK)
+        return DMK_E_INVAL;
+    rc = check_choice("--mode", o->mode, modes, "rw, read or write", err);
+    return rc != DMK_OK
+               ? rc
+               : check_choice("--unit", o->unit, units, "mb-s, gb-s, mib-s, iops or us", err);
+}
+
+/* --json, --screenshot and --export-chart naming one file (under any
+ * spelling: a link, ./F) would leave only the last one written. */
+static int check_outputs(const DmkAppOptions *o, DmkError *err)
+{
+    const struct {
+        const char *opt, *path;
+    } outs[] = {
+        {"--json", o->json}, {"--screenshot", o->screenshot}, {"--export-chart", o->export_chart}};
+    DmkOutFile f[3];
+    for (size_t i = 0; i < 3; i++) {
+        DmkError ignored = {0};
+        memset(&f[i], 0, sizeof f[i]);
+        /* Only looked at, nothing opened (a pipe's reader must not see an
+         * end); a path that cannot be checked fails later with its reason,
+         * a device or pipe is written as it is. */
+        if (!outs[i].path)
+            continue;
+        if (strcmp(outs[i].path, "-") == 0)
+            f[i].kind = DMK_OUT_STDOUT;
+        else if (dmk_os_output_info(outs[i].path, &f[i].info, &ignored) == DMK_OK)
+            f[i].kind = f[i].info.is_stdout ? DMK_OUT_STDOUT
+                        : f[i].info.kind == DMK_FILE_REGULAR || f[i].info.kind == DMK_FILE_MISSING
+                            ? DMK_OUT_REPLACE
+                            : DMK_OUT_NONE;
+    }
+    int rc = DMK_OK;
+    for (size_t i = 0; i < 3 && rc == DMK_OK; i++)
+        for (size_t j = i + 1; j < 3 && rc == DMK_OK; j++)
+            if (dmk_outfile_same(&f[i], &f[j]))
+                rc = dmk_error_set(err, DMK_E_INVAL, 0,
+                                   "%s '%s' and %s '%s' are the same file: give each its own file",
+                                   outs[i].opt, outs[i].path, outs[j].opt, outs[j].path);
+    /* An opened result written over by an output (--open r.csv --json
+     * r.csv, or through a link) would be lost. */
+    for (size_t i = 0; i < 3 && rc == DMK_OK; i++)
+        for (size_t k = 0; o->open && o->open[k] && rc == DMK_OK; k++)
+            if (dmk_outfile_is_input(&f[i], o->open[k]))
+                rc = dmk_error_set(err, DMK_E_INVAL, 0,
+                                   "%s '%s' is the file --open '%s' opens: it would be "
+                                   "replaced; give each its own file",
+                                   outs[i].opt, outs[i].path, o->open[k]);
+    return rc;
+}
+
+/* The window's outputs, before anything runs: a directory where a
+ * result could not be renamed into place (chattr +a, another user's file
+ * in a sticky directory, a FUSE mount refusing renames) fails now, not
+ * after the run (dmk_os_output_info's checks, dmk_os_rename_probe). A
+ * path that cannot be looked at fails later, at the write, with its
+ * reason; devices and pipes are written as they are. */
+int _dmk_app_options_probe(const DmkAppOptions *o, DmkError *err)
+{
+    const char *paths[] = {o->json, o->screenshot, o->export_chart};
+    for (size_t i = 0; i < 3; i++) {
+        DmkFileInfo info;
+        DmkError e = {0};
+        if (!paths[i] || strcmp(paths[i], "-") == 0)
+            continue;
+        int rc = dmk_os_output_info(paths[i], &info, &e);
+        if (rc == DMK_OK && !info.is_stdout &&
+            (info.kind == DMK_FILE_REGULAR || info.kind == DMK_FILE_MISSING))
+            rc = dmk_os_rename_probe(info.real, &e);
+        if (rc == DMK_E_PERM) { /* a refusal; other faults are said at the write */
+            *err = e;
+            return rc;
+        }
+    }
+    return DMK_OK;
+}
+
+/* --null-clock simulated: only for the Lab tab's runs on the null
+ * backend with a latency (simulated time moves while I/O takes time). */
+static int parse_null_clock(DmkAppOptions *o, GVariantDict *d, DmkError *err)
+{
+    char *v = NULL;
+    if (!g_variant_dict_lookup(d, "null-clock", "s", &v))
+        return DMK_OK;
+    gboolean sim = g_strcmp0(v, "simulated") == 0, known = sim || g_strcmp0(v, "real") == 0;
+    int rc = DMK_OK;
+    if (!known)
+        rc = dmk_error_set(err, DMK_E_INVAL, 0,
+                           "--null-clock '%s' is unknown: expected real or simulated", v);
+    else if (sim && !(o->lab && dmk_null_opts_get(&o->backend_opts)->latency_ns > 0 &&
+                      dmk_backend_by_name(o->backend) == dmk_backend_null()))
+        rc = dmk_error_set(err, DMK_E_INVAL, 0,
+                           "--null-clock simulated needs --lab, --backend null and a "
+                           "--null-latency above 0");
+    o->null_clock_simulated = sim;
+    g_free(v);
+    return rc;
+}
+
+int _dmk_app_options_parse(DmkAppOptions *o, GVariantDict *d, DmkError *err)
+{
+    g_variant_dict_lookup(d, "target", "^ay", &o->target);
+    g_variant_dict_lookup(d, "confirm-device", "^ay", &o->confirm_device);
+    g_variant_dict_lookup(d, "screenshot", "^ay", &o->screenshot);
+    g_variant_dict_lookup(d, "json", "^ay", &o->json);
+    g_variant_dict_lookup(d, "export-chart", "^ay", &o->export_chart);
+    g_variant_dict_lookup(d, "open", "^aay", &o->open);
+    g_variant_dict_lookup(d, "drop", "^aay", &o->drop);
+    g_variant_dict_lookup(d, "activate", "^as", &o->activate);
+    o->compare = g_variant_dict_contains(d, "compare");
+    o->mix = g_variant_dict_contains(d, "mix");
+    o->verify = g_variant_dict_contains(d, "verify");
+    o->autorun = g_variant_dict_contains(d, "autorun");
+    o->quit_when_done = g_variant_dict_contains(d, "quit-when-done");
+    o->dump_tiles = g_variant_dict_contains(d, "dump-tiles");
+    o->dump_clipboard = g_variant_dict_contains(d, "dump-clipboard");
+    if (o->comment && !g_utf8_validate(o->comment, -1, NULL))
+        return dmk_error_set(err, DMK_E_INVAL, 0, "--comment is not valid UTF-8");
+    int rc = parse_numbers(o, d, err);
+    if (rc == DMK_OK)
+        rc = parse_lab(o, d, err);
+    if (rc == DMK_OK)
+        rc = check_outputs(o, err);
+    if (rc == DMK_OK)
+        rc = parse_choices(o, d, err);
+    return rc != DMK_OK ? rc : parse_null_clock(o, d, err); /* needs the backend */
+}
+
+gboolean _dmk_app_options_any(GVariantDict *d)
+{
+    for (const GOptionEntry *e = option_entries; e->long_name; e++)
+        if (g_variant_dict_contains(d, e->long_name))
+            return TRUE;
+    return FALSE;
+}
+
+/* --backend's help: "The I/O backend: native, libaio or null". */
+static void set_backend_help(void)
+{
+    static char help[192];
+    char names[160];
+    g_snprintf(help, sizeof help, "The I/O backend: %s", dmk_backend_choices(names, sizeof names));
+    for (GOptionEntry *e = option_entries; e->long_name; e++)
+        if (strcmp(e->long_name, "backend") == 0)
+            e->description = help;
+}
+
+void _dmk_app_options_add(GApplication *app)
+{
+    set_backend_help();
+    g_application_add_main_option_entries(app, option_entries);
+    add_lab_options(app);
+}
+
+void _dmk_app_options_init(DmkAppOptions *o)
+{
+    o->measure_s = o->warmup_s = o->interval_s = -1;
+    dmk_lab_overrides_init(&o->lab_o);
+}
+
+void _dmk_app_options_clear(DmkAppOptions *o)
+{
+    g_free(o->target);
+    g_free(o->confirm_device);
+    g_free(o->stop_at);
+    g_free(o->profile);
+    g_free(o->mode);
+    g_free(o->unit);
+    g_free(o->backend);
+    g_free(o->comment);
+    g_free(o->screenshot);
+    g_free(o->json);
+    g_free(o->export_chart);
+    g_free(o->sweep);
+    g_free(o->lab);
+    g_strfreev(o->open);
+    g_strfreev(o->drop);
+    g_strfreev(o->activate);
+}

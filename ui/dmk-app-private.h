@@ -1,0 +1,70 @@
+/* What the application's three files share (dmk-app.c: the application;
+ * dmk-app-options.c: its command line; dmk-app-script.c: the scripted runs
+ * the tests and screenshots drive). Private to them: the rest of ui/ sees
+ * only dmk-app.h. */
+#ifndef DMK_APP_PRIVATE_H
+#define DMK_APP_PRIVATE_H
+
+#include "dmk-app.h"
+#include "dmk-error.h"
+#include "dmk-lab-page.h"
+#include "dmk-window.h"
+
+G_BEGIN_DECLS
+
+#define EXIT_FAILED  1
+#define EXIT_USAGE   2
+#define EXIT_STOPPED 3
+
+/* The command line, checked in handle-local-options. */
+typedef struct {
+    char *target, *profile, *mode, *unit, *backend, *comment;
+    char *screenshot, *json, *export_chart, *sweep, *lab;
+    char *confirm_device; /* tests: typed into a device's question */
+    char **open, **drop, **activate;
+    gboolean compare;
+    guint64 size;
+    int passes;
+    gboolean mix, autorun, quit_when_done, dump_tiles, dump_clipboard;
+    gboolean verify;
+    double measure_s, warmup_s, interval_s, stop_after_s, close_after_s;
+    double watchdog_s; /* tests: --watchdog, 0 when not given */
+    /* tests: --null-* and --fault-hang, parsed by their backends */
+    DmkBackendOpts backend_opts;
+    gboolean fault_hang;           /* --fault-hang given: the run is the fault backend's */
+    char *stop_at;                 /* tests: "STAGE[:N]", where the run is stopped */
+    gboolean close_at;             /* ... by closing the window (--close-at) */
+    gboolean null_clock_simulated; /* tests: dmk_clock_simulate() */
+    DmkStage stop_stage;           /* ... parsed */
+    unsigned stop_at_count;        /* 0: no --stop-at */
+    gboolean stop_at_stall;        /* --stop-at stall: once the stall is shown */
+    DmkLabOverrides lab_o;         /* --lab and --lab-*, --null-* */
+    gboolean lab_set;              /* one of them was given */
+} DmkAppOptions;
+
+struct _DmkApp {
+    GtkApplication parent_instance;
+    GSettings *settings;
+    DmkAppOptions opt;
+    DmkWindow *window;
+    int exit_status;
+    int frames_waited; /* for a screenshot with something to show */
+};
+
+void _dmk_app_options_add(GApplication *app);
+void _dmk_app_options_init(DmkAppOptions *o);
+void _dmk_app_options_clear(DmkAppOptions *o);
+/* The options into o, checked; DMK_OK or a usage error in err. */
+int _dmk_app_options_parse(DmkAppOptions *o, GVariantDict *d, DmkError *err);
+/* The output files can be written (before anything runs). */
+int _dmk_app_options_probe(const DmkAppOptions *o, DmkError *err);
+gboolean _dmk_app_options_any(GVariantDict *d);
+
+/* The scripted run's part of activate: before the window is shown (its
+ * results and tabs) and after (actions, the autorun, the final outputs). */
+void _dmk_app_script_before_show(DmkApp *self);
+void _dmk_app_script_after_show(DmkApp *self);
+
+G_END_DECLS
+
+#endif

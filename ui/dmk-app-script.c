@@ -1,0 +1,261 @@
+/* Scripted runs, for tests, screenshots and reviews' automation: the
+ * autorun, stop and close at a given moment, the outputs written when the
+ * run ends (screenshot, JSON, chart, tiles, clipboard) and the exit status. */
+#include <stdio.h>
+#include <string.h>
+
+#include "dmk-app-private.h"
+#include "dmk-screenshot.h"
+
+static gboolean scripted(const DmkAppOptions *o)
+{
+    return o->screenshot || o->json || o->dump_tiles || o->dump_clipboard || o->quit_when_done ||
+           o->export_chart;
+}
+
+static void fail_with(DmkApp *self, GError **error)
+{
+    g_printerr("drivemark: %s\n", (*error)->message);
+    g_clear_error(error);
+    self->exit_status = self->exit_status ? self->exit_status : EXIT_FAILED;
+}
+
+/* "chart@2x.png" is a 2x image, as the web and macOS name them. */
+static void export_chart(DmkApp *self, const char *path)
+{
+    GError *error = NULL;
+    double scale = g_str_has_suffix(path, "@2x.png") || g_str_has_suffix(path, "@2x.PNG") ? 2 : 1;
+    if (!dmk_window_export_chart(self->window, path, scale, &error))
+        fail_with(self, &error);
+}
+
+static void write_outputs(DmkApp *self)
+{
+    const DmkAppOptions *o = &self->opt;
+    GError *error = NULL;
+    if (o->export_chart)
+        export_chart(self, o->export_chart);
+    /* A question still open is what the user looks at: it is the picture. */
+    GtkWidget *question = dmk_window_get_question(self->window);
+    GtkWidget *shown = question ? question : GTK_WIDGET(self->window);
+    if (o->screenshot && !dmk_screenshot_save(shown, o->screenshot, &error)) {
+        g_printerr("drivemark: %s\n", error->message);
+        g_clear_error(&error);
+        self->exit_status = self->exit_status ? self->exit_status : EXIT_FAILED;
+    }
+    if (o->json && dmk_window_get_result(self->window) &&
+        !dmk_window_save_result(self->window, o->json, &error)) {
+        g_printerr("drivemark: %s\n", error->message);
+        g_clear_error(&error);
+        self->exit_status = self->exit_status ? self->exit_status : EXIT_FAILED;
+    }
+    if (o->dump_tiles) {
+        char *dump = dmk_window_dump(self->window);
+        fputs(dump, stdout);
+        fflush(stdout);
+        g_free(dump);
+    }
+}
+
+static void quit_if_asked(DmkApp *self)
+{
+    if (self->opt.quit_when_done && self->window)
+        gtk_window_destroy(GTK_WINDOW(self->window));
+}
+
+static void on_clipboard_text(GObject *source, GAsyncResult *result, gpointer data)
+{
+    DmkApp *self = data;
+    GError *error = NULL;
+    char *text = gdk_clipboard_read_text_finish(GDK_CLIPBOARD(source), result, &error);
+    char **lines = g_strsplit(text ? text : "", "\n", -1);
+    for (char **l = lines; *l; l++)
+        printf("clipboard\t%s\n", *l);
+    fflush(stdout);
+    if (error)
+        g_printerr("drivemark: reading the clipboard back failed: %s\n", error->message);
+    g_clear_error(&error);
+    g_strfreev(lines);
+    g_free(text);
+    quit_if_asked(self);
+}
+
+/* What Ctrl+C puts on the clipboard, read back through GDK. */
+static void dump_clipboard(DmkApp *self)
+{
+    GtkWidget *w = GTK_WIDGET(self->window);
+    gtk_root_set_focus(GTK_ROOT(w), NULL); /* no text field may take the copy */
+    gtk_widget_activate_action(w, "win.copy", NULL);
+    gdk_clipboard_read_text_async(gtk_widget_get_clipboard(w), NULL, on_clipboard_text, self);
+}
+
+static void finish_after_frame(DmkApp *self);
+
+/* Up to this many frames, when the window queued another redraw after the
+ * one waited for (a slow machine): the screenshot needs a drawn one. */
+#define SCREENSHOT_FRAMES_MAX 20
+
+static gboolean finish_script(gpointer data)
+{
+    DmkApp *self = data;
+    if (!self->window)
+        return G_SOURCE_REMOVE;
+    if (self->opt.screenshot && self->frames_waited < SCREENSHOT_FRAMES_MAX &&
+        !dmk_screenshot_ready(GTK_WIDGET(self->window))) {
+        self->frames_waited++;
+        finish_after_frame(self);
+        return G_SOURCE_REMOVE;
+    }
+    write_outputs(self);
+    if (self->opt.dump_clipboard)
+        dump_clipboard(self); /* quits once the text is back */
+    else
+        quit_if_asked(self);
+    return G_SOURCE_REMOVE;
+}
+
+static void on_after_paint(GdkFrameClock *clock, gpointer data)
+{
+    g_signal_handlers_disconnect_by_func(clock, on_after_paint, data);
+    /* A little later still, so the frame is on screen, not just drawn. */
+    g_timeout_add(50, finish_script, data);
+}
+
+/* The screenshot must show the final tiles: wait for the next frame. */
+static void finish_after_frame(DmkApp *self)
+{
+    /* An open question is what the screenshot shows: its frame counts. */
+    GtkWidget *question = dmk_window_get_question(self->window);
+    GtkWidget *w = question ? question : GTK_WIDGET(self->window);
+    GdkFrameClock *clock = gtk_widget_get_frame_clock(w);
+    if (!clock) {
+        g_timeout_add(250, finish_script, self);
+        return;
+    }
+    g_signal_connect(clock, "after-paint", G_CALLBACK(on_after_paint), self);
+    gtk_widget_queue_draw(w);
+}
+
+static void on_run_finished(DmkWindow *win, int rc, gpointer data)
+{
+    DmkApp *self = data;
+    (void)win;
+    if (!scripted(&self->opt) || !self->opt.autorun)
+        return;
+    self->opt.autorun = FALSE; /* later runs are the user's */
+    self->exit_status = rc == DMK_OK ? 0 : rc == DMK_E_STOPPED ? EXIT_STOPPED : EXIT_FAILED;
+    finish_after_frame(self);
+}
+
+static gboolean press_stop(gpointer data)
+{
+    DmkApp *self = data;
+    if (self->window)
+        dmk_window_stop(self->window);
+    return G_SOURCE_REMOVE;
+}
+
+/* As if the user closed the window: the run stops, then the window goes. */
+static gboolean press_close(gpointer data)
+{
+    DmkApp *self = data;
+    if (self->window)
+        gtk_window_close(GTK_WINDOW(self->window));
+    return G_SOURCE_REMOVE;
+}
+
+static gboolean autorun(gpointer data)
+{
+    DmkApp *self = data;
+    if (!self->window)
+        return G_SOURCE_REMOVE;
+    if (self->opt.stop_at_count)
+        dmk_window_set_stop_at(self->window, self->opt.stop_stage, self->opt.stop_at_count,
+                               self->opt.close_at);
+    if (self->opt.stop_at_stall)
+        dmk_window_set_stop_at_stall(self->window, self->opt.close_at);
+    if (self->opt.lab)
+        dmk_window_run_lab(self->window, TRUE); /* the command line asked: no question */
+    else if (self->opt.sweep)
+        dmk_window_run_sweep(self->window);
+    else
+        dmk_window_run_all(self->window);
+    if (!dmk_window_is_running(self->window)) {
+        /* Refused before it began (the info bar says why). */
+        self->opt.autorun = FALSE;
+        self->exit_status = EXIT_FAILED;
+        if (scripted(&self->opt))
+            finish_after_frame(self);
+        return G_SOURCE_REMOVE;
+    }
+    if (self->opt.stop_after_s > 0)
+        g_timeout_add((guint)(self->opt.stop_after_s * 1000.0), press_stop, self);
+    if (self->opt.close_after_s > 0)
+        g_timeout_add((guint)(self->opt.close_after_s * 1000.0), press_close, self);
+    return G_SOURCE_REMOVE;
+}
+
+/* As a file manager's drop would: a GdkFileList through the drop handler. */
+static void drop_files(DmkApp *self, char **paths)
+{
+    GSList *files = NULL;
+    for (char **p = paths; *p; p++)
+        files = g_slist_append(files, g_file_new_for_path(*p));
+    GdkFileList *list = gdk_file_list_new_from_list(files);
+    GValue value = G_VALUE_INIT;
+    g_value_init(&value, GDK_TYPE_FILE_LIST);
+    g_value_take_boxed(&value, list);
+    if (!dmk_window_drop(self->window, &value))
+        self->exit_status = EXIT_FAILED;
+    g_value_unset(&value);
+    g_slist_free_full(files, g_object_unref);
+}
+
+/* Results from the command line, before the window is shown, so it opens
+ * at the size the charts want. A file that fails makes a scripted run
+ * fail (the info bar says why). */
+static void open_results(DmkApp *self)
+{
+    const DmkAppOptions *o = &self->opt;
+    if (o->open && dmk_window_open_paths(self->window, (const char *const *)o->open) > 0)
+        self->exit_status = EXIT_FAILED;
+    if (o->drop)
+        drop_files(self, o->drop);
+    if (o->compare)
+        dmk_window_show_compare(self->window);
+    if (o->sweep)
+        dmk_window_show_sweep(self->window,
+                              strcmp(o->sweep, "bs") == 0 ? DMK_SWEEP_BS : DMK_SWEEP_QD);
+    if (o->lab)
+        dmk_window_show_lab(self->window, o->lab_o.kind);
+}
+
+/* As the menu would: opens the dialogs, for a smoke test of them. */
+static gboolean activate_actions(gpointer data)
+{
+    DmkApp *self = data;
+    for (char **a = self->opt.activate; self->window && a && *a; a++) {
+        char *name = g_strconcat("win.", *a, NULL);
+        if (!gtk_widget_activate_action(GTK_WIDGET(self->window), name, NULL))
+            g_printerr("drivemark: --activate %s: no such action, or it is disabled\n", *a);
+        g_free(name);
+    }
+    return G_SOURCE_REMOVE;
+}
+
+void _dmk_app_script_before_show(DmkApp *self)
+{
+    g_signal_connect(self->window, "run-finished", G_CALLBACK(on_run_finished), self);
+    open_results(self);
+}
+
+void _dmk_app_script_after_show(DmkApp *self)
+{
+    const DmkAppOptions *o = &self->opt;
+    if (o->activate)
+        g_idle_add(activate_actions, self);
+    if (o->autorun)
+        g_idle_add(autorun, self);
+    else if (scripted(o))
+        finish_after_frame(self);
+}
