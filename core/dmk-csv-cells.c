@@ -251,14 +251,26 @@ static double to_double(const DmkCsvReader *rd, const char *s, bool *ok)
     return v;
 }
 
+/* The cell of col, refused unless its text is a non-negative number's. */
+static int number_cell(DmkCsvReader *rd, const DmkCsvCells *c, size_t col, const char **s,
+                       size_t *len)
+{
+    char q[80];
+    *s = dmk_csv_cell(rd, c, col, len);
+    const char *why = number_problem(*s, *len);
+    if (why)
+        return dmk_csv_fail_cell(rd, col, "%s %s", dmk_csv_shown(*s, *len, q, sizeof q), why);
+    return DMK_OK;
+}
+
 int dmk_csv_get_real(DmkCsvReader *rd, const DmkCsvCells *c, size_t col, double max, double *out)
 {
     size_t len;
     char q[80];
-    const char *s = dmk_csv_cell(rd, c, col, &len);
-    const char *why = number_problem(s, len);
-    if (why)
-        return dmk_csv_fail_cell(rd, col, "%s %s", dmk_csv_shown(s, len, q, sizeof q), why);
+    const char *s;
+    int rc = number_cell(rd, c, col, &s, &len);
+    if (rc != DMK_OK)
+        return rc;
     bool ok;
     *out = to_double(rd, s, &ok);
     if (!ok || *out > max)
@@ -267,31 +279,36 @@ int dmk_csv_get_real(DmkCsvReader *rd, const DmkCsvCells *c, size_t col, double 
     return DMK_OK;
 }
 
+static int uint_out_of_range(DmkCsvReader *rd, size_t col, const char *s, size_t len, uint64_t min,
+                             uint64_t max)
+{
+    char q[80];
+    return dmk_csv_fail_cell(rd, col, "%s is out of range (%llu to %llu)",
+                             dmk_csv_shown(s, len, q, sizeof q), (unsigned long long)min,
+                             (unsigned long long)max);
+}
+
 int dmk_csv_get_uint(DmkCsvReader *rd, const DmkCsvCells *c, size_t col, uint64_t min, uint64_t max,
                      uint64_t *out)
 {
     size_t len;
     char q[80];
-    const char *s = dmk_csv_cell(rd, c, col, &len);
-    const char *why = number_problem(s, len);
-    if (why)
-        return dmk_csv_fail_cell(rd, col, "%s %s", dmk_csv_shown(s, len, q, sizeof q), why);
+    const char *s;
+    int rc = number_cell(rd, c, col, &s, &len);
+    if (rc != DMK_OK)
+        return rc;
     uint64_t v = 0;
     size_t i = 0;
     for (; is_digit(s[i]); i++) {
         if (v > (UINT64_MAX - (uint64_t)(s[i] - '0')) / 10)
-            return dmk_csv_fail_cell(rd, col, "%s is out of range (%llu to %llu)",
-                                     dmk_csv_shown(s, len, q, sizeof q), (unsigned long long)min,
-                                     (unsigned long long)max);
+            return uint_out_of_range(rd, col, s, len, min, max);
         v = v * 10 + (uint64_t)(s[i] - '0');
     }
     if (s[i])
         return dmk_csv_fail_cell(rd, col, "%s is not a whole number",
                                  dmk_csv_shown(s, len, q, sizeof q));
     if (v < min || v > max)
-        return dmk_csv_fail_cell(rd, col, "%s is out of range (%llu to %llu)",
-                                 dmk_csv_shown(s, len, q, sizeof q), (unsigned long long)min,
-                                 (unsigned long long)max);
+        return uint_out_of_range(rd, col, s, len, min, max);
     *out = v;
     return DMK_OK;
 }
