@@ -40,7 +40,7 @@ typedef enum {
  * sample a second). */
 #define DMK_LAB_CHART_AVERAGE 30
 
-/* A chart being built (dmk-chart-lab.c's). */
+/* A chart being built (dmk-chart-lab-private.h: the builders' files share it). */
 typedef struct DmkLabChartJob DmkLabChartJob;
 
 /* One kind of lab chart. Everything that differs between the kinds is

@@ -1,6 +1,7 @@
 /* The columns of the CSV result file, shared by the writer (dmk-csv.c)
- * and the reader (dmk-csv-read.c) so the two can never disagree: both
- * address a cell by its index here, and the file's order is this order.
+ * and the reader (dmk-csv-read.c and its parts, dmk-csv-read-private.h)
+ * so the two can never disagree: both address a cell by its index here,
+ * and the file's order is this order.
  * Indices: the context and identity columns (DmkCsvHead), then one
  * column per dmk_stat_fields entry, then DmkCsvTail. */
 #ifndef DMK_CSV_PRIVATE_H
