@@ -9,7 +9,7 @@
 
 #include "dmk-target-list.h"
 
-gboolean dmk_window_target_is_device(DmkWindow *self)
+gboolean _dmk_window_target_is_device(DmkWindow *self)
 {
     DmkTargetItem *item = gtk_drop_down_get_selected_item(self->target_dd);
     return item && dmk_target_item_get_kind(item) == DMK_TARGET_DEVICE;
@@ -47,7 +47,7 @@ static void on_response(GtkDialog *dialog, int response, gpointer data)
     if (go) {
         g_strlcpy(ask->spec.device_confirm, gtk_editable_get_text(GTK_EDITABLE(ask->entry)),
                   sizeof ask->spec.device_confirm);
-        dmk_window_launch(self, &ask->spec, ask->kind, ask->row);
+        _dmk_window_launch(self, &ask->spec, ask->kind, ask->row);
     }
     gtk_window_destroy(GTK_WINDOW(dialog));
     g_object_unref(self);
@@ -89,7 +89,7 @@ static GtkWidget *build_dialog(DmkWindow *self, DmkDeviceAsk *ask)
     return d;
 }
 
-gboolean dmk_window_device_ready(DmkWindow *self, DmkRunSpec *spec, DmkStartKind kind, int row)
+gboolean _dmk_window_device_ready(DmkWindow *self, DmkRunSpec *spec, DmkStartKind kind, int row)
 {
     if (!spec->device || !dmk_run_spec_writes(spec))
         return TRUE; /* a device that is only read is read as it is */

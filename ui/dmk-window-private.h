@@ -1,7 +1,11 @@
 /* The window's parts, shared by dmk-window.c (layout and settings),
  * dmk-window-run.c (runs and sweeps, progress, errors),
- * dmk-window-tabs.c (result tabs, compare, opening files, recent files)
- * and dmk-window-actions.c (actions and their dialogs). */
+ * dmk-window-tabs.c (result tabs, compare, opening files, recent files),
+ * dmk-window-actions.c (actions and their dialogs) and
+ * dmk-window-device.c (a raw device's question). What they share but
+ * nothing outside the window may call is named _dmk_window_*, as
+ * gnome-text-editor names its window's (_editor_window_*); the public
+ * dmk_window_* functions are dmk-window.h's. */
 #ifndef DMK_WINDOW_PRIVATE_H
 #define DMK_WINDOW_PRIVATE_H
 
@@ -83,78 +87,76 @@ struct _DmkWindow {
 };
 
 /* dmk-window.c */
-const DmkProfile *dmk_window_profile(DmkWindow *self);
-gboolean dmk_window_mix(DmkWindow *self);
-DmkRunMode dmk_window_run_mode(DmkWindow *self);
-DmkTile *dmk_window_find_tile(DmkWindow *self, const DmkTest *test);
-const char *dmk_window_target_path(DmkWindow *self);
-void dmk_window_set_status(DmkWindow *self, const char *text);
-void dmk_window_update_actions(DmkWindow *self);
+const DmkProfile *_dmk_window_profile(DmkWindow *self);
+gboolean _dmk_window_mix(DmkWindow *self);
+DmkRunMode _dmk_window_run_mode(DmkWindow *self);
+DmkTile *_dmk_window_find_tile(DmkWindow *self, const DmkTest *test);
+const char *_dmk_window_target_path(DmkWindow *self);
+void _dmk_window_set_status(DmkWindow *self, const char *text);
+void _dmk_window_update_actions(DmkWindow *self);
 /* Locks the run buttons and settings while running, `stop_button` (may
  * be NULL) becoming the Stop button; not running puts them back. */
-void dmk_window_set_running_ui(DmkWindow *self, gboolean running, GtkWidget *stop_button);
-DmkUnit dmk_window_unit(DmkWindow *self);
-void dmk_window_emit_run_finished(DmkWindow *self, int rc);
+void _dmk_window_set_running_ui(DmkWindow *self, gboolean running, GtkWidget *stop_button);
+DmkUnit _dmk_window_unit(DmkWindow *self);
+void _dmk_window_emit_run_finished(DmkWindow *self, int rc);
 
 /* dmk-window-run.c */
-void dmk_window_start_run(DmkWindow *self, int row);
-void dmk_window_start_sweep(DmkWindow *self);
+void _dmk_window_start_run(DmkWindow *self, int row);
+void _dmk_window_start_sweep(DmkWindow *self);
 /* The Lab tab's test: the spec its form describes, with the Benchmark
  * tab's target; FALSE (the info bar says why) when it cannot run. */
 gboolean dmk_window_build_lab_spec(DmkWindow *self, DmkRunSpec *spec);
-void dmk_window_start_lab(DmkWindow *self, const DmkRunSpec *spec);
-void dmk_window_show_error(DmkWindow *self, int code, const char *message);
+void _dmk_window_start_lab(DmkWindow *self, const DmkRunSpec *spec);
 /* The info bar with a heading of the caller's (markup-escaped here). */
-void dmk_window_show_problem(DmkWindow *self, const char *heading, const char *message);
-void dmk_window_hide_error(DmkWindow *self);
-void dmk_window_run_dispose(DmkWindow *self);
-void dmk_window_apply_comment(DmkWindow *self);
-gboolean dmk_window_on_close_request(GtkWindow *window);
+void _dmk_window_show_problem(DmkWindow *self, const char *heading, const char *message);
+void _dmk_window_hide_error(DmkWindow *self);
+void _dmk_window_run_dispose(DmkWindow *self);
+gboolean _dmk_window_on_close_request(GtkWindow *window);
 
 /* dmk-window-tabs.c */
-void dmk_window_build_tabs(DmkWindow *self);
+void _dmk_window_build_tabs(DmkWindow *self);
 /* The Lab tab's line on where its test file goes (target, free space). */
-void dmk_window_update_lab_note(DmkWindow *self);
-void dmk_window_load_recent(DmkWindow *self);
+void _dmk_window_update_lab_note(DmkWindow *self);
+void _dmk_window_load_recent(DmkWindow *self);
 /* A tab for saved (referenced), picked in the compare tab; shown at once
  * when `show`. */
-void dmk_window_add_result(DmkWindow *self, DmkSaved *saved, gboolean show);
+void _dmk_window_add_result(DmkWindow *self, DmkSaved *saved, gboolean show);
 /* The result of the tab shown: a result tab's, or on the Benchmark tab
  * the last run's; NULL on the sweep and compare tabs. */
-DmkSaved *dmk_window_current_saved(DmkWindow *self);
+DmkSaved *_dmk_window_current_saved(DmkWindow *self);
 /* The chart of the tab shown, NULL on the Benchmark tab; on a lab
  * result (the Lab tab's, or its own tab) its DmkLabView. */
-GtkWidget *dmk_window_current_chart(DmkWindow *self);
+GtkWidget *_dmk_window_current_chart(DmkWindow *self);
 /* FALSE when the tab shown is not a result's. */
-gboolean dmk_window_close_current_tab(DmkWindow *self);
+gboolean _dmk_window_close_current_tab(DmkWindow *self);
 /* After a save: tab titles, the compare tab and the recent list follow. */
-void dmk_window_saved_renamed(DmkWindow *self, DmkSaved *saved);
-void dmk_window_add_recent(DmkWindow *self, const char *path);
+void _dmk_window_saved_renamed(DmkWindow *self, DmkSaved *saved);
+void _dmk_window_add_recent(DmkWindow *self, const char *path);
 /* Takes path off the recent list; NULL clears it. */
-void dmk_window_forget_recent(DmkWindow *self, const char *path);
-void dmk_window_set_units(DmkWindow *self, DmkUnit unit);
-void dmk_window_dump_tabs(DmkWindow *self, GString *s);
+void _dmk_window_forget_recent(DmkWindow *self, const char *path);
+void _dmk_window_set_units(DmkWindow *self, DmkUnit unit);
+void _dmk_window_dump_tabs(DmkWindow *self, GString *s);
 /* Opens the files (a tab each) and reports those that fail in the info
  * bar; returns how many failed. */
-int dmk_window_open_files(DmkWindow *self, GFile *const *files, size_t n);
+int _dmk_window_open_files(DmkWindow *self, GFile *const *files, size_t n);
 
 /* dmk-window-actions.c */
-void dmk_window_add_actions(DmkWindow *self);
-void dmk_window_choose_target(DmkWindow *self);
+void _dmk_window_add_actions(DmkWindow *self);
+void _dmk_window_choose_target(DmkWindow *self);
 /* Asks before a full-span write fills the target; starts it on yes. */
-void dmk_window_confirm_fullspan(DmkWindow *self, const DmkRunSpec *spec);
+void _dmk_window_confirm_fullspan(DmkWindow *self, const DmkRunSpec *spec);
 
 /* dmk-window-device.c */
 /* What starts once a device's name is typed: a run (of one row, or all
  * for -1), the sweep, or the Lab tab's test. */
 typedef enum { DMK_START_RUN = 0, DMK_START_SWEEP = 1, DMK_START_LAB = 2 } DmkStartKind;
-gboolean dmk_window_target_is_device(DmkWindow *self);
+gboolean _dmk_window_target_is_device(DmkWindow *self);
 /* TRUE when spec may start now: no device, or a device it only reads.
  * Otherwise asks the user to type the device's name (Start stays
  * refused until it matches exactly), then starts it with
  * spec->device_confirm set; FALSE meanwhile. */
-gboolean dmk_window_device_ready(DmkWindow *self, DmkRunSpec *spec, DmkStartKind kind, int row);
+gboolean _dmk_window_device_ready(DmkWindow *self, DmkRunSpec *spec, DmkStartKind kind, int row);
 /* dmk-window-run.c: starts spec as kind, with no further question. */
-void dmk_window_launch(DmkWindow *self, const DmkRunSpec *spec, DmkStartKind kind, int row);
+void _dmk_window_launch(DmkWindow *self, const DmkRunSpec *spec, DmkStartKind kind, int row);
 
 #endif

@@ -12,6 +12,8 @@
 #include "dmk-text.h"
 #include "fault/dmk-fault.h"
 
+static void show_error(DmkWindow *self, int code, const char *message);
+
 /* ---- from settings to a spec --------------------------------------------- */
 
 static double seconds_setting(DmkWindow *self, const char *key, double override)
@@ -23,7 +25,7 @@ static double seconds_setting(DmkWindow *self, const char *key, double override)
  * then the same tests mixed when the profile has the Mix column. */
 static int add_tests(DmkWindow *self, int row, DmkRunSpec *spec, DmkError *err)
 {
-    const DmkProfile *p = dmk_window_profile(self);
+    const DmkProfile *p = _dmk_window_profile(self);
     DmkJob jobs[DMK_ROWS_MAX];
     size_t n = 0;
     for (size_t i = 0; i < p->n_tests && i < DMK_ROWS_MAX; i++) {
@@ -35,8 +37,8 @@ static int add_tests(DmkWindow *self, int row, DmkRunSpec *spec, DmkError *err)
     }
     if (n == 0)
         return dmk_error_set(err, DMK_E_INVAL, 0, "the profile has no test in row %d", row + 1);
-    int rc = dmk_run_spec_add_all(spec, jobs, n, dmk_window_run_mode(self), 100, err);
-    if (rc == DMK_OK && dmk_window_mix(self))
+    int rc = dmk_run_spec_add_all(spec, jobs, n, _dmk_window_run_mode(self), 100, err);
+    if (rc == DMK_OK && _dmk_window_mix(self))
         rc = dmk_run_spec_add_all(spec, jobs, n, DMK_RUN_MIX, DMK_MIX_READ_SHARE_DEFAULT, err);
     g_strlcpy(spec->profile, row < 0 ? p->id : "custom", sizeof spec->profile);
     return rc;
@@ -53,14 +55,14 @@ static void set_data_kind(DmkWindow *self, DmkRunSpec *spec)
  * and times; the tests are the caller's. */
 static int base_spec(DmkWindow *self, DmkRunSpec *spec, DmkError *err)
 {
-    const char *dir = dmk_window_target_path(self);
+    const char *dir = _dmk_window_target_path(self);
     dmk_run_spec_init(spec);
     if (!dir || !*dir)
         return dmk_error_set(err, DMK_E_INVAL, 0, "choose a target folder first");
     if (strlen(dir) >= sizeof spec->dir)
         return dmk_error_set(err, DMK_E_INVAL, 0, "the target's path is too long: %s", dir);
     g_strlcpy(spec->dir, dir, sizeof spec->dir);
-    spec->device = dmk_window_target_is_device(self);
+    spec->device = _dmk_window_target_is_device(self);
     spec->size = g_settings_get_uint64(self->settings, "test-size");
     spec->passes = (uint32_t)g_settings_get_int(self->settings, "passes");
     spec->measure_s = seconds_setting(self, "measure-time", self->overrides.measure_s);
@@ -129,7 +131,7 @@ gboolean dmk_window_build_lab_spec(DmkWindow *self, DmkRunSpec *spec)
         rc = dmk_run_spec_validate(spec, dmk_os_max_inflight(), &err);
     }
     if (rc != DMK_OK)
-        dmk_window_show_error(self, err.code, err.msg);
+        show_error(self, err.code, err.msg);
     return rc == DMK_OK;
 }
 
@@ -169,7 +171,7 @@ static char *sentence(const char *message)
     return g_strconcat(head, g_utf8_next_char(message), NULL);
 }
 
-void dmk_window_show_problem(DmkWindow *self, const char *heading, const char *message)
+void _dmk_window_show_problem(DmkWindow *self, const char *heading, const char *message)
 {
     char *text = sentence(message);
     char *valid = g_utf8_make_valid(text, -1);
@@ -184,12 +186,12 @@ void dmk_window_show_problem(DmkWindow *self, const char *heading, const char *m
                                    heading, -1);
 }
 
-void dmk_window_show_error(DmkWindow *self, int code, const char *message)
+static void show_error(DmkWindow *self, int code, const char *message)
 {
-    dmk_window_show_problem(self, error_heading(code), message);
+    _dmk_window_show_problem(self, error_heading(code), message);
 }
 
-void dmk_window_hide_error(DmkWindow *self)
+void _dmk_window_hide_error(DmkWindow *self)
 {
     gtk_widget_set_visible(GTK_WIDGET(self->info_bar), FALSE);
 }
@@ -213,7 +215,7 @@ static void on_progress(const DmkProgress *p, gpointer data)
     if (self->stop_asked_us || self->stall_msg)
         return; /* "Stopping…" (or the stall) stays until the run has ended */
     char *text = dmk_text_progress(p);
-    dmk_window_set_status(self, text);
+    _dmk_window_set_status(self, text);
     g_free(text);
     /* A sweep's points may share a tile's name ("RND4K Q1T1"): not its tile. */
     if (self->sweeping)
@@ -223,7 +225,7 @@ static void on_progress(const DmkProgress *p, gpointer data)
     else
         set_running_tile(self, p->stage == DMK_STAGE_PREPARE || !p->test
                                    ? NULL
-                                   : dmk_window_find_tile(self, p->test));
+                                   : _dmk_window_find_tile(self, p->test));
 }
 
 static void on_test_done(const DmkTest *test, const DmkPassResult *score, size_t index,
@@ -237,7 +239,7 @@ static void on_test_done(const DmkTest *test, const DmkPassResult *score, size_t
         dmk_sweep_page_point(self->sweep_page, test, score);
         return;
     }
-    DmkTile *tile = dmk_window_find_tile(self, test);
+    DmkTile *tile = _dmk_window_find_tile(self, test);
     if (!tile)
         return;
     dmk_tile_set_stats(tile, &score->total);
@@ -250,7 +252,7 @@ static void on_test_done(const DmkTest *test, const DmkPassResult *score, size_t
 static void mark_stale(DmkWindow *self, const DmkRunSpec *spec)
 {
     for (size_t i = 0; i < spec->n_tests; i++) {
-        DmkTile *tile = dmk_window_find_tile(self, &spec->tests[i]);
+        DmkTile *tile = _dmk_window_find_tile(self, &spec->tests[i]);
         if (tile && dmk_tile_has_value(tile))
             dmk_tile_set_stale(tile, TRUE);
     }
@@ -283,7 +285,7 @@ static DmkSaved *keep_result(DmkWindow *self, DmkRunResult *res)
         g_clear_pointer(&self->last_run, dmk_saved_unref);
         self->last_run = dmk_saved_ref(saved);
     }
-    dmk_window_add_result(self, saved, self->sweeping);
+    _dmk_window_add_result(self, saved, self->sweeping);
     dmk_saved_unref(saved);
     return saved;
 }
@@ -303,7 +305,7 @@ static char *verify_status(DmkWindow *self, DmkSaved *saved, char *status)
     char *with = g_strdup_printf("%s \u2014 %s", status, line);
     g_free(status);
     if (sum.bad)
-        dmk_window_show_problem(self, "Written data did not read back as written", line);
+        _dmk_window_show_problem(self, "Written data did not read back as written", line);
     return with;
 }
 
@@ -315,7 +317,7 @@ static void report_end(DmkWindow *self, int rc, const DmkError *err, DmkSaved *s
                    : rc == DMK_E_STOPPED ? g_strdup_printf("Stopped after %s", took)
                                          : g_strdup_printf("Failed after %s", took);
     status = verify_status(self, saved, status);
-    dmk_window_set_status(self, status);
+    _dmk_window_set_status(self, status);
     if (self->sweeping)
         dmk_sweep_page_end(self->sweep_page, status);
     if (self->labbing)
@@ -332,7 +334,7 @@ static void report_end(DmkWindow *self, int rc, const DmkError *err, DmkSaved *s
         bool said = left[0] && strstr(err->msg, left) != NULL;
         char *msg =
             left[0] && !said ? g_strdup_printf("%s\n\n%s", err->msg, left) : g_strdup(err->msg);
-        dmk_window_show_error(self, rc, msg);
+        show_error(self, rc, msg);
         g_free(msg);
     }
     g_free(status);
@@ -372,7 +374,7 @@ static void show_flags(DmkWindow *self, const DmkRunResult *r)
     if (!r || self->sweeping || self->labbing)
         return;
     for (size_t i = 0; i < r->n_tests; i++) {
-        DmkTile *tile = dmk_window_find_tile(self, &r->tests[i].test);
+        DmkTile *tile = _dmk_window_find_tile(self, &r->tests[i].test);
         if (tile)
             dmk_tile_set_flags(tile, r, &r->tests[i]);
     }
@@ -423,8 +425,8 @@ static void on_finished(int rc, DmkRunResult *res, const DmkError *err, gpointer
     report_end(self, rc, err, saved, left_behind);
     self->sweeping = FALSE;
     self->labbing = FALSE;
-    dmk_window_set_running_ui(self, FALSE, NULL);
-    dmk_window_emit_run_finished(self, rc);
+    _dmk_window_set_running_ui(self, FALSE, NULL);
+    _dmk_window_emit_run_finished(self, rc);
     if (self->closing)
         gtk_window_destroy(GTK_WINDOW(self));
 }
@@ -455,21 +457,22 @@ static gboolean on_stall_stuck(gpointer data)
     char *msg = g_strdup_printf(
         "%s\n\nThe run did not end within %d s of the stall: a call to the operating system is "
         "stuck (a frozen file system or a hung drive), and Drivemark goes on without it. %s",
-        self->stall_msg, DMK_STALL_END_S, dmk_runner_stuck_note(dmk_window_target_is_device(self)));
+        self->stall_msg, DMK_STALL_END_S,
+        dmk_runner_stuck_note(_dmk_window_target_is_device(self)));
     unmark_tiles(self);
-    dmk_window_set_status(self, status);
+    _dmk_window_set_status(self, status);
     if (self->sweeping)
         dmk_sweep_page_end(self->sweep_page, status);
     if (self->labbing)
         dmk_lab_page_end(self->lab_page, NULL, status);
-    dmk_window_show_error(self, DMK_E_TIMEOUT, msg);
+    show_error(self, DMK_E_TIMEOUT, msg);
     g_free(msg);
     g_free(status);
     g_free(took);
     self->sweeping = FALSE;
     self->labbing = FALSE;
-    dmk_window_set_running_ui(self, FALSE, NULL);
-    dmk_window_emit_run_finished(self, DMK_E_TIMEOUT);
+    _dmk_window_set_running_ui(self, FALSE, NULL);
+    _dmk_window_emit_run_finished(self, DMK_E_TIMEOUT);
     if (self->closing)
         gtk_window_destroy(GTK_WINDOW(self));
     return G_SOURCE_REMOVE;
@@ -485,10 +488,10 @@ static void on_stalled(const char *msg, gpointer data)
     if (self->stall_msg || !self->worker)
         return;
     self->stall_msg =
-        g_strdup_printf("%s. %s", msg, dmk_runner_stuck_note(dmk_window_target_is_device(self)));
+        g_strdup_printf("%s. %s", msg, dmk_runner_stuck_note(_dmk_window_target_is_device(self)));
     if (!self->stop_asked_us)
-        dmk_window_set_status(self, "Failed: the run stalled");
-    dmk_window_show_error(self, DMK_E_TIMEOUT, self->stall_msg);
+        _dmk_window_set_status(self, "Failed: the run stalled");
+    show_error(self, DMK_E_TIMEOUT, self->stall_msg);
     self->stall_end_id = g_timeout_add_seconds(DMK_STALL_END_S, on_stall_stuck, self);
     if (self->stop_at_stall) {
         self->stop_at_stall = FALSE; /* that run's only */
@@ -546,54 +549,54 @@ static void launch(DmkWindow *self, const DmkRunSpec *spec, GtkWidget *stop_butt
     g_clear_pointer(&self->stall_msg, g_free);
     self->run_started_us = g_get_monotonic_time();
     self->stop_asked_us = self->stop_took_us = 0;
-    dmk_window_set_status(self, "Starting\u2026");
+    _dmk_window_set_status(self, "Starting\u2026");
     self->worker = dmk_run_worker_start_held(spec, run_backend(self), &cb, &self->stop_at);
     self->stop_at.count = 0; /* that run's only */
-    dmk_window_set_running_ui(self, TRUE, stop_button);
+    _dmk_window_set_running_ui(self, TRUE, stop_button);
 }
 
-void dmk_window_start_run(DmkWindow *self, int row)
+void _dmk_window_start_run(DmkWindow *self, int row)
 {
     if (self->worker || row >= DMK_ROWS_MAX)
         return;
     DmkRunSpec *spec = g_new(DmkRunSpec, 1);
     DmkError err = {0};
-    dmk_window_hide_error(self);
+    _dmk_window_hide_error(self);
     if (build_spec(self, row, spec, &err) != DMK_OK) {
-        dmk_window_show_error(self, err.code, err.msg);
+        show_error(self, err.code, err.msg);
         g_free(spec);
         return;
     }
-    if (dmk_window_device_ready(self, spec, DMK_START_RUN, row))
-        dmk_window_launch(self, spec, DMK_START_RUN, row);
+    if (_dmk_window_device_ready(self, spec, DMK_START_RUN, row))
+        _dmk_window_launch(self, spec, DMK_START_RUN, row);
     g_free(spec);
 }
 
-void dmk_window_start_sweep(DmkWindow *self)
+void _dmk_window_start_sweep(DmkWindow *self)
 {
     if (self->worker)
         return;
     DmkRunSpec *spec = g_new(DmkRunSpec, 1);
     DmkSweep sw;
     DmkError err = {0};
-    dmk_window_hide_error(self);
+    _dmk_window_hide_error(self);
     dmk_sweep_page_get_sweep(self->sweep_page, &sw);
     if (build_sweep_spec(self, &sw, spec, &err) != DMK_OK) {
-        dmk_window_show_error(self, err.code, err.msg);
+        show_error(self, err.code, err.msg);
         g_free(spec);
         return;
     }
-    if (dmk_window_device_ready(self, spec, DMK_START_SWEEP, -1))
-        dmk_window_launch(self, spec, DMK_START_SWEEP, -1);
+    if (_dmk_window_device_ready(self, spec, DMK_START_SWEEP, -1))
+        _dmk_window_launch(self, spec, DMK_START_SWEEP, -1);
     g_free(spec);
 }
 
-void dmk_window_launch(DmkWindow *self, const DmkRunSpec *spec, DmkStartKind kind, int row)
+void _dmk_window_launch(DmkWindow *self, const DmkRunSpec *spec, DmkStartKind kind, int row)
 {
     if (self->worker)
         return;
     if (kind == DMK_START_LAB) {
-        dmk_window_start_lab(self, spec);
+        _dmk_window_start_lab(self, spec);
         return;
     }
     if (kind == DMK_START_SWEEP) {
@@ -606,7 +609,7 @@ void dmk_window_launch(DmkWindow *self, const DmkRunSpec *spec, DmkStartKind kin
     launch(self, spec, row_button(self, row));
 }
 
-void dmk_window_start_lab(DmkWindow *self, const DmkRunSpec *spec)
+void _dmk_window_start_lab(DmkWindow *self, const DmkRunSpec *spec)
 {
     if (self->worker)
         return;
@@ -620,21 +623,21 @@ void dmk_window_run_lab(DmkWindow *self, gboolean confirmed)
     if (self->worker || self->lab_confirm)
         return;
     dmk_window_show_lab(self, DMK_LAB_NONE);
-    dmk_window_hide_error(self);
+    _dmk_window_hide_error(self);
     DmkRunSpec *spec = g_new(DmkRunSpec, 1);
     if (dmk_window_build_lab_spec(self, spec)) {
         /* Filling a drive is not something to start by a slip of the mouse. */
         if (!confirmed && !spec->device && dmk_lab_from_name(spec->lab) == DMK_LAB_FULLSPAN)
-            dmk_window_confirm_fullspan(self, spec);
-        else if (dmk_window_device_ready(self, spec, DMK_START_LAB, -1))
-            dmk_window_start_lab(self, spec); /* a device's own question replaces the fill's */
+            _dmk_window_confirm_fullspan(self, spec);
+        else if (_dmk_window_device_ready(self, spec, DMK_START_LAB, -1))
+            _dmk_window_start_lab(self, spec); /* a device's own question replaces the fill's */
     }
     g_free(spec);
 }
 
 void dmk_window_run_all(DmkWindow *self)
 {
-    dmk_window_start_run(self, -1);
+    _dmk_window_start_run(self, -1);
 }
 
 /* A stop ends a run within a few seconds, even with a worker stuck in the
@@ -700,11 +703,11 @@ static gboolean on_stop_stuck(gpointer data)
              "The run did not stop within %d s: a call to the operating system is stuck (a "
              "frozen file system or a hung drive). %s; the run is not complete.",
              DMK_STOP_STUCK_S,
-             dmk_window_target_is_device(self)
+             _dmk_window_target_is_device(self)
                  ? "The device has no test file: nothing is left on it"
                  : "Its test file is freed when that call returns or Drivemark exits");
-    dmk_window_set_status(self, "Not stopped: a call to the OS is stuck");
-    dmk_window_show_error(self, DMK_E_TIMEOUT, msg);
+    _dmk_window_set_status(self, "Not stopped: a call to the OS is stuck");
+    show_error(self, DMK_E_TIMEOUT, msg);
     return G_SOURCE_REMOVE;
 }
 
@@ -717,7 +720,7 @@ void dmk_window_stop(DmkWindow *self)
     g_free(self->status_at_stop);
     self->status_at_stop = g_strdup(gtk_label_get_text(self->status_label));
     dmk_run_worker_stop(self->worker);
-    dmk_window_set_status(self, "Stopping\u2026");
+    _dmk_window_set_status(self, "Stopping\u2026");
 }
 
 /* Closing during a run stops it first; the window goes once the worker
@@ -726,7 +729,7 @@ void dmk_window_stop(DmkWindow *self)
  * A stop asked earlier whose bound has passed already (its timer gone:
  * "Not stopped", or a cleanup that does not end) re-arms nothing, so the
  * window lets the thread go now rather than wait for it for ever. */
-gboolean dmk_window_on_close_request(GtkWindow *window)
+gboolean _dmk_window_on_close_request(GtkWindow *window)
 {
     DmkWindow *self = DMK_WINDOW(window);
     if (!self->worker)
@@ -742,7 +745,7 @@ gboolean dmk_window_on_close_request(GtkWindow *window)
     return TRUE;
 }
 
-void dmk_window_run_dispose(DmkWindow *self)
+void _dmk_window_run_dispose(DmkWindow *self)
 {
     /* Normally the run ended before; this is the last resort (the app is
      * torn down): stop, wait, and drop what the worker still had to say. */
@@ -755,7 +758,7 @@ void dmk_window_run_dispose(DmkWindow *self)
 /* ---- results out ----------------------------------------------------------- */
 
 /* Copy and save take the comment as it is now, as CrystalDiskMark does. */
-void dmk_window_apply_comment(DmkWindow *self)
+static void apply_comment(DmkWindow *self)
 {
     if (self->last_run)
         dmk_saved_set_comment(self->last_run,
@@ -764,16 +767,16 @@ void dmk_window_apply_comment(DmkWindow *self)
 
 const DmkRunResult *dmk_window_get_result(DmkWindow *self)
 {
-    dmk_window_apply_comment(self);
-    DmkSaved *s = dmk_window_current_saved(self);
+    apply_comment(self);
+    DmkSaved *s = _dmk_window_current_saved(self);
     s = s ? s : self->last_run;
     return s ? dmk_saved_get_result(s) : NULL;
 }
 
 gboolean dmk_window_save_result(DmkWindow *self, const char *path, GError **error)
 {
-    dmk_window_apply_comment(self);
-    DmkSaved *s = dmk_window_current_saved(self);
+    apply_comment(self);
+    DmkSaved *s = _dmk_window_current_saved(self);
     s = s ? s : self->last_run;
     if (!s) {
         g_set_error(error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "there are no results to save yet");
@@ -782,8 +785,8 @@ gboolean dmk_window_save_result(DmkWindow *self, const char *path, GError **erro
     if (!dmk_saved_write(s, path, error))
         return FALSE;
     if (dmk_saved_get_path(s) && strcmp(dmk_saved_get_path(s), path) == 0) {
-        dmk_window_saved_renamed(self, s);
-        dmk_window_add_recent(self, path);
+        _dmk_window_saved_renamed(self, s);
+        _dmk_window_add_recent(self, path);
     }
     return TRUE;
 }
@@ -843,6 +846,6 @@ char *dmk_window_dump(DmkWindow *self)
         g_free(text);
         g_free(more);
     }
-    dmk_window_dump_tabs(self, s);
+    _dmk_window_dump_tabs(self, s);
     return g_string_free(s, FALSE);
 }
