@@ -498,9 +498,10 @@ static void on_confirm_response(GtkDialog *dialog, int response, gpointer data)
 {
     DmkWindow *self = data;
     const DmkRunSpec *spec = g_object_get_data(G_OBJECT(dialog), "dmk-spec");
+    DmkRunStart lab = {.owner = &_dmk_window_lab_owner};
     self->lab_confirm = NULL;
     if (response == GTK_RESPONSE_ACCEPT && !self->worker)
-        _dmk_window_start_lab(self, spec);
+        _dmk_window_launch(self, spec, &lab);
     gtk_window_destroy(GTK_WINDOW(dialog));
     g_object_unref(self);
 }

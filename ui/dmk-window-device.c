@@ -17,8 +17,7 @@ gboolean _dmk_window_target_is_device(DmkWindow *self)
 
 typedef struct {
     DmkRunSpec spec;
-    DmkStartKind kind;
-    int row;
+    DmkRunStart start;
     GtkWidget *entry, *accept;
 } DmkDeviceAsk;
 
@@ -47,7 +46,7 @@ static void on_response(GtkDialog *dialog, int response, gpointer data)
     if (go) {
         g_strlcpy(ask->spec.device_confirm, gtk_editable_get_text(GTK_EDITABLE(ask->entry)),
                   sizeof ask->spec.device_confirm);
-        _dmk_window_launch(self, &ask->spec, ask->kind, ask->row);
+        _dmk_window_launch(self, &ask->spec, &ask->start);
     }
     gtk_window_destroy(GTK_WINDOW(dialog));
     g_object_unref(self);
@@ -89,7 +88,7 @@ static GtkWidget *build_dialog(DmkWindow *self, DmkDeviceAsk *ask)
     return d;
 }
 
-gboolean _dmk_window_device_ready(DmkWindow *self, DmkRunSpec *spec, DmkStartKind kind, int row)
+gboolean _dmk_window_device_ready(DmkWindow *self, DmkRunSpec *spec, const DmkRunStart *start)
 {
     if (!spec->device || !dmk_run_spec_writes(spec))
         return TRUE; /* a device that is only read is read as it is */
@@ -99,8 +98,7 @@ gboolean _dmk_window_device_ready(DmkWindow *self, DmkRunSpec *spec, DmkStartKin
     }
     DmkDeviceAsk *ask = g_new0(DmkDeviceAsk, 1);
     ask->spec = *spec;
-    ask->kind = kind;
-    ask->row = row;
+    ask->start = *start;
     GtkWidget *d = build_dialog(self, ask);
     g_object_set_data_full(G_OBJECT(d), "dmk-ask", ask, g_free);
     g_signal_connect(d, "response", G_CALLBACK(on_response), g_object_ref(self));

@@ -1,8 +1,10 @@
-/* The window's runs and sweeps: settings (and the sweep tab's choices)
- * become a spec, the spec runs on a worker thread, and what it reports
- * lands in the status line and the tiles, or the sweep tab's chart. What
- * finished is kept as a tab. Errors go to the info bar with the engine's
- * own message; the tiles keep the last values that were measured. */
+/* The window's runs, sweeps and lab tests: settings (and the sweep and
+ * Lab tabs' choices) become a spec, the spec runs on a worker thread, and
+ * what it reports lands in the status line and goes to the run's owner,
+ * the page that started it (dmk-window-owners.c): the tiles, the sweep
+ * tab's chart or the Lab tab. What finished is kept as a tab. Errors go
+ * to the info bar with the engine's own message; the tiles keep the last
+ * values that were measured. */
 #include "dmk-window-private.h"
 
 #include <string.h>
@@ -21,25 +23,48 @@ static double seconds_setting(DmkWindow *self, const char *key, double override)
     return override >= 0 ? override : (double)g_settings_get_int(self->settings, key);
 }
 
+/* Adds each row's job in run_mode's directions, one row after the other
+ * as dmk_run_spec_add_all does for them all, and notes by each new test's
+ * index the tile it fills: its row's, in its direction's column. */
+static int add_rows(DmkWindow *self, const DmkJob *jobs, const int *rows, size_t n,
+                    DmkRunMode run_mode, uint32_t read_share, DmkRunSpec *spec, DmkRunStart *start,
+                    DmkError *err)
+{
+    for (size_t j = 0; j < n; j++) {
+        size_t first = spec->n_tests;
+        int rc = dmk_run_spec_add_all(spec, &jobs[j], 1, run_mode, read_share, err);
+        if (rc != DMK_OK)
+            return rc;
+        for (size_t i = first; i < spec->n_tests && i < DMK_TILES_MAX; i++)
+            start->tiles[i] = self->tiles[rows[j]][spec->tests[i].mode];
+    }
+    start->n_tiles = MIN(spec->n_tests, (size_t)DMK_TILES_MAX);
+    return DMK_OK;
+}
+
 /* The profile's tests (or the one of `row`), in the chosen directions,
- * then the same tests mixed when the profile has the Mix column. */
-static int add_tests(DmkWindow *self, int row, DmkRunSpec *spec, DmkError *err)
+ * then the same tests mixed when the profile has the Mix column; start
+ * learns which tile each fills. */
+static int add_tests(DmkWindow *self, int row, DmkRunSpec *spec, DmkRunStart *start, DmkError *err)
 {
     const DmkProfile *p = _dmk_window_profile(self);
     DmkJob jobs[DMK_ROWS_MAX];
+    int rows[DMK_ROWS_MAX];
     size_t n = 0;
     for (size_t i = 0; i < p->n_tests && i < DMK_ROWS_MAX; i++) {
         if (row >= 0 && (size_t)row != i)
             continue;
+        rows[n] = (int)i;
         int rc = dmk_job_parse_name(p->tests[i], &jobs[n++], err);
         if (rc != DMK_OK)
             return rc;
     }
     if (n == 0)
         return dmk_error_set(err, DMK_E_INVAL, 0, "the profile has no test in row %d", row + 1);
-    int rc = dmk_run_spec_add_all(spec, jobs, n, _dmk_window_run_mode(self), 100, err);
+    int rc = add_rows(self, jobs, rows, n, _dmk_window_run_mode(self), 100, spec, start, err);
     if (rc == DMK_OK && _dmk_window_mix(self))
-        rc = dmk_run_spec_add_all(spec, jobs, n, DMK_RUN_MIX, DMK_MIX_READ_SHARE_DEFAULT, err);
+        rc = add_rows(self, jobs, rows, n, DMK_RUN_MIX, DMK_MIX_READ_SHARE_DEFAULT, spec, start,
+                      err);
     g_strlcpy(spec->profile, row < 0 ? p->id : "custom", sizeof spec->profile);
     return rc;
 }
@@ -86,11 +111,11 @@ static void apply_verify(DmkWindow *self, DmkRunSpec *spec)
             spec->verify = true;
 }
 
-static int build_spec(DmkWindow *self, int row, DmkRunSpec *spec, DmkError *err)
+static int build_spec(DmkWindow *self, int row, DmkRunSpec *spec, DmkRunStart *start, DmkError *err)
 {
     int rc = base_spec(self, spec, err);
     if (rc == DMK_OK)
-        rc = add_tests(self, row, spec, err);
+        rc = add_tests(self, row, spec, start, err);
     if (rc == DMK_OK)
         apply_verify(self, spec);
     return rc != DMK_OK ? rc : dmk_run_spec_validate(spec, dmk_os_max_inflight(), err);
@@ -198,13 +223,6 @@ void _dmk_window_hide_error(DmkWindow *self)
 
 /* ---- what the worker reports (main thread) ----------------------------- */
 
-static void set_running_tile(DmkWindow *self, DmkTile *tile)
-{
-    for (int r = 0; r < DMK_ROWS_MAX; r++)
-        for (int c = 0; c < DMK_COLS; c++)
-            dmk_tile_set_running(self->tiles[r][c], self->tiles[r][c] == tile);
-}
-
 static void on_progress(const DmkProgress *p, gpointer data)
 {
     DmkWindow *self = data;
@@ -217,75 +235,39 @@ static void on_progress(const DmkProgress *p, gpointer data)
     char *text = dmk_text_progress(p);
     _dmk_window_set_status(self, text);
     g_free(text);
-    /* A sweep's points may share a tile's name ("RND4K Q1T1"): not its tile. */
-    if (self->sweeping)
-        dmk_sweep_page_progress(self->sweep_page, p);
-    else if (self->labbing)
-        dmk_lab_page_progress(self->lab_page, p);
-    else
-        set_running_tile(self, p->stage == DMK_STAGE_PREPARE || !p->test
-                                   ? NULL
-                                   : _dmk_window_find_tile(self, p->test));
+    if (self->run.owner->progress)
+        self->run.owner->progress(self, p);
 }
 
 static void on_test_done(const DmkTest *test, const DmkPassResult *score, size_t index,
                          gpointer data)
 {
     DmkWindow *self = data;
-    (void)index;
-    if (self->labbing)
-        return; /* the Lab tab draws from the samples at the end */
-    if (self->sweeping) {
-        dmk_sweep_page_point(self->sweep_page, test, score);
-        return;
-    }
-    DmkTile *tile = _dmk_window_find_tile(self, test);
-    if (!tile)
-        return;
-    dmk_tile_set_stats(tile, &score->total);
-    dmk_tile_set_stale(tile, FALSE);
-    dmk_tile_set_running(tile, FALSE);
+    if (self->run.owner->test_done)
+        self->run.owner->test_done(self, test, score, index);
 }
 
-/* Marks the tiles this run will measure: they keep their old numbers,
- * dimmed, until new ones arrive (or for good if the run fails). */
-static void mark_stale(DmkWindow *self, const DmkRunSpec *spec)
-{
-    for (size_t i = 0; i < spec->n_tests; i++) {
-        DmkTile *tile = _dmk_window_find_tile(self, &spec->tests[i]);
-        if (tile && dmk_tile_has_value(tile))
-            dmk_tile_set_stale(tile, TRUE);
-    }
-}
-
-static void unmark_tiles(DmkWindow *self)
-{
-    for (int r = 0; r < DMK_ROWS_MAX; r++) {
-        for (int c = 0; c < DMK_COLS; c++) {
-            dmk_tile_set_stale(self->tiles[r][c], FALSE);
-            dmk_tile_set_running(self->tiles[r][c], FALSE);
-        }
-    }
-}
-
-/* Every run and sweep that measured something is kept as a tab; a sweep's
- * is shown at once, a run's waits behind the Benchmark tab's tiles, and a
- * lab test's behind the Lab tab, which shows it too. A stopped run keeps
- * what it measured. Returns the kept result (the tab's), or NULL. */
+/* Every run and sweep that measured something is kept as a tab, shown at
+ * once or not as its owner says (a sweep's is; a run's waits behind the
+ * Benchmark tab's tiles, a lab test's behind the Lab tab, which shows it
+ * too); the owner has it first. A stopped run keeps what it measured.
+ * Returns the kept result (the tab's), or NULL. */
 static DmkSaved *keep_result(DmkWindow *self, DmkRunResult *res)
 {
-    if (!res || res->n_tests == 0) {
+    const DmkRunOwner *owner = self->run.owner;
+    DmkSaved *saved = NULL;
+    if (res && res->n_tests) {
+        g_strlcpy(res->comment, gtk_editable_get_text(GTK_EDITABLE(self->comment_entry)),
+                  sizeof res->comment);
+        saved = dmk_saved_new(res, NULL);
+    }
+    if (owner->finished)
+        owner->finished(self, res, saved);
+    if (!saved) {
         dmk_run_result_free(res);
         return NULL;
     }
-    g_strlcpy(res->comment, gtk_editable_get_text(GTK_EDITABLE(self->comment_entry)),
-              sizeof res->comment);
-    DmkSaved *saved = dmk_saved_new(res, NULL);
-    if (!self->sweeping && !self->labbing) {
-        g_clear_pointer(&self->last_run, dmk_saved_unref);
-        self->last_run = dmk_saved_ref(saved);
-    }
-    _dmk_window_add_result(self, saved, self->sweeping);
+    _dmk_window_add_result(self, saved, owner->show_result);
     dmk_saved_unref(saved);
     return saved;
 }
@@ -318,10 +300,8 @@ static void report_end(DmkWindow *self, int rc, const DmkError *err, DmkSaved *s
                                          : g_strdup_printf("Failed after %s", took);
     status = verify_status(self, saved, status);
     _dmk_window_set_status(self, status);
-    if (self->sweeping)
-        dmk_sweep_page_end(self->sweep_page, status);
-    if (self->labbing)
-        dmk_lab_page_end(self->lab_page, saved, status);
+    if (self->run.owner->ended)
+        self->run.owner->ended(self, saved, status);
     /* A stop that left a stuck call behind (a frozen file system) says so. */
     if (rc != DMK_OK && (rc != DMK_E_STOPPED || left_behind)) {
         /* A run that failed on FUSE or NFS may have left its test file
@@ -339,46 +319,6 @@ static void report_end(DmkWindow *self, int rc, const DmkError *err, DmkSaved *s
     }
     g_free(status);
     g_free(took);
-}
-
-/* The Benchmark tab's run-level note: what the file system did to the
- * test file; hidden when it did nothing. Made on first use, under the
- * tiles. */
-static void show_flags_note(DmkWindow *self, const DmkRunResult *r)
-{
-    char notes[2048];
-    dmk_run_fs_notes(r, notes, sizeof notes);
-    g_strchomp(notes); /* one label: no line end after the last note */
-    if (!self->flags_note && !notes[0])
-        return;
-    if (!self->flags_note) {
-        self->flags_note = gtk_label_new("");
-        gtk_label_set_xalign(GTK_LABEL(self->flags_note), 0);
-        gtk_label_set_wrap(GTK_LABEL(self->flags_note), TRUE);
-        gtk_widget_add_css_class(self->flags_note, "flags-note");
-        gtk_widget_set_tooltip_text(self->flags_note,
-                                    "A copy-on-write or compressing file system changes what a "
-                                    "benchmark measures; Drivemark turns both off for its test "
-                                    "file where the file system allows (btrfs: NOCOW).");
-        gtk_box_insert_child_after(GTK_BOX(self->benchmark_page), self->flags_note,
-                                   GTK_WIDGET(self->grid));
-    }
-    gtk_label_set_text(GTK_LABEL(self->flags_note), notes);
-    gtk_widget_set_visible(self->flags_note, notes[0] != '\0');
-}
-
-/* The Benchmark tab's tiles take the finished run's flags (peak, a short
- * queue, over the interface); tiles the run did not measure keep theirs. */
-static void show_flags(DmkWindow *self, const DmkRunResult *r)
-{
-    if (!r || self->sweeping || self->labbing)
-        return;
-    for (size_t i = 0; i < r->n_tests; i++) {
-        DmkTile *tile = _dmk_window_find_tile(self, &r->tests[i].test);
-        if (tile)
-            dmk_tile_set_flags(tile, r, &r->tests[i]);
-    }
-    show_flags_note(self, r);
 }
 
 static void clear_run_timers(DmkWindow *self)
@@ -419,12 +359,9 @@ static void on_finished(int rc, DmkRunResult *res, const DmkError *err, gpointer
     rc = stalled_rc(self, rc, res, &err, &own);
     if (self->stop_asked_us && !self->stop_took_us)
         self->stop_took_us = g_get_monotonic_time() - self->stop_asked_us;
-    unmark_tiles(self);
-    show_flags(self, res);
     DmkSaved *saved = keep_result(self, res);
     report_end(self, rc, err, saved, left_behind);
-    self->sweeping = FALSE;
-    self->labbing = FALSE;
+    self->run.owner = NULL;
     _dmk_window_set_running_ui(self, FALSE, NULL);
     _dmk_window_emit_run_finished(self, rc);
     if (self->closing)
@@ -459,18 +396,17 @@ static gboolean on_stall_stuck(gpointer data)
         "stuck (a frozen file system or a hung drive), and Drivemark goes on without it. %s",
         self->stall_msg, DMK_STALL_END_S,
         dmk_runner_stuck_note(_dmk_window_target_is_device(self)));
-    unmark_tiles(self);
+    const DmkRunOwner *owner = self->run.owner;
+    if (owner->finished)
+        owner->finished(self, NULL, NULL); /* nothing is kept of a stalled run */
     _dmk_window_set_status(self, status);
-    if (self->sweeping)
-        dmk_sweep_page_end(self->sweep_page, status);
-    if (self->labbing)
-        dmk_lab_page_end(self->lab_page, NULL, status);
+    if (owner->ended)
+        owner->ended(self, NULL, status);
     show_error(self, DMK_E_TIMEOUT, msg);
     g_free(msg);
     g_free(status);
     g_free(took);
-    self->sweeping = FALSE;
-    self->labbing = FALSE;
+    self->run.owner = NULL;
     _dmk_window_set_running_ui(self, FALSE, NULL);
     _dmk_window_emit_run_finished(self, DMK_E_TIMEOUT);
     if (self->closing)
@@ -515,11 +451,6 @@ static const DmkBackend *run_backend(DmkWindow *self)
     return be ? be : dmk_backend_native();
 }
 
-static GtkWidget *row_button(DmkWindow *self, int row)
-{
-    return row < 0 ? GTK_WIDGET(self->all_button) : self->row_buttons[row];
-}
-
 /* Tests: the run waits at the report asked for, shown: Stop, as a user would. */
 static void on_held(const DmkProgress *p, gpointer data)
 {
@@ -543,32 +474,21 @@ void dmk_window_set_stop_at_stall(DmkWindow *self, gboolean close)
     self->close_at_stop = close;
 }
 
-static void launch(DmkWindow *self, const DmkRunSpec *spec, GtkWidget *stop_button)
-{
-    DmkRunWorkerCallbacks cb = {on_progress, on_test_done, on_finished, self, on_held, on_stalled};
-    g_clear_pointer(&self->stall_msg, g_free);
-    self->run_started_us = g_get_monotonic_time();
-    self->stop_asked_us = self->stop_took_us = 0;
-    _dmk_window_set_status(self, "Starting\u2026");
-    self->worker = dmk_run_worker_start_held(spec, run_backend(self), &cb, &self->stop_at);
-    self->stop_at.count = 0; /* that run's only */
-    _dmk_window_set_running_ui(self, TRUE, stop_button);
-}
-
 void _dmk_window_start_run(DmkWindow *self, int row)
 {
     if (self->worker || row >= DMK_ROWS_MAX)
         return;
     DmkRunSpec *spec = g_new(DmkRunSpec, 1);
+    DmkRunStart start = {.owner = &_dmk_window_tiles_owner, .row = row};
     DmkError err = {0};
     _dmk_window_hide_error(self);
-    if (build_spec(self, row, spec, &err) != DMK_OK) {
+    if (build_spec(self, row, spec, &start, &err) != DMK_OK) {
         show_error(self, err.code, err.msg);
         g_free(spec);
         return;
     }
-    if (_dmk_window_device_ready(self, spec, DMK_START_RUN, row))
-        _dmk_window_launch(self, spec, DMK_START_RUN, row);
+    if (_dmk_window_device_ready(self, spec, &start))
+        _dmk_window_launch(self, spec, &start);
     g_free(spec);
 }
 
@@ -577,6 +497,7 @@ void _dmk_window_start_sweep(DmkWindow *self)
     if (self->worker)
         return;
     DmkRunSpec *spec = g_new(DmkRunSpec, 1);
+    DmkRunStart start = {.owner = &_dmk_window_sweep_owner};
     DmkSweep sw;
     DmkError err = {0};
     _dmk_window_hide_error(self);
@@ -586,36 +507,27 @@ void _dmk_window_start_sweep(DmkWindow *self)
         g_free(spec);
         return;
     }
-    if (_dmk_window_device_ready(self, spec, DMK_START_SWEEP, -1))
-        _dmk_window_launch(self, spec, DMK_START_SWEEP, -1);
+    if (_dmk_window_device_ready(self, spec, &start))
+        _dmk_window_launch(self, spec, &start);
     g_free(spec);
 }
 
-void _dmk_window_launch(DmkWindow *self, const DmkRunSpec *spec, DmkStartKind kind, int row)
+/* The run's owner is set before anything reports, and its page begins
+ * first: the worker's reports go to it from the first one on. */
+void _dmk_window_launch(DmkWindow *self, const DmkRunSpec *spec, const DmkRunStart *start)
 {
     if (self->worker)
         return;
-    if (kind == DMK_START_LAB) {
-        _dmk_window_start_lab(self, spec);
-        return;
-    }
-    if (kind == DMK_START_SWEEP) {
-        self->sweeping = TRUE;
-        dmk_sweep_page_begin(self->sweep_page, spec);
-        launch(self, spec, NULL);
-        return;
-    }
-    mark_stale(self, spec);
-    launch(self, spec, row_button(self, row));
-}
-
-void _dmk_window_start_lab(DmkWindow *self, const DmkRunSpec *spec)
-{
-    if (self->worker)
-        return;
-    self->labbing = TRUE;
-    dmk_lab_page_begin(self->lab_page, spec);
-    launch(self, spec, NULL);
+    DmkRunWorkerCallbacks cb = {on_progress, on_test_done, on_finished, self, on_held, on_stalled};
+    self->run = *start;
+    GtkWidget *stop_button = start->owner->begin ? start->owner->begin(self, spec) : NULL;
+    g_clear_pointer(&self->stall_msg, g_free);
+    self->run_started_us = g_get_monotonic_time();
+    self->stop_asked_us = self->stop_took_us = 0;
+    _dmk_window_set_status(self, "Starting\u2026");
+    self->worker = dmk_run_worker_start_held(spec, run_backend(self), &cb, &self->stop_at);
+    self->stop_at.count = 0; /* that run's only */
+    _dmk_window_set_running_ui(self, TRUE, stop_button);
 }
 
 void dmk_window_run_lab(DmkWindow *self, gboolean confirmed)
@@ -625,12 +537,13 @@ void dmk_window_run_lab(DmkWindow *self, gboolean confirmed)
     dmk_window_show_lab(self, DMK_LAB_NONE);
     _dmk_window_hide_error(self);
     DmkRunSpec *spec = g_new(DmkRunSpec, 1);
+    DmkRunStart lab = {.owner = &_dmk_window_lab_owner};
     if (dmk_window_build_lab_spec(self, spec)) {
         /* Filling a drive is not something to start by a slip of the mouse. */
         if (!confirmed && !spec->device && dmk_lab_from_name(spec->lab) == DMK_LAB_FULLSPAN)
             _dmk_window_confirm_fullspan(self, spec);
-        else if (_dmk_window_device_ready(self, spec, DMK_START_LAB, -1))
-            _dmk_window_start_lab(self, spec); /* a device's own question replaces the fill's */
+        else if (_dmk_window_device_ready(self, spec, &lab))
+            _dmk_window_launch(self, spec, &lab); /* a device's own question replaces the fill's */
     }
     g_free(spec);
 }

@@ -125,21 +125,20 @@ static void on_page(GtkNotebook *nb, GParamSpec *pspec, DmkWindow *self)
     _dmk_window_update_actions(self);
 }
 
+/* Start runs the page's own test; while one runs, its button is Stop. */
 static void on_lab_run(DmkLabPage *page, DmkWindow *self)
 {
-    (void)page;
     if (!self->worker)
         dmk_window_run_lab(self, FALSE);
-    else if (self->labbing)
+    else if (_dmk_window_runs_on(self, GTK_WIDGET(page)))
         dmk_window_stop(self);
 }
 
 static void on_sweep_run(DmkSweepPage *page, DmkWindow *self)
 {
-    (void)page;
     if (!self->worker)
         _dmk_window_start_sweep(self);
-    else if (self->sweeping)
+    else if (_dmk_window_runs_on(self, GTK_WIDGET(page)))
         dmk_window_stop(self);
 }
 
@@ -307,7 +306,7 @@ GtkWidget *_dmk_window_current_chart(DmkWindow *self)
         return dmk_sweep_page_get_chart(self->sweep_page);
     if (page && DMK_IS_LAB_VIEW(page))
         return page;
-    if (page && page == GTK_WIDGET(self->lab_page) && !self->labbing)
+    if (page && page == GTK_WIDGET(self->lab_page) && !_dmk_window_runs_on(self, page))
         return (GtkWidget *)dmk_lab_page_get_view(self->lab_page);
     return NULL;
 }
@@ -567,7 +566,8 @@ void _dmk_window_dump_tabs(DmkWindow *self, GString *s)
         else
             dmk_result_view_dump(DMK_RESULT_VIEW(page), tab, s);
     }
-    if (current == GTK_WIDGET(self->lab_page) || self->labbing ||
+    if (current == GTK_WIDGET(self->lab_page) ||
+        _dmk_window_runs_on(self, GTK_WIDGET(self->lab_page)) ||
         dmk_lab_page_get_view(self->lab_page))
         dmk_lab_page_dump(self->lab_page, s);
     if (gtk_widget_get_visible(GTK_WIDGET(self->compare_view)))

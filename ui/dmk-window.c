@@ -147,16 +147,6 @@ static void apply_unit(DmkWindow *self)
     _dmk_window_set_units(self, u);
 }
 
-DmkTile *_dmk_window_find_tile(DmkWindow *self, const DmkTest *test)
-{
-    if (!test || test->mode > DMK_MODE_MIX)
-        return NULL;
-    for (int r = 0; r < DMK_ROWS_MAX; r++)
-        if (self->row_names[r][0] && g_ascii_strcasecmp(self->row_names[r], test->name) == 0)
-            return self->tiles[r][test->mode];
-    return NULL;
-}
-
 static void on_run_button_clicked(GtkButton *button, DmkWindow *self)
 {
     if (self->worker) {
@@ -234,8 +224,7 @@ void _dmk_window_set_running_ui(DmkWindow *self, gboolean running, GtkWidget *st
         gtk_widget_set_sensitive(stop_button, TRUE);
         make_stop_button(stop_button);
     }
-    dmk_sweep_page_set_running(self->sweep_page, running, self->sweeping);
-    dmk_lab_page_set_running(self->lab_page, running, self->labbing);
+    _dmk_window_owners_set_running(self, running);
     /* The settings describe the run under way: they wait for its end. */
     gtk_widget_set_sensitive(self->settings_box, !running);
     gtk_widget_set_sensitive(GTK_WIDGET(self->profile_dd), !running);
