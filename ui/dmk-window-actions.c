@@ -24,7 +24,7 @@ static void act_run_test(GSimpleAction *a, GVariant *p, gpointer data)
     int row = g_variant_get_int32(p);
     (void)a;
     if (row >= 0 && row < DMK_ROWS_MAX && self->row_names[row][0])
-        dmk_window_start_run(self, row);
+        _dmk_window_start_run(self, row);
 }
 
 static void act_stop(GSimpleAction *a, GVariant *p, gpointer self)
@@ -61,7 +61,7 @@ static void act_copy(GSimpleAction *a, GVariant *p, gpointer data)
     char *text = r->lab[0] ? dmk_lab_report_text(r) : dmk_text_report(r);
     gdk_clipboard_set_text(gtk_widget_get_clipboard(GTK_WIDGET(self)), text);
     g_free(text);
-    dmk_window_set_status(self, "Results copied to the clipboard");
+    _dmk_window_set_status(self, "Results copied to the clipboard");
 }
 
 /* ---- file dialogs ----------------------------------------------------------- */
@@ -107,7 +107,7 @@ static void set_status_path(DmkWindow *self, const char *what, const char *path)
 {
     char *name = g_filename_display_name(path);
     char *status = g_strdup_printf("%s %s", what, name);
-    dmk_window_set_status(self, status);
+    _dmk_window_set_status(self, status);
     g_free(status);
     g_free(name);
 }
@@ -120,7 +120,7 @@ static void on_save_response(GtkNativeDialog *dialog, int response, gpointer dat
     char *path = response_path(dialog, response);
     GError *error = NULL;
     if (path && !dmk_window_save_result(self, path, &error)) {
-        dmk_window_show_problem(self, "The results could not be saved", error->message);
+        _dmk_window_show_problem(self, "The results could not be saved", error->message);
         g_error_free(error);
     } else if (path) {
         set_status_path(self, "Results saved to", path);
@@ -156,13 +156,13 @@ static void act_save(GSimpleAction *a, GVariant *p, gpointer data)
     DmkWindow *self = data;
     (void)a;
     (void)p;
-    if (!dmk_window_current_saved(self))
+    if (!_dmk_window_current_saved(self))
         return;
     GtkFileChooser *d = file_dialog(self, "Save Results", GTK_FILE_CHOOSER_ACTION_SAVE, "_Save",
                                     G_CALLBACK(on_save_response));
     add_filter(d, "CSV results (*.csv)", "*.csv");
     add_filter(d, "JSON results (*.json)", "*.json");
-    suggest_name(d, dmk_window_current_saved(self));
+    suggest_name(d, _dmk_window_current_saved(self));
     show_dialog(d);
 }
 
@@ -179,7 +179,7 @@ static void on_open_response(GtkNativeDialog *dialog, int response, gpointer dat
     for (guint i = 0; i < n; i++)
         files[i] = g_list_model_get_item(list, i);
     if (n > 0)
-        dmk_window_open_files(self, files, n);
+        _dmk_window_open_files(self, files, n);
     for (guint i = 0; i < n; i++)
         g_object_unref(files[i]);
     g_free(files);
@@ -207,7 +207,7 @@ int dmk_window_open_paths(DmkWindow *self, const char *const *paths)
     GFile **files = g_new0(GFile *, n + 1);
     for (guint i = 0; i < n; i++)
         files[i] = g_file_new_for_path(paths[i]);
-    int failed = n > 0 ? dmk_window_open_files(self, files, n) : 0;
+    int failed = n > 0 ? _dmk_window_open_files(self, files, n) : 0;
     for (guint i = 0; i < n; i++)
         g_object_unref(files[i]);
     g_free(files);
@@ -223,14 +223,14 @@ static void act_open_recent(GSimpleAction *a, GVariant *p, gpointer data)
     const char *path = g_variant_get_string(p, NULL);
     const char *paths[] = {path, NULL};
     if (dmk_window_open_paths(self, paths) > 0 && !g_file_test(path, G_FILE_TEST_EXISTS))
-        dmk_window_forget_recent(self, path);
+        _dmk_window_forget_recent(self, path);
 }
 
 static void act_clear_recent(GSimpleAction *a, GVariant *p, gpointer self)
 {
     (void)a;
     (void)p;
-    dmk_window_forget_recent(self, NULL);
+    _dmk_window_forget_recent(self, NULL);
 }
 
 /* ---- export chart ------------------------------------------------------------- */
@@ -263,7 +263,7 @@ static gboolean export_plot(DmkWindow *self, GtkWidget *chart, const char *path,
 
 gboolean dmk_window_export_chart(DmkWindow *self, const char *path, double scale, GError **error)
 {
-    return export_plot(self, dmk_window_current_chart(self), path, scale, error);
+    return export_plot(self, _dmk_window_current_chart(self), path, scale, error);
 }
 
 static void on_export_chart_response(GtkNativeDialog *dialog, int response, gpointer data)
@@ -279,7 +279,7 @@ static void on_export_chart_response(GtkNativeDialog *dialog, int response, gpoi
     const char *scale = gtk_file_chooser_get_choice(GTK_FILE_CHOOSER(dialog), "scale");
     GError *error = NULL;
     if (path && !export_plot(self, chart, path, scale && strcmp(scale, "2") == 0 ? 2 : 1, &error)) {
-        dmk_window_show_problem(self, "The chart could not be exported", error->message);
+        _dmk_window_show_problem(self, "The chart could not be exported", error->message);
         g_error_free(error);
     } else if (path) {
         set_status_path(self, "Chart exported to", path);
@@ -310,7 +310,7 @@ static void act_export_chart(GSimpleAction *a, GVariant *p, gpointer data)
     DmkWindow *self = data;
     (void)a;
     (void)p;
-    GtkWidget *chart = dmk_window_current_chart(self);
+    GtkWidget *chart = _dmk_window_current_chart(self);
     if (!chart)
         return;
     GtkFileChooser *d = file_dialog(self, "Export Chart", GTK_FILE_CHOOSER_ACTION_SAVE, "_Export",
@@ -347,7 +347,7 @@ void dmk_window_run_sweep(DmkWindow *self)
 {
     int n = gtk_notebook_page_num(self->notebook, GTK_WIDGET(self->sweep_page));
     gtk_notebook_set_current_page(self->notebook, n);
-    dmk_window_start_sweep(self);
+    _dmk_window_start_sweep(self);
 }
 
 static void act_show_compare(GSimpleAction *a, GVariant *p, gpointer self)
@@ -396,7 +396,7 @@ static void act_close_tab(GSimpleAction *a, GVariant *p, gpointer data)
     DmkWindow *self = data;
     (void)a;
     (void)p;
-    if (!dmk_window_close_current_tab(self))
+    if (!_dmk_window_close_current_tab(self))
         gtk_window_close(GTK_WINDOW(self));
 }
 
@@ -417,12 +417,12 @@ static void on_folder_response(GtkNativeDialog *dialog, int response, gpointer d
     g_object_unref(self);
 }
 
-void dmk_window_choose_target(DmkWindow *self)
+void _dmk_window_choose_target(DmkWindow *self)
 {
     GtkFileChooserNative *d =
         gtk_file_chooser_native_new("Choose a Folder to Benchmark", GTK_WINDOW(self),
                                     GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER, "_Select", "_Cancel");
-    const char *current = dmk_window_target_path(self);
+    const char *current = _dmk_window_target_path(self);
     if (current) {
         GFile *folder = g_file_new_for_path(current);
         gtk_file_chooser_set_current_folder(GTK_FILE_CHOOSER(d), folder, NULL);
@@ -437,7 +437,7 @@ static void act_choose_target(GSimpleAction *a, GVariant *p, gpointer self)
 {
     (void)a;
     (void)p;
-    dmk_window_choose_target(self);
+    _dmk_window_choose_target(self);
 }
 
 /* ---- the full-span write's question ------------------------------------------ */
@@ -504,14 +504,15 @@ static void on_confirm_response(GtkDialog *dialog, int response, gpointer data)
 {
     DmkWindow *self = data;
     const DmkRunSpec *spec = g_object_get_data(G_OBJECT(dialog), "dmk-spec");
+    DmkRunStart lab = {.owner = &_dmk_window_lab_owner};
     self->lab_confirm = NULL;
     if (response == GTK_RESPONSE_ACCEPT && !self->worker)
-        dmk_window_start_lab(self, spec);
+        _dmk_window_launch(self, spec, &lab);
     gtk_window_destroy(GTK_WINDOW(dialog));
     g_object_unref(self);
 }
 
-void dmk_window_confirm_fullspan(DmkWindow *self, const DmkRunSpec *spec)
+void _dmk_window_confirm_fullspan(DmkWindow *self, const DmkRunSpec *spec)
 {
     char *detail = NULL;
     char *question = fill_question(spec, dmk_backend_by_name(self->backend), &detail);
@@ -545,7 +546,7 @@ static void add_settings_actions(DmkWindow *self)
     }
 }
 
-void dmk_window_add_actions(DmkWindow *self)
+void _dmk_window_add_actions(DmkWindow *self)
 {
     static const GActionEntry entries[] = {
         {"run-all", act_run_all, NULL, NULL, NULL, {0}},
@@ -568,5 +569,5 @@ void dmk_window_add_actions(DmkWindow *self)
     };
     g_action_map_add_action_entries(G_ACTION_MAP(self), entries, G_N_ELEMENTS(entries), self);
     add_settings_actions(self);
-    dmk_window_update_actions(self);
+    _dmk_window_update_actions(self);
 }

@@ -10,7 +10,7 @@
 #include "dmk-target-list.h"
 #include "dmk-target-rules.h"
 
-gboolean dmk_window_target_is_device(DmkWindow *self)
+gboolean _dmk_window_target_is_device(DmkWindow *self)
 {
     DmkTargetItem *item = gtk_drop_down_get_selected_item(self->target_dd);
     return item && dmk_target_item_get_kind(item) == DMK_TARGET_DEVICE;
@@ -18,8 +18,7 @@ gboolean dmk_window_target_is_device(DmkWindow *self)
 
 typedef struct {
     DmkRunSpec spec;
-    DmkStartKind kind;
-    int row;
+    DmkRunStart start;
     GtkWidget *entry, *accept;
 } DmkDeviceAsk;
 
@@ -48,7 +47,7 @@ static void on_response(GtkDialog *dialog, int response, gpointer data)
     if (go) {
         g_strlcpy(ask->spec.device_confirm, gtk_editable_get_text(GTK_EDITABLE(ask->entry)),
                   sizeof ask->spec.device_confirm);
-        dmk_window_launch(self, &ask->spec, ask->kind, ask->row);
+        _dmk_window_launch(self, &ask->spec, &ask->start);
     }
     gtk_window_destroy(GTK_WINDOW(dialog));
     g_object_unref(self);
@@ -90,7 +89,7 @@ static GtkWidget *build_dialog(DmkWindow *self, DmkDeviceAsk *ask)
     return d;
 }
 
-gboolean dmk_window_device_ready(DmkWindow *self, DmkRunSpec *spec, DmkStartKind kind, int row)
+gboolean _dmk_window_device_ready(DmkWindow *self, DmkRunSpec *spec, const DmkRunStart *start)
 {
     if (!spec->device || !dmk_run_spec_writes(spec))
         return TRUE; /* a device that is only read is read as it is */
@@ -100,8 +99,7 @@ gboolean dmk_window_device_ready(DmkWindow *self, DmkRunSpec *spec, DmkStartKind
     }
     DmkDeviceAsk *ask = g_new0(DmkDeviceAsk, 1);
     ask->spec = *spec;
-    ask->kind = kind;
-    ask->row = row;
+    ask->start = *start;
     GtkWidget *d = build_dialog(self, ask);
     g_object_set_data_full(G_OBJECT(d), "dmk-ask", ask, g_free);
     g_signal_connect(d, "response", G_CALLBACK(on_response), g_object_ref(self));

@@ -1,7 +1,12 @@
 /* The window's parts, shared by dmk-window.c (layout and settings),
  * dmk-window-run.c (runs and sweeps, progress, errors),
- * dmk-window-tabs.c (result tabs, compare, opening files, recent files)
- * and dmk-window-actions.c (actions and their dialogs). */
+ * dmk-window-owners.c (the pages a run reports to: its run owner),
+ * dmk-window-tabs.c (result tabs, compare, opening files, recent files),
+ * dmk-window-actions.c (actions and their dialogs) and
+ * dmk-window-device.c (a raw device's question). What they share but
+ * nothing outside the window may call is named _dmk_window_*, as
+ * gnome-text-editor names its window's (_editor_window_*); the public
+ * dmk_window_* functions are dmk-window.h's. */
 #ifndef DMK_WINDOW_PRIVATE_H
 #define DMK_WINDOW_PRIVATE_H
 
@@ -15,8 +20,52 @@
 #include "dmk-units.h"
 #include "dmk-window.h"
 
-#define DMK_ROWS_MAX 4 /* tests in the longest profile */
-#define DMK_COLS     3 /* read, write, mix: indexed by DmkMode */
+#define DMK_ROWS_MAX  4 /* tests in the longest profile */
+#define DMK_COLS      3 /* read, write, mix: indexed by DmkMode */
+#define DMK_TILES_MAX (DMK_ROWS_MAX * DMK_COLS)
+
+/* The page a run reports to: its run owner (dmk-window-owners.c). */
+typedef struct DmkRunOwner DmkRunOwner;
+
+/* A run as it starts: the page that owns it and, for the Benchmark tab's
+ * tiles, the row pressed and the tile each test fills, by the runner's
+ * test index (noted as the spec was built, so a test is never looked up
+ * by its name). */
+typedef struct {
+    const DmkRunOwner *owner;
+    int row; /* the tiles: the row run, -1 for all */
+    size_t n_tiles;
+    DmkTile *tiles[DMK_TILES_MAX]; /* [test index]; NULL: no tile */
+} DmkRunStart;
+
+/* What a run owner does with its run; the window hands each of the
+ * worker's reports to the owner of the run under way and asks nothing
+ * else about it. NULL hooks: nothing to do. All on the main thread. */
+struct DmkRunOwner {
+    /* The tab whose Start (or Stop) button is this owner's. */
+    GtkWidget *(*page)(DmkWindow *self);
+    /* The run is about to start (spec as it runs; self->run set):
+     * returns the button that becomes Stop, NULL for none. */
+    GtkWidget *(*begin)(DmkWindow *self, const DmkRunSpec *spec);
+    void (*progress)(DmkWindow *self, const DmkProgress *p);
+    /* Test `index` of the spec finished with score. */
+    void (*test_done)(DmkWindow *self, const DmkTest *test, const DmkPassResult *score,
+                      size_t index);
+    /* The run ended: res as it came back (NULL when the window let a
+     * stuck run go), saved the result that is kept as a tab (NULL when
+     * nothing was measured); before the tab is added. */
+    void (*finished)(DmkWindow *self, const DmkRunResult *res, DmkSaved *saved);
+    /* The status line now says how the run ended ("Done in 0:42"). */
+    void (*ended)(DmkWindow *self, DmkSaved *saved, const char *status);
+    /* Any run began (running) or ended; mine: this owner's. */
+    void (*set_running)(DmkWindow *self, gboolean running, gboolean mine);
+    gboolean show_result; /* the kept result's tab is shown at once */
+};
+
+/* The Benchmark tab's tiles, the sweep tab and the Lab tab. */
+extern const DmkRunOwner _dmk_window_tiles_owner;
+extern const DmkRunOwner _dmk_window_sweep_owner;
+extern const DmkRunOwner _dmk_window_lab_owner;
 
 struct _DmkWindow {
     GtkApplicationWindow parent_instance;
@@ -38,8 +87,8 @@ struct _DmkWindow {
 
     /* built in code: one row per test of the profile */
     GtkWidget *row_buttons[DMK_ROWS_MAX];
-    DmkTile *tiles[DMK_ROWS_MAX][DMK_COLS];
-    char row_names[DMK_ROWS_MAX][48]; /* canonical test names, "" = unused row */
+    DmkTile *tiles[DMK_ROWS_MAX][DMK_COLS]; /* [row][DmkMode] */
+    char row_names[DMK_ROWS_MAX][48];       /* canonical test names, "" = unused row */
 
     GSettings *settings;
     GListStore *targets;
@@ -60,8 +109,7 @@ struct _DmkWindow {
     char *device_answer;    /* tests: typed into the device question at once (--confirm-device) */
 
     DmkRunWorker *worker;
-    gboolean sweeping;      /* the worker runs the sweep tab's sweep */
-    gboolean labbing;       /* the worker runs the Lab tab's test */
+    DmkRunStart run;        /* the run under way's owner (NULL when none) and tiles */
     GtkWidget *stop_button; /* the run button that shows "Stop" */
     gint64 run_started_us;
     gint64 stop_asked_us; /* 0 when no stop was asked */
@@ -83,78 +131,78 @@ struct _DmkWindow {
 };
 
 /* dmk-window.c */
-const DmkProfile *dmk_window_profile(DmkWindow *self);
-gboolean dmk_window_mix(DmkWindow *self);
-DmkRunMode dmk_window_run_mode(DmkWindow *self);
-DmkTile *dmk_window_find_tile(DmkWindow *self, const DmkTest *test);
-const char *dmk_window_target_path(DmkWindow *self);
-void dmk_window_set_status(DmkWindow *self, const char *text);
-void dmk_window_update_actions(DmkWindow *self);
+const DmkProfile *_dmk_window_profile(DmkWindow *self);
+gboolean _dmk_window_mix(DmkWindow *self);
+DmkRunMode _dmk_window_run_mode(DmkWindow *self);
+const char *_dmk_window_target_path(DmkWindow *self);
+void _dmk_window_set_status(DmkWindow *self, const char *text);
+void _dmk_window_update_actions(DmkWindow *self);
 /* Locks the run buttons and settings while running, `stop_button` (may
  * be NULL) becoming the Stop button; not running puts them back. */
-void dmk_window_set_running_ui(DmkWindow *self, gboolean running, GtkWidget *stop_button);
-DmkUnit dmk_window_unit(DmkWindow *self);
-void dmk_window_emit_run_finished(DmkWindow *self, int rc);
+void _dmk_window_set_running_ui(DmkWindow *self, gboolean running, GtkWidget *stop_button);
+DmkUnit _dmk_window_unit(DmkWindow *self);
+void _dmk_window_emit_run_finished(DmkWindow *self, int rc);
 
 /* dmk-window-run.c */
-void dmk_window_start_run(DmkWindow *self, int row);
-void dmk_window_start_sweep(DmkWindow *self);
+void _dmk_window_start_run(DmkWindow *self, int row);
+void _dmk_window_start_sweep(DmkWindow *self);
 /* The Lab tab's test: the spec its form describes, with the Benchmark
  * tab's target; FALSE (the info bar says why) when it cannot run. */
 gboolean dmk_window_build_lab_spec(DmkWindow *self, DmkRunSpec *spec);
-void dmk_window_start_lab(DmkWindow *self, const DmkRunSpec *spec);
-void dmk_window_show_error(DmkWindow *self, int code, const char *message);
 /* The info bar with a heading of the caller's (markup-escaped here). */
-void dmk_window_show_problem(DmkWindow *self, const char *heading, const char *message);
-void dmk_window_hide_error(DmkWindow *self);
-void dmk_window_run_dispose(DmkWindow *self);
-void dmk_window_apply_comment(DmkWindow *self);
-gboolean dmk_window_on_close_request(GtkWindow *window);
+void _dmk_window_show_problem(DmkWindow *self, const char *heading, const char *message);
+void _dmk_window_hide_error(DmkWindow *self);
+void _dmk_window_run_dispose(DmkWindow *self);
+gboolean _dmk_window_on_close_request(GtkWindow *window);
+/* Starts spec as start says (its owner, its tiles), with no further
+ * question; nothing while a run is under way. */
+void _dmk_window_launch(DmkWindow *self, const DmkRunSpec *spec, const DmkRunStart *start);
+
+/* dmk-window-owners.c */
+/* Tells each page whether a run is under way and whether it is its own. */
+void _dmk_window_owners_set_running(DmkWindow *self, gboolean running);
+/* TRUE when the run under way is page's (its owner's page). */
+gboolean _dmk_window_runs_on(DmkWindow *self, GtkWidget *page);
 
 /* dmk-window-tabs.c */
-void dmk_window_build_tabs(DmkWindow *self);
+void _dmk_window_build_tabs(DmkWindow *self);
 /* The Lab tab's line on where its test file goes (target, free space). */
-void dmk_window_update_lab_note(DmkWindow *self);
-void dmk_window_load_recent(DmkWindow *self);
+void _dmk_window_update_lab_note(DmkWindow *self);
+void _dmk_window_load_recent(DmkWindow *self);
 /* A tab for saved (referenced), picked in the compare tab; shown at once
  * when `show`. */
-void dmk_window_add_result(DmkWindow *self, DmkSaved *saved, gboolean show);
+void _dmk_window_add_result(DmkWindow *self, DmkSaved *saved, gboolean show);
 /* The result of the tab shown: a result tab's, or on the Benchmark tab
  * the last run's; NULL on the sweep and compare tabs. */
-DmkSaved *dmk_window_current_saved(DmkWindow *self);
+DmkSaved *_dmk_window_current_saved(DmkWindow *self);
 /* The chart of the tab shown, NULL on the Benchmark tab; on a lab
  * result (the Lab tab's, or its own tab) its DmkLabView. */
-GtkWidget *dmk_window_current_chart(DmkWindow *self);
+GtkWidget *_dmk_window_current_chart(DmkWindow *self);
 /* FALSE when the tab shown is not a result's. */
-gboolean dmk_window_close_current_tab(DmkWindow *self);
+gboolean _dmk_window_close_current_tab(DmkWindow *self);
 /* After a save: tab titles, the compare tab and the recent list follow. */
-void dmk_window_saved_renamed(DmkWindow *self, DmkSaved *saved);
-void dmk_window_add_recent(DmkWindow *self, const char *path);
+void _dmk_window_saved_renamed(DmkWindow *self, DmkSaved *saved);
+void _dmk_window_add_recent(DmkWindow *self, const char *path);
 /* Takes path off the recent list; NULL clears it. */
-void dmk_window_forget_recent(DmkWindow *self, const char *path);
-void dmk_window_set_units(DmkWindow *self, DmkUnit unit);
-void dmk_window_dump_tabs(DmkWindow *self, GString *s);
+void _dmk_window_forget_recent(DmkWindow *self, const char *path);
+void _dmk_window_set_units(DmkWindow *self, DmkUnit unit);
+void _dmk_window_dump_tabs(DmkWindow *self, GString *s);
 /* Opens the files (a tab each) and reports those that fail in the info
  * bar; returns how many failed. */
-int dmk_window_open_files(DmkWindow *self, GFile *const *files, size_t n);
+int _dmk_window_open_files(DmkWindow *self, GFile *const *files, size_t n);
 
 /* dmk-window-actions.c */
-void dmk_window_add_actions(DmkWindow *self);
-void dmk_window_choose_target(DmkWindow *self);
+void _dmk_window_add_actions(DmkWindow *self);
+void _dmk_window_choose_target(DmkWindow *self);
 /* Asks before a full-span write fills the target; starts it on yes. */
-void dmk_window_confirm_fullspan(DmkWindow *self, const DmkRunSpec *spec);
+void _dmk_window_confirm_fullspan(DmkWindow *self, const DmkRunSpec *spec);
 
 /* dmk-window-device.c */
-/* What starts once a device's name is typed: a run (of one row, or all
- * for -1), the sweep, or the Lab tab's test. */
-typedef enum { DMK_START_RUN = 0, DMK_START_SWEEP = 1, DMK_START_LAB = 2 } DmkStartKind;
-gboolean dmk_window_target_is_device(DmkWindow *self);
+gboolean _dmk_window_target_is_device(DmkWindow *self);
 /* TRUE when spec may start now: no device, or a device it only reads.
  * Otherwise asks the user to type the device's name (Start stays
- * refused until it matches exactly), then starts it with
+ * refused until it matches exactly), then starts it as start says with
  * spec->device_confirm set; FALSE meanwhile. */
-gboolean dmk_window_device_ready(DmkWindow *self, DmkRunSpec *spec, DmkStartKind kind, int row);
-/* dmk-window-run.c: starts spec as kind, with no further question. */
-void dmk_window_launch(DmkWindow *self, const DmkRunSpec *spec, DmkStartKind kind, int row);
+gboolean _dmk_window_device_ready(DmkWindow *self, DmkRunSpec *spec, const DmkRunStart *start);
 
 #endif

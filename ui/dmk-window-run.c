@@ -1,8 +1,10 @@
-/* The window's runs and sweeps: settings (and the sweep tab's choices)
- * become a spec, the spec runs on a worker thread, and what it reports
- * lands in the status line and the tiles, or the sweep tab's chart. What
- * finished is kept as a tab. Errors go to the info bar with the engine's
- * own message; the tiles keep the last values that were measured. */
+/* The window's runs, sweeps and lab tests: settings (and the sweep and
+ * Lab tabs' choices) become a spec, the spec runs on a worker thread, and
+ * what it reports lands in the status line and goes to the run's owner,
+ * the page that started it (dmk-window-owners.c): the tiles, the sweep
+ * tab's chart or the Lab tab. What finished is kept as a tab. Errors go
+ * to the info bar with the engine's own message; the tiles keep the last
+ * values that were measured. */
 #include "dmk-window-private.h"
 
 #include <string.h>
@@ -11,6 +13,8 @@
 #include "dmk-report.h"
 #include "dmk-text.h"
 
+static void show_error(DmkWindow *self, int code, const char *message);
+
 /* ---- from settings to a spec --------------------------------------------- */
 
 static double seconds_setting(DmkWindow *self, const char *key, double override)
@@ -18,25 +22,48 @@ static double seconds_setting(DmkWindow *self, const char *key, double override)
     return override >= 0 ? override : (double)g_settings_get_int(self->settings, key);
 }
 
-/* The profile's tests (or the one of `row`), in the chosen directions,
- * then the same tests mixed when the profile has the Mix column. */
-static int add_tests(DmkWindow *self, int row, DmkRunSpec *spec, DmkError *err)
+/* Adds each row's job in run_mode's directions, one row after the other
+ * as dmk_run_spec_add_all does for them all, and notes by each new test's
+ * index the tile it fills: its row's, in its direction's column. */
+static int add_rows(DmkWindow *self, const DmkJob *jobs, const int *rows, size_t n,
+                    DmkRunMode run_mode, uint32_t read_share, DmkRunSpec *spec, DmkRunStart *start,
+                    DmkError *err)
 {
-    const DmkProfile *p = dmk_window_profile(self);
+    for (size_t j = 0; j < n; j++) {
+        size_t first = spec->n_tests;
+        int rc = dmk_run_spec_add_all(spec, &jobs[j], 1, run_mode, read_share, err);
+        if (rc != DMK_OK)
+            return rc;
+        for (size_t i = first; i < spec->n_tests && i < DMK_TILES_MAX; i++)
+            start->tiles[i] = self->tiles[rows[j]][spec->tests[i].mode];
+    }
+    start->n_tiles = MIN(spec->n_tests, (size_t)DMK_TILES_MAX);
+    return DMK_OK;
+}
+
+/* The profile's tests (or the one of `row`), in the chosen directions,
+ * then the same tests mixed when the profile has the Mix column; start
+ * learns which tile each fills. */
+static int add_tests(DmkWindow *self, int row, DmkRunSpec *spec, DmkRunStart *start, DmkError *err)
+{
+    const DmkProfile *p = _dmk_window_profile(self);
     DmkJob jobs[DMK_ROWS_MAX];
+    int rows[DMK_ROWS_MAX];
     size_t n = 0;
     for (size_t i = 0; i < p->n_tests && i < DMK_ROWS_MAX; i++) {
         if (row >= 0 && (size_t)row != i)
             continue;
+        rows[n] = (int)i;
         int rc = dmk_job_parse_name(p->tests[i], &jobs[n++], err);
         if (rc != DMK_OK)
             return rc;
     }
     if (n == 0)
         return dmk_error_set(err, DMK_E_INVAL, 0, "the profile has no test in row %d", row + 1);
-    int rc = dmk_run_spec_add_all(spec, jobs, n, dmk_window_run_mode(self), 100, err);
-    if (rc == DMK_OK && dmk_window_mix(self))
-        rc = dmk_run_spec_add_all(spec, jobs, n, DMK_RUN_MIX, DMK_MIX_READ_SHARE_DEFAULT, err);
+    int rc = add_rows(self, jobs, rows, n, _dmk_window_run_mode(self), 100, spec, start, err);
+    if (rc == DMK_OK && _dmk_window_mix(self))
+        rc = add_rows(self, jobs, rows, n, DMK_RUN_MIX, DMK_MIX_READ_SHARE_DEFAULT, spec, start,
+                      err);
     g_strlcpy(spec->profile, row < 0 ? p->id : "custom", sizeof spec->profile);
     return rc;
 }
@@ -52,14 +79,14 @@ static void set_data_kind(DmkWindow *self, DmkRunSpec *spec)
  * and times; the tests are the caller's. */
 static int base_spec(DmkWindow *self, DmkRunSpec *spec, DmkError *err)
 {
-    const char *dir = dmk_window_target_path(self);
+    const char *dir = _dmk_window_target_path(self);
     dmk_run_spec_init(spec);
     if (!dir || !*dir)
         return dmk_error_set(err, DMK_E_INVAL, 0, "choose a target folder first");
     if (strlen(dir) >= sizeof spec->dir)
         return dmk_error_set(err, DMK_E_INVAL, 0, "the target's path is too long: %s", dir);
     g_strlcpy(spec->dir, dir, sizeof spec->dir);
-    spec->device = dmk_window_target_is_device(self);
+    spec->device = _dmk_window_target_is_device(self);
     spec->size = g_settings_get_uint64(self->settings, "test-size");
     spec->passes = (uint32_t)g_settings_get_int(self->settings, "passes");
     spec->measure_s = seconds_setting(self, "measure-time", self->overrides.measure_s);
@@ -84,11 +111,11 @@ static void apply_verify(DmkWindow *self, DmkRunSpec *spec)
             spec->verify = true;
 }
 
-static int build_spec(DmkWindow *self, int row, DmkRunSpec *spec, DmkError *err)
+static int build_spec(DmkWindow *self, int row, DmkRunSpec *spec, DmkRunStart *start, DmkError *err)
 {
     int rc = base_spec(self, spec, err);
     if (rc == DMK_OK)
-        rc = add_tests(self, row, spec, err);
+        rc = add_tests(self, row, spec, start, err);
     if (rc == DMK_OK)
         apply_verify(self, spec);
     return rc != DMK_OK ? rc : dmk_run_spec_validate(spec, dmk_os_max_inflight(), err);
@@ -114,7 +141,7 @@ gboolean dmk_window_build_lab_spec(DmkWindow *self, DmkRunSpec *spec)
     if (rc == DMK_OK)
         rc = dmk_run_spec_validate(spec, dmk_os_max_inflight(), &err);
     if (rc != DMK_OK)
-        dmk_window_show_error(self, err.code, err.msg);
+        show_error(self, err.code, err.msg);
     return rc == DMK_OK;
 }
 
@@ -154,7 +181,7 @@ static char *sentence(const char *message)
     return g_strconcat(head, g_utf8_next_char(message), NULL);
 }
 
-void dmk_window_show_problem(DmkWindow *self, const char *heading, const char *message)
+void _dmk_window_show_problem(DmkWindow *self, const char *heading, const char *message)
 {
     char *text = sentence(message);
     char *valid = g_utf8_make_valid(text, -1);
@@ -169,24 +196,17 @@ void dmk_window_show_problem(DmkWindow *self, const char *heading, const char *m
                                    heading, -1);
 }
 
-void dmk_window_show_error(DmkWindow *self, int code, const char *message)
+static void show_error(DmkWindow *self, int code, const char *message)
 {
-    dmk_window_show_problem(self, error_heading(code), message);
+    _dmk_window_show_problem(self, error_heading(code), message);
 }
 
-void dmk_window_hide_error(DmkWindow *self)
+void _dmk_window_hide_error(DmkWindow *self)
 {
     gtk_widget_set_visible(GTK_WIDGET(self->info_bar), FALSE);
 }
 
 /* ---- what the worker reports (main thread) ----------------------------- */
-
-static void set_running_tile(DmkWindow *self, DmkTile *tile)
-{
-    for (int r = 0; r < DMK_ROWS_MAX; r++)
-        for (int c = 0; c < DMK_COLS; c++)
-            dmk_tile_set_running(self->tiles[r][c], self->tiles[r][c] == tile);
-}
 
 static void on_progress(const DmkProgress *p, gpointer data)
 {
@@ -198,77 +218,41 @@ static void on_progress(const DmkProgress *p, gpointer data)
     if (self->stop_asked_us || self->stall_msg)
         return; /* "Stopping…" (or the stall) stays until the run has ended */
     char *text = dmk_text_progress(p);
-    dmk_window_set_status(self, text);
+    _dmk_window_set_status(self, text);
     g_free(text);
-    /* A sweep's points may share a tile's name ("RND4K Q1T1"): not its tile. */
-    if (self->sweeping)
-        dmk_sweep_page_progress(self->sweep_page, p);
-    else if (self->labbing)
-        dmk_lab_page_progress(self->lab_page, p);
-    else
-        set_running_tile(self, p->stage == DMK_STAGE_PREPARE || !p->test
-                                   ? NULL
-                                   : dmk_window_find_tile(self, p->test));
+    if (self->run.owner->progress)
+        self->run.owner->progress(self, p);
 }
 
 static void on_test_done(const DmkTest *test, const DmkPassResult *score, size_t index,
                          gpointer data)
 {
     DmkWindow *self = data;
-    (void)index;
-    if (self->labbing)
-        return; /* the Lab tab draws from the samples at the end */
-    if (self->sweeping) {
-        dmk_sweep_page_point(self->sweep_page, test, score);
-        return;
-    }
-    DmkTile *tile = dmk_window_find_tile(self, test);
-    if (!tile)
-        return;
-    dmk_tile_set_stats(tile, &score->total);
-    dmk_tile_set_stale(tile, FALSE);
-    dmk_tile_set_running(tile, FALSE);
+    if (self->run.owner->test_done)
+        self->run.owner->test_done(self, test, score, index);
 }
 
-/* Marks the tiles this run will measure: they keep their old numbers,
- * dimmed, until new ones arrive (or for good if the run fails). */
-static void mark_stale(DmkWindow *self, const DmkRunSpec *spec)
-{
-    for (size_t i = 0; i < spec->n_tests; i++) {
-        DmkTile *tile = dmk_window_find_tile(self, &spec->tests[i]);
-        if (tile && dmk_tile_has_value(tile))
-            dmk_tile_set_stale(tile, TRUE);
-    }
-}
-
-static void unmark_tiles(DmkWindow *self)
-{
-    for (int r = 0; r < DMK_ROWS_MAX; r++) {
-        for (int c = 0; c < DMK_COLS; c++) {
-            dmk_tile_set_stale(self->tiles[r][c], FALSE);
-            dmk_tile_set_running(self->tiles[r][c], FALSE);
-        }
-    }
-}
-
-/* Every run and sweep that measured something is kept as a tab; a sweep's
- * is shown at once, a run's waits behind the Benchmark tab's tiles, and a
- * lab test's behind the Lab tab, which shows it too. A stopped run keeps
- * what it measured. Returns the kept result (the tab's), or NULL. */
+/* Every run and sweep that measured something is kept as a tab, shown at
+ * once or not as its owner says (a sweep's is; a run's waits behind the
+ * Benchmark tab's tiles, a lab test's behind the Lab tab, which shows it
+ * too); the owner has it first. A stopped run keeps what it measured.
+ * Returns the kept result (the tab's), or NULL. */
 static DmkSaved *keep_result(DmkWindow *self, DmkRunResult *res)
 {
-    if (!res || res->n_tests == 0) {
+    const DmkRunOwner *owner = self->run.owner;
+    DmkSaved *saved = NULL;
+    if (res && res->n_tests) {
+        g_strlcpy(res->comment, gtk_editable_get_text(GTK_EDITABLE(self->comment_entry)),
+                  sizeof res->comment);
+        saved = dmk_saved_new(res, NULL);
+    }
+    if (owner->finished)
+        owner->finished(self, res, saved);
+    if (!saved) {
         dmk_run_result_free(res);
         return NULL;
     }
-    g_strlcpy(res->comment, gtk_editable_get_text(GTK_EDITABLE(self->comment_entry)),
-              sizeof res->comment);
-    DmkSaved *saved = dmk_saved_new(res, NULL);
-    if (!self->sweeping && !self->labbing) {
-        g_clear_pointer(&self->last_run, dmk_saved_unref);
-        self->last_run = dmk_saved_ref(saved);
-    }
-    dmk_window_add_result(self, saved, self->sweeping);
+    _dmk_window_add_result(self, saved, owner->show_result);
     dmk_saved_unref(saved);
     return saved;
 }
@@ -288,7 +272,7 @@ static char *verify_status(DmkWindow *self, DmkSaved *saved, char *status)
     char *with = g_strdup_printf("%s \u2014 %s", status, line);
     g_free(status);
     if (sum.bad)
-        dmk_window_show_problem(self, "Written data did not read back as written", line);
+        _dmk_window_show_problem(self, "Written data did not read back as written", line);
     return with;
 }
 
@@ -300,11 +284,9 @@ static void report_end(DmkWindow *self, int rc, const DmkError *err, DmkSaved *s
                    : rc == DMK_E_STOPPED ? g_strdup_printf("Stopped after %s", took)
                                          : g_strdup_printf("Failed after %s", took);
     status = verify_status(self, saved, status);
-    dmk_window_set_status(self, status);
-    if (self->sweeping)
-        dmk_sweep_page_end(self->sweep_page, status);
-    if (self->labbing)
-        dmk_lab_page_end(self->lab_page, saved, status);
+    _dmk_window_set_status(self, status);
+    if (self->run.owner->ended)
+        self->run.owner->ended(self, saved, status);
     /* A stop that left a stuck call behind (a frozen file system) says so. */
     if (rc != DMK_OK && (rc != DMK_E_STOPPED || left_behind)) {
         /* A run that failed on FUSE or NFS may have left its test file
@@ -317,51 +299,11 @@ static void report_end(DmkWindow *self, int rc, const DmkError *err, DmkSaved *s
         bool said = left[0] && strstr(err->msg, left) != NULL;
         char *msg =
             left[0] && !said ? g_strdup_printf("%s\n\n%s", err->msg, left) : g_strdup(err->msg);
-        dmk_window_show_error(self, rc, msg);
+        show_error(self, rc, msg);
         g_free(msg);
     }
     g_free(status);
     g_free(took);
-}
-
-/* The Benchmark tab's run-level note: what the file system did to the
- * test file; hidden when it did nothing. Made on first use, under the
- * tiles. */
-static void show_flags_note(DmkWindow *self, const DmkRunResult *r)
-{
-    char notes[2048];
-    dmk_run_fs_notes(r, notes, sizeof notes);
-    g_strchomp(notes); /* one label: no line end after the last note */
-    if (!self->flags_note && !notes[0])
-        return;
-    if (!self->flags_note) {
-        self->flags_note = gtk_label_new("");
-        gtk_label_set_xalign(GTK_LABEL(self->flags_note), 0);
-        gtk_label_set_wrap(GTK_LABEL(self->flags_note), TRUE);
-        gtk_widget_add_css_class(self->flags_note, "flags-note");
-        gtk_widget_set_tooltip_text(self->flags_note,
-                                    "A copy-on-write or compressing file system changes what a "
-                                    "benchmark measures; Drivemark turns both off for its test "
-                                    "file where the file system allows (btrfs: NOCOW).");
-        gtk_box_insert_child_after(GTK_BOX(self->benchmark_page), self->flags_note,
-                                   GTK_WIDGET(self->grid));
-    }
-    gtk_label_set_text(GTK_LABEL(self->flags_note), notes);
-    gtk_widget_set_visible(self->flags_note, notes[0] != '\0');
-}
-
-/* The Benchmark tab's tiles take the finished run's flags (peak, a short
- * queue, over the interface); tiles the run did not measure keep theirs. */
-static void show_flags(DmkWindow *self, const DmkRunResult *r)
-{
-    if (!r || self->sweeping || self->labbing)
-        return;
-    for (size_t i = 0; i < r->n_tests; i++) {
-        DmkTile *tile = dmk_window_find_tile(self, &r->tests[i].test);
-        if (tile)
-            dmk_tile_set_flags(tile, r, &r->tests[i]);
-    }
-    show_flags_note(self, r);
 }
 
 static void clear_run_timers(DmkWindow *self)
@@ -402,14 +344,11 @@ static void on_finished(int rc, DmkRunResult *res, const DmkError *err, gpointer
     rc = stalled_rc(self, rc, res, &err, &own);
     if (self->stop_asked_us && !self->stop_took_us)
         self->stop_took_us = g_get_monotonic_time() - self->stop_asked_us;
-    unmark_tiles(self);
-    show_flags(self, res);
     DmkSaved *saved = keep_result(self, res);
     report_end(self, rc, err, saved, left_behind);
-    self->sweeping = FALSE;
-    self->labbing = FALSE;
-    dmk_window_set_running_ui(self, FALSE, NULL);
-    dmk_window_emit_run_finished(self, rc);
+    self->run.owner = NULL;
+    _dmk_window_set_running_ui(self, FALSE, NULL);
+    _dmk_window_emit_run_finished(self, rc);
     if (self->closing)
         gtk_window_destroy(GTK_WINDOW(self));
 }
@@ -440,21 +379,21 @@ static gboolean on_stall_stuck(gpointer data)
     char *msg = g_strdup_printf(
         "%s\n\nThe run did not end within %d s of the stall: a call to the operating system is "
         "stuck (a frozen file system or a hung drive), and Drivemark goes on without it. %s",
-        self->stall_msg, DMK_STALL_END_S, dmk_runner_stuck_note(dmk_window_target_is_device(self)));
-    unmark_tiles(self);
-    dmk_window_set_status(self, status);
-    if (self->sweeping)
-        dmk_sweep_page_end(self->sweep_page, status);
-    if (self->labbing)
-        dmk_lab_page_end(self->lab_page, NULL, status);
-    dmk_window_show_error(self, DMK_E_TIMEOUT, msg);
+        self->stall_msg, DMK_STALL_END_S,
+        dmk_runner_stuck_note(_dmk_window_target_is_device(self)));
+    const DmkRunOwner *owner = self->run.owner;
+    if (owner->finished)
+        owner->finished(self, NULL, NULL); /* nothing is kept of a stalled run */
+    _dmk_window_set_status(self, status);
+    if (owner->ended)
+        owner->ended(self, NULL, status);
+    show_error(self, DMK_E_TIMEOUT, msg);
     g_free(msg);
     g_free(status);
     g_free(took);
-    self->sweeping = FALSE;
-    self->labbing = FALSE;
-    dmk_window_set_running_ui(self, FALSE, NULL);
-    dmk_window_emit_run_finished(self, DMK_E_TIMEOUT);
+    self->run.owner = NULL;
+    _dmk_window_set_running_ui(self, FALSE, NULL);
+    _dmk_window_emit_run_finished(self, DMK_E_TIMEOUT);
     if (self->closing)
         gtk_window_destroy(GTK_WINDOW(self));
     return G_SOURCE_REMOVE;
@@ -470,10 +409,10 @@ static void on_stalled(const char *msg, gpointer data)
     if (self->stall_msg || !self->worker)
         return;
     self->stall_msg =
-        g_strdup_printf("%s. %s", msg, dmk_runner_stuck_note(dmk_window_target_is_device(self)));
+        g_strdup_printf("%s. %s", msg, dmk_runner_stuck_note(_dmk_window_target_is_device(self)));
     if (!self->stop_asked_us)
-        dmk_window_set_status(self, "Failed: the run stalled");
-    dmk_window_show_error(self, DMK_E_TIMEOUT, self->stall_msg);
+        _dmk_window_set_status(self, "Failed: the run stalled");
+    show_error(self, DMK_E_TIMEOUT, self->stall_msg);
     self->stall_end_id = g_timeout_add_seconds(DMK_STALL_END_S, on_stall_stuck, self);
     if (self->stop_at_stall) {
         self->stop_at_stall = FALSE; /* that run's only */
@@ -490,11 +429,6 @@ static const DmkBackend *run_backend(DmkWindow *self)
 {
     const DmkBackend *be = dmk_backend_by_name(self->backend);
     return be ? be : dmk_backend_native();
-}
-
-static GtkWidget *row_button(DmkWindow *self, int row)
-{
-    return row < 0 ? GTK_WIDGET(self->all_button) : self->row_buttons[row];
 }
 
 /* Tests: the run waits at the report asked for, shown: Stop, as a user would. */
@@ -520,79 +454,60 @@ void dmk_window_set_stop_at_stall(DmkWindow *self, gboolean close)
     self->close_at_stop = close;
 }
 
-static void launch(DmkWindow *self, const DmkRunSpec *spec, GtkWidget *stop_button)
-{
-    DmkRunWorkerCallbacks cb = {on_progress, on_test_done, on_finished, self, on_held, on_stalled};
-    g_clear_pointer(&self->stall_msg, g_free);
-    self->run_started_us = g_get_monotonic_time();
-    self->stop_asked_us = self->stop_took_us = 0;
-    dmk_window_set_status(self, "Starting\u2026");
-    self->worker = dmk_run_worker_start_held(spec, run_backend(self), &cb, &self->stop_at);
-    self->stop_at.count = 0; /* that run's only */
-    dmk_window_set_running_ui(self, TRUE, stop_button);
-}
-
-void dmk_window_start_run(DmkWindow *self, int row)
+void _dmk_window_start_run(DmkWindow *self, int row)
 {
     if (self->worker || row >= DMK_ROWS_MAX)
         return;
     DmkRunSpec *spec = g_new(DmkRunSpec, 1);
+    DmkRunStart start = {.owner = &_dmk_window_tiles_owner, .row = row};
     DmkError err = {0};
-    dmk_window_hide_error(self);
-    if (build_spec(self, row, spec, &err) != DMK_OK) {
-        dmk_window_show_error(self, err.code, err.msg);
+    _dmk_window_hide_error(self);
+    if (build_spec(self, row, spec, &start, &err) != DMK_OK) {
+        show_error(self, err.code, err.msg);
         g_free(spec);
         return;
     }
-    if (dmk_window_device_ready(self, spec, DMK_START_RUN, row))
-        dmk_window_launch(self, spec, DMK_START_RUN, row);
+    if (_dmk_window_device_ready(self, spec, &start))
+        _dmk_window_launch(self, spec, &start);
     g_free(spec);
 }
 
-void dmk_window_start_sweep(DmkWindow *self)
+void _dmk_window_start_sweep(DmkWindow *self)
 {
     if (self->worker)
         return;
     DmkRunSpec *spec = g_new(DmkRunSpec, 1);
+    DmkRunStart start = {.owner = &_dmk_window_sweep_owner};
     DmkSweep sw;
     DmkError err = {0};
-    dmk_window_hide_error(self);
+    _dmk_window_hide_error(self);
     dmk_sweep_page_get_sweep(self->sweep_page, &sw);
     if (build_sweep_spec(self, &sw, spec, &err) != DMK_OK) {
-        dmk_window_show_error(self, err.code, err.msg);
+        show_error(self, err.code, err.msg);
         g_free(spec);
         return;
     }
-    if (dmk_window_device_ready(self, spec, DMK_START_SWEEP, -1))
-        dmk_window_launch(self, spec, DMK_START_SWEEP, -1);
+    if (_dmk_window_device_ready(self, spec, &start))
+        _dmk_window_launch(self, spec, &start);
     g_free(spec);
 }
 
-void dmk_window_launch(DmkWindow *self, const DmkRunSpec *spec, DmkStartKind kind, int row)
+/* The run's owner is set before anything reports, and its page begins
+ * first: the worker's reports go to it from the first one on. */
+void _dmk_window_launch(DmkWindow *self, const DmkRunSpec *spec, const DmkRunStart *start)
 {
     if (self->worker)
         return;
-    if (kind == DMK_START_LAB) {
-        dmk_window_start_lab(self, spec);
-        return;
-    }
-    if (kind == DMK_START_SWEEP) {
-        self->sweeping = TRUE;
-        dmk_sweep_page_begin(self->sweep_page, spec);
-        launch(self, spec, NULL);
-        return;
-    }
-    mark_stale(self, spec);
-    launch(self, spec, row_button(self, row));
-}
-
-void dmk_window_start_lab(DmkWindow *self, const DmkRunSpec *spec)
-{
-    if (self->worker)
-        return;
-    self->labbing = TRUE;
-    dmk_lab_page_begin(self->lab_page, spec);
-    launch(self, spec, NULL);
+    DmkRunWorkerCallbacks cb = {on_progress, on_test_done, on_finished, self, on_held, on_stalled};
+    self->run = *start;
+    GtkWidget *stop_button = start->owner->begin ? start->owner->begin(self, spec) : NULL;
+    g_clear_pointer(&self->stall_msg, g_free);
+    self->run_started_us = g_get_monotonic_time();
+    self->stop_asked_us = self->stop_took_us = 0;
+    _dmk_window_set_status(self, "Starting\u2026");
+    self->worker = dmk_run_worker_start_held(spec, run_backend(self), &cb, &self->stop_at);
+    self->stop_at.count = 0; /* that run's only */
+    _dmk_window_set_running_ui(self, TRUE, stop_button);
 }
 
 void dmk_window_run_lab(DmkWindow *self, gboolean confirmed)
@@ -600,21 +515,22 @@ void dmk_window_run_lab(DmkWindow *self, gboolean confirmed)
     if (self->worker || self->lab_confirm)
         return;
     dmk_window_show_lab(self, DMK_LAB_NONE);
-    dmk_window_hide_error(self);
+    _dmk_window_hide_error(self);
     DmkRunSpec *spec = g_new(DmkRunSpec, 1);
+    DmkRunStart lab = {.owner = &_dmk_window_lab_owner};
     if (dmk_window_build_lab_spec(self, spec)) {
         /* Filling a drive is not something to start by a slip of the mouse. */
         if (!confirmed && !spec->device && dmk_lab_from_name(spec->lab) == DMK_LAB_FULLSPAN)
-            dmk_window_confirm_fullspan(self, spec);
-        else if (dmk_window_device_ready(self, spec, DMK_START_LAB, -1))
-            dmk_window_start_lab(self, spec); /* a device's own question replaces the fill's */
+            _dmk_window_confirm_fullspan(self, spec);
+        else if (_dmk_window_device_ready(self, spec, &lab))
+            _dmk_window_launch(self, spec, &lab); /* a device's own question replaces the fill's */
     }
     g_free(spec);
 }
 
 void dmk_window_run_all(DmkWindow *self)
 {
-    dmk_window_start_run(self, -1);
+    _dmk_window_start_run(self, -1);
 }
 
 /* A stop ends a run within a few seconds, even with a worker stuck in the
@@ -680,11 +596,11 @@ static gboolean on_stop_stuck(gpointer data)
              "The run did not stop within %d s: a call to the operating system is stuck (a "
              "frozen file system or a hung drive). %s; the run is not complete.",
              DMK_STOP_STUCK_S,
-             dmk_window_target_is_device(self)
+             _dmk_window_target_is_device(self)
                  ? "The device has no test file: nothing is left on it"
                  : "Its test file is freed when that call returns or Drivemark exits");
-    dmk_window_set_status(self, "Not stopped: a call to the OS is stuck");
-    dmk_window_show_error(self, DMK_E_TIMEOUT, msg);
+    _dmk_window_set_status(self, "Not stopped: a call to the OS is stuck");
+    show_error(self, DMK_E_TIMEOUT, msg);
     return G_SOURCE_REMOVE;
 }
 
@@ -697,7 +613,7 @@ void dmk_window_stop(DmkWindow *self)
     g_free(self->status_at_stop);
     self->status_at_stop = g_strdup(gtk_label_get_text(self->status_label));
     dmk_run_worker_stop(self->worker);
-    dmk_window_set_status(self, "Stopping\u2026");
+    _dmk_window_set_status(self, "Stopping\u2026");
 }
 
 /* Closing during a run stops it first; the window goes once the worker
@@ -706,7 +622,7 @@ void dmk_window_stop(DmkWindow *self)
  * A stop asked earlier whose bound has passed already (its timer gone:
  * "Not stopped", or a cleanup that does not end) re-arms nothing, so the
  * window lets the thread go now rather than wait for it for ever. */
-gboolean dmk_window_on_close_request(GtkWindow *window)
+gboolean _dmk_window_on_close_request(GtkWindow *window)
 {
     DmkWindow *self = DMK_WINDOW(window);
     if (!self->worker)
@@ -722,7 +638,7 @@ gboolean dmk_window_on_close_request(GtkWindow *window)
     return TRUE;
 }
 
-void dmk_window_run_dispose(DmkWindow *self)
+void _dmk_window_run_dispose(DmkWindow *self)
 {
     /* Normally the run ended before; this is the last resort (the app is
      * torn down): stop, wait, and drop what the worker still had to say. */
@@ -735,7 +651,7 @@ void dmk_window_run_dispose(DmkWindow *self)
 /* ---- results out ----------------------------------------------------------- */
 
 /* Copy and save take the comment as it is now, as CrystalDiskMark does. */
-void dmk_window_apply_comment(DmkWindow *self)
+static void apply_comment(DmkWindow *self)
 {
     if (self->last_run)
         dmk_saved_set_comment(self->last_run,
@@ -744,16 +660,16 @@ void dmk_window_apply_comment(DmkWindow *self)
 
 const DmkRunResult *dmk_window_get_result(DmkWindow *self)
 {
-    dmk_window_apply_comment(self);
-    DmkSaved *s = dmk_window_current_saved(self);
+    apply_comment(self);
+    DmkSaved *s = _dmk_window_current_saved(self);
     s = s ? s : self->last_run;
     return s ? dmk_saved_get_result(s) : NULL;
 }
 
 gboolean dmk_window_save_result(DmkWindow *self, const char *path, GError **error)
 {
-    dmk_window_apply_comment(self);
-    DmkSaved *s = dmk_window_current_saved(self);
+    apply_comment(self);
+    DmkSaved *s = _dmk_window_current_saved(self);
     s = s ? s : self->last_run;
     if (!s) {
         g_set_error(error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "there are no results to save yet");
@@ -762,8 +678,8 @@ gboolean dmk_window_save_result(DmkWindow *self, const char *path, GError **erro
     if (!dmk_saved_write(s, path, error))
         return FALSE;
     if (dmk_saved_get_path(s) && strcmp(dmk_saved_get_path(s), path) == 0) {
-        dmk_window_saved_renamed(self, s);
-        dmk_window_add_recent(self, path);
+        _dmk_window_saved_renamed(self, s);
+        _dmk_window_add_recent(self, path);
     }
     return TRUE;
 }
@@ -823,6 +739,6 @@ char *dmk_window_dump(DmkWindow *self)
         g_free(text);
         g_free(more);
     }
-    dmk_window_dump_tabs(self, s);
+    _dmk_window_dump_tabs(self, s);
     return g_string_free(s, FALSE);
 }

@@ -61,7 +61,7 @@ static double measure_seconds(DmkWindow *self)
 static void update_sweep_note(DmkWindow *self)
 {
     char size[32], meas[32];
-    const char *dir = dmk_window_target_path(self);
+    const char *dir = _dmk_window_target_path(self);
     char *where = dir ? g_filename_display_name(dir) : g_strdup("?");
     int passes = g_settings_get_int(self->settings, "passes");
     char *note = g_strdup_printf(
@@ -75,9 +75,9 @@ static void update_sweep_note(DmkWindow *self)
 
 /* The lab test runs on the Benchmark tab's target and data: say which,
  * with the free space, which a full-span write takes. */
-void dmk_window_update_lab_note(DmkWindow *self)
+void _dmk_window_update_lab_note(DmkWindow *self)
 {
-    const char *dir = dmk_window_target_path(self);
+    const char *dir = _dmk_window_target_path(self);
     char *where = dir ? g_filename_display_name(dir) : g_strdup("?");
     GFile *file = dir ? g_file_new_for_path(dir) : NULL;
     GFileInfo *info =
@@ -95,7 +95,7 @@ void dmk_window_update_lab_note(DmkWindow *self)
     char *data = g_settings_get_string(self->settings, "data");
     const char *kind = strcmp(data, "zero") == 0 ? "all-zero" : "random";
     /* A raw device has no free space and no test file: its data is lost. */
-    char *note = dmk_window_target_is_device(self)
+    char *note = _dmk_window_target_is_device(self)
                      ? g_strdup_printf("Raw device %s, the Benchmark tab's target: the test "
                                        "writes over its data; %s data",
                                        where, kind)
@@ -121,25 +121,24 @@ static void on_page(GtkNotebook *nb, GParamSpec *pspec, DmkWindow *self)
     if (page == GTK_WIDGET(self->sweep_page))
         update_sweep_note(self);
     if (page == GTK_WIDGET(self->lab_page))
-        dmk_window_update_lab_note(self);
-    dmk_window_update_actions(self);
+        _dmk_window_update_lab_note(self);
+    _dmk_window_update_actions(self);
 }
 
+/* Start runs the page's own test; while one runs, its button is Stop. */
 static void on_lab_run(DmkLabPage *page, DmkWindow *self)
 {
-    (void)page;
     if (!self->worker)
         dmk_window_run_lab(self, FALSE);
-    else if (self->labbing)
+    else if (_dmk_window_runs_on(self, GTK_WIDGET(page)))
         dmk_window_stop(self);
 }
 
 static void on_sweep_run(DmkSweepPage *page, DmkWindow *self)
 {
-    (void)page;
     if (!self->worker)
-        dmk_window_start_sweep(self);
-    else if (self->sweeping)
+        _dmk_window_start_sweep(self);
+    else if (_dmk_window_runs_on(self, GTK_WIDGET(page)))
         dmk_window_stop(self);
 }
 
@@ -188,10 +187,10 @@ static void close_tab(DmkWindow *self, GtkWidget *page)
     dmk_compare_view_remove(self->compare_view, page_saved(page));
     gtk_notebook_remove_page(self->notebook, n);
     sync_compare(self);
-    dmk_window_update_actions(self);
+    _dmk_window_update_actions(self);
 }
 
-gboolean dmk_window_close_current_tab(DmkWindow *self)
+gboolean _dmk_window_close_current_tab(DmkWindow *self)
 {
     GtkWidget *page = current_page(self);
     if (!page_saved(page))
@@ -245,13 +244,13 @@ static GtkWidget *tab_label(DmkWindow *self, GtkWidget *page, DmkSaved *saved)
     return box;
 }
 
-void dmk_window_add_result(DmkWindow *self, DmkSaved *saved, gboolean show)
+void _dmk_window_add_result(DmkWindow *self, DmkSaved *saved, gboolean show)
 {
     /* A lab result is samples and steps, not tiles: its charts and report,
      * and no place in the compare tab's bars. */
     gboolean lab = dmk_saved_get_result(saved)->lab[0] != '\0';
     GtkWidget *view =
-        lab ? dmk_lab_view_new(saved, TRUE) : dmk_result_view_new(saved, dmk_window_unit(self));
+        lab ? dmk_lab_view_new(saved, TRUE) : dmk_result_view_new(saved, _dmk_window_unit(self));
     set_page_margins(view);
     int n = gtk_notebook_append_page(self->notebook, view, tab_label(self, view, saved));
     gtk_notebook_set_tab_reorderable(self->notebook, view, TRUE);
@@ -260,7 +259,7 @@ void dmk_window_add_result(DmkWindow *self, DmkSaved *saved, gboolean show)
     sync_compare(self);
     if (show)
         gtk_notebook_set_current_page(self->notebook, n);
-    dmk_window_update_actions(self);
+    _dmk_window_update_actions(self);
 }
 
 static GtkWidget *find_tab(DmkWindow *self, DmkSaved *saved, const char *path)
@@ -277,7 +276,7 @@ static GtkWidget *find_tab(DmkWindow *self, DmkSaved *saved, const char *path)
     return NULL;
 }
 
-void dmk_window_saved_renamed(DmkWindow *self, DmkSaved *saved)
+void _dmk_window_saved_renamed(DmkWindow *self, DmkSaved *saved)
 {
     GtkWidget *page = find_tab(self, saved, NULL);
     if (page)
@@ -285,7 +284,7 @@ void dmk_window_saved_renamed(DmkWindow *self, DmkSaved *saved)
     dmk_compare_view_refresh(self->compare_view);
 }
 
-DmkSaved *dmk_window_current_saved(DmkWindow *self)
+DmkSaved *_dmk_window_current_saved(DmkWindow *self)
 {
     GtkWidget *page = current_page(self);
     DmkLabView *lab = dmk_lab_page_get_view(self->lab_page);
@@ -296,7 +295,7 @@ DmkSaved *dmk_window_current_saved(DmkWindow *self)
     return page == self->benchmark_page ? self->last_run : NULL;
 }
 
-GtkWidget *dmk_window_current_chart(DmkWindow *self)
+GtkWidget *_dmk_window_current_chart(DmkWindow *self)
 {
     GtkWidget *page = current_page(self);
     if (page && DMK_IS_RESULT_VIEW(page))
@@ -307,12 +306,12 @@ GtkWidget *dmk_window_current_chart(DmkWindow *self)
         return dmk_sweep_page_get_chart(self->sweep_page);
     if (page && DMK_IS_LAB_VIEW(page))
         return page;
-    if (page && page == GTK_WIDGET(self->lab_page) && !self->labbing)
+    if (page && page == GTK_WIDGET(self->lab_page) && !_dmk_window_runs_on(self, page))
         return (GtkWidget *)dmk_lab_page_get_view(self->lab_page);
     return NULL;
 }
 
-void dmk_window_set_units(DmkWindow *self, DmkUnit unit)
+void _dmk_window_set_units(DmkWindow *self, DmkUnit unit)
 {
     for (int i = 0; self->notebook && i < gtk_notebook_get_n_pages(self->notebook); i++) {
         GtkWidget *page = gtk_notebook_get_nth_page(self->notebook, i);
@@ -338,12 +337,12 @@ static GtkWidget *open_one(DmkWindow *self, GFile *file, GString *errors)
         g_string_append_printf(errors, "%s%s", errors->len ? "\n" : "", error->message);
         g_error_free(error);
     } else if (saved) {
-        dmk_window_add_result(self, saved, FALSE);
+        _dmk_window_add_result(self, saved, FALSE);
         page = find_tab(self, saved, NULL);
         dmk_saved_unref(saved);
     }
     if (page)
-        dmk_window_add_recent(self, path);
+        _dmk_window_add_recent(self, path);
     g_free(path);
     return page;
 }
@@ -354,19 +353,19 @@ static void report_open(DmkWindow *self, size_t opened, int failed, const char *
         char *heading = failed == 1
                             ? g_strdup("The result file could not be opened")
                             : g_strdup_printf("%d result files could not be opened", failed);
-        dmk_window_show_problem(self, heading, errors);
+        _dmk_window_show_problem(self, heading, errors);
         g_free(heading);
     } else if (opened > 0) {
-        dmk_window_hide_error(self);
+        _dmk_window_hide_error(self);
     }
     if (opened > 0) {
         char *status = g_strdup_printf("Opened %zu result file%s", opened, opened == 1 ? "" : "s");
-        dmk_window_set_status(self, status);
+        _dmk_window_set_status(self, status);
         g_free(status);
     }
 }
 
-int dmk_window_open_files(DmkWindow *self, GFile *const *files, size_t n)
+int _dmk_window_open_files(DmkWindow *self, GFile *const *files, size_t n)
 {
     GString *errors = g_string_new(NULL);
     GtkWidget *last = NULL;
@@ -399,7 +398,7 @@ gboolean dmk_window_drop(DmkWindow *self, const GValue *value)
     for (GSList *l = list; l; l = l->next)
         files[i++] = l->data;
     if (n > 0)
-        dmk_window_open_files(self, files, n);
+        _dmk_window_open_files(self, files, n);
     g_free(files);
     g_slist_free(list);
     return n > 0;
@@ -423,7 +422,7 @@ static void add_drop_target(DmkWindow *self)
     gtk_widget_add_controller(GTK_WIDGET(self), GTK_EVENT_CONTROLLER(t));
 }
 
-void dmk_window_build_tabs(DmkWindow *self)
+void _dmk_window_build_tabs(DmkWindow *self)
 {
     g_object_set_data_full(G_OBJECT(self->benchmark_page), TITLE_KEY, g_strdup("Benchmark"),
                            g_free);
@@ -487,7 +486,7 @@ static void on_recent_changed(GSettings *s, const char *key, DmkWindow *self)
     rebuild_recent_menu(self);
 }
 
-void dmk_window_load_recent(DmkWindow *self)
+void _dmk_window_load_recent(DmkWindow *self)
 {
     GSettingsSchema *schema = NULL;
     g_object_get(self->settings, "settings-schema", &schema, NULL);
@@ -502,7 +501,7 @@ void dmk_window_load_recent(DmkWindow *self)
 
 /* Newest first, each once; GSettings holds UTF-8 only, so a path that is
  * not stays out of the list. */
-void dmk_window_add_recent(DmkWindow *self, const char *path)
+void _dmk_window_add_recent(DmkWindow *self, const char *path)
 {
     GFile *file = g_file_new_for_path(path);
     char *abs = g_file_get_path(file);
@@ -524,7 +523,7 @@ void dmk_window_add_recent(DmkWindow *self, const char *path)
     g_free(abs);
 }
 
-void dmk_window_forget_recent(DmkWindow *self, const char *path)
+void _dmk_window_forget_recent(DmkWindow *self, const char *path)
 {
     char **old = g_settings_get_strv(self->recent, RECENT_KEY);
     GPtrArray *list = g_ptr_array_new();
@@ -548,7 +547,7 @@ static const char *page_title(DmkWindow *self, GtkWidget *page)
     return data ? data : "";
 }
 
-void dmk_window_dump_tabs(DmkWindow *self, GString *s)
+void _dmk_window_dump_tabs(DmkWindow *self, GString *s)
 {
     GtkWidget *current = current_page(self);
     g_string_append_printf(s, "page\t%s\n", current ? page_title(self, current) : "");
@@ -567,7 +566,8 @@ void dmk_window_dump_tabs(DmkWindow *self, GString *s)
         else
             dmk_result_view_dump(DMK_RESULT_VIEW(page), tab, s);
     }
-    if (current == GTK_WIDGET(self->lab_page) || self->labbing ||
+    if (current == GTK_WIDGET(self->lab_page) ||
+        _dmk_window_runs_on(self, GTK_WIDGET(self->lab_page)) ||
         dmk_lab_page_get_view(self->lab_page))
         dmk_lab_page_dump(self->lab_page, s);
     if (gtk_widget_get_visible(GTK_WIDGET(self->compare_view)))

@@ -19,7 +19,7 @@ G_DEFINE_FINAL_TYPE(DmkWindow, dmk_window, GTK_TYPE_APPLICATION_WINDOW)
 
 /* ---- reading the settings ------------------------------------------------ */
 
-const DmkProfile *dmk_window_profile(DmkWindow *self)
+const DmkProfile *_dmk_window_profile(DmkWindow *self)
 {
     char *id = g_settings_get_string(self->settings, "profile");
     const DmkProfile *p = dmk_profile_find(id);
@@ -27,7 +27,7 @@ const DmkProfile *dmk_window_profile(DmkWindow *self)
     return p ? p : dmk_profile_at(0);
 }
 
-gboolean dmk_window_mix(DmkWindow *self)
+gboolean _dmk_window_mix(DmkWindow *self)
 {
     return g_settings_get_boolean(self->settings, "mix");
 }
@@ -42,13 +42,13 @@ static guint mode_index(DmkWindow *self)
     return i < G_N_ELEMENTS(mode_ids) ? i : 0;
 }
 
-DmkRunMode dmk_window_run_mode(DmkWindow *self)
+DmkRunMode _dmk_window_run_mode(DmkWindow *self)
 {
     static const DmkRunMode modes[] = {DMK_RUN_READ_WRITE, DMK_RUN_READ, DMK_RUN_WRITE};
     return modes[mode_index(self)];
 }
 
-DmkUnit dmk_window_unit(DmkWindow *self)
+DmkUnit _dmk_window_unit(DmkWindow *self)
 {
     char *id = g_settings_get_string(self->settings, "unit");
     DmkUnit u = dmk_unit_from_id(id);
@@ -56,7 +56,7 @@ DmkUnit dmk_window_unit(DmkWindow *self)
     return u;
 }
 
-const char *dmk_window_target_path(DmkWindow *self)
+const char *_dmk_window_target_path(DmkWindow *self)
 {
     DmkTargetItem *item = gtk_drop_down_get_selected_item(self->target_dd);
     return item ? dmk_target_item_get_path(item) : NULL;
@@ -66,9 +66,9 @@ const char *dmk_window_target_path(DmkWindow *self)
 
 static gboolean column_shown(DmkWindow *self, DmkMode mode)
 {
-    DmkRunMode rm = dmk_window_run_mode(self);
+    DmkRunMode rm = _dmk_window_run_mode(self);
     if (mode == DMK_MODE_MIX)
-        return dmk_window_mix(self);
+        return _dmk_window_mix(self);
     if (mode == DMK_MODE_READ)
         return rm != DMK_RUN_WRITE;
     return rm != DMK_RUN_READ;
@@ -114,7 +114,7 @@ static void layout_row(DmkWindow *self, int row, const char *name)
 static void update_headers(DmkWindow *self)
 {
     static const char *const titles[DMK_COLS] = {"Read", "Write", "Mix"};
-    const char *unit = dmk_unit_label(dmk_window_unit(self));
+    const char *unit = dmk_unit_label(_dmk_window_unit(self));
     for (int c = 0; c < DMK_COLS; c++) {
         char *text = g_strdup_printf("%s [%s]", titles[c], unit);
         gtk_label_set_text(self->headers[c], text);
@@ -127,34 +127,24 @@ static void update_headers(DmkWindow *self)
  * profile keeps no tiles: its tests are others. */
 static void apply_layout(DmkWindow *self, gboolean clear)
 {
-    const DmkProfile *p = dmk_window_profile(self);
+    const DmkProfile *p = _dmk_window_profile(self);
     for (int r = 0; r < DMK_ROWS_MAX; r++) {
         layout_row(self, r, (size_t)r < p->n_tests ? p->tests[r] : NULL);
         for (int c = 0; c < DMK_COLS && clear; c++)
             dmk_tile_set_stats(self->tiles[r][c], NULL);
     }
     update_headers(self);
-    dmk_window_update_actions(self);
+    _dmk_window_update_actions(self);
 }
 
 static void apply_unit(DmkWindow *self)
 {
-    DmkUnit u = dmk_window_unit(self);
+    DmkUnit u = _dmk_window_unit(self);
     for (int r = 0; r < DMK_ROWS_MAX; r++)
         for (int c = 0; c < DMK_COLS; c++)
             dmk_tile_set_unit(self->tiles[r][c], u);
     update_headers(self);
-    dmk_window_set_units(self, u);
-}
-
-DmkTile *dmk_window_find_tile(DmkWindow *self, const DmkTest *test)
-{
-    if (!test || test->mode > DMK_MODE_MIX)
-        return NULL;
-    for (int r = 0; r < DMK_ROWS_MAX; r++)
-        if (self->row_names[r][0] && g_ascii_strcasecmp(self->row_names[r], test->name) == 0)
-            return self->tiles[r][test->mode];
-    return NULL;
+    _dmk_window_set_units(self, u);
 }
 
 static void on_run_button_clicked(GtkButton *button, DmkWindow *self)
@@ -163,7 +153,7 @@ static void on_run_button_clicked(GtkButton *button, DmkWindow *self)
         dmk_window_stop(self);
         return;
     }
-    dmk_window_start_run(self, GPOINTER_TO_INT(g_object_get_data(G_OBJECT(button), "dmk-row")));
+    _dmk_window_start_run(self, GPOINTER_TO_INT(g_object_get_data(G_OBJECT(button), "dmk-row")));
 }
 
 static void build_rows(DmkWindow *self)
@@ -220,7 +210,7 @@ static void restore_buttons(DmkWindow *self)
     apply_layout(self, FALSE); /* the test buttons' labels */
 }
 
-void dmk_window_set_running_ui(DmkWindow *self, gboolean running, GtkWidget *stop_button)
+void _dmk_window_set_running_ui(DmkWindow *self, gboolean running, GtkWidget *stop_button)
 {
     self->stop_button = stop_button;
     if (!running) {
@@ -234,14 +224,13 @@ void dmk_window_set_running_ui(DmkWindow *self, gboolean running, GtkWidget *sto
         gtk_widget_set_sensitive(stop_button, TRUE);
         make_stop_button(stop_button);
     }
-    dmk_sweep_page_set_running(self->sweep_page, running, self->sweeping);
-    dmk_lab_page_set_running(self->lab_page, running, self->labbing);
+    _dmk_window_owners_set_running(self, running);
     /* The settings describe the run under way: they wait for its end. */
     gtk_widget_set_sensitive(self->settings_box, !running);
     gtk_widget_set_sensitive(GTK_WIDGET(self->profile_dd), !running);
     gtk_widget_set_sensitive(GTK_WIDGET(self->mode_dd), !running);
     gtk_widget_set_sensitive(GTK_WIDGET(self->verify_check), !running);
-    dmk_window_update_actions(self);
+    _dmk_window_update_actions(self);
 }
 
 static void enable_action(DmkWindow *self, const char *name, gboolean enabled)
@@ -251,10 +240,10 @@ static void enable_action(DmkWindow *self, const char *name, gboolean enabled)
         g_simple_action_set_enabled(G_SIMPLE_ACTION(a), enabled);
 }
 
-void dmk_window_update_actions(DmkWindow *self)
+void _dmk_window_update_actions(DmkWindow *self)
 {
     gboolean running = self->worker != NULL;
-    gboolean result = dmk_window_current_saved(self) != NULL;
+    gboolean result = _dmk_window_current_saved(self) != NULL;
     enable_action(self, "run-all", !running);
     enable_action(self, "run-test", !running);
     enable_action(self, "run-sweep", !running);
@@ -263,7 +252,7 @@ void dmk_window_update_actions(DmkWindow *self)
     enable_action(self, "copy", result);
     enable_action(self, "save", result);
     enable_action(self, "export-csv", result);
-    enable_action(self, "export-chart", dmk_window_current_chart(self) != NULL);
+    enable_action(self, "export-chart", _dmk_window_current_chart(self) != NULL);
     enable_action(self, "choose-target", !running);
 }
 
@@ -345,8 +334,8 @@ static void sync_sizes(DmkWindow *self)
 /* The button shows a short name; the tooltip says where exactly. */
 static void update_target_tooltip(DmkWindow *self)
 {
-    const char *path = dmk_window_target_path(self);
-    char *tip = dmk_window_target_is_device(self)
+    const char *path = _dmk_window_target_path(self);
+    char *tip = _dmk_window_target_is_device(self)
                     ? g_strdup_printf("Raw device %s: write tests destroy the data on it\n"
                                       "(Ctrl+Shift+O chooses a folder instead)",
                                       path)
@@ -370,11 +359,11 @@ static void sync_target(DmkWindow *self)
 
 static guint profile_index(DmkWindow *self)
 {
-    const DmkProfile *p = dmk_window_profile(self);
+    const DmkProfile *p = _dmk_window_profile(self);
     guint i = 0;
     while (i < dmk_profile_count() && dmk_profile_at(i) != p)
         i++;
-    return i + (dmk_window_mix(self) ? (guint)dmk_profile_count() : 0);
+    return i + (_dmk_window_mix(self) ? (guint)dmk_profile_count() : 0);
 }
 
 /* Copies the settings into the widgets; the drop-downs' handlers do not
@@ -386,7 +375,7 @@ static void sync_widgets(DmkWindow *self)
                                (guint)g_settings_get_int(self->settings, "passes") - 1);
     sync_sizes(self);
     sync_target(self);
-    gtk_drop_down_set_selected(self->unit_dd, (guint)dmk_window_unit(self));
+    gtk_drop_down_set_selected(self->unit_dd, (guint)_dmk_window_unit(self));
     gtk_drop_down_set_selected(self->profile_dd, profile_index(self));
     gtk_drop_down_set_selected(self->mode_dd, mode_index(self));
     self->syncing = FALSE;
@@ -413,7 +402,7 @@ static void explain_unusable(DmkWindow *self, DmkTargetItem *item)
 {
     char *text = g_strdup_printf("%s cannot be used: %s", dmk_target_item_get_path(item),
                                  dmk_target_item_get_reason(item));
-    dmk_window_set_status(self, text);
+    _dmk_window_set_status(self, text);
     g_free(text);
 }
 
@@ -430,14 +419,14 @@ static void on_target(GtkDropDown *dd, GParamSpec *pspec, DmkWindow *self)
         gtk_drop_down_set_selected(dd, self->target_selected);
         self->syncing = FALSE;
         if (choose)
-            dmk_window_choose_target(self);
+            _dmk_window_choose_target(self);
         else
             explain_unusable(self, item);
         return;
     }
     self->target_selected = gtk_drop_down_get_selected(dd);
     update_target_tooltip(self);
-    dmk_window_update_lab_note(self);
+    _dmk_window_update_lab_note(self);
     /* GSettings strings are UTF-8; a path that is not stays for this
      * session. A device is never remembered: the next start must not
      * open on a disk whose data a run destroys. */
@@ -490,7 +479,7 @@ static void connect_dropdowns(DmkWindow *self)
 
 /* ---- public ------------------------------------------------------------ */
 
-void dmk_window_set_status(DmkWindow *self, const char *text)
+void _dmk_window_set_status(DmkWindow *self, const char *text)
 {
     gtk_label_set_text(self->status_label, text);
 }
@@ -558,8 +547,8 @@ DmkWindow *dmk_window_new(GtkApplication *app, GSettings *settings)
     sync_lab(self);
     connect_dropdowns(self);
     g_settings_bind(settings, "verify", self->verify_check, "active", G_SETTINGS_BIND_DEFAULT);
-    dmk_window_add_actions(self);
-    dmk_window_load_recent(self);
+    _dmk_window_add_actions(self);
+    _dmk_window_load_recent(self);
     return self;
 }
 
@@ -571,7 +560,7 @@ static void dmk_window_dispose(GObject *object)
     /* Tearing the tabs down switches pages: nothing here may react. */
     if (self->notebook)
         g_signal_handlers_disconnect_by_data(self->notebook, self);
-    dmk_window_run_dispose(self);
+    _dmk_window_run_dispose(self);
     g_clear_object(&self->targets);
     g_clear_object(&self->settings);
     g_clear_object(&self->recent);
@@ -595,7 +584,7 @@ static void on_info_bar_response(GtkInfoBar *bar, int response, DmkWindow *self)
 {
     (void)bar;
     if (response == GTK_RESPONSE_CLOSE)
-        dmk_window_hide_error(self);
+        _dmk_window_hide_error(self);
 }
 
 static void bind_children(GtkWidgetClass *wc)
@@ -631,7 +620,7 @@ static void dmk_window_class_init(DmkWindowClass *klass)
     GtkWidgetClass *wc = GTK_WIDGET_CLASS(klass);
     oc->dispose = dmk_window_dispose;
     oc->finalize = dmk_window_finalize;
-    GTK_WINDOW_CLASS(klass)->close_request = dmk_window_on_close_request;
+    GTK_WINDOW_CLASS(klass)->close_request = _dmk_window_on_close_request;
     gtk_widget_class_set_template_from_resource(wc,
                                                 "/io/github/drivemark/Drivemark/ui/dmk-window.ui");
     bind_children(wc);
@@ -650,13 +639,13 @@ static void dmk_window_init(DmkWindow *self)
     self->overrides.backend = self->backend;
     dmk_lab_overrides_init(&self->lab_overrides);
     build_rows(self);
-    dmk_window_build_tabs(self);
+    _dmk_window_build_tabs(self);
     fill_static_lists(self);
     self->targets = dmk_target_list_new();
     dmk_target_list_attach(self->target_dd, self->targets);
 }
 
-void dmk_window_emit_run_finished(DmkWindow *self, int rc)
+void _dmk_window_emit_run_finished(DmkWindow *self, int rc)
 {
     g_signal_emit(self, signals[SIGNAL_RUN_FINISHED], 0, rc);
 }

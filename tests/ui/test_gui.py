@@ -620,12 +620,45 @@ def test_dialogs_open():
         return f"{len(actions)} dialogs opened"
 
 
+def test_tiles_by_test_index():
+    """Each test's numbers and flags land in its own row's tile, in its
+    direction's column, by the runner's test index: the default profile's
+    four rows with the Mix column (12 tests: each row read, then write,
+    then all mixed), and the same in the Write direction only (8). A tile
+    the run did not measure stays empty and unflagged."""
+    with Dir() as d, tempfile.TemporaryDirectory(prefix="out-", dir=TMP_BASE) as out:
+        seen = []
+        for mode, n in (("rw", 12), ("write", 8)):
+            js = os.path.join(out, f"{mode}.json")
+            rc, lines, err, _ = run_app(["--target", d, "--backend", "null", "--profile",
+                                         "default", "--mix", "--mode", mode, "--size", "64MiB",
+                                         "--passes", "1", "--measure", "0.2", "--warmup", "0",
+                                         "--interval", "0", "--autorun", "--json", js,
+                                         "--dump-tiles", "--quit-when-done"])
+            check(rc == 0, f"{mode}: exit {rc}; stderr: {err}")
+            result = json.load(open(js))
+            expected = {(r["test"], r["mode"]): r["mb_s"] for r in result["results"]}
+            check(len(expected) == n, f"{mode}: {len(expected)} tests, expected {n}")
+            measured = {k: v[0] for k, v in tiles(lines).items() if v[1] == "measured"}
+            check(set(measured) == set(expected),
+                  f"{mode}: measured tiles {sorted(measured)} vs results {sorted(expected)}")
+            for (name, m), mb_s in expected.items():
+                check_tile(name, m, measured[(name, m)], mb_s)
+            # A 64 MiB file is under the peak span: every measured tile says so.
+            flags = {(f[1], f[2]): f[3] for f in lines if f[0] == "tile-flags"}
+            check(set(flags) == set(expected) and all(v.startswith("peak") for v in flags.values()),
+                  f"{mode}: tile flags {flags}")
+            seen.append(f"{mode} {len(measured)}")
+        check_empty(d)
+        return "tiles filled: " + ", ".join(seen)
+
+
 TESTS = [test_run_fills_tiles, test_stop_while_measuring, test_stop_while_filling,
          test_close_during_run, test_verify_run, test_verify_verdict_in_tab,
          test_error_ram_backed, test_error_missing_folder, test_settings_read_options_not_saved,
          test_bad_option, test_compare_two_results, test_export_formats,
          test_bad_file_opens_nothing, test_drop_opens_tab, test_sweep_opens_tab,
-         test_recent_results_kept, test_dialogs_open]
+         test_recent_results_kept, test_dialogs_open, test_tiles_by_test_index]
 
 
 def main(tests=TESTS):

@@ -96,8 +96,31 @@ def test_close_after_stall_bounded():
         return f"exit {rc} {took:.1f} s after start"
 
 
+def test_stalled_lab_run_ends_on_lab_tab():
+    """A Lab tab test that stalls (in its fill: the hang is the 40th
+    submit), its thread stuck: the run ends on the tab that started it,
+    which says it failed, as the status line does; nothing is kept, and
+    the Benchmark tab's tiles are not touched."""
+    with Dir() as d:
+        rc, lines, err, took = t.run_app(["--target", d, "--lab", "sustained", "--watchdog", "1",
+                                          "--fault-hang", "40", "--autorun", "--dump-tiles",
+                                          "--quit-when-done"], env=STUCK)
+        check(rc == EXIT_FAILED, f"exit {rc}, expected {EXIT_FAILED}; stderr: {err}")
+        check_stall_line(lines)
+        status = field(lines, "status") or ""
+        check(status.startswith("Failed after") and "stalled" in status, f"status: {status}")
+        check(field(lines, "page") == "Lab", f"page shown: {field(lines, 'page')}")
+        check(field(lines, "lab-progress") == status,
+              f"the Lab tab says {field(lines, 'lab-progress')!r}, the status line {status!r}")
+        check(not [f for f in lines if f[0] == "tab"], f"a stalled run kept as a result: {lines}")
+        check(all(v[1] == "empty" for v in t.tiles(lines).values()), "the lab run filled tiles")
+        t.check_empty(d)
+        return f"{status} on the Lab tab ({took:.1f} s)"
+
+
 TESTS = [test_stall_ends_run_with_thread_stuck, test_stall_returning_thread_is_failure,
-         test_stop_after_stall_bounded, test_close_after_stall_bounded]
+         test_stop_after_stall_bounded, test_close_after_stall_bounded,
+         test_stalled_lab_run_ends_on_lab_tab]
 
 if __name__ == "__main__":
     import sys

@@ -1,0 +1,228 @@
+/* The run owners: the page a run reports to, one const table each. The
+ * Benchmark tab's tiles, the sweep tab and the Lab tab each start runs;
+ * the window keeps the owner of the run under way (self->run.owner) and
+ * hands it the worker's reports (dmk-window-run.c), so that each page
+ * sees only its own runs: a sweep's point named as a tile is not that
+ * tile's, a lab test's steps fill no tile. A new kind of run is one table
+ * here and a DmkRunStart with it where the run is built. */
+#include "dmk-window-private.h"
+
+/* ---- the Benchmark tab's tiles ----------------------------------------- */
+
+static GtkWidget *tiles_page(DmkWindow *self)
+{
+    return self->benchmark_page;
+}
+
+/* Test `index`'s tile, as the spec's builder noted it; NULL for none. */
+static DmkTile *run_tile(DmkWindow *self, size_t index)
+{
+    return index < self->run.n_tiles ? self->run.tiles[index] : NULL;
+}
+
+/* The tiles this run will measure keep their old numbers, dimmed, until
+ * new ones arrive (or for good if the run fails); the button pressed
+ * becomes Stop. */
+static GtkWidget *tiles_begin(DmkWindow *self, const DmkRunSpec *spec)
+{
+    for (size_t i = 0; i < spec->n_tests; i++) {
+        DmkTile *tile = run_tile(self, i);
+        if (tile && dmk_tile_has_value(tile))
+            dmk_tile_set_stale(tile, TRUE);
+    }
+    int row = self->run.row;
+    return row < 0 ? GTK_WIDGET(self->all_button) : self->row_buttons[row];
+}
+
+static void set_running_tile(DmkWindow *self, DmkTile *tile)
+{
+    for (int r = 0; r < DMK_ROWS_MAX; r++)
+        for (int c = 0; c < DMK_COLS; c++)
+            dmk_tile_set_running(self->tiles[r][c], self->tiles[r][c] == tile);
+}
+
+static void tiles_progress(DmkWindow *self, const DmkProgress *p)
+{
+    gboolean testing = p->stage != DMK_STAGE_PREPARE && p->test;
+    set_running_tile(self, testing ? run_tile(self, p->test_index) : NULL);
+}
+
+static void tiles_test_done(DmkWindow *self, const DmkTest *test, const DmkPassResult *score,
+                            size_t index)
+{
+    (void)test;
+    DmkTile *tile = run_tile(self, index);
+    if (!tile)
+        return;
+    dmk_tile_set_stats(tile, &score->total);
+    dmk_tile_set_stale(tile, FALSE);
+    dmk_tile_set_running(tile, FALSE);
+}
+
+static void unmark_tiles(DmkWindow *self)
+{
+    for (int r = 0; r < DMK_ROWS_MAX; r++) {
+        for (int c = 0; c < DMK_COLS; c++) {
+            dmk_tile_set_stale(self->tiles[r][c], FALSE);
+            dmk_tile_set_running(self->tiles[r][c], FALSE);
+        }
+    }
+}
+
+/* The Benchmark tab's run-level note: what the file system did to the
+ * test file; hidden when it did nothing. Made on first use, under the
+ * tiles. */
+static void show_flags_note(DmkWindow *self, const DmkRunResult *r)
+{
+    char notes[2048];
+    dmk_run_fs_notes(r, notes, sizeof notes);
+    g_strchomp(notes); /* one label: no line end after the last note */
+    if (!self->flags_note && !notes[0])
+        return;
+    if (!self->flags_note) {
+        self->flags_note = gtk_label_new("");
+        gtk_label_set_xalign(GTK_LABEL(self->flags_note), 0);
+        gtk_label_set_wrap(GTK_LABEL(self->flags_note), TRUE);
+        gtk_widget_add_css_class(self->flags_note, "flags-note");
+        gtk_widget_set_tooltip_text(self->flags_note,
+                                    "A copy-on-write or compressing file system changes what a "
+                                    "benchmark measures; Drivemark turns both off for its test "
+                                    "file where the file system allows (btrfs: NOCOW).");
+        gtk_box_insert_child_after(GTK_BOX(self->benchmark_page), self->flags_note,
+                                   GTK_WIDGET(self->grid));
+    }
+    gtk_label_set_text(GTK_LABEL(self->flags_note), notes);
+    gtk_widget_set_visible(self->flags_note, notes[0] != '\0');
+}
+
+/* The tiles take the finished run's flags (peak, a short queue, over the
+ * interface; tiles the run did not measure keep theirs), and the run is
+ * the one that copy and save take from the Benchmark tab. */
+static void tiles_finished(DmkWindow *self, const DmkRunResult *r, DmkSaved *saved)
+{
+    unmark_tiles(self);
+    if (r) {
+        for (size_t i = 0; i < r->n_tests; i++) {
+            DmkTile *tile = run_tile(self, i); /* the result's tests are the spec's, in order */
+            if (tile)
+                dmk_tile_set_flags(tile, r, &r->tests[i]);
+        }
+        show_flags_note(self, r);
+    }
+    if (saved) {
+        g_clear_pointer(&self->last_run, dmk_saved_unref);
+        self->last_run = dmk_saved_ref(saved);
+    }
+}
+
+/* The tiles' run buttons are dmk-window.c's (every run locks them). */
+const DmkRunOwner _dmk_window_tiles_owner = {
+    .page = tiles_page,
+    .begin = tiles_begin,
+    .progress = tiles_progress,
+    .test_done = tiles_test_done,
+    .finished = tiles_finished,
+};
+
+/* ---- the sweep tab ------------------------------------------------------------ */
+
+static GtkWidget *sweep_page(DmkWindow *self)
+{
+    return GTK_WIDGET(self->sweep_page);
+}
+
+static GtkWidget *sweep_begin(DmkWindow *self, const DmkRunSpec *spec)
+{
+    dmk_sweep_page_begin(self->sweep_page, spec);
+    return NULL; /* the page's own button becomes Stop */
+}
+
+static void sweep_progress(DmkWindow *self, const DmkProgress *p)
+{
+    dmk_sweep_page_progress(self->sweep_page, p);
+}
+
+static void sweep_test_done(DmkWindow *self, const DmkTest *test, const DmkPassResult *score,
+                            size_t index)
+{
+    (void)index;
+    dmk_sweep_page_point(self->sweep_page, test, score);
+}
+
+static void sweep_ended(DmkWindow *self, DmkSaved *saved, const char *status)
+{
+    (void)saved; /* its tab shows it */
+    dmk_sweep_page_end(self->sweep_page, status);
+}
+
+static void sweep_set_running(DmkWindow *self, gboolean running, gboolean mine)
+{
+    dmk_sweep_page_set_running(self->sweep_page, running, mine);
+}
+
+const DmkRunOwner _dmk_window_sweep_owner = {
+    .page = sweep_page,
+    .begin = sweep_begin,
+    .progress = sweep_progress,
+    .test_done = sweep_test_done,
+    .ended = sweep_ended,
+    .set_running = sweep_set_running,
+    .show_result = TRUE,
+};
+
+/* ---- the Lab tab -------------------------------------------------------------- */
+
+static GtkWidget *lab_page(DmkWindow *self)
+{
+    return GTK_WIDGET(self->lab_page);
+}
+
+static GtkWidget *lab_begin(DmkWindow *self, const DmkRunSpec *spec)
+{
+    dmk_lab_page_begin(self->lab_page, spec);
+    return NULL; /* the page's own button becomes Stop */
+}
+
+static void lab_progress(DmkWindow *self, const DmkProgress *p)
+{
+    dmk_lab_page_progress(self->lab_page, p);
+}
+
+static void lab_ended(DmkWindow *self, DmkSaved *saved, const char *status)
+{
+    dmk_lab_page_end(self->lab_page, saved, status);
+}
+
+static void lab_set_running(DmkWindow *self, gboolean running, gboolean mine)
+{
+    dmk_lab_page_set_running(self->lab_page, running, mine);
+}
+
+/* No test_done: the Lab tab draws from the samples at the end. */
+const DmkRunOwner _dmk_window_lab_owner = {
+    .page = lab_page,
+    .begin = lab_begin,
+    .progress = lab_progress,
+    .ended = lab_ended,
+    .set_running = lab_set_running,
+};
+
+/* ---- all of them -------------------------------------------------------------- */
+
+static const DmkRunOwner *const owners[] = {
+    &_dmk_window_tiles_owner,
+    &_dmk_window_sweep_owner,
+    &_dmk_window_lab_owner,
+};
+
+void _dmk_window_owners_set_running(DmkWindow *self, gboolean running)
+{
+    for (size_t i = 0; i < G_N_ELEMENTS(owners); i++)
+        if (owners[i]->set_running)
+            owners[i]->set_running(self, running, self->run.owner == owners[i]);
+}
+
+gboolean _dmk_window_runs_on(DmkWindow *self, GtkWidget *page)
+{
+    return self->run.owner && self->run.owner->page(self) == page;
+}
