@@ -67,7 +67,9 @@ static const DmkRequestOption options[DMK_REQ_N_OPTIONS] = {
      (double)DMK_LAB_SIZE_MAX, (double)(1ULL << 30), NULL, ALL, BOTH,
      "test file size, 16MiB-64GiB; the lab tests' span, up to 1PiB (default: 1GiB; lab: "
      "32GiB; fullspan: the free space)"},
-    /* CrystalDiskMark's menu: 1 to 9. */
+    /* CrystalDiskMark's menu, 1 to 9, and the window's setting (checked
+     * against its schema by test-request); the engine and the CSV reader
+     * keep DMK_PASSES_MAX, so older results with more passes still open. */
     {DMK_REQ_PASSES, "passes", "N", DMK_REQ_VALUE_UINT, 1, 9, 0, 5, NULL, RUN | SWEEP, BOTH,
      "passes per test, 1-9; the best one counts (default: 5)"},
     {DMK_REQ_MEASURE, "measure", "SECONDS", DMK_REQ_VALUE_SECONDS, 0.1, 7 * DAY, 0, 5, NULL,

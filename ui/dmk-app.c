@@ -40,9 +40,12 @@ static void apply_to_settings(DmkApp *self)
     const DmkAppOptions *o = &self->opt;
     const DmkRunRequest *r = &o->req;
     GSettings *s = self->settings;
+    /* The options the window shows (a target picked is remembered too);
+     * the times are overrides, not settings (dmk_window_set_overrides). */
     const unsigned shown = DMK_REQ_BIT(DMK_REQ_SIZE) | DMK_REQ_BIT(DMK_REQ_PASSES) |
                            DMK_REQ_BIT(DMK_REQ_PROFILE) | DMK_REQ_BIT(DMK_REQ_MODE) |
-                           DMK_REQ_BIT(DMK_REQ_MIX) | DMK_REQ_BIT(DMK_REQ_VERIFY);
+                           DMK_REQ_BIT(DMK_REQ_MIX) | DMK_REQ_BIT(DMK_REQ_VERIFY) |
+                           DMK_REQ_BIT(DMK_REQ_TARGET);
     if (!((r->given & shown) || o->unit || o->lab))
         return;
     g_settings_delay(s);

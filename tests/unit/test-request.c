@@ -4,7 +4,9 @@
  * rules and the checks both front ends relied on. */
 #include "dmk-test.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "dmk-lab.h"
 #include "dmk-presets.h"
@@ -289,6 +291,36 @@ static void test_null_simulation(void)
     free(s);
 }
 
+/* The window's passes setting (its drop-down, CrystalDiskMark's menu)
+ * has the table's range and default. */
+static const char *gschema_path;
+
+static void test_gschema_passes(void)
+{
+    if (!gschema_path)
+        DMK_SKIP("no schema path given (a cross build)");
+    FILE *f = fopen(gschema_path, "rb");
+    DMK_CHECK(f != NULL);
+    if (!f)
+        return;
+    static char xml[1 << 16];
+    size_t len = fread(xml, 1, sizeof xml - 1, f);
+    fclose(f);
+    xml[len] = '\0';
+    char *key = strstr(xml, "<key name=\"passes\"");
+    char *end = key ? strstr(key, "</key>") : NULL;
+    DMK_CHECK(key && end);
+    if (!key || !end)
+        return;
+    *end = '\0';
+    const DmkRequestOption *o = dmk_request_option(DMK_REQ_PASSES);
+    char want[96];
+    snprintf(want, sizeof want, "<range min=\"%.0f\" max=\"%.0f\"/>", o->min, o->max);
+    DMK_CHECK_HAS(key, want);
+    snprintf(want, sizeof want, "<default>%.0f</default>", o->def);
+    DMK_CHECK_HAS(key, want);
+}
+
 /* One meaning per number, said in one text. */
 static void test_exit_statuses(void)
 {
@@ -304,8 +336,9 @@ static void test_exit_statuses(void)
     DMK_CHECK_STR(dmk_run_mode_name(DMK_RUN_MIX), "mix");
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    gschema_path = argc > 1 ? argv[1] : NULL;
     DMK_TEST(test_table);
     DMK_TEST(test_defaults_from_table);
     DMK_TEST(test_warmup_rule);
@@ -315,6 +348,7 @@ int main(void)
     DMK_TEST(test_sweep);
     DMK_TEST(test_lab);
     DMK_TEST(test_null_simulation);
+    DMK_TEST(test_gschema_passes);
     DMK_TEST(test_exit_statuses);
     return dmk_test_done();
 }
