@@ -50,14 +50,15 @@ static const DmkRequestOption options[DMK_REQ_N_OPTIONS] = {
      "chosen)"},
     {DMK_REQ_PROFILE, "profile", "NAME", DMK_REQ_VALUE_CHOICE, 0, 0, 0, 0,
      "default, peak, real, demo or nvme", RUN, BOTH,
-     "default, peak, real, demo or nvme (default: default)"},
+     "the tests: default, peak, real, demo or nvme (default: default)"},
     {DMK_REQ_TEST, "test", "NAME", DMK_REQ_VALUE_TEST, 0, 0, 0, 0, NULL, RUN | LAB, DMK_REQ_CLI,
      "a test by CrystalDiskMark's name, e.g. \"RND4K Q32T1\" (run: repeatable, replaces the "
      "profile's tests; sustained, recovery: the write, default RND4K Q32T1; fullspan: "
      "default SEQ1M Q8T1)"},
     {DMK_REQ_MODE, "mode", "MODE", DMK_REQ_VALUE_CHOICE, 0, 0, 0, 0,
      "rw (read and write), read, write or mix", RUN | SWEEP, BOTH,
-     "rw (each test read, then write), read, write, or (drivemark-cli run only) mix"},
+     "the directions: rw (each test read, then write), read, write, or (drivemark-cli run "
+     "only) mix"},
     {DMK_REQ_READ_SHARE, "read-share", "N", DMK_REQ_VALUE_UINT, 0, 100, 0,
      DMK_MIX_READ_SHARE_DEFAULT, NULL, RUN, DMK_REQ_CLI,
      "percent of I/Os that read in mix mode, 0-100 (default: 70)"},

@@ -457,6 +457,14 @@ def test_options_as_the_cli():
         check(mine and theirs and mine[0] == theirs[0],
               f"{opt} {bad}: the window says {mine}, drivemark-cli {theirs}")
         said.append(mine[0])
+    # Both helps print the table's line for --passes (the window's as a
+    # sentence) and its exit statuses.
+    rc, lines, err, _ = run_app(["--help"], timeout=30)
+    window_help = "\n".join("\t".join(f) for f in lines)
+    cli_help = subprocess.run([CLI, "--help"], capture_output=True, text=True, timeout=30).stdout
+    for text, where in ((window_help, "the window's"), (cli_help, "drivemark-cli's")):
+        check("asses per test, 1-9; the best one counts" in text, f"{where} --help: {text}")
+        check("130 interrupted" in " ".join(text.split()), f"{where} --help: {text}")
     return said[0]
 
 
