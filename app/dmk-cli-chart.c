@@ -93,7 +93,7 @@ static int refuse(const DmkCliArgs *a, size_t f, const DmkRunResult *r, const ch
                 "drivemark-cli: \"%s\" is not a review-lab result: %s; --kind qd, bs or tiles "
                 "fit it\n",
                 file, why);
-        return 1;
+        return DMK_EXIT_FAILED;
     }
     /* "a sustained write result": the lab's title, in a sentence */
     char lab[64];
@@ -103,7 +103,7 @@ static int refuse(const DmkCliArgs *a, size_t f, const DmkRunResult *r, const ch
     kinds_that_fit(r, fits, sizeof fits);
     fprintf(stderr, "drivemark-cli: \"%s\" is a %s result: %s; --kind %s fit%s it\n", file, lab,
             why, fits, strchr(fits, ' ') ? "" : "s");
-    return 1;
+    return DMK_EXIT_FAILED;
 }
 
 /* The lab chart to draw: --kind's, or the first file's first chart. */
@@ -187,7 +187,7 @@ static int chart_lab(const DmkCliArgs *a, DmkRunResult **res)
 {
     DmkLabChartKind kind = DMK_LAB_CHART_SPEED;
     if (pick_kind(a, res, &kind) != DMK_OK || check_files(a, res, kind) != DMK_OK)
-        return 1;
+        return DMK_EXIT_FAILED;
     size_t n = a->n_files;
     if (n > 1 && !dmk_lab_chart_compares(kind)) {
         /* Said, not silently dropped: the chart has room for one drive. */
@@ -202,7 +202,7 @@ static int chart_lab(const DmkCliArgs *a, DmkRunResult **res)
     DmkError err = {0};
     if (export_lab(a, kind, (const DmkRunResult *const *)res, n, &err) != DMK_OK) {
         fprintf(stderr, "drivemark-cli: %s\n", err.msg);
-        return 1;
+        return DMK_EXIT_FAILED;
     }
     return 0;
 }
@@ -236,9 +236,9 @@ int dmk_cli_chart(const DmkCliArgs *a)
 {
     DmkRunResult *res[DMK_CLI_MAX_FILES] = {0};
     if (out_is_an_input(a))
-        return 2; /* a usage error, as --json and --csv naming one file */
+        return DMK_EXIT_USAGE; /* a usage error, as --json and --csv naming one file */
     if (dmk_cli_load_all(a, res) != DMK_OK)
-        return 1;
+        return DMK_EXIT_FAILED;
     bool any_lab = false;
     for (size_t f = 0; f < a->n_files; f++)
         any_lab = any_lab || is_lab(res[f]);

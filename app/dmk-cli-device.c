@@ -6,30 +6,30 @@
 
 int dmk_cli_opt_device(DmkCliArgs *a, const char *v, DmkError *err)
 {
-    if (!*v || strlen(v) >= sizeof a->spec->dir)
+    if (!*v || strlen(v) >= sizeof a->req.target)
         return dmk_error_set(err, DMK_E_INVAL, 0, "--device '%s' is not a usable path", v);
-    snprintf(a->spec->dir, sizeof a->spec->dir, "%s", v);
-    a->spec->device = true;
+    snprintf(a->req.target, sizeof a->req.target, "%s", v);
+    a->req.device = true;
     return DMK_OK;
 }
 
 int dmk_cli_opt_destroy(DmkCliArgs *a, const char *v, DmkError *err)
 {
-    if (!*v || strlen(v) >= sizeof a->spec->device_confirm)
+    if (!*v || strlen(v) >= sizeof a->req.device_confirm)
         return dmk_error_set(err, DMK_E_INVAL, 0,
                              "--yes-destroy-data needs the device's name, e.g. "
                              "--yes-destroy-data=/dev/sdb");
-    snprintf(a->spec->device_confirm, sizeof a->spec->device_confirm, "%s", v);
+    snprintf(a->req.device_confirm, sizeof a->req.device_confirm, "%s", v);
     return DMK_OK;
 }
 
 int dmk_cli_device_usage(const DmkCliArgs *a, DmkError *err)
 {
-    if (a->spec->device && a->target_set)
+    if (a->req.device && (a->req.given & DMK_REQ_BIT(DMK_REQ_TARGET)))
         return dmk_error_set(err, DMK_E_INVAL, 0,
                              "--device and --target exclude each other: a run measures either a "
                              "raw device or a test file in a directory");
-    if (a->spec->device_confirm[0] && !a->spec->device)
+    if (a->req.device_confirm[0] && !a->req.device)
         return dmk_error_set(err, DMK_E_INVAL, 0,
                              "--yes-destroy-data belongs to --device (a directory target only "
                              "ever writes its own test file)");

@@ -3,6 +3,7 @@
 #endif
 #include "dmk-cli-guard.h"
 #include "dmk-escape.h"
+#include "dmk-request.h"
 #include "dmk-runner.h"
 
 /* After a signal the child's engine returns within DMK_STOP_LIMIT_NS
@@ -79,8 +80,8 @@ static int wait_status(int ws)
     if (WIFEXITED(ws))
         return WEXITSTATUS(ws);
     if (WIFSIGNALED(ws))
-        return 128 + WTERMSIG(ws);
-    return 1;
+        return DMK_EXIT_SIGNAL + WTERMSIG(ws);
+    return DMK_EXIT_FAILED;
 }
 
 /* Takes the first whole record out of the buffer: the exit status of an
@@ -158,7 +159,7 @@ static int stall_unreported(pid_t child, const DmkGuardPipe *gp)
             "it: a call to the OS is stuck (a frozen file system or a hung drive); exiting "
             "without it (a result file it had not finished keeps its old content). %s\n",
             gp->stall_msg, DMK_GUARD_STALL_S, dmk_runner_stuck_note(guard_device));
-    return 1;
+    return DMK_EXIT_FAILED;
 }
 
 /* The parent's whole life: waits for the child's end, its report, or the
@@ -206,7 +207,7 @@ static int supervise(pid_t child, int fd)
                         ? "The device has no test file: nothing is left on it; what it was "
                           "asked to write before the stop may or may not be there."
                         : "Its test file has no name and is freed when that call returns.");
-            return 128 + atomic_load(&guard_signal);
+            return DMK_EXIT_SIGNAL + atomic_load(&guard_signal);
         }
         if (eof)
             poll(NULL, 0, TICK_MS); /* the pipe no longer paces the loop */

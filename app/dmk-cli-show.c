@@ -204,7 +204,7 @@ int dmk_cli_show(const DmkCliArgs *a, FILE *f)
 {
     DmkRunResult *res[DMK_CLI_MAX_FILES] = {0};
     if (dmk_cli_load_all(a, res) != DMK_OK)
-        return 1;
+        return DMK_EXIT_FAILED;
     if (any_lab(res, a->n_files))
         print_each(f, a, res);
     else if (a->n_files == 1 && !a->metric_set)

@@ -9,6 +9,7 @@
 #include "dmk-chart-lab.h"
 #endif
 #include "dmk-presets.h"
+#include "dmk-request.h"
 #include "dmk-size.h"
 #include "dmk-version.h"
 #include "null/dmk-null.h"
@@ -22,141 +23,23 @@ typedef struct {
     DmkOptFn fn;
     const char *help;
     const DmkLabParam *lab; /* a lab test's setting (fn NULL): parsed by opt_lab */
+    int req;                /* > 0: the run request's option req - 1 (opt_request) */
 } DmkOption;
 
 /* ---- option handlers ---------------------------------------------------- */
 
-static int opt_target(DmkCliArgs *a, const char *v, DmkError *err)
+/* An option of the run request (core/dmk-request.h's table): parsed and
+ * range-checked there, with the same message as in the window. */
+static int opt_request(DmkCliArgs *a, DmkRequestOptionId id, const char *v, DmkError *err)
 {
-    if (!*v || strlen(v) >= sizeof a->spec->dir)
-        return dmk_error_set(err, DMK_E_INVAL, 0, "--target '%s' is not a usable path", v);
-    snprintf(a->spec->dir, sizeof a->spec->dir, "%s", v);
-    a->target_set = true;
-    return DMK_OK;
-}
-
-static int opt_profile(DmkCliArgs *a, const char *v, DmkError *err)
-{
-    if (!dmk_profile_find(v))
-        return dmk_error_set(err, DMK_E_INVAL, 0,
-                             "--profile '%s' is unknown: expected default, peak, real, demo "
-                             "or nvme",
-                             v);
-    a->profile = v;
-    return DMK_OK;
-}
-
-static int opt_test(DmkCliArgs *a, const char *v, DmkError *err)
-{
-    DmkJob job;
-    int rc = dmk_job_parse_name(v, &job, err);
-    if (rc != DMK_OK)
-        return rc;
-    if (a->n_tests >= DMK_MAX_TESTS / 2)
-        return dmk_error_set(err, DMK_E_INVAL, 0, "too many --test options (at most %d)",
-                             DMK_MAX_TESTS / 2);
-    a->tests[a->n_tests++] = v;
-    return DMK_OK;
-}
-
-static int opt_mode(DmkCliArgs *a, const char *v, DmkError *err)
-{
-    static const struct {
-        const char *name;
-        DmkRunMode mode;
-    } modes[] = {{"rw", DMK_RUN_READ_WRITE},
-                 {"read", DMK_RUN_READ},
-                 {"write", DMK_RUN_WRITE},
-                 {"mix", DMK_RUN_MIX}};
-    for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
-        if (strcmp(v, modes[i].name) == 0) {
-            a->run_mode = modes[i].mode;
-            a->mode_set = true;
-            return DMK_OK;
-        }
-    }
-    return dmk_error_set(err, DMK_E_INVAL, 0,
-                         "--mode '%s' is unknown: expected rw (read and write), read, write or "
-                         "mix",
-                         v);
-}
-
-static int opt_read_share(DmkCliArgs *a, const char *v, DmkError *err)
-{
-    uint64_t n;
-    int rc = dmk_parse_uint_range("--read-share", v, 0, 100, &n, err);
-    a->read_share = (uint32_t)n;
-    a->read_share_set = true;
-    return rc;
-}
-
-static int opt_size(DmkCliArgs *a, const char *v, DmkError *err)
-{
-    uint64_t max = a->cmd == DMK_CMD_LAB ? DMK_LAB_SIZE_MAX : DMK_SIZE_MAX;
-    a->size_set = true;
-    return dmk_parse_size_range("--size", v, DMK_SIZE_MIN, max, &a->spec->size, err);
-}
-
-static int opt_passes(DmkCliArgs *a, const char *v, DmkError *err)
-{
-    uint64_t n;
-    int rc = dmk_parse_uint_range("--passes", v, 1, DMK_PASSES_MAX, &n, err);
-    a->spec->passes = (uint32_t)n;
-    return rc;
-}
-
-static int opt_measure(DmkCliArgs *a, const char *v, DmkError *err)
-{
-    return dmk_parse_seconds_range("--measure", v, 0.1, DMK_SECONDS_MAX, &a->spec->measure_s, err);
-}
-
-static int opt_warmup(DmkCliArgs *a, const char *v, DmkError *err)
-{
-    a->warmup_set = true;
-    return dmk_parse_seconds_range("--warmup", v, 0, DMK_SECONDS_MAX, &a->spec->warmup_s, err);
-}
-
-static int opt_interval(DmkCliArgs *a, const char *v, DmkError *err)
-{
-    return dmk_parse_seconds_range("--interval", v, 0, DMK_SECONDS_MAX, &a->spec->interval_s, err);
-}
-
-static int opt_timeline(DmkCliArgs *a, const char *v, DmkError *err)
-{
-    return dmk_parse_seconds_range("--timeline", v, 0.01, 3600, &a->spec->timeline_s, err);
-}
-
-static int opt_watchdog(DmkCliArgs *a, const char *v, DmkError *err)
-{
-    return dmk_parse_seconds_range("--watchdog", v, 1, DMK_SECONDS_MAX, &a->spec->watchdog_s, err);
-}
-
-static int opt_data(DmkCliArgs *a, const char *v, DmkError *err)
-{
-    if (strcmp(v, "random") == 0)
-        a->spec->data = DMK_DATA_RANDOM;
-    else if (strcmp(v, "zero") == 0)
-        a->spec->data = DMK_DATA_ZERO;
-    else
-        return dmk_error_set(err, DMK_E_INVAL, 0, "--data '%s' is unknown: expected random or zero",
-                             v);
-    return DMK_OK;
-}
-
-static int opt_backend(DmkCliArgs *a, const char *v, DmkError *err)
-{
-    const DmkBackend *be;
-    int rc = dmk_backend_choose("--backend", v, &be, err);
-    if (rc == DMK_OK)
-        a->backend = v;
-    return rc;
+    return dmk_run_request_set(&a->req, id, v, err);
 }
 
 /* --null-latency US and the like: option `key` of the null backend,
  * parsed by it into the spec's backend options. */
 static int set_null(DmkCliArgs *a, const char *key, const char *what, const char *v, DmkError *err)
 {
-    return dmk_backend_set_option(dmk_backend_null(), &a->spec->backend_opts, key, v, what, err);
+    return dmk_backend_set_option(dmk_backend_null(), &a->req.backend_opts, key, v, what, err);
 }
 
 static int opt_null_latency(DmkCliArgs *a, const char *v, DmkError *err)
@@ -411,14 +294,6 @@ static int opt_scale(DmkCliArgs *a, const char *v, DmkError *err)
 
 /* ---- options of every command -------------------------------------------- */
 
-static int opt_verify(DmkCliArgs *a, const char *v, DmkError *err)
-{
-    (void)v;
-    (void)err;
-    a->spec->verify = true;
-    return DMK_OK;
-}
-
 static int opt_quiet(DmkCliArgs *a, const char *v, DmkError *err)
 {
     (void)v;
@@ -445,7 +320,7 @@ static int opt_version(DmkCliArgs *a, const char *v, DmkError *err)
 
 /* ---- options of the review-lab commands ------------------------------------ */
 
-/* A lab test's own setting (dmk-lab.h's table), into a->lab; which
+/* A lab test's own setting (dmk-lab.h's table), into a->req.lab; which
  * test it applies to is checked once the command is known to be one
  * (check_lab_options). */
 static int opt_lab(DmkCliArgs *a, const DmkLabParam *lp, const char *v, DmkError *err)
@@ -453,10 +328,10 @@ static int opt_lab(DmkCliArgs *a, const DmkLabParam *lp, const char *v, DmkError
     char what[40];
     snprintf(what, sizeof what, "--%s", lp->name);
     a->lab_given |= DMK_LAB_P(lp->id);
-    double *secs = dmk_lab_seconds_of(&a->lab, lp->id);
+    double *secs = dmk_lab_seconds_of(&a->req.lab, lp->id);
     if (secs)
         return dmk_parse_seconds_range(what, v, lp->min, lp->max, secs, err);
-    uint64_t *size = dmk_lab_size_of(&a->lab, lp->id);
+    uint64_t *size = dmk_lab_size_of(&a->req.lab, lp->id);
     if (size)
         return dmk_parse_size_range(what, v, (uint64_t)lp->min, (uint64_t)lp->max, size, err);
     return dmk_error_set(err, DMK_E_INVAL, 0, "%s cannot be set", what);
@@ -482,23 +357,7 @@ static int opt_null_clock(DmkCliArgs *a, const char *v, DmkError *err)
     if (strcmp(v, "simulated") != 0 && strcmp(v, "real") != 0)
         return dmk_error_set(err, DMK_E_INVAL, 0,
                              "--null-clock '%s' is unknown: expected real or simulated", v);
-    a->null_clock_simulated = strcmp(v, "simulated") == 0;
-    return DMK_OK;
-}
-
-/* --null-clock simulated: time moves only while the run waits for its
- * simulated I/O, which must then take time (or a timed test never ends). */
-static int check_null_clock(const DmkCliArgs *a, DmkError *err)
-{
-    if (!a->null_clock_simulated)
-        return DMK_OK;
-    if (dmk_backend_by_name(a->backend) != dmk_backend_null())
-        return dmk_error_set(err, DMK_E_INVAL, 0,
-                             "--null-clock simulates the null backend's time: add --backend null");
-    if (!dmk_null_opts_get(&a->spec->backend_opts)->latency_ns)
-        return dmk_error_set(err, DMK_E_INVAL, 0,
-                             "--null-clock simulated needs --null-latency above 0: simulated "
-                             "time moves only while I/O takes time");
+    a->req.null_clock_simulated = strcmp(v, "simulated") == 0;
     return DMK_OK;
 }
 
@@ -517,22 +376,26 @@ static int check_null_clock(const DmkCliArgs *a, DmkError *err)
 /* --kind's help names the lab charts of chart/'s table. */
 static char kind_help[512];
 
+/* A row of the run request's table (core/dmk-request.h): its name, value,
+ * commands and help are the table's, filled in by rows_init. */
+#define REQ(id)                                   \
+    {                                             \
+        NULL, NULL, 0, NULL, NULL, NULL, (id) + 1 \
+    }
+
 /* Grouped by the commands that take them: the help prints a heading
- * wherever that changes. */
-static const DmkOption options[] = {
-    {"--target", "DIR", ALL_RUNS, opt_target, "directory for the test file (default: .)"},
+ * wherever that changes. Not const: the request's rows are filled in. */
+static DmkOption options[] = {
+    REQ(DMK_REQ_TARGET),
     {"--device", "DEV", ALL_RUNS, dmk_cli_opt_device,
      "a raw block device instead (e.g. /dev/sdb): tests use its first --size bytes (fullspan: "
      "all of it); reads need no more, writes need --yes-destroy-data"},
     {"--yes-destroy-data", "DEV", ALL_RUNS, dmk_cli_opt_destroy,
      "allow write tests on --device, destroying its data: DEV must name that device; refused "
      "while it or a partition is mounted, swap or held (device-mapper, md)"},
-    {"--size", "SIZE", ALL_RUNS, opt_size,
-     "test file size, 16MiB-64GiB; the lab tests' span, up to 1PiB (default: 1GiB; lab: "
-     "32GiB; fullspan: the free space)"},
-    {"--data", "KIND", ALL_RUNS, opt_data, "random (incompressible, default) or zero"},
-    /* help NULL: written from the backend registry (backend_help) */
-    {"--backend", "NAME", ALL_RUNS, opt_backend, NULL},
+    REQ(DMK_REQ_SIZE),
+    REQ(DMK_REQ_DATA),
+    REQ(DMK_REQ_BACKEND),
     {"--null-latency", "US", ALL_RUNS, opt_null_latency, NULL},
     {"--null-serve", "US", ALL_RUNS, opt_null_serve, NULL},
     {"--null-clock", "KIND", ALL_RUNS, opt_null_clock,
@@ -541,29 +404,17 @@ static const DmkOption options[] = {
     {"--json", "FILE", ALL_RUNS, opt_json, "write results as JSON to FILE (- for stdout)"},
     {"--csv", "FILE", ALL_RUNS, opt_csv, "write results as CSV to FILE (- for stdout)"},
     {"--quiet", NULL, ALL_RUNS, opt_quiet, "no progress line"},
-    {"--watchdog", "SECONDS", ALL_RUNS, opt_watchdog,
-     "fail the run when the drive completes no request for SECONDS (default: 60)"},
-    {"--warmup", "SECONDS", ALL_RUNS, opt_warmup,
-     "discarded warm-up before each test, 0 for none (default: the measure time; lab: 2 for "
-     "mixed and latency, else 0)"},
-    {"--mode", "MODE", MEASURES, opt_mode,
-     "rw (each test read, then write), read, write, or (run only) mix"},
-    {"--passes", "N", MEASURES, opt_passes,
-     "passes per test, 1-100; the best one counts (default: 5)"},
-    {"--measure", "SECONDS", MEASURES, opt_measure, "length of each pass (default: 5)"},
-    {"--interval", "SECONDS", MEASURES, opt_interval, "idle time between tests (default: 5)"},
-    {"--timeline", "SECONDS", MEASURES, opt_timeline,
-     "record throughput every SECONDS (0.01-3600) into the results"},
-    {"--verify", NULL, MEASURES, opt_verify,
-     "read every written block back after its test and check its header and CRC32C (not "
-     "timed); exit status 3 when one is bad"},
-    {"--profile", "NAME", RUN, opt_profile, "default, peak, real, demo or nvme (default: default)"},
-    {"--test", "NAME", RUN | LAB, opt_test,
-     "a test by CrystalDiskMark's name, e.g. \"RND4K Q32T1\" (run: repeatable, replaces the "
-     "profile's tests; sustained, recovery: the write, default RND4K Q32T1; fullspan: "
-     "default SEQ1M Q8T1)"},
-    {"--read-share", "N", RUN, opt_read_share,
-     "percent of I/Os that read in mix mode, 0-100 (default: 70)"},
+    REQ(DMK_REQ_WATCHDOG),
+    REQ(DMK_REQ_WARMUP),
+    REQ(DMK_REQ_MODE),
+    REQ(DMK_REQ_PASSES),
+    REQ(DMK_REQ_MEASURE),
+    REQ(DMK_REQ_INTERVAL),
+    REQ(DMK_REQ_TIMELINE),
+    REQ(DMK_REQ_VERIFY),
+    REQ(DMK_REQ_PROFILE),
+    REQ(DMK_REQ_TEST),
+    REQ(DMK_REQ_READ_SHARE),
     {"--pattern", "P", SWEEP, opt_pattern, "rnd (random, default) or seq (sequential)"},
     {"--bs", "SIZE", SWEEP, opt_bs,
      "qd: the block size, 512-64M (default: 4K random, 128K sequential)"},
@@ -595,10 +446,36 @@ static DmkOption lab_rows[DMK_LAB_N_PARAMS];
 static char lab_names[DMK_LAB_N_PARAMS][40];
 static size_t n_lab_rows;
 
+/* The run request's options as they apply to the commands: run, sweep
+ * and the lab tests are its kinds. */
+static unsigned commands_of(unsigned kinds)
+{
+    return ((kinds & DMK_REQ_KIND(DMK_REQUEST_RUN)) ? DMK_CMD_RUN : 0) |
+           ((kinds & DMK_REQ_KIND(DMK_REQUEST_SWEEP)) ? DMK_CMD_SWEEP : 0) |
+           ((kinds & DMK_REQ_KIND(DMK_REQUEST_LAB)) ? DMK_CMD_LAB : 0);
+}
+
+static char request_names[DMK_REQ_N_OPTIONS][32];
+
+static void request_rows_init(void)
+{
+    for (size_t i = 0; i < sizeof options / sizeof options[0]; i++) {
+        if (!options[i].req)
+            continue;
+        const DmkRequestOption *ro = dmk_request_option((DmkRequestOptionId)(options[i].req - 1));
+        snprintf(request_names[ro->id], sizeof request_names[0], "--%s", ro->name);
+        options[i].name = request_names[ro->id];
+        options[i].value = ro->value;
+        options[i].commands = commands_of(ro->kinds);
+        options[i].help = ro->help;
+    }
+}
+
 static void lab_rows_init(void)
 {
     if (n_lab_rows)
         return;
+    request_rows_init();
     char words[256];
     snprintf(kind_help, sizeof kind_help,
              "qd (vs queue depth), bs (vs block size) or tiles (bars per test); lab results: %s; "
@@ -723,7 +600,8 @@ static const char *help_of(const DmkOption *o, char *buf, size_t len)
 {
     if (o->help)
         return o->help;
-    return o->fn == opt_backend ? backend_help(buf, len) : backend_option_help(o->name, buf, len);
+    return o->req == DMK_REQ_BACKEND + 1 ? backend_help(buf, len)
+                                         : backend_option_help(o->name, buf, len);
 }
 
 static void print_option(FILE *f, const DmkOption *o)
@@ -763,12 +641,11 @@ void dmk_cli_usage(FILE *f)
         }
         print_option(f, &options[i]);
     }
+    char exits[512];
     fprintf(f, "\nSizes are binary: K, M, G, T, P, E or KiB, MiB, GiB, TiB, PiB, EiB. Seconds may "
-               "end in s, m "
-               "or h.\n"
-               "Exit status: 0 done, 1 failed, target refused or a bad result file,\n"
-               "2 usage error, 3 --verify found written data that did not read back,\n"
-               "130 interrupted (SIGINT), 143 terminated (SIGTERM).\n");
+               "end in s, m or h.\n");
+    fputs("Exit status:", f);
+    print_wrapped(f, dmk_exit_status_text(exits, sizeof exits), 12, 0, 79);
 }
 
 /* ---- parsing ------------------------------------------------------------ */
@@ -796,7 +673,7 @@ static int parse_command(const char *word, DmkCliArgs *a, DmkError *err)
     DmkLabKind lab = dmk_lab_from_name(word);
     if (lab != DMK_LAB_NONE) {
         a->cmd = DMK_CMD_LAB;
-        dmk_lab_params_init(&a->lab, lab);
+        dmk_run_request_init(&a->req, DMK_REQUEST_LAB, lab);
         return DMK_OK;
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
@@ -808,6 +685,8 @@ static int parse_command(const char *word, DmkCliArgs *a, DmkError *err)
                                  "or Cairo)",
                                  word);
         a->cmd = commands[i].cmd;
+        if (a->cmd == DMK_CMD_SWEEP)
+            dmk_run_request_init(&a->req, DMK_REQUEST_SWEEP, DMK_LAB_NONE);
         return DMK_OK;
     }
     char labs[256];
@@ -847,7 +726,7 @@ static const char *command_name(const DmkCliArgs *a)
 {
     DmkCommand cmd = a->cmd;
     if (cmd == DMK_CMD_LAB)
-        return dmk_lab_name(a->lab.kind);
+        return dmk_lab_name(a->req.lab.kind);
     return cmd == DMK_CMD_RUN     ? "run"
            : cmd == DMK_CMD_SWEEP ? "sweep"
            : cmd == DMK_CMD_SHOW  ? "show"
@@ -882,30 +761,9 @@ static int parse_option(int argc, char **argv, int *i, DmkCommand cmd, DmkCliArg
     } else if (eq) {
         return dmk_error_set(err, DMK_E_INVAL, 0, "option '%s' takes no value", o->name);
     }
+    if (o->req)
+        return opt_request(a, (DmkRequestOptionId)(o->req - 1), value, err);
     return o->fn ? o->fn(a, value, err) : opt_lab(a, o->lab, value, err);
-}
-
-static int build_run(DmkCliArgs *a, DmkError *err)
-{
-    DmkRunSpec *s = a->spec;
-    uint32_t share = a->read_share_set ? a->read_share : DMK_MIX_READ_SHARE_DEFAULT;
-    if (a->read_share_set && a->run_mode != DMK_RUN_MIX)
-        return dmk_error_set(err, DMK_E_INVAL, 0, "--read-share needs --mode mix");
-    if (a->n_tests == 0) {
-        const DmkProfile *p = dmk_profile_find(a->profile);
-        snprintf(s->profile, sizeof s->profile, "%s", p->id);
-        return dmk_profile_add(s, p, a->run_mode, share, err);
-    }
-    snprintf(s->profile, sizeof s->profile, "custom");
-    for (size_t i = 0; i < a->n_tests; i++) {
-        DmkJob job;
-        int rc = dmk_job_parse_name(a->tests[i], &job, err);
-        if (rc == DMK_OK)
-            rc = dmk_run_spec_add_all(s, &job, 1, a->run_mode, share, err);
-        if (rc != DMK_OK)
-            return rc;
-    }
-    return DMK_OK;
 }
 
 /* Which options fit which sweep: a QD sweep varies --qd at one --bs, a
@@ -915,9 +773,6 @@ static int check_sweep_options(const DmkCliArgs *a, DmkError *err)
     if (!a->sweep_kind_set)
         return dmk_error_set(err, DMK_E_INVAL, 0,
                              "sweep needs a kind: qd (queue depths) or bs (block sizes)");
-    if (a->mode_set && a->run_mode == DMK_RUN_MIX)
-        return dmk_error_set(err, DMK_E_INVAL, 0,
-                             "--mode 'mix' does not apply to a sweep: expected rw, read or write");
     if (a->sweep_kind == DMK_SWEEP_QD && a->n_bs)
         return dmk_error_set(err, DMK_E_INVAL, 0,
                              "--bs-list belongs to sweep bs; sweep qd takes one --bs SIZE");
@@ -931,37 +786,37 @@ static int check_sweep_options(const DmkCliArgs *a, DmkError *err)
     return DMK_OK;
 }
 
-static int build_sweep(DmkCliArgs *a, DmkError *err)
+/* The sweep's points and workload from sweep's own options, into the
+ * request (its --mode is the request's). */
+static int fill_sweep(DmkCliArgs *a, DmkError *err)
 {
-    DmkSweep sw;
+    DmkSweep *sw = &a->req.sweep;
     int rc = check_sweep_options(a, err);
     if (rc != DMK_OK)
         return rc;
-    dmk_sweep_init(&sw, a->sweep_kind, a->pattern_set ? a->pattern : DMK_PATTERN_RND);
-    if (a->mode_set)
-        sw.mode = a->run_mode;
+    dmk_sweep_init(sw, a->sweep_kind, a->pattern_set ? a->pattern : DMK_PATTERN_RND);
     if (a->threads_set)
-        sw.threads = a->threads;
+        sw->threads = a->threads;
     if (a->bs_set)
-        sw.block_size = a->bs;
+        sw->block_size = a->bs;
     const uint32_t *list = a->sweep_kind == DMK_SWEEP_QD ? a->qd_list : a->bs_list;
     size_t n = a->sweep_kind == DMK_SWEEP_QD ? a->n_qd : a->n_bs;
     if (n) {
-        memcpy(sw.points, list, n * sizeof list[0]);
-        sw.n_points = n;
+        memcpy(sw->points, list, n * sizeof list[0]);
+        sw->n_points = n;
     }
     if (a->sweep_kind == DMK_SWEEP_BS && a->n_qd == 1)
-        sw.queue_depth = a->qd_list[0];
-    return dmk_sweep_add(a->spec, &sw, err);
+        sw->queue_depth = a->qd_list[0];
+    return DMK_OK;
 }
 
 /* A lab option that the chosen lab test has no use for is a usage error,
  * not something to ignore. */
 static int check_lab_options(const DmkCliArgs *a, DmkError *err)
 {
-    const DmkLabTest *t = dmk_lab_test(a->lab.kind);
+    const DmkLabTest *t = dmk_lab_test(a->req.lab.kind);
     /* The shared options' rows say only that they were given. */
-    unsigned given = a->lab_given | (a->n_tests ? DMK_LAB_P(DMK_LAB_P_JOB) : 0) |
+    unsigned given = a->lab_given | (a->req.n_tests ? DMK_LAB_P(DMK_LAB_P_JOB) : 0) |
                      (a->n_qd ? DMK_LAB_P(DMK_LAB_P_QD) : 0);
     for (int id = 0; id < DMK_LAB_N_PARAMS; id++) {
         const DmkLabParam *lp = dmk_lab_param((DmkLabParamId)id);
@@ -969,36 +824,23 @@ static int check_lab_options(const DmkCliArgs *a, DmkError *err)
             return dmk_error_set(err, DMK_E_INVAL, 0, "--%s does not apply to %s%s", lp->name,
                                  t->name, lp->why_not);
     }
-    if ((a->lab_given & DMK_LAB_P(DMK_LAB_P_MARGIN)) && a->size_set)
+    if ((a->lab_given & DMK_LAB_P(DMK_LAB_P_MARGIN)) && (a->req.given & DMK_REQ_BIT(DMK_REQ_SIZE)))
         return dmk_error_set(err, DMK_E_INVAL, 0,
                              "--margin does not apply to %s with --size (--size sizes the file)",
                              t->name);
-    if (a->n_tests > 1 || a->n_qd > 1)
-        return dmk_error_set(err, DMK_E_INVAL, 0, "%s takes one %s", t->name,
-                             a->n_tests > 1 ? "--test" : "--qd");
-    const DmkNullSim *sim = &dmk_null_opts_get(&a->spec->backend_opts)->sim;
-    if ((sim->cache_bytes || sim->bytes_per_c) &&
-        dmk_backend_by_name(a->backend) != dmk_backend_null())
-        return dmk_error_set(err, DMK_E_INVAL, 0,
-                             "--null-cache and --null-thermal simulate a drive on the null "
-                             "backend: add --backend null");
+    if (a->n_qd > 1)
+        return dmk_error_set(err, DMK_E_INVAL, 0, "%s takes one --qd", t->name);
     return DMK_OK;
 }
 
-static int build_lab(DmkCliArgs *a, DmkError *err)
+/* The lab test's settings that are sweep's options too (--qd), into the
+ * request; --size, --warmup and --test are the builder's. */
+static int fill_lab(DmkCliArgs *a, DmkError *err)
 {
     int rc = check_lab_options(a, err);
-    if (rc == DMK_OK && a->n_tests)
-        rc = dmk_job_parse_name(a->tests[0], &a->lab.job, err);
-    if (rc != DMK_OK)
-        return rc;
-    if (a->n_qd)
-        a->lab.mixed_qd = a->qd_list[0];
-    if (a->size_set)
-        a->lab.span = a->spec->size;
-    if (a->warmup_set)
-        a->lab.warmup_s = a->spec->warmup_s;
-    return dmk_lab_build(&a->lab, a->spec, err);
+    if (rc == DMK_OK && a->n_qd)
+        a->req.lab.mixed_qd = a->qd_list[0];
+    return rc;
 }
 
 /* One file (or stdout) for both formats would hold one of them cut into
@@ -1013,27 +855,18 @@ static int check_outputs(const DmkCliArgs *a, DmkError *err)
     return DMK_OK;
 }
 
-/* Builds and checks what a measuring command (run, sweep, a lab test) will run. */
+/* Builds and checks what a measuring command (run, sweep, a lab test)
+ * will run: the request's builder, as the window's. */
 static int build_spec(DmkCliArgs *a, DmkError *err)
 {
     if (check_outputs(a, err) != DMK_OK)
         return DMK_E_INVAL;
-    int usage = dmk_cli_device_usage(a, err);
-    if (usage == DMK_OK)
-        usage = check_null_clock(a, err);
-    if (usage != DMK_OK)
-        return usage;
-    if (a->cmd == DMK_CMD_LAB) {
-        int rc = build_lab(a, err);
-        return rc == DMK_OK ? dmk_run_spec_validate(a->spec, dmk_os_max_inflight(), err) : rc;
-    }
-    if (!a->warmup_set)
-        a->spec->warmup_s = a->spec->measure_s; /* CrystalDiskMark: one discarded pass */
-    int rc = a->cmd == DMK_CMD_SWEEP ? build_sweep(a, err) : build_run(a, err);
-    if (rc != DMK_OK)
-        return rc;
-    /* A spec the engine would refuse is the user's to fix: a usage error. */
-    return dmk_run_spec_validate(a->spec, dmk_os_max_inflight(), err);
+    int rc = dmk_cli_device_usage(a, err);
+    if (rc == DMK_OK && a->cmd == DMK_CMD_LAB)
+        rc = fill_lab(a, err);
+    if (rc == DMK_OK && a->cmd == DMK_CMD_SWEEP)
+        rc = fill_sweep(a, err);
+    return rc != DMK_OK ? rc : dmk_run_request_build(&a->req, a->spec, err);
 }
 
 /* show and chart read files; chart also needs somewhere to draw. */
@@ -1051,8 +884,7 @@ static int check_readers(const DmkCliArgs *a, DmkError *err)
 static void init_args(DmkCliArgs *a)
 {
     memset(a, 0, sizeof *a);
-    a->profile = "default";
-    a->backend = "native";
+    dmk_run_request_init(&a->req, DMK_REQUEST_RUN, DMK_LAB_NONE);
     a->metric = "mb_s";
     a->width = 800;
     a->height = 500;

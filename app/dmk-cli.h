@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "dmk-lab.h"
+#include "dmk-request.h"
 #include "dmk-result.h"
 #include "dmk-spec.h"
 #include "dmk-sweep.h"
@@ -39,19 +40,14 @@ typedef enum {
 
 typedef struct {
     DmkCommand cmd;
-    DmkRunSpec *spec; /* built for `run`; owned, freed by dmk_cli_args_free */
+    DmkRunSpec
+        *spec; /* built from req for a measuring command; owned, freed by dmk_cli_args_free */
+    /* What to run, as the window fills it too (core/dmk-request.h): the
+     * options of its table, the backend's, the lab test's settings. */
+    DmkRunRequest req;
     const char *json_path;
     const char *csv_path;
-    const char *backend;
     bool quiet;
-    bool null_clock_simulated; /* --null-clock simulated (tests): dmk_clock_simulate() */
-    /* collected while parsing, turned into spec at the end */
-    const char *profile;
-    const char *tests[DMK_MAX_TESTS];
-    size_t n_tests;
-    DmkRunMode run_mode;
-    uint32_t read_share;
-    bool read_share_set, warmup_set, mode_set;
     /* sweep: the kind, then what the options change of its defaults */
     bool sweep_kind_set, pattern_set, bs_set, threads_set;
     DmkSweepKind sweep_kind;
@@ -69,11 +65,8 @@ typedef struct {
     DmkChartChoice chart_kind;
     const char *lab_chart; /* DMK_CLI_CHART_LAB: the --kind word, a DmkLabChart's name */
     int width, height, scale;
-    /* the review-lab commands: their parameters, and which options were given */
-    DmkLabParams lab;
-    bool size_set;
+    /* the review-lab commands: which of their own settings were given */
     unsigned lab_given; /* DMK_LAB_P() of the lab's own settings given (--duration ...) */
-    bool target_set;    /* --target given (it excludes --device) */
 } DmkCliArgs;
 
 /* Parses argv (argv[0] is the program). DMK_OK, or DMK_E_INVAL with a

@@ -26,10 +26,9 @@
 #include "dmk-cli-chart.h"
 #endif
 
-#define EXIT_USAGE 2
-/* The run finished but --verify found blocks that did not read back as
- * written: the numbers stand, the drive (or its path) lost data. */
-#define EXIT_BAD_DATA 3
+/* Exit statuses: core/dmk-request.h's DmkExitStatus, the window's too.
+ * DMK_EXIT_BAD_DATA: the run finished but --verify found blocks that did
+ * not read back as written: the numbers stand, the drive lost data. */
 
 static DmkRunner *volatile current_runner;
 static atomic_int caught_signal;
@@ -136,8 +135,8 @@ static int exit_code(int rc)
 {
     int sig = atomic_load(&caught_signal);
     if (sig)
-        return 128 + sig; /* 130 for SIGINT, 143 for SIGTERM */
-    return rc == DMK_OK ? 0 : 1;
+        return DMK_EXIT_SIGNAL + sig; /* 130 for SIGINT, 143 for SIGTERM */
+    return rc == DMK_OK ? DMK_EXIT_OK : DMK_EXIT_FAILED;
 }
 
 /* What a run leaves for the user: the table or lab report and the
@@ -223,10 +222,10 @@ static int cmd_run(DmkCliArgs *a)
 {
     DmkError err = {0};
     DmkRunOutputs out = {.args = a};
-    const DmkBackend *be = dmk_backend_by_name(a->backend);
+    const DmkBackend *be = dmk_run_request_backend(&a->req);
     if (dmk_cli_device_consent(a, &err) != DMK_OK) {
         fprintf(stderr, "drivemark-cli: %s\n", err.msg);
-        return 1; /* a refusal, not a usage error: nothing was touched */
+        return DMK_EXIT_FAILED; /* a refusal, not a usage error: nothing was touched */
     }
     bool usage = false;
     quiet_notices = a->quiet;
@@ -234,11 +233,11 @@ static int cmd_run(DmkCliArgs *a)
     if (rc != DMK_OK) {
         discard_outputs(&out);
         fprintf(stderr, "drivemark-cli: %s\n", err.msg);
-        return usage ? EXIT_USAGE : 1;
+        return usage ? DMK_EXIT_USAGE : DMK_EXIT_FAILED;
     }
     /* The table goes to stderr when stdout carries JSON or CSV. */
     out.table = out.json.kind == DMK_OUT_STDOUT || out.csv.kind == DMK_OUT_STDOUT ? stderr : stdout;
-    if (a->null_clock_simulated)
+    if (a->req.null_clock_simulated)
         dmk_clock_simulate(); /* before the runner starts any thread */
     DmkRunner *runner = dmk_runner_new(a->spec, be);
     current_runner = runner;
@@ -282,7 +281,7 @@ static int cmd_run(DmkCliArgs *a)
     if (out.rc != DMK_OK)
         fprintf(stderr, "drivemark-cli: %s\n", out.err.msg);
     int status = exit_code(rc != DMK_OK ? rc : out.rc);
-    return status == 0 && bad_data ? EXIT_BAD_DATA : status;
+    return status == DMK_EXIT_OK && bad_data ? DMK_EXIT_BAD_DATA : status;
 }
 
 int main(int argc, char **argv)
@@ -298,7 +297,7 @@ int main(int argc, char **argv)
     if (dmk_cli_parse(argc, argv, &args, &err) != DMK_OK) {
         fprintf(stderr, "drivemark-cli: %s\nTry 'drivemark-cli --help'.\n", err.msg);
         dmk_cli_args_free(&args);
-        return EXIT_USAGE;
+        return DMK_EXIT_USAGE;
     }
     int status = 0;
     if (args.cmd == DMK_CMD_HELP)

@@ -1,6 +1,8 @@
-/* The window's command line: the options (each described once, in
- * option_entries and dmk-lab.h's and the backends' tables), parsed and
- * checked in handle-local-options before anything runs. */
+/* The window's command line: the options (each described once, in the
+ * run request's table of core/dmk-request.h, shared with drivemark-cli,
+ * in option_entries for the window's own, and in dmk-lab.h's and the
+ * backends' tables), parsed and checked in handle-local-options before
+ * anything runs. */
 #include <stdio.h>
 #include <string.h>
 
@@ -10,21 +12,10 @@
 #include "dmk-size.h"
 #include "null/dmk-null.h"
 
-/* Not const: --backend's text is the registry's, filled in by dmk_app_init. */
-static GOptionEntry option_entries[] = {
-    {"target", 't', 0, G_OPTION_ARG_FILENAME, NULL, "Folder for the test file", "DIR"},
-    {"profile", 0, 0, G_OPTION_ARG_STRING, NULL, "default, peak, real, demo or nvme", "NAME"},
-    {"mix", 0, 0, G_OPTION_ARG_NONE, NULL, "Add the mixed (70 % read) column", NULL},
-    {"mode", 0, 0, G_OPTION_ARG_STRING, NULL, "rw (read and write), read or write", "MODE"},
-    {"verify", 0, 0, G_OPTION_ARG_NONE, NULL,
-     "Verify written data: read every written block back after its test", NULL},
-    {"size", 0, 0, G_OPTION_ARG_STRING, NULL, "Test file size, 16MiB-64GiB", "SIZE"},
-    {"passes", 0, 0, G_OPTION_ARG_INT, NULL, "Passes per test, 1-9", "N"},
-    {"measure", 0, 0, G_OPTION_ARG_STRING, NULL, "Length of each pass", "SECONDS"},
-    {"warmup", 0, 0, G_OPTION_ARG_STRING, NULL, "Warm-up before each test, 0 for none", "SECONDS"},
-    {"interval", 0, 0, G_OPTION_ARG_STRING, NULL, "Idle time between tests", "SECONDS"},
+/* The window's own options; the run request's come from its table
+ * (add_request_options). */
+static const GOptionEntry option_entries[] = {
     {"unit", 0, 0, G_OPTION_ARG_STRING, NULL, "mb-s, gb-s, mib-s, iops or us", "UNIT"},
-    {"backend", 0, 0, G_OPTION_ARG_STRING, NULL, NULL /* backend_help */, "NAME"},
     {"comment", 0, 0, G_OPTION_ARG_STRING, NULL, "Comment for the results", "TEXT"},
     {"autorun", 0, 0, G_OPTION_ARG_NONE, NULL, "Run all tests (or the --sweep or --lab) at once",
      NULL},
@@ -66,8 +57,6 @@ static GOptionEntry option_entries[] = {
      "Close the window where --stop-at would press Stop (tests)", "STAGE[:N]"},
     {"close-after", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_DOUBLE, NULL,
      "Close the window SECONDS after the run started (tests)", "SECONDS"},
-    {"watchdog", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING, NULL,
-     "A queue with nothing completing this long fails the run (tests)", "SECONDS"},
     {"fault-hang", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING, NULL,
      "The fault backend: its Nth submit call never returns, as on a frozen file system (tests)",
      "N"},
@@ -76,18 +65,6 @@ static GOptionEntry option_entries[] = {
     {"version", 0, 0, G_OPTION_ARG_NONE, NULL, "Show the version", NULL},
     {NULL, 0, 0, 0, NULL, NULL, NULL},
 };
-
-static int parse_seconds(GVariantDict *d, const char *key, double min, double *out, DmkError *err)
-{
-    char *v = NULL;
-    if (!g_variant_dict_lookup(d, key, "s", &v))
-        return DMK_OK;
-    char what[32];
-    g_snprintf(what, sizeof what, "--%s", key);
-    int rc = dmk_parse_seconds_range(what, v, min, DMK_SECONDS_MAX, out, err);
-    g_free(v);
-    return rc;
-}
 
 static int parse_lab_kind(DmkAppOptions *o, GVariantDict *d, DmkError *err)
 {
@@ -157,7 +134,7 @@ static int parse_lab_setting(GVariantDict *d, const DmkLabParam *lp, double *out
     return rc;
 }
 
-/* --NAME VALUE as option `key` of backend be, into o->backend_opts. */
+/* --NAME VALUE as option `key` of backend be, into o->req.backend_opts. */
 static int parse_backend_option(DmkAppOptions *o, GVariantDict *d, const DmkBackend *be,
                                 const char *name, const char *key, DmkError *err)
 {
@@ -166,7 +143,7 @@ static int parse_backend_option(DmkAppOptions *o, GVariantDict *d, const DmkBack
         return DMK_OK;
     char what[32];
     g_snprintf(what, sizeof what, "--%s", name);
-    int rc = dmk_backend_set_option(be, &o->backend_opts, key, v, what, err);
+    int rc = dmk_backend_set_option(be, &o->req.backend_opts, key, v, what, err);
     g_free(v);
     return rc;
 }
@@ -236,31 +213,41 @@ static int parse_stop_at(DmkAppOptions *o, GVariantDict *d, DmkError *err)
     return DMK_OK;
 }
 
+/* The run request's options that the window offers, by the table: the
+ * same names, ranges and messages as drivemark-cli's. */
+static int parse_request(DmkAppOptions *o, GVariantDict *d, DmkError *err)
+{
+    int rc = DMK_OK;
+    for (size_t i = 0; rc == DMK_OK && i < dmk_request_option_count(); i++) {
+        const DmkRequestOption *ro = dmk_request_option((DmkRequestOptionId)i);
+        char *v = NULL;
+        if (!(ro->fronts & DMK_REQ_WINDOW) || !g_variant_dict_contains(d, ro->name))
+            continue;
+        if (ro->kind == DMK_REQ_VALUE_PATH)
+            g_variant_dict_lookup(d, ro->name, "^ay", &v);
+        else if (ro->kind != DMK_REQ_VALUE_FLAG)
+            g_variant_dict_lookup(d, ro->name, "s", &v);
+        rc = dmk_run_request_set(&o->req, ro->id, v, err);
+        g_free(v);
+    }
+    /* The window's tiles have a column per direction: mixed is the
+     * column --mix adds, not a mode of its own. */
+    if (rc == DMK_OK && (o->req.given & DMK_REQ_BIT(DMK_REQ_MODE)) && o->req.mode == DMK_RUN_MIX)
+        rc = dmk_error_set(err, DMK_E_INVAL, 0,
+                           "--mode 'mix' does not apply to the window: expected rw, read or "
+                           "write (--mix adds the mixed column)");
+    return rc;
+}
+
 static int parse_numbers(DmkAppOptions *o, GVariantDict *d, DmkError *err)
 {
-    char *size = NULL;
     int rc = DMK_OK;
-    if (g_variant_dict_lookup(d, "size", "s", &size))
-        rc = dmk_parse_size_range("--size", size, DMK_SIZE_MIN, DMK_SIZE_MAX, &o->size, err);
-    g_free(size);
-    if (rc == DMK_OK && g_variant_dict_lookup(d, "passes", "i", &o->passes) &&
-        (o->passes < 1 || o->passes > 9))
-        rc = dmk_error_set(err, DMK_E_INVAL, 0, "--passes %d is out of range: expected 1 to 9",
-                           o->passes);
-    if (rc == DMK_OK)
-        rc = parse_seconds(d, "measure", 0.1, &o->measure_s, err);
-    if (rc == DMK_OK)
-        rc = parse_seconds(d, "warmup", 0, &o->warmup_s, err);
-    if (rc == DMK_OK)
-        rc = parse_seconds(d, "interval", 0, &o->interval_s, err);
     if (rc == DMK_OK && g_variant_dict_lookup(d, "stop-after", "d", &o->stop_after_s) &&
         o->stop_after_s < 0)
         rc = dmk_error_set(err, DMK_E_INVAL, 0, "--stop-after must not be negative");
     if (rc == DMK_OK && g_variant_dict_lookup(d, "close-after", "d", &o->close_after_s) &&
         o->close_after_s < 0)
         rc = dmk_error_set(err, DMK_E_INVAL, 0, "--close-after must not be negative");
-    if (rc == DMK_OK)
-        rc = parse_seconds(d, "watchdog", 1, &o->watchdog_s, err);
     o->fault_hang = g_variant_dict_contains(d, "fault-hang");
     if (rc == DMK_OK)
         rc = parse_backend_option(o, d, dmk_backend_by_name("fault"), "fault-hang", "hang", err);
@@ -279,29 +266,15 @@ static int check_choice(const char *opt, const char *v, const char *const *ok, c
 
 static int parse_choices(DmkAppOptions *o, GVariantDict *d, DmkError *err)
 {
-    static const char *const modes[] = {"rw", "read", "write", NULL};
     static const char *const units[] = {"mb-s", "gb-s", "mib-s", "iops", "us", NULL};
     static const char *const sweeps[] = {"qd", "bs", NULL};
     g_variant_dict_lookup(d, "sweep", "s", &o->sweep);
     int rc = check_choice("--sweep", o->sweep, sweeps, "qd or bs", err);
     if (rc != DMK_OK)
         return rc;
-    g_variant_dict_lookup(d, "profile", "s", &o->profile);
-    g_variant_dict_lookup(d, "mode", "s", &o->mode);
     g_variant_dict_lookup(d, "unit", "s", &o->unit);
-    g_variant_dict_lookup(d, "backend", "s", &o->backend);
     g_variant_dict_lookup(d, "comment", "s", &o->comment);
-    if (o->profile && !dmk_profile_find(o->profile))
-        return dmk_error_set(
-            err, DMK_E_INVAL, 0,
-            "--profile '%s' is unknown: expected default, peak, real, demo or nvme", o->profile);
-    const DmkBackend *be;
-    if (o->backend && dmk_backend_choose("--backend", o->backend, &be, err) != DMK_OK)
-        return DMK_E_INVAL;
-    rc = check_choice("--mode", o->mode, modes, "rw, read or write", err);
-    return rc != DMK_OK
-               ? rc
-               : check_choice("--unit", o->unit, units, "mb-s, gb-s, mib-s, iops or us", err);
+    return check_choice("--unit", o->unit, units, "mb-s, gb-s, mib-s, iops or us", err);
 }
 
 /* --json, --screenshot and --export-chart naming one file (under any
@@ -386,8 +359,8 @@ static int parse_null_clock(DmkAppOptions *o, GVariantDict *d, DmkError *err)
     if (!known)
         rc = dmk_error_set(err, DMK_E_INVAL, 0,
                            "--null-clock '%s' is unknown: expected real or simulated", v);
-    else if (sim && !(o->lab && dmk_null_opts_get(&o->backend_opts)->latency_ns > 0 &&
-                      dmk_backend_by_name(o->backend) == dmk_backend_null()))
+    else if (sim && !(o->lab && dmk_null_opts_get(&o->req.backend_opts)->latency_ns > 0 &&
+                      dmk_run_request_backend(&o->req) == dmk_backend_null()))
         rc = dmk_error_set(err, DMK_E_INVAL, 0,
                            "--null-clock simulated needs --lab, --backend null and a "
                            "--null-latency above 0");
@@ -398,7 +371,6 @@ static int parse_null_clock(DmkAppOptions *o, GVariantDict *d, DmkError *err)
 
 int _dmk_app_options_parse(DmkAppOptions *o, GVariantDict *d, DmkError *err)
 {
-    g_variant_dict_lookup(d, "target", "^ay", &o->target);
     g_variant_dict_lookup(d, "confirm-device", "^ay", &o->confirm_device);
     g_variant_dict_lookup(d, "screenshot", "^ay", &o->screenshot);
     g_variant_dict_lookup(d, "json", "^ay", &o->json);
@@ -407,15 +379,15 @@ int _dmk_app_options_parse(DmkAppOptions *o, GVariantDict *d, DmkError *err)
     g_variant_dict_lookup(d, "drop", "^aay", &o->drop);
     g_variant_dict_lookup(d, "activate", "^as", &o->activate);
     o->compare = g_variant_dict_contains(d, "compare");
-    o->mix = g_variant_dict_contains(d, "mix");
-    o->verify = g_variant_dict_contains(d, "verify");
     o->autorun = g_variant_dict_contains(d, "autorun");
     o->quit_when_done = g_variant_dict_contains(d, "quit-when-done");
     o->dump_tiles = g_variant_dict_contains(d, "dump-tiles");
     o->dump_clipboard = g_variant_dict_contains(d, "dump-clipboard");
     if (o->comment && !g_utf8_validate(o->comment, -1, NULL))
         return dmk_error_set(err, DMK_E_INVAL, 0, "--comment is not valid UTF-8");
-    int rc = parse_numbers(o, d, err);
+    int rc = parse_request(o, d, err);
+    if (rc == DMK_OK)
+        rc = parse_numbers(o, d, err);
     if (rc == DMK_OK)
         rc = parse_lab(o, d, err);
     if (rc == DMK_OK)
@@ -430,42 +402,65 @@ gboolean _dmk_app_options_any(GVariantDict *d)
     for (const GOptionEntry *e = option_entries; e->long_name; e++)
         if (g_variant_dict_contains(d, e->long_name))
             return TRUE;
+    for (size_t i = 0; i < dmk_request_option_count(); i++)
+        if (g_variant_dict_contains(d, dmk_request_option((DmkRequestOptionId)i)->name))
+            return TRUE;
     return FALSE;
 }
 
-/* --backend's help: "The I/O backend: native, libaio or null". */
-static void set_backend_help(void)
+/* Help texts live as long as the application: GApplication keeps the
+ * pointers. The table's words, as a sentence (GLib's style); --backend's
+ * from the registry: "The I/O backend: native, libaio or null". */
+static char request_help[DMK_REQ_N_OPTIONS][320];
+
+static const char *request_help_of(const DmkRequestOption *ro)
 {
-    static char help[192];
-    char names[160];
-    g_snprintf(help, sizeof help, "The I/O backend: %s", dmk_backend_choices(names, sizeof names));
-    for (GOptionEntry *e = option_entries; e->long_name; e++)
-        if (strcmp(e->long_name, "backend") == 0)
-            e->description = help;
+    char *h = request_help[ro->id], names[160];
+    if (ro->help)
+        g_snprintf(h, sizeof request_help[0], "%s", ro->help);
+    else
+        g_snprintf(h, sizeof request_help[0], "the I/O backend: %s",
+                   dmk_backend_choices(names, sizeof names));
+    h[0] = g_ascii_toupper(h[0]);
+    return h;
+}
+
+/* The run request's options that the window offers, from its table;
+ * values as text, parsed by the table (parse_request). */
+static void add_request_options(GApplication *app)
+{
+    for (size_t i = 0; i < dmk_request_option_count(); i++) {
+        const DmkRequestOption *ro = dmk_request_option((DmkRequestOptionId)i);
+        if (!(ro->fronts & DMK_REQ_WINDOW))
+            continue;
+        GOptionArg arg = ro->kind == DMK_REQ_VALUE_FLAG   ? G_OPTION_ARG_NONE
+                         : ro->kind == DMK_REQ_VALUE_PATH ? G_OPTION_ARG_FILENAME
+                                                          : G_OPTION_ARG_STRING;
+        GOptionFlags flags = ro->fronts & DMK_REQ_WINDOW_HIDDEN ? G_OPTION_FLAG_HIDDEN : 0;
+        char short_name = ro->id == DMK_REQ_TARGET ? 't' : 0;
+        g_application_add_main_option(app, ro->name, short_name, flags, arg, request_help_of(ro),
+                                      ro->value);
+    }
 }
 
 void _dmk_app_options_add(GApplication *app)
 {
-    set_backend_help();
+    add_request_options(app);
     g_application_add_main_option_entries(app, option_entries);
     add_lab_options(app);
 }
 
 void _dmk_app_options_init(DmkAppOptions *o)
 {
-    o->measure_s = o->warmup_s = o->interval_s = -1;
+    dmk_run_request_init(&o->req, DMK_REQUEST_RUN, DMK_LAB_NONE);
     dmk_lab_overrides_init(&o->lab_o);
 }
 
 void _dmk_app_options_clear(DmkAppOptions *o)
 {
-    g_free(o->target);
     g_free(o->confirm_device);
     g_free(o->stop_at);
-    g_free(o->profile);
-    g_free(o->mode);
     g_free(o->unit);
-    g_free(o->backend);
     g_free(o->comment);
     g_free(o->screenshot);
     g_free(o->json);

@@ -8,29 +8,25 @@
 #include "dmk-app.h"
 #include "dmk-error.h"
 #include "dmk-lab-page.h"
+#include "dmk-request.h"
 #include "dmk-window.h"
 
 G_BEGIN_DECLS
 
-#define EXIT_FAILED  1
-#define EXIT_USAGE   2
-#define EXIT_STOPPED 3
-
 /* The command line, checked in handle-local-options. */
 typedef struct {
-    char *target, *profile, *mode, *unit, *backend, *comment;
+    /* The run request's options (core/dmk-request.h's table): which were
+     * given, and their values, parsed and checked as drivemark-cli does. */
+    DmkRunRequest req;
+    char *unit, *comment;
     char *screenshot, *json, *export_chart, *sweep, *lab;
     char *confirm_device; /* tests: typed into a device's question */
     char **open, **drop, **activate;
     gboolean compare;
-    guint64 size;
-    int passes;
-    gboolean mix, autorun, quit_when_done, dump_tiles, dump_clipboard;
-    gboolean verify;
-    double measure_s, warmup_s, interval_s, stop_after_s, close_after_s;
-    double watchdog_s; /* tests: --watchdog, 0 when not given */
-    /* tests: --null-* and --fault-hang, parsed by their backends */
-    DmkBackendOpts backend_opts;
+    gboolean autorun, quit_when_done, dump_tiles, dump_clipboard;
+    double stop_after_s, close_after_s;
+    /* tests: --null-* and --fault-hang are parsed by their backends into
+     * req.backend_opts */
     gboolean fault_hang;           /* --fault-hang given: the run is the fault backend's */
     char *stop_at;                 /* tests: "STAGE[:N]", where the run is stopped */
     gboolean close_at;             /* ... by closing the window (--close-at) */

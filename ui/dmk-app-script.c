@@ -17,7 +17,7 @@ static void fail_with(DmkApp *self, GError **error)
 {
     g_printerr("drivemark: %s\n", (*error)->message);
     g_clear_error(error);
-    self->exit_status = self->exit_status ? self->exit_status : EXIT_FAILED;
+    self->exit_status = self->exit_status ? self->exit_status : DMK_EXIT_FAILED;
 }
 
 /* "chart@2x.png" is a 2x image, as the web and macOS name them. */
@@ -41,13 +41,13 @@ static void write_outputs(DmkApp *self)
     if (o->screenshot && !dmk_screenshot_save(shown, o->screenshot, &error)) {
         g_printerr("drivemark: %s\n", error->message);
         g_clear_error(&error);
-        self->exit_status = self->exit_status ? self->exit_status : EXIT_FAILED;
+        self->exit_status = self->exit_status ? self->exit_status : DMK_EXIT_FAILED;
     }
     if (o->json && dmk_window_get_result(self->window) &&
         !dmk_window_save_result(self->window, o->json, &error)) {
         g_printerr("drivemark: %s\n", error->message);
         g_clear_error(&error);
-        self->exit_status = self->exit_status ? self->exit_status : EXIT_FAILED;
+        self->exit_status = self->exit_status ? self->exit_status : DMK_EXIT_FAILED;
     }
     if (o->dump_tiles) {
         char *dump = dmk_window_dump(self->window);
@@ -136,6 +136,21 @@ static void finish_after_frame(DmkApp *self)
     gtk_widget_queue_draw(w);
 }
 
+/* drivemark-cli's statuses (DmkExitStatus): Stop is its SIGINT, and a
+ * run whose verify found a bad block is done but lost data. */
+static int exit_status_of(DmkApp *self, int rc)
+{
+    DmkVerifyResult sum = {0};
+    const DmkRunResult *res = dmk_window_get_result(self->window);
+    if (rc == DMK_E_STOPPED)
+        return DMK_EXIT_INTERRUPTED;
+    if (rc != DMK_OK)
+        return DMK_EXIT_FAILED;
+    if (res)
+        dmk_run_result_verify(res, &sum);
+    return sum.bad ? DMK_EXIT_BAD_DATA : DMK_EXIT_OK;
+}
+
 static void on_run_finished(DmkWindow *win, int rc, gpointer data)
 {
     DmkApp *self = data;
@@ -143,7 +158,7 @@ static void on_run_finished(DmkWindow *win, int rc, gpointer data)
     if (!scripted(&self->opt) || !self->opt.autorun)
         return;
     self->opt.autorun = FALSE; /* later runs are the user's */
-    self->exit_status = rc == DMK_OK ? 0 : rc == DMK_E_STOPPED ? EXIT_STOPPED : EXIT_FAILED;
+    self->exit_status = exit_status_of(self, rc);
     finish_after_frame(self);
 }
 
@@ -183,7 +198,7 @@ static gboolean autorun(gpointer data)
     if (!dmk_window_is_running(self->window)) {
         /* Refused before it began (the info bar says why). */
         self->opt.autorun = FALSE;
-        self->exit_status = EXIT_FAILED;
+        self->exit_status = DMK_EXIT_FAILED;
         if (scripted(&self->opt))
             finish_after_frame(self);
         return G_SOURCE_REMOVE;
@@ -206,7 +221,7 @@ static void drop_files(DmkApp *self, char **paths)
     g_value_init(&value, GDK_TYPE_FILE_LIST);
     g_value_take_boxed(&value, list);
     if (!dmk_window_drop(self->window, &value))
-        self->exit_status = EXIT_FAILED;
+        self->exit_status = DMK_EXIT_FAILED;
     g_value_unset(&value);
     g_slist_free_full(files, g_object_unref);
 }
@@ -218,7 +233,7 @@ static void open_results(DmkApp *self)
 {
     const DmkAppOptions *o = &self->opt;
     if (o->open && dmk_window_open_paths(self->window, (const char *const *)o->open) > 0)
-        self->exit_status = EXIT_FAILED;
+        self->exit_status = DMK_EXIT_FAILED;
     if (o->drop)
         drop_files(self, o->drop);
     if (o->compare)

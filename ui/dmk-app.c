@@ -38,28 +38,34 @@ static GSettings *settings_new(void)
 static void apply_to_settings(DmkApp *self)
 {
     const DmkAppOptions *o = &self->opt;
+    const DmkRunRequest *r = &o->req;
     GSettings *s = self->settings;
-    if (!(o->size || o->passes || o->profile || o->mode || o->unit || o->mix || o->target ||
-          o->lab || o->verify))
+    /* The options the window shows (a target picked is remembered too);
+     * the times are overrides, not settings (dmk_window_set_overrides). */
+    const unsigned shown = DMK_REQ_BIT(DMK_REQ_SIZE) | DMK_REQ_BIT(DMK_REQ_PASSES) |
+                           DMK_REQ_BIT(DMK_REQ_PROFILE) | DMK_REQ_BIT(DMK_REQ_MODE) |
+                           DMK_REQ_BIT(DMK_REQ_MIX) | DMK_REQ_BIT(DMK_REQ_VERIFY) |
+                           DMK_REQ_BIT(DMK_REQ_TARGET);
+    if (!((r->given & shown) || o->unit || o->lab))
         return;
     g_settings_delay(s);
-    if (o->size)
-        g_settings_set_uint64(s, "test-size", o->size);
-    if (o->passes)
-        g_settings_set_int(s, "passes", o->passes);
-    if (o->profile) {
-        g_settings_set_string(s, "profile", o->profile);
-        g_settings_set_boolean(s, "mix", o->mix);
-    } else if (o->mix) {
+    if (r->given & DMK_REQ_BIT(DMK_REQ_SIZE))
+        g_settings_set_uint64(s, "test-size", r->size);
+    if (r->given & DMK_REQ_BIT(DMK_REQ_PASSES))
+        g_settings_set_int(s, "passes", (int)r->passes);
+    if (r->given & DMK_REQ_BIT(DMK_REQ_PROFILE)) {
+        g_settings_set_string(s, "profile", r->profile);
+        g_settings_set_boolean(s, "mix", r->mix);
+    } else if (r->mix) {
         g_settings_set_boolean(s, "mix", TRUE);
     }
-    if (o->mode)
-        g_settings_set_string(s, "mode", o->mode);
+    if (r->given & DMK_REQ_BIT(DMK_REQ_MODE))
+        g_settings_set_string(s, "mode", dmk_run_mode_name(r->mode));
     if (o->unit)
         g_settings_set_string(s, "unit", o->unit);
     if (o->lab)
         g_settings_set_string(s, "lab-test", o->lab);
-    if (o->verify)
+    if (r->verify)
         g_settings_set_boolean(s, "verify", TRUE);
 }
 
@@ -73,18 +79,18 @@ static int dmk_app_handle_local_options(GApplication *app, GVariantDict *d)
     }
     if (_dmk_app_options_parse(&self->opt, d, &err) != DMK_OK) {
         g_printerr("drivemark: %s\nTry 'drivemark --help'.\n", err.msg);
-        return EXIT_USAGE;
+        return DMK_EXIT_USAGE;
     }
     if (_dmk_app_options_probe(&self->opt, &err) != DMK_OK) {
         g_printerr("drivemark: %s\n", err.msg);
-        return EXIT_FAILED;
+        return DMK_EXIT_FAILED;
     }
     self->settings = settings_new();
     if (!self->settings) {
         g_printerr("drivemark: the settings schema %s is not installed (run 'meson install', or "
                    "point GSETTINGS_SCHEMA_DIR at a folder where it is compiled)\n",
                    DMK_APP_ID);
-        return EXIT_FAILED;
+        return DMK_EXIT_FAILED;
     }
     apply_to_settings(self);
     if (self->opt.null_clock_simulated) {
@@ -100,6 +106,11 @@ static int dmk_app_handle_local_options(GApplication *app, GVariantDict *d)
 
 /* ---- application ---------------------------------------------------------- */
 
+static double given_or(const DmkRunRequest *r, DmkRequestOptionId id, double v, double none)
+{
+    return (r->given & DMK_REQ_BIT(id)) ? v : none;
+}
+
 static void dmk_app_activate(GApplication *app)
 {
     DmkApp *self = DMK_APP(app);
@@ -110,16 +121,20 @@ static void dmk_app_activate(GApplication *app)
     }
     self->window = dmk_window_new(GTK_APPLICATION(app), self->settings);
     g_object_add_weak_pointer(G_OBJECT(self->window), (gpointer *)&self->window);
-    /* --fault-hang: the fault backend, with the hang as its option */
-    DmkRunOverrides ov = {o->fault_hang ? "fault" : o->backend,
-                          o->measure_s,
-                          o->warmup_s,
-                          o->interval_s,
-                          o->watchdog_s,
-                          o->backend_opts};
+    /* The times given override the settings' (-1, 0: not given); with
+     * --fault-hang the run is the fault backend's, the hang its option. */
+    const DmkRunRequest *r = &o->req;
+    DmkRunOverrides ov = {o->fault_hang                             ? "fault"
+                          : r->given & DMK_REQ_BIT(DMK_REQ_BACKEND) ? r->backend
+                                                                    : NULL,
+                          given_or(r, DMK_REQ_MEASURE, r->measure_s, -1),
+                          given_or(r, DMK_REQ_WARMUP, r->warmup_s, -1),
+                          given_or(r, DMK_REQ_INTERVAL, r->interval_s, -1),
+                          given_or(r, DMK_REQ_WATCHDOG, r->watchdog_s, 0),
+                          r->backend_opts};
     dmk_window_set_overrides(self->window, &ov);
-    if (o->target)
-        dmk_window_set_target(self->window, o->target);
+    if (r->given & DMK_REQ_BIT(DMK_REQ_TARGET))
+        dmk_window_set_target(self->window, r->target);
     if (o->confirm_device)
         dmk_window_set_device_answer(self->window, o->confirm_device);
     if (o->comment)
@@ -240,17 +255,20 @@ static void dmk_app_class_init(DmkAppClass *klass)
 
 static void dmk_app_init(DmkApp *self)
 {
+    /* The exit statuses are drivemark-cli's (core/dmk-request.h). */
+    static char description[1024];
+    char exits[512];
+    g_snprintf(description, sizeof description,
+               "Settings given here apply to this session only; what is chosen in the window is "
+               "remembered. --open, --compare and --export-chart make a chart from saved results "
+               "without a click.\nSizes are binary (64MiB, 1GiB); seconds may end in s, m or "
+               "h.\nExit status with --quit-when-done: %s",
+               dmk_exit_status_text(exits, sizeof exits));
     _dmk_app_options_init(&self->opt);
     _dmk_app_options_add(G_APPLICATION(self));
     g_application_set_option_context_summary(
         G_APPLICATION(self), "Benchmarks the drive under a folder the way CrystalDiskMark does.");
-    g_application_set_option_context_description(
-        G_APPLICATION(self),
-        "Settings given here apply to this session only; what is chosen in "
-        "the window is remembered. --open, --compare and --export-chart "
-        "make a chart from saved results without a click.\nSizes are binary (64MiB, 1GiB); seconds "
-        "may end in s, m or h.\nExit status with --quit-when-done: 0 done, 1 "
-        "failed, 2 bad option, 3 stopped.");
+    g_application_set_option_context_description(G_APPLICATION(self), description);
 }
 
 DmkApp *dmk_app_new(void)

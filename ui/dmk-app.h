@@ -15,8 +15,10 @@ G_DECLARE_FINAL_TYPE(DmkApp, dmk_app, DMK, APP, GtkApplication)
 
 DmkApp *dmk_app_new(void);
 
-/* What main() returns after g_application_run(): 0 done, 1 failed, 2 bad
- * option, 3 stopped (for --quit-when-done; 0 in interactive use). */
+/* What main() returns after g_application_run(): a DmkExitStatus
+ * (core/dmk-request.h), as drivemark-cli's: 0 done, 1 failed, 2 bad
+ * option, 3 verify found bad data, 130 stopped (for --quit-when-done;
+ * 0 in interactive use). */
 int dmk_app_get_exit_status(DmkApp *self);
 
 G_END_DECLS

@@ -146,9 +146,6 @@ void _dmk_window_emit_run_finished(DmkWindow *self, int rc);
 /* dmk-window-run.c */
 void _dmk_window_start_run(DmkWindow *self, int row);
 void _dmk_window_start_sweep(DmkWindow *self);
-/* The Lab tab's test: the spec its form describes, with the Benchmark
- * tab's target; FALSE (the info bar says why) when it cannot run. */
-gboolean dmk_window_build_lab_spec(DmkWindow *self, DmkRunSpec *spec);
 /* The info bar with a heading of the caller's (markup-escaped here). */
 void _dmk_window_show_problem(DmkWindow *self, const char *heading, const char *message);
 void _dmk_window_hide_error(DmkWindow *self);

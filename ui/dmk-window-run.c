@@ -11,135 +11,124 @@
 
 #include "dmk-escape.h"
 #include "dmk-report.h"
+#include "dmk-request.h"
 #include "dmk-text.h"
 
 static void show_error(DmkWindow *self, int code, const char *message);
 
 /* ---- from settings to a spec --------------------------------------------- */
 
+/* The window fills a run request (core/dmk-request.h) from its settings
+ * and the command line's overrides, and the request's builder makes the
+ * spec with CrystalDiskMark's rules, as for drivemark-cli. */
+
 static double seconds_setting(DmkWindow *self, const char *key, double override)
 {
     return override >= 0 ? override : (double)g_settings_get_int(self->settings, key);
 }
 
-/* Adds each row's job in run_mode's directions, one row after the other
- * as dmk_run_spec_add_all does for them all, and notes by each new test's
- * index the tile it fills: its row's, in its direction's column. */
-static int add_rows(DmkWindow *self, const DmkJob *jobs, const int *rows, size_t n,
-                    DmkRunMode run_mode, uint32_t read_share, DmkRunSpec *spec, DmkRunStart *start,
-                    DmkError *err)
+/* The tile each of spec's tests fills, by the runner's test index: the
+ * profile's row of that test (or only `row`), in its direction's column. */
+static void map_tiles(DmkWindow *self, int row, const DmkRunSpec *spec, DmkRunStart *start)
 {
-    for (size_t j = 0; j < n; j++) {
-        size_t first = spec->n_tests;
-        int rc = dmk_run_spec_add_all(spec, &jobs[j], 1, run_mode, read_share, err);
-        if (rc != DMK_OK)
-            return rc;
-        for (size_t i = first; i < spec->n_tests && i < DMK_TILES_MAX; i++)
-            start->tiles[i] = self->tiles[rows[j]][spec->tests[i].mode];
-    }
+    const DmkProfile *p = _dmk_window_profile(self);
     start->n_tiles = MIN(spec->n_tests, (size_t)DMK_TILES_MAX);
+    for (size_t i = 0; i < start->n_tiles; i++) {
+        start->tiles[i] = NULL;
+        for (size_t j = 0; j < p->n_tests && j < DMK_ROWS_MAX; j++) {
+            DmkJob job;
+            char name[sizeof spec->tests[i].name];
+            DmkError err = {0};
+            if ((row < 0 || (size_t)row == j) &&
+                dmk_job_parse_name(p->tests[j], &job, &err) == DMK_OK &&
+                strcmp(dmk_job_format_name(&job, name, sizeof name), spec->tests[i].name) == 0)
+                start->tiles[i] = self->tiles[j][spec->tests[i].mode];
+        }
+    }
+}
+
+static void set_data_kind(DmkWindow *self, DmkRunRequest *r)
+{
+    char *data = g_settings_get_string(self->settings, "data");
+    r->data = strcmp(data, "zero") == 0 ? DMK_DATA_ZERO : DMK_DATA_RANDOM;
+    g_free(data);
+}
+
+/* What a run, a sweep and a lab test share: the Benchmark tab's target,
+ * size, passes and times (a warm-up the builder's unless overridden). */
+static int fill_request(DmkWindow *self, DmkRequestKind kind, DmkLabKind lab, DmkRunRequest *r,
+                        DmkError *err)
+{
+    const char *dir = _dmk_window_target_path(self);
+    dmk_run_request_init(r, kind, lab);
+    if (!dir || !*dir)
+        return dmk_error_set(err, DMK_E_INVAL, 0, "choose a target folder first");
+    if (strlen(dir) >= sizeof r->target)
+        return dmk_error_set(err, DMK_E_INVAL, 0, "the target's path is too long: %s", dir);
+    g_strlcpy(r->target, dir, sizeof r->target);
+    r->device = _dmk_window_target_is_device(self);
+    r->size = g_settings_get_uint64(self->settings, "test-size");
+    r->passes = (uint32_t)g_settings_get_int(self->settings, "passes");
+    r->measure_s = seconds_setting(self, "measure-time", self->overrides.measure_s);
+    r->warmup_s = self->overrides.warmup_s; /* < 0: the measure time */
+    r->interval_s = seconds_setting(self, "interval-time", self->overrides.interval_s);
+    if (self->overrides.watchdog_s > 0)
+        r->watchdog_s = self->overrides.watchdog_s;
+    g_strlcpy(r->backend, self->backend ? self->backend : "native", sizeof r->backend);
+    r->backend_opts = self->overrides.backend_opts;
+    set_data_kind(self, r);
     return DMK_OK;
 }
 
 /* The profile's tests (or the one of `row`), in the chosen directions,
- * then the same tests mixed when the profile has the Mix column; start
- * learns which tile each fills. */
-static int add_tests(DmkWindow *self, int row, DmkRunSpec *spec, DmkRunStart *start, DmkError *err)
-{
-    const DmkProfile *p = _dmk_window_profile(self);
-    DmkJob jobs[DMK_ROWS_MAX];
-    int rows[DMK_ROWS_MAX];
-    size_t n = 0;
-    for (size_t i = 0; i < p->n_tests && i < DMK_ROWS_MAX; i++) {
-        if (row >= 0 && (size_t)row != i)
-            continue;
-        rows[n] = (int)i;
-        int rc = dmk_job_parse_name(p->tests[i], &jobs[n++], err);
-        if (rc != DMK_OK)
-            return rc;
-    }
-    if (n == 0)
-        return dmk_error_set(err, DMK_E_INVAL, 0, "the profile has no test in row %d", row + 1);
-    int rc = add_rows(self, jobs, rows, n, _dmk_window_run_mode(self), 100, spec, start, err);
-    if (rc == DMK_OK && _dmk_window_mix(self))
-        rc = add_rows(self, jobs, rows, n, DMK_RUN_MIX, DMK_MIX_READ_SHARE_DEFAULT, spec, start,
-                      err);
-    g_strlcpy(spec->profile, row < 0 ? p->id : "custom", sizeof spec->profile);
-    return rc;
-}
-
-static void set_data_kind(DmkWindow *self, DmkRunSpec *spec)
-{
-    char *data = g_settings_get_string(self->settings, "data");
-    spec->data = strcmp(data, "zero") == 0 ? DMK_DATA_ZERO : DMK_DATA_RANDOM;
-    g_free(data);
-}
-
-/* What a run and a sweep share: the Benchmark tab's target, size, passes
- * and times; the tests are the caller's. */
-static int base_spec(DmkWindow *self, DmkRunSpec *spec, DmkError *err)
-{
-    const char *dir = _dmk_window_target_path(self);
-    dmk_run_spec_init(spec);
-    if (!dir || !*dir)
-        return dmk_error_set(err, DMK_E_INVAL, 0, "choose a target folder first");
-    if (strlen(dir) >= sizeof spec->dir)
-        return dmk_error_set(err, DMK_E_INVAL, 0, "the target's path is too long: %s", dir);
-    g_strlcpy(spec->dir, dir, sizeof spec->dir);
-    spec->device = _dmk_window_target_is_device(self);
-    spec->size = g_settings_get_uint64(self->settings, "test-size");
-    spec->passes = (uint32_t)g_settings_get_int(self->settings, "passes");
-    spec->measure_s = seconds_setting(self, "measure-time", self->overrides.measure_s);
-    /* CrystalDiskMark discards a warm-up as long as a pass. */
-    spec->warmup_s = self->overrides.warmup_s >= 0 ? self->overrides.warmup_s : spec->measure_s;
-    spec->interval_s = seconds_setting(self, "interval-time", self->overrides.interval_s);
-    if (self->overrides.watchdog_s > 0)
-        spec->watchdog_s = self->overrides.watchdog_s;
-    spec->backend_opts = self->overrides.backend_opts;
-    set_data_kind(self, spec);
-    return DMK_OK;
-}
-
-/* The Benchmark tab's "Verify written data": for runs with a test that
- * writes (a read-only run has nothing to check). */
-static void apply_verify(DmkWindow *self, DmkRunSpec *spec)
-{
-    if (!g_settings_get_boolean(self->settings, "verify"))
-        return;
-    for (size_t i = 0; i < spec->n_tests; i++)
-        if (spec->tests[i].mode != DMK_MODE_READ)
-            spec->verify = true;
-}
-
+ * and mixed when the profile has the Mix column; the Benchmark tab's
+ * "Verify written data" for those that write. */
 static int build_spec(DmkWindow *self, int row, DmkRunSpec *spec, DmkRunStart *start, DmkError *err)
 {
-    int rc = base_spec(self, spec, err);
+    DmkRunRequest *r = g_new(DmkRunRequest, 1);
+    const DmkProfile *p = _dmk_window_profile(self);
+    int rc = fill_request(self, DMK_REQUEST_RUN, DMK_LAB_NONE, r, err);
+    g_strlcpy(r->profile, p->id, sizeof r->profile);
+    if (rc == DMK_OK && row >= 0 && ((size_t)row >= p->n_tests || row >= DMK_ROWS_MAX))
+        rc = dmk_error_set(err, DMK_E_INVAL, 0, "the profile has no test in row %d", row + 1);
+    if (rc == DMK_OK && row >= 0)
+        rc = dmk_run_request_set(r, DMK_REQ_TEST, p->tests[row], err);
+    r->mode = _dmk_window_run_mode(self);
+    r->mix = _dmk_window_mix(self);
+    r->verify = g_settings_get_boolean(self->settings, "verify");
+    r->verify_if_writes = true;
     if (rc == DMK_OK)
-        rc = add_tests(self, row, spec, start, err);
+        rc = dmk_run_request_build(r, spec, err);
+    g_free(r);
     if (rc == DMK_OK)
-        apply_verify(self, spec);
-    return rc != DMK_OK ? rc : dmk_run_spec_validate(spec, dmk_os_max_inflight(), err);
+        map_tiles(self, row, spec, start);
+    return rc;
 }
 
 static int build_sweep_spec(DmkWindow *self, const DmkSweep *sw, DmkRunSpec *spec, DmkError *err)
 {
-    int rc = base_spec(self, spec, err);
+    DmkRunRequest *r = g_new(DmkRunRequest, 1);
+    int rc = fill_request(self, DMK_REQUEST_SWEEP, DMK_LAB_NONE, r, err);
+    r->sweep = *sw;
     if (rc == DMK_OK)
-        rc = dmk_sweep_add(spec, sw, err);
-    return rc != DMK_OK ? rc : dmk_run_spec_validate(spec, dmk_os_max_inflight(), err);
+        rc = dmk_run_request_build(r, spec, err);
+    g_free(r);
+    return rc;
 }
 
-gboolean dmk_window_build_lab_spec(DmkWindow *self, DmkRunSpec *spec)
+static gboolean build_lab_spec(DmkWindow *self, DmkRunSpec *spec)
 {
     DmkLabParams p;
     DmkError err = {0};
+    DmkRunRequest *r = g_new(DmkRunRequest, 1);
     int rc = dmk_lab_page_get_params(self->lab_page, &p, &err);
     if (rc == DMK_OK)
-        rc = base_spec(self, spec, &err);
-    if (rc == DMK_OK)
-        rc = dmk_lab_build(&p, spec, &err);
-    if (rc == DMK_OK)
-        rc = dmk_run_spec_validate(spec, dmk_os_max_inflight(), &err);
+        rc = fill_request(self, DMK_REQUEST_LAB, p.kind, r, &err);
+    if (rc == DMK_OK) {
+        r->lab = p; /* the Lab tab's form: its span and warm-up too */
+        rc = dmk_run_request_build(r, spec, &err);
+    }
+    g_free(r);
     if (rc != DMK_OK)
         show_error(self, err.code, err.msg);
     return rc == DMK_OK;
@@ -518,7 +507,7 @@ void dmk_window_run_lab(DmkWindow *self, gboolean confirmed)
     _dmk_window_hide_error(self);
     DmkRunSpec *spec = g_new(DmkRunSpec, 1);
     DmkRunStart lab = {.owner = &_dmk_window_lab_owner};
-    if (dmk_window_build_lab_spec(self, spec)) {
+    if (build_lab_spec(self, spec)) {
         /* Filling a drive is not something to start by a slip of the mouse. */
         if (!confirmed && !spec->device && dmk_lab_from_name(spec->lab) == DMK_LAB_FULLSPAN)
             _dmk_window_confirm_fullspan(self, spec);

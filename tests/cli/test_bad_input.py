@@ -46,7 +46,7 @@ OPTIONS = [
     (["fullspan"], "--margin", "size", "expected 1 MiB to 1 PiB", ["512K", "1025T"]),
     (["sustained null"], "--null-cache", "size", "expected 1 MiB to 1 PiB", ["4K"]),
     (["sustained null"], "--null-thermal", "size", "expected 4 KiB to 1 TiB", ["1K", "2T"]),
-    (["run", "sweep qd"], "--passes", "count", "expected an integer from 1 to 100", ["0", "101"]),
+    (["run", "sweep qd"], "--passes", "count", "expected an integer from 1 to 9", ["0", "10"]),
     (["sweep qd"], "--threads", "count", "expected an integer from 1 to 64", ["0", "65"]),
     (["sweep qd", "sweep bs", "mixed"], "--qd", "count", "expected an integer from 1 to 256",
      ["0", "100000"]),

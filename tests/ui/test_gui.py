@@ -319,7 +319,7 @@ def test_stop_while_measuring():
                                         "--passes", "1", "--measure", "30", "--warmup", "0",
                                         "--interval", "0", "--autorun", "--stop-at", "measure:5",
                                         "--dump-tiles", "--quit-when-done"])
-        check(rc == 3, f"exit {rc}, expected 3 (stopped); stderr: {err}")
+        check(rc == 130, f"exit {rc}, expected 130 (stopped); stderr: {err}")
         at = field(lines, "status-at-stop")
         check(at and not at.startswith("Preparing"), f"the stop did not come while measuring: {at}")
         ms = int(field(lines, "stop-took-ms"))
@@ -343,7 +343,7 @@ def test_stop_while_filling():
                                      "--passes", "1", "--measure", "1", "--warmup", "0",
                                      "--interval", "0", "--autorun", "--stop-at", "prepare",
                                      "--dump-tiles", "--quit-when-done"])
-        check(rc == 3, f"exit {rc}, expected 3 (stopped); stderr: {err}")
+        check(rc == 130, f"exit {rc}, expected 130 (stopped); stderr: {err}")
         at = field(lines, "status-at-stop")
         check(at and at.startswith("Preparing"), f"the stop did not come during the fill: {at}")
         check(all(f[4] == "empty" for f in lines if f[0] == "tile"),
@@ -361,7 +361,7 @@ def test_close_during_run():
         rc, lines, err, took = run_app(["--target", d, "--profile", "demo", "--size", "64MiB",
                                         "--passes", "1", "--measure", "30", "--warmup", "0",
                                         "--interval", "0", "--autorun", "--close-at", "measure:3"])
-        check(rc in (0, 3), f"exit {rc}; stderr: {err}")
+        check(rc in (0, 130), f"exit {rc}; stderr: {err}")
         # Under the measure time means closing stopped the run.
         check(took < 30, f"the app ran {took:.1f} s: closing did not stop the 30 s pass")
         check_empty(d)
@@ -436,6 +436,36 @@ def test_bad_option():
     mine = [line for line in err.splitlines() if line.startswith("drivemark:")]
     check(mine and "--size" in mine[0], f"stderr does not name the option: {err}")
     return mine[0]
+
+
+def test_options_as_the_cli():
+    """The window and drivemark-cli read the run request's options from one
+    table (core/dmk-request.c): the same bad value gets the same message,
+    and exit status 2, from both."""
+    said = []
+    for opt, bad in (("--passes", "10"), ("--passes", "0"), ("--size", "8MiB"),
+                     ("--measure", "0"), ("--warmup", "-1"), ("--interval", "x"),
+                     ("--mode", "sideways"), ("--profile", "fast"), ("--backend", "floppy")):
+        rc, _, err, _ = run_app([opt, bad, "--quit-when-done"], timeout=30)
+        cli = subprocess.run([CLI, "run", opt, bad], capture_output=True, text=True, timeout=30)
+        mine = [line.split(": ", 1)[1] for line in err.splitlines()
+                if line.startswith("drivemark: ")]
+        theirs = [line.split(": ", 1)[1] for line in cli.stderr.splitlines()
+                  if line.startswith("drivemark-cli: ")]
+        check(rc == 2 and cli.returncode == 2,
+              f"{opt} {bad}: exit {rc} (window), {cli.returncode} (cli)")
+        check(mine and theirs and mine[0] == theirs[0],
+              f"{opt} {bad}: the window says {mine}, drivemark-cli {theirs}")
+        said.append(mine[0])
+    # Both helps print the table's line for --passes (the window's as a
+    # sentence) and its exit statuses.
+    rc, lines, err, _ = run_app(["--help"], timeout=30)
+    window_help = "\n".join("\t".join(f) for f in lines)
+    cli_help = subprocess.run([CLI, "--help"], capture_output=True, text=True, timeout=30).stdout
+    for text, where in ((window_help, "the window's"), (cli_help, "drivemark-cli's")):
+        check("asses per test, 1-9; the best one counts" in text, f"{where} --help: {text}")
+        check("130 interrupted" in " ".join(text.split()), f"{where} --help: {text}")
+    return said[0]
 
 
 def test_settings_read_options_not_saved():
@@ -656,7 +686,7 @@ def test_tiles_by_test_index():
 TESTS = [test_run_fills_tiles, test_stop_while_measuring, test_stop_while_filling,
          test_close_during_run, test_verify_run, test_verify_verdict_in_tab,
          test_error_ram_backed, test_error_missing_folder, test_settings_read_options_not_saved,
-         test_bad_option, test_compare_two_results, test_export_formats,
+         test_bad_option, test_options_as_the_cli, test_compare_two_results, test_export_formats,
          test_bad_file_opens_nothing, test_drop_opens_tab, test_sweep_opens_tab,
          test_recent_results_kept, test_dialogs_open, test_tiles_by_test_index]
 

@@ -1,0 +1,404 @@
+#include "dmk-request.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "dmk-presets.h"
+#include "dmk-size.h"
+#include "null/dmk-null.h"
+
+/* ---- exit statuses ----------------------------------------------------- */
+
+static const struct {
+    int status;
+    const char *meaning;
+} exit_statuses[] = {
+    {DMK_EXIT_OK, "done"},
+    {DMK_EXIT_FAILED, "failed, target refused or a bad result file"},
+    {DMK_EXIT_USAGE, "usage error"},
+    {DMK_EXIT_BAD_DATA, "--verify found written data that did not read back"},
+    {DMK_EXIT_INTERRUPTED, "interrupted (SIGINT, or Stop in the window)"},
+    {DMK_EXIT_TERMINATED, "terminated (SIGTERM)"},
+};
+
+char *dmk_exit_status_text(char *buf, size_t len)
+{
+    size_t n = sizeof exit_statuses / sizeof exit_statuses[0];
+    int used = 0;
+    if (len)
+        buf[0] = '\0';
+    for (size_t i = 0; i < n && used >= 0 && (size_t)used < len; i++)
+        used += snprintf(buf + used, len - (size_t)used, "%s%d %s%s", i ? " " : "",
+                         exit_statuses[i].status, exit_statuses[i].meaning, i + 1 < n ? "," : ".");
+    return buf;
+}
+
+/* ---- the table ----------------------------------------------------------- */
+
+#define RUN   DMK_REQ_KIND(DMK_REQUEST_RUN)
+#define SWEEP DMK_REQ_KIND(DMK_REQUEST_SWEEP)
+#define LAB   DMK_REQ_KIND(DMK_REQUEST_LAB)
+#define ALL   (RUN | SWEEP | LAB)
+#define BOTH  (DMK_REQ_CLI | DMK_REQ_WINDOW)
+#define DAY   86400.0
+
+/* In DmkRequestOptionId's order. The defaults are CrystalDiskMark 8's
+ * (dmk_run_spec_init holds the same for a bare spec). */
+static const DmkRequestOption options[DMK_REQ_N_OPTIONS] = {
+    {DMK_REQ_TARGET, "target", "DIR", DMK_REQ_VALUE_PATH, 0, 0, 0, 0, NULL, ALL, BOTH,
+     "directory for the test file (default: drivemark-cli's is ., the window's the last one "
+     "chosen)"},
+    {DMK_REQ_PROFILE, "profile", "NAME", DMK_REQ_VALUE_CHOICE, 0, 0, 0, 0,
+     "default, peak, real, demo or nvme", RUN, BOTH,
+     "the tests: default, peak, real, demo or nvme (default: default)"},
+    {DMK_REQ_TEST, "test", "NAME", DMK_REQ_VALUE_TEST, 0, 0, 0, 0, NULL, RUN | LAB, DMK_REQ_CLI,
+     "a test by CrystalDiskMark's name, e.g. \"RND4K Q32T1\" (run: repeatable, replaces the "
+     "profile's tests; sustained, recovery: the write, default RND4K Q32T1; fullspan: "
+     "default SEQ1M Q8T1)"},
+    {DMK_REQ_MODE, "mode", "MODE", DMK_REQ_VALUE_CHOICE, 0, 0, 0, 0,
+     "rw (read and write), read, write or mix", RUN | SWEEP, BOTH,
+     "the directions: rw (each test read, then write), read, write, or (drivemark-cli run "
+     "only) mix"},
+    {DMK_REQ_READ_SHARE, "read-share", "N", DMK_REQ_VALUE_UINT, 0, 100, 0,
+     DMK_MIX_READ_SHARE_DEFAULT, NULL, RUN, DMK_REQ_CLI,
+     "percent of I/Os that read in mix mode, 0-100 (default: 70)"},
+    {DMK_REQ_MIX, "mix", NULL, DMK_REQ_VALUE_FLAG, 0, 0, 0, 0, NULL, RUN, DMK_REQ_WINDOW,
+     "add the mixed column: each test of the profile mixed, 70 % reads"},
+    {DMK_REQ_SIZE, "size", "SIZE", DMK_REQ_VALUE_SIZE, (double)DMK_SIZE_MIN, (double)DMK_SIZE_MAX,
+     (double)DMK_LAB_SIZE_MAX, (double)(1ULL << 30), NULL, ALL, BOTH,
+     "test file size, 16MiB-64GiB; the lab tests' span, up to 1PiB (default: 1GiB; lab: "
+     "32GiB; fullspan: the free space)"},
+    /* CrystalDiskMark's menu, 1 to 9, and the window's setting (checked
+     * against its schema by test-request); the engine and the CSV reader
+     * keep DMK_PASSES_MAX, so older results with more passes still open. */
+    {DMK_REQ_PASSES, "passes", "N", DMK_REQ_VALUE_UINT, 1, 9, 0, 5, NULL, RUN | SWEEP, BOTH,
+     "passes per test, 1-9; the best one counts (default: 5)"},
+    {DMK_REQ_MEASURE, "measure", "SECONDS", DMK_REQ_VALUE_SECONDS, 0.1, 7 * DAY, 0, 5, NULL,
+     RUN | SWEEP, BOTH, "length of each pass (default: 5)"},
+    /* def < 0: the measure time (CrystalDiskMark discards one pass's worth). */
+    {DMK_REQ_WARMUP, "warmup", "SECONDS", DMK_REQ_VALUE_SECONDS, 0, 7 * DAY, 0, -1, NULL, ALL, BOTH,
+     "discarded warm-up before each test, 0 for none (default: the measure time; lab: 2 for "
+     "mixed and latency, else 0)"},
+    {DMK_REQ_INTERVAL, "interval", "SECONDS", DMK_REQ_VALUE_SECONDS, 0, 7 * DAY, 0, 5, NULL,
+     RUN | SWEEP, BOTH, "idle time between tests (default: 5)"},
+    {DMK_REQ_TIMELINE, "timeline", "SECONDS", DMK_REQ_VALUE_SECONDS, 0.01, 3600, 0, 0, NULL,
+     RUN | SWEEP, DMK_REQ_CLI, "record throughput every SECONDS (0.01-3600) into the results"},
+    {DMK_REQ_WATCHDOG, "watchdog", "SECONDS", DMK_REQ_VALUE_SECONDS, 1, 7 * DAY, 0, 60, NULL, ALL,
+     DMK_REQ_CLI | DMK_REQ_WINDOW | DMK_REQ_WINDOW_HIDDEN,
+     "fail the run when the drive completes no request for SECONDS (default: 60)"},
+    {DMK_REQ_DATA, "data", "KIND", DMK_REQ_VALUE_CHOICE, 0, 0, 0, 0, "random or zero", ALL,
+     DMK_REQ_CLI, "random (incompressible, default) or zero"},
+    {DMK_REQ_VERIFY, "verify", NULL, DMK_REQ_VALUE_FLAG, 0, 0, 0, 0, NULL, RUN | SWEEP, BOTH,
+     "read every written block back after its test and check its header and CRC32C (not "
+     "timed); exit status 3 when one is bad"},
+    /* help NULL: the front ends write it from the backend registry */
+    {DMK_REQ_BACKEND, "backend", "NAME", DMK_REQ_VALUE_CHOICE, 0, 0, 0, 0, NULL, ALL, BOTH, NULL},
+};
+
+size_t dmk_request_option_count(void)
+{
+    return DMK_REQ_N_OPTIONS;
+}
+
+const DmkRequestOption *dmk_request_option(DmkRequestOptionId id)
+{
+    return id < DMK_REQ_N_OPTIONS ? &options[id] : NULL;
+}
+
+const DmkRequestOption *dmk_request_option_by_name(const char *name)
+{
+    for (size_t i = 0; name && i < DMK_REQ_N_OPTIONS; i++)
+        if (strcmp(options[i].name, name) == 0)
+            return &options[i];
+    return NULL;
+}
+
+void dmk_run_request_init(DmkRunRequest *r, DmkRequestKind kind, DmkLabKind lab)
+{
+    memset(r, 0, sizeof *r);
+    r->kind = kind;
+    snprintf(r->target, sizeof r->target, ".");
+    snprintf(r->profile, sizeof r->profile, "default");
+    snprintf(r->backend, sizeof r->backend, "native");
+    r->mode = DMK_RUN_READ_WRITE;
+    r->data = DMK_DATA_RANDOM;
+    r->read_share = (uint32_t)options[DMK_REQ_READ_SHARE].def;
+    r->size = (uint64_t)options[DMK_REQ_SIZE].def;
+    r->passes = (uint32_t)options[DMK_REQ_PASSES].def;
+    r->measure_s = options[DMK_REQ_MEASURE].def;
+    r->warmup_s = options[DMK_REQ_WARMUP].def;
+    r->interval_s = options[DMK_REQ_INTERVAL].def;
+    r->timeline_s = options[DMK_REQ_TIMELINE].def;
+    r->watchdog_s = options[DMK_REQ_WATCHDOG].def;
+    dmk_sweep_init(&r->sweep, DMK_SWEEP_QD, DMK_PATTERN_RND);
+    if (kind == DMK_REQUEST_LAB)
+        dmk_lab_params_init(&r->lab, lab);
+}
+
+/* ---- parsing one option ------------------------------------------------------ */
+
+/* --mode's words, indexed by DmkRunMode. */
+static const char *const mode_names[] = {"rw", "read", "write", "mix"};
+
+const char *dmk_run_mode_name(DmkRunMode m)
+{
+    return (size_t)m < sizeof mode_names / sizeof mode_names[0] ? mode_names[m] : "?";
+}
+
+static int set_choice(DmkRunRequest *r, const DmkRequestOption *o, const char *what, const char *v,
+                      DmkError *err)
+{
+    const DmkBackend *be;
+    switch (o->id) {
+    case DMK_REQ_PROFILE:
+        if (!dmk_profile_find(v))
+            break;
+        snprintf(r->profile, sizeof r->profile, "%s", v);
+        return DMK_OK;
+    case DMK_REQ_MODE:
+        for (size_t i = 0; i < sizeof mode_names / sizeof mode_names[0]; i++)
+            if (strcmp(v, mode_names[i]) == 0) {
+                r->mode = (DmkRunMode)i;
+                return DMK_OK;
+            }
+        break;
+    case DMK_REQ_DATA:
+        if (strcmp(v, "random") != 0 && strcmp(v, "zero") != 0)
+            break;
+        r->data = strcmp(v, "zero") == 0 ? DMK_DATA_ZERO : DMK_DATA_RANDOM;
+        return DMK_OK;
+    case DMK_REQ_BACKEND:
+        /* The registry's own message lists its backends. */
+        if (dmk_backend_choose(what, v, &be, err) != DMK_OK)
+            return DMK_E_INVAL;
+        snprintf(r->backend, sizeof r->backend, "%s", v);
+        return DMK_OK;
+    default:
+        return dmk_error_set(err, DMK_E_INVAL, 0, "%s cannot be set", what);
+    }
+    return dmk_error_set(err, DMK_E_INVAL, 0, "%s '%s' is unknown: expected %s", what, v,
+                         o->choices);
+}
+
+static int set_path(DmkRunRequest *r, const char *what, const char *v, DmkError *err)
+{
+    if (!*v || strlen(v) >= sizeof r->target)
+        return dmk_error_set(err, DMK_E_INVAL, 0, "%s '%s' is not a usable path", what, v);
+    snprintf(r->target, sizeof r->target, "%s", v);
+    return DMK_OK;
+}
+
+static int set_test(DmkRunRequest *r, const char *v, DmkError *err)
+{
+    DmkJob job;
+    int rc = dmk_job_parse_name(v, &job, err);
+    if (rc != DMK_OK)
+        return rc;
+    if (strlen(v) >= sizeof r->tests[0])
+        return dmk_error_set(err, DMK_E_INVAL, 0, "--test '%s' is too long", v);
+    if (r->n_tests >= DMK_REQUEST_TESTS_MAX)
+        return dmk_error_set(err, DMK_E_INVAL, 0, "too many --test options (at most %d)",
+                             DMK_REQUEST_TESTS_MAX);
+    snprintf(r->tests[r->n_tests++], sizeof r->tests[0], "%s", v);
+    return DMK_OK;
+}
+
+static double *seconds_of(DmkRunRequest *r, DmkRequestOptionId id)
+{
+    return id == DMK_REQ_MEASURE    ? &r->measure_s
+           : id == DMK_REQ_WARMUP   ? &r->warmup_s
+           : id == DMK_REQ_INTERVAL ? &r->interval_s
+           : id == DMK_REQ_TIMELINE ? &r->timeline_s
+                                    : &r->watchdog_s;
+}
+
+static int set_number(DmkRunRequest *r, const DmkRequestOption *o, const char *what, const char *v,
+                      DmkError *err)
+{
+    uint64_t n = 0;
+    int rc;
+    if (o->kind == DMK_REQ_VALUE_SECONDS)
+        return dmk_parse_seconds_range(what, v, o->min, o->max, seconds_of(r, o->id), err);
+    if (o->kind == DMK_REQ_VALUE_SIZE) {
+        double max = r->kind == DMK_REQUEST_LAB && o->lab_max > 0 ? o->lab_max : o->max;
+        return dmk_parse_size_range(what, v, (uint64_t)o->min, (uint64_t)max, &r->size, err);
+    }
+    rc = dmk_parse_uint_range(what, v, (uint64_t)o->min, (uint64_t)o->max, &n, err);
+    if (rc == DMK_OK && o->id == DMK_REQ_PASSES)
+        r->passes = (uint32_t)n;
+    else if (rc == DMK_OK)
+        r->read_share = (uint32_t)n;
+    return rc;
+}
+
+int dmk_run_request_set(DmkRunRequest *r, DmkRequestOptionId id, const char *value, DmkError *err)
+{
+    const DmkRequestOption *o = dmk_request_option(id);
+    char what[32];
+    if (!o)
+        return dmk_error_set(err, DMK_E_INVAL, 0, "no such option");
+    snprintf(what, sizeof what, "--%s", o->name);
+    if (o->kind != DMK_REQ_VALUE_FLAG && !value)
+        return dmk_error_set(err, DMK_E_INVAL, 0, "option '%s' needs a value (%s)", what, o->value);
+    int rc = DMK_OK;
+    switch (o->kind) {
+    case DMK_REQ_VALUE_FLAG:
+        if (id == DMK_REQ_MIX)
+            r->mix = true;
+        else
+            r->verify = true;
+        break;
+    case DMK_REQ_VALUE_PATH:
+        rc = set_path(r, what, value, err);
+        break;
+    case DMK_REQ_VALUE_CHOICE:
+        rc = set_choice(r, o, what, value, err);
+        break;
+    case DMK_REQ_VALUE_TEST:
+        rc = set_test(r, value, err);
+        break;
+    default:
+        rc = set_number(r, o, what, value, err);
+        break;
+    }
+    if (rc == DMK_OK)
+        r->given |= DMK_REQ_BIT(id);
+    return rc;
+}
+
+const DmkBackend *dmk_run_request_backend(const DmkRunRequest *r)
+{
+    const DmkBackend *be = dmk_backend_by_name(r->backend);
+    return be ? be : dmk_backend_native();
+}
+
+/* ---- the builder ------------------------------------------------------------ */
+
+static bool given(const DmkRunRequest *r, DmkRequestOptionId id)
+{
+    return (r->given & DMK_REQ_BIT(id)) != 0;
+}
+
+/* What every request shares: where, how big, how long, on what. */
+static void base_spec(const DmkRunRequest *r, DmkRunSpec *s)
+{
+    snprintf(s->dir, sizeof s->dir, "%s", r->target);
+    s->device = r->device;
+    snprintf(s->device_confirm, sizeof s->device_confirm, "%s", r->device_confirm);
+    s->size = r->size;
+    s->passes = r->passes;
+    s->measure_s = r->measure_s;
+    /* CrystalDiskMark: one discarded pass's worth before each test. */
+    s->warmup_s = r->warmup_s >= 0 ? r->warmup_s : r->measure_s;
+    s->interval_s = r->interval_s;
+    s->timeline_s = r->timeline_s;
+    s->watchdog_s = r->watchdog_s;
+    s->data = r->data;
+    s->backend_opts = r->backend_opts;
+}
+
+/* The profile's tests, or the --test ones, in the request's directions;
+ * then (the window's Mix column) the same tests mixed. */
+static int add_run(const DmkRunRequest *r, DmkRunSpec *s, DmkError *err)
+{
+    DmkJob jobs[DMK_REQUEST_TESTS_MAX];
+    size_t n = 0;
+    const DmkProfile *p = dmk_profile_find(r->profile);
+    if (given(r, DMK_REQ_READ_SHARE) && r->mode != DMK_RUN_MIX)
+        return dmk_error_set(err, DMK_E_INVAL, 0, "--read-share needs --mode mix");
+    if (!p && r->n_tests == 0)
+        return dmk_error_set(err, DMK_E_INVAL, 0,
+                             "--profile '%s' is unknown: expected default, peak, real, demo or "
+                             "nvme",
+                             r->profile);
+    size_t count = r->n_tests ? r->n_tests : p->n_tests;
+    for (; n < count; n++) {
+        int rc = dmk_job_parse_name(r->n_tests ? r->tests[n] : p->tests[n], &jobs[n], err);
+        if (rc != DMK_OK)
+            return rc;
+    }
+    snprintf(s->profile, sizeof s->profile, "%s", r->n_tests ? "custom" : p->id);
+    int rc = dmk_run_spec_add_all(s, jobs, n, r->mode, r->read_share, err);
+    if (rc == DMK_OK && r->mix)
+        rc = dmk_run_spec_add_all(s, jobs, n, DMK_RUN_MIX, DMK_MIX_READ_SHARE_DEFAULT, err);
+    return rc;
+}
+
+static int add_sweep(const DmkRunRequest *r, DmkRunSpec *s, DmkError *err)
+{
+    DmkSweep sw = r->sweep;
+    if (given(r, DMK_REQ_MODE) && r->mode == DMK_RUN_MIX)
+        return dmk_error_set(err, DMK_E_INVAL, 0,
+                             "--mode 'mix' does not apply to a sweep: expected rw, read or write");
+    if (given(r, DMK_REQ_MODE))
+        sw.mode = r->mode;
+    return dmk_sweep_add(s, &sw, err);
+}
+
+/* A lab test's spec is its own (dmk_lab_build); the shared options
+ * given change its settings: --size its span, --warmup its warm-up,
+ * --test its write. */
+static int add_lab(const DmkRunRequest *r, DmkRunSpec *s, DmkError *err)
+{
+    DmkLabParams p = r->lab;
+    const DmkLabTest *t = dmk_lab_test(p.kind);
+    if (!t)
+        return dmk_error_set(err, DMK_E_INVAL, 0, "no such lab test");
+    if (r->n_tests > 1)
+        return dmk_error_set(err, DMK_E_INVAL, 0, "%s takes one --test", t->name);
+    if (r->n_tests) {
+        int rc = dmk_job_parse_name(r->tests[0], &p.job, err);
+        if (rc != DMK_OK)
+            return rc;
+    }
+    if (given(r, DMK_REQ_SIZE))
+        p.span = r->size;
+    if (given(r, DMK_REQ_WARMUP))
+        p.warmup_s = r->warmup_s;
+    return dmk_lab_build(&p, s, err);
+}
+
+/* The null backend's simulated drive and clock belong to it alone. */
+static int check_backend(const DmkRunRequest *r, DmkError *err)
+{
+    bool null = dmk_run_request_backend(r) == dmk_backend_null();
+    const DmkNullOpts *no = dmk_null_opts_get(&r->backend_opts);
+    if ((no->sim.cache_bytes || no->sim.bytes_per_c) && !null)
+        return dmk_error_set(err, DMK_E_INVAL, 0,
+                             "--null-cache and --null-thermal simulate a drive on the null "
+                             "backend: add --backend null");
+    if (r->null_clock_simulated && !null)
+        return dmk_error_set(err, DMK_E_INVAL, 0,
+                             "--null-clock simulates the null backend's time: add --backend null");
+    if (r->null_clock_simulated && !no->latency_ns)
+        return dmk_error_set(err, DMK_E_INVAL, 0,
+                             "--null-clock simulated needs --null-latency above 0: simulated "
+                             "time moves only while I/O takes time");
+    return DMK_OK;
+}
+
+static bool any_write(const DmkRunSpec *s)
+{
+    for (size_t i = 0; i < s->n_tests; i++)
+        if (s->tests[i].mode != DMK_MODE_READ)
+            return true;
+    return false;
+}
+
+int dmk_run_request_build(const DmkRunRequest *r, DmkRunSpec *spec, DmkError *err)
+{
+    dmk_run_spec_init(spec);
+    base_spec(r, spec);
+    int rc = check_backend(r, err);
+    if (rc == DMK_OK)
+        rc = r->kind == DMK_REQUEST_LAB     ? add_lab(r, spec, err)
+             : r->kind == DMK_REQUEST_SWEEP ? add_sweep(r, spec, err)
+                                            : add_run(r, spec, err);
+    if (rc != DMK_OK)
+        return rc;
+    /* The CLI's --verify on a run that writes nothing is refused by the
+     * validator; the window's standing setting has nothing to check. */
+    spec->verify = r->verify && (!r->verify_if_writes || any_write(spec));
+    /* A spec the engine would refuse is the user's to fix: a usage error. */
+    return dmk_run_spec_validate(spec, dmk_os_max_inflight(), err);
+}

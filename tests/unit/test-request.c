@@ -1,0 +1,354 @@
+/* dmk-request: the run request's table gives every option one name,
+ * range and default; its parser refuses each out-of-range value with
+ * the option's name and range; its builder applies CrystalDiskMark's
+ * rules and the checks both front ends relied on. */
+#include "dmk-test.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dmk-lab.h"
+#include "dmk-presets.h"
+#include "dmk-request.h"
+#include "null/dmk-null.h"
+
+static DmkRunSpec *new_spec(void)
+{
+    DmkRunSpec *s = malloc(sizeof *s);
+    DMK_CHECK(s != NULL);
+    return s;
+}
+
+static DmkRunRequest *new_request(DmkRequestKind kind, DmkLabKind lab)
+{
+    DmkRunRequest *r = malloc(sizeof *r);
+    DMK_CHECK(r != NULL);
+    if (r)
+        dmk_run_request_init(r, kind, lab);
+    return r;
+}
+
+/* One row per option, in id order, with distinct names; each value kind
+ * with a range has one. */
+static void test_table(void)
+{
+    DMK_CHECK_INT(dmk_request_option_count(), DMK_REQ_N_OPTIONS);
+    for (size_t i = 0; i < dmk_request_option_count(); i++) {
+        const DmkRequestOption *o = dmk_request_option((DmkRequestOptionId)i);
+        DMK_CHECK_INT(o->id, i);
+        DMK_CHECK(o->name && o->name[0] != '-');
+        DMK_CHECK(dmk_request_option_by_name(o->name) == o);
+        DMK_CHECK((o->value == NULL) == (o->kind == DMK_REQ_VALUE_FLAG));
+        DMK_CHECK(o->kinds != 0 && o->fronts != 0);
+        if (o->kind == DMK_REQ_VALUE_UINT || o->kind == DMK_REQ_VALUE_SIZE ||
+            o->kind == DMK_REQ_VALUE_SECONDS)
+            DMK_CHECK(o->min <= o->max);
+    }
+    DMK_CHECK(dmk_request_option_by_name("--passes") == NULL);
+    DMK_CHECK(dmk_request_option(DMK_REQ_N_OPTIONS) == NULL);
+}
+
+/* A request left at the table's defaults builds CrystalDiskMark 8's
+ * default run: the defaults come from the table. */
+static void test_defaults_from_table(void)
+{
+    DmkRunRequest *r = new_request(DMK_REQUEST_RUN, DMK_LAB_NONE);
+    DmkRunSpec *s = new_spec();
+    DmkError err = {0};
+    if (!r || !s)
+        return;
+    DMK_CHECK_INT(dmk_run_request_build(r, s, &err), DMK_OK);
+    DMK_CHECK_INT(s->passes, (uint32_t)dmk_request_option(DMK_REQ_PASSES)->def);
+    DMK_CHECK_INT(s->size, (uint64_t)dmk_request_option(DMK_REQ_SIZE)->def);
+    DMK_CHECK_NEAR(s->measure_s, dmk_request_option(DMK_REQ_MEASURE)->def, 1e-9);
+    DMK_CHECK_NEAR(s->interval_s, dmk_request_option(DMK_REQ_INTERVAL)->def, 1e-9);
+    DMK_CHECK_NEAR(s->watchdog_s, dmk_request_option(DMK_REQ_WATCHDOG)->def, 1e-9);
+    DMK_CHECK_NEAR(s->timeline_s, dmk_request_option(DMK_REQ_TIMELINE)->def, 1e-9);
+    /* the same as a bare spec's: CrystalDiskMark 8's 1 GiB, 5 x 5 s */
+    DmkRunSpec *bare = new_spec();
+    if (bare) {
+        dmk_run_spec_init(bare);
+        DMK_CHECK_INT(s->passes, bare->passes);
+        DMK_CHECK_INT(s->size, bare->size);
+        DMK_CHECK_NEAR(s->measure_s, bare->measure_s, 1e-9);
+        DMK_CHECK_NEAR(s->warmup_s, bare->warmup_s, 1e-9);
+        DMK_CHECK_NEAR(s->watchdog_s, bare->watchdog_s, 1e-9);
+        free(bare);
+    }
+    /* the default profile, each test read then write */
+    const DmkProfile *p = dmk_profile_find("default");
+    DMK_CHECK_STR(s->profile, "default");
+    DMK_CHECK_INT(s->n_tests, 2 * p->n_tests);
+    DMK_CHECK_INT(s->tests[0].mode, DMK_MODE_READ);
+    DMK_CHECK_INT(s->tests[1].mode, DMK_MODE_WRITE);
+    DMK_CHECK(!s->verify);
+    free(r);
+    free(s);
+}
+
+/* CrystalDiskMark discards a warm-up as long as one pass, unless one is
+ * given (0: none). */
+static void test_warmup_rule(void)
+{
+    DmkRunRequest *r = new_request(DMK_REQUEST_RUN, DMK_LAB_NONE);
+    DmkRunSpec *s = new_spec();
+    DmkError err = {0};
+    if (!r || !s)
+        return;
+    DMK_CHECK_INT(dmk_run_request_set(r, DMK_REQ_MEASURE, "2.5", &err), DMK_OK);
+    DMK_CHECK_INT(dmk_run_request_build(r, s, &err), DMK_OK);
+    DMK_CHECK_NEAR(s->warmup_s, 2.5, 1e-9);
+    DMK_CHECK_INT(dmk_run_request_set(r, DMK_REQ_WARMUP, "0", &err), DMK_OK);
+    DMK_CHECK_INT(dmk_run_request_build(r, s, &err), DMK_OK);
+    DMK_CHECK_NEAR(s->warmup_s, 0, 1e-9);
+    DMK_CHECK(r->given & DMK_REQ_BIT(DMK_REQ_WARMUP));
+    free(r);
+    free(s);
+}
+
+/* Every out-of-range value is refused, with --NAME, the value and the
+ * range in the message; nothing is marked given. */
+static void test_out_of_range(void)
+{
+    static const struct {
+        DmkRequestOptionId id;
+        const char *bad, *says;
+    } cases[] = {
+        {DMK_REQ_PASSES, "0", "1 to 9"},
+        {DMK_REQ_PASSES, "10", "1 to 9"},
+        {DMK_REQ_READ_SHARE, "101", "0 to 100"},
+        {DMK_REQ_SIZE, "8MiB", "16 MiB to 64 GiB"},
+        {DMK_REQ_SIZE, "65GiB", "16 MiB to 64 GiB"},
+        {DMK_REQ_MEASURE, "0", "--measure '0'"},
+        {DMK_REQ_MEASURE, "8d", "--measure '8d'"},
+        {DMK_REQ_WARMUP, "-1", "--warmup '-1'"},
+        {DMK_REQ_INTERVAL, "x", "--interval 'x'"},
+        {DMK_REQ_TIMELINE, "0.001", "--timeline '0.001'"},
+        {DMK_REQ_WATCHDOG, "0.5", "--watchdog '0.5'"},
+        {DMK_REQ_MODE, "sideways", "expected rw (read and write), read, write or mix"},
+        {DMK_REQ_PROFILE, "fast", "expected default, peak, real, demo or nvme"},
+        {DMK_REQ_DATA, "ones", "expected random or zero"},
+        {DMK_REQ_BACKEND, "floppy", "--backend 'floppy'"},
+        {DMK_REQ_TEST, "RND4K Q0T1", "queue depth out of range"},
+        {DMK_REQ_TARGET, "", "--target '' is not a usable path"},
+    };
+    DmkRunRequest *r = new_request(DMK_REQUEST_RUN, DMK_LAB_NONE);
+    if (!r)
+        return;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        DmkError err = {0};
+        char name[40];
+        snprintf(name, sizeof name, "--%s", dmk_request_option(cases[i].id)->name);
+        DMK_CHECK_INT(dmk_run_request_set(r, cases[i].id, cases[i].bad, &err), DMK_E_INVAL);
+        if (cases[i].id != DMK_REQ_TEST)
+            DMK_CHECK_HAS(err.msg, name);
+        DMK_CHECK_HAS(err.msg, cases[i].says);
+        DMK_CHECK_INT(r->given, 0);
+    }
+    /* the bounds themselves are accepted */
+    DmkError err = {0};
+    DMK_CHECK_INT(dmk_run_request_set(r, DMK_REQ_PASSES, "9", &err), DMK_OK);
+    DMK_CHECK_INT(r->passes, 9);
+    DMK_CHECK_INT(dmk_run_request_set(r, DMK_REQ_PASSES, "1", &err), DMK_OK);
+    DMK_CHECK_INT(dmk_run_request_set(r, DMK_REQ_SIZE, "16MiB", &err), DMK_OK);
+    DMK_CHECK_INT(dmk_run_request_set(r, DMK_REQ_SIZE, "64GiB", &err), DMK_OK);
+    /* a lab test's span may be a whole drive */
+    DMK_CHECK_INT(dmk_run_request_set(r, DMK_REQ_SIZE, "1PiB", &err), DMK_E_INVAL);
+    free(r);
+    r = new_request(DMK_REQUEST_LAB, DMK_LAB_SUSTAINED);
+    if (r) {
+        DMK_CHECK_INT(dmk_run_request_set(r, DMK_REQ_SIZE, "1PiB", &err), DMK_OK);
+        free(r);
+    }
+}
+
+/* --test replaces the profile's tests ("custom"); mix mode uses the
+ * default share unless --read-share, which needs mix mode; the window's
+ * Mix column adds each test mixed at 70 %. */
+static void test_tests_and_mix(void)
+{
+    DmkRunRequest *r = new_request(DMK_REQUEST_RUN, DMK_LAB_NONE);
+    DmkRunSpec *s = new_spec();
+    DmkError err = {0};
+    if (!r || !s)
+        return;
+    DMK_CHECK_INT(dmk_run_request_set(r, DMK_REQ_TEST, "RND4K Q1T1", &err), DMK_OK);
+    DMK_CHECK_INT(dmk_run_request_set(r, DMK_REQ_MODE, "mix", &err), DMK_OK);
+    DMK_CHECK_INT(dmk_run_request_build(r, s, &err), DMK_OK);
+    DMK_CHECK_STR(s->profile, "custom");
+    DMK_CHECK_INT(s->n_tests, 1);
+    DMK_CHECK_INT(s->tests[0].mode, DMK_MODE_MIX);
+    DMK_CHECK_INT(s->tests[0].jobs[0].read_share, DMK_MIX_READ_SHARE_DEFAULT);
+    DMK_CHECK_INT(dmk_run_request_set(r, DMK_REQ_READ_SHARE, "30", &err), DMK_OK);
+    DMK_CHECK_INT(dmk_run_request_build(r, s, &err), DMK_OK);
+    DMK_CHECK_INT(s->tests[0].jobs[0].read_share, 30);
+    DMK_CHECK_INT(dmk_run_request_set(r, DMK_REQ_MODE, "read", &err), DMK_OK);
+    DMK_CHECK_INT(dmk_run_request_build(r, s, &err), DMK_E_INVAL);
+    DMK_CHECK_HAS(err.msg, "--read-share needs --mode mix");
+    free(r);
+    r = new_request(DMK_REQUEST_RUN, DMK_LAB_NONE);
+    if (!r)
+        return;
+    DMK_CHECK_INT(dmk_run_request_set(r, DMK_REQ_PROFILE, "demo", &err), DMK_OK);
+    DMK_CHECK_INT(dmk_run_request_set(r, DMK_REQ_MIX, NULL, &err), DMK_OK);
+    DMK_CHECK_INT(dmk_run_request_build(r, s, &err), DMK_OK);
+    size_t n = dmk_profile_find("demo")->n_tests;
+    DMK_CHECK_INT(s->n_tests, 3 * n);
+    DMK_CHECK_INT(s->tests[2 * n].mode, DMK_MODE_MIX);
+    DMK_CHECK_INT(s->tests[2 * n].jobs[0].read_share, DMK_MIX_READ_SHARE_DEFAULT);
+    free(r);
+    free(s);
+}
+
+/* --verify on a run that writes nothing is a usage error; the window's
+ * standing setting (verify_if_writes) leaves such a run unverified. */
+static void test_verify(void)
+{
+    DmkRunRequest *r = new_request(DMK_REQUEST_RUN, DMK_LAB_NONE);
+    DmkRunSpec *s = new_spec();
+    DmkError err = {0};
+    if (!r || !s)
+        return;
+    DMK_CHECK_INT(dmk_run_request_set(r, DMK_REQ_VERIFY, NULL, &err), DMK_OK);
+    DMK_CHECK_INT(dmk_run_request_build(r, s, &err), DMK_OK);
+    DMK_CHECK(s->verify);
+    DMK_CHECK_INT(dmk_run_request_set(r, DMK_REQ_MODE, "read", &err), DMK_OK);
+    DMK_CHECK_INT(dmk_run_request_build(r, s, &err), DMK_E_INVAL);
+    DMK_CHECK_HAS(err.msg, "no test writes");
+    r->verify_if_writes = true;
+    DMK_CHECK_INT(dmk_run_request_build(r, s, &err), DMK_OK);
+    DMK_CHECK(!s->verify);
+    free(r);
+    free(s);
+}
+
+/* A sweep takes no mix mode; a given mode replaces the sweep's own. */
+static void test_sweep(void)
+{
+    DmkRunRequest *r = new_request(DMK_REQUEST_SWEEP, DMK_LAB_NONE);
+    DmkRunSpec *s = new_spec();
+    DmkError err = {0};
+    if (!r || !s)
+        return;
+    DMK_CHECK_INT(dmk_run_request_set(r, DMK_REQ_MODE, "write", &err), DMK_OK);
+    DMK_CHECK_INT(dmk_run_request_build(r, s, &err), DMK_OK);
+    DMK_CHECK_STR(s->sweep, "qd");
+    DMK_CHECK_INT(s->n_tests, r->sweep.n_points);
+    for (size_t i = 0; i < s->n_tests; i++)
+        DMK_CHECK_INT(s->tests[i].mode, DMK_MODE_WRITE);
+    DMK_CHECK_INT(dmk_run_request_set(r, DMK_REQ_MODE, "mix", &err), DMK_OK);
+    DMK_CHECK_INT(dmk_run_request_build(r, s, &err), DMK_E_INVAL);
+    DMK_CHECK_HAS(err.msg, "--mode 'mix' does not apply to a sweep");
+    free(r);
+    free(s);
+}
+
+/* A lab test's spec is its own; --size and --warmup given become its
+ * span and warm-up, --test its write (one only). */
+static void test_lab(void)
+{
+    DmkRunRequest *r = new_request(DMK_REQUEST_LAB, DMK_LAB_SUSTAINED);
+    DmkRunSpec *s = new_spec();
+    DmkError err = {0};
+    if (!r || !s)
+        return;
+    r->lab.duration_s = 60;
+    r->lab.settle_s = 0;
+    DMK_CHECK_INT(dmk_run_request_set(r, DMK_REQ_SIZE, "256MiB", &err), DMK_OK);
+    DMK_CHECK_INT(dmk_run_request_set(r, DMK_REQ_WARMUP, "1", &err), DMK_OK);
+    DMK_CHECK_INT(dmk_run_request_set(r, DMK_REQ_TEST, "SEQ1M Q8T1", &err), DMK_OK);
+    DMK_CHECK_INT(dmk_run_request_build(r, s, &err), DMK_OK);
+    DMK_CHECK_STR(s->lab, "sustained");
+    DMK_CHECK_INT(s->size, 256ULL << 20);
+    DMK_CHECK_NEAR(s->warmup_s, 1, 1e-9);
+    DMK_CHECK_INT(s->tests[s->n_tests - 1].jobs[0].block_size, 1u << 20);
+    DMK_CHECK_INT(dmk_run_request_set(r, DMK_REQ_TEST, "RND4K Q1T1", &err), DMK_OK);
+    DMK_CHECK_INT(dmk_run_request_build(r, s, &err), DMK_E_INVAL);
+    DMK_CHECK_HAS(err.msg, "sustained takes one --test");
+    free(r);
+    free(s);
+}
+
+/* The null backend's simulated drive and clock need that backend. */
+static void test_null_simulation(void)
+{
+    DmkRunRequest *r = new_request(DMK_REQUEST_RUN, DMK_LAB_NONE);
+    DmkRunSpec *s = new_spec();
+    DmkError err = {0};
+    if (!r || !s)
+        return;
+    dmk_null_opts(&r->backend_opts)->sim.cache_bytes = 64ULL << 20;
+    DMK_CHECK_INT(dmk_run_request_build(r, s, &err), DMK_E_INVAL);
+    DMK_CHECK_HAS(err.msg, "add --backend null");
+    DMK_CHECK_INT(dmk_run_request_set(r, DMK_REQ_BACKEND, "null", &err), DMK_OK);
+    DMK_CHECK(dmk_run_request_backend(r) == dmk_backend_null());
+    DMK_CHECK_INT(dmk_run_request_build(r, s, &err), DMK_OK);
+    r->null_clock_simulated = true;
+    DMK_CHECK_INT(dmk_run_request_build(r, s, &err), DMK_E_INVAL);
+    DMK_CHECK_HAS(err.msg, "--null-latency above 0");
+    free(r);
+    free(s);
+}
+
+/* The window's passes setting (its drop-down, CrystalDiskMark's menu)
+ * has the table's range and default. */
+static const char *gschema_path;
+
+static void test_gschema_passes(void)
+{
+    if (!gschema_path)
+        DMK_SKIP("no schema path given (a cross build)");
+    FILE *f = fopen(gschema_path, "rb");
+    DMK_CHECK(f != NULL);
+    if (!f)
+        return;
+    static char xml[1 << 16];
+    size_t len = fread(xml, 1, sizeof xml - 1, f);
+    fclose(f);
+    xml[len] = '\0';
+    char *key = strstr(xml, "<key name=\"passes\"");
+    char *end = key ? strstr(key, "</key>") : NULL;
+    DMK_CHECK(key && end);
+    if (!key || !end)
+        return;
+    *end = '\0';
+    const DmkRequestOption *o = dmk_request_option(DMK_REQ_PASSES);
+    char want[96];
+    snprintf(want, sizeof want, "<range min=\"%.0f\" max=\"%.0f\"/>", o->min, o->max);
+    DMK_CHECK_HAS(key, want);
+    snprintf(want, sizeof want, "<default>%.0f</default>", o->def);
+    DMK_CHECK_HAS(key, want);
+}
+
+/* One meaning per number, said in one text. */
+static void test_exit_statuses(void)
+{
+    char text[512];
+    dmk_exit_status_text(text, sizeof text);
+    DMK_CHECK_HAS(text, "0 done");
+    DMK_CHECK_HAS(text, "2 usage error");
+    DMK_CHECK_HAS(text, "3 --verify found written data");
+    DMK_CHECK_HAS(text, "130 interrupted");
+    DMK_CHECK_INT(DMK_EXIT_INTERRUPTED, 130);
+    DMK_CHECK_INT(DMK_EXIT_TERMINATED, 143);
+    DMK_CHECK_STR(dmk_run_mode_name(DMK_RUN_READ_WRITE), "rw");
+    DMK_CHECK_STR(dmk_run_mode_name(DMK_RUN_MIX), "mix");
+}
+
+int main(int argc, char **argv)
+{
+    gschema_path = argc > 1 ? argv[1] : NULL;
+    DMK_TEST(test_table);
+    DMK_TEST(test_defaults_from_table);
+    DMK_TEST(test_warmup_rule);
+    DMK_TEST(test_out_of_range);
+    DMK_TEST(test_tests_and_mix);
+    DMK_TEST(test_verify);
+    DMK_TEST(test_sweep);
+    DMK_TEST(test_lab);
+    DMK_TEST(test_null_simulation);
+    DMK_TEST(test_gschema_passes);
+    DMK_TEST(test_exit_statuses);
+    return dmk_test_done();
+}
