@@ -9,6 +9,7 @@
 
 #include "dmk-chart-lab-private.h"
 #include "dmk-size.h"
+#include "dmk-text.h"
 
 /* ---- the kinds ------------------------------------------------------------------ */
 
@@ -84,18 +85,10 @@ const char *dmk_lab_chart_title(DmkLabChartKind kind)
 
 const char *dmk_lab_chart_names_text(const char *sep, const char *last, char *buf, size_t len)
 {
-    size_t used = 0;
-    if (len)
-        buf[0] = '\0';
-    for (size_t i = 0; i < N_CHARTS && used < len; i++) {
-        int n = snprintf(buf + used, len - used, "%s%s",
-                         i == 0              ? ""
-                         : i + 1 == N_CHARTS ? last
-                                             : sep,
-                         charts[i].name);
-        used += n > 0 ? (size_t)n : 0;
-    }
-    return buf;
+    const char *names[N_CHARTS];
+    for (size_t i = 0; i < N_CHARTS; i++)
+        names[i] = charts[i].name;
+    return dmk_join_names(names, N_CHARTS, sep, last, buf, len);
 }
 
 void dmk_lab_chart_label(DmkLabChartKind kind, const DmkRunResult *r, size_t profile, char *buf,

@@ -96,6 +96,18 @@ const char *dmk_csv_shown(const char *s, size_t len, char *buf, size_t cap)
     return buf;
 }
 
+/* A refused cell: "'text' what", the text as dmk_csv_shown shows it. */
+__attribute__((format(DMK_PRINTF_FORMAT, 5, 6))) static int
+fail_shown(DmkCsvReader *rd, size_t col, const char *s, size_t len, const char *fmt, ...)
+{
+    char q[80], what[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    return dmk_csv_fail_cell(rd, col, "%s %s", dmk_csv_shown(s, len, q, sizeof q), what);
+}
+
 /* ---- cells --------------------------------------------------------------- */
 
 int dmk_csv_cells_add(DmkCsvCells *c, const char *s, size_t len)
@@ -255,18 +267,16 @@ static double to_double(const DmkCsvReader *rd, const char *s, bool *ok)
 static int number_cell(DmkCsvReader *rd, const DmkCsvCells *c, size_t col, const char **s,
                        size_t *len)
 {
-    char q[80];
     *s = dmk_csv_cell(rd, c, col, len);
     const char *why = number_problem(*s, *len);
     if (why)
-        return dmk_csv_fail_cell(rd, col, "%s %s", dmk_csv_shown(*s, *len, q, sizeof q), why);
+        return fail_shown(rd, col, *s, *len, "%s", why);
     return DMK_OK;
 }
 
 int dmk_csv_get_real(DmkCsvReader *rd, const DmkCsvCells *c, size_t col, double max, double *out)
 {
     size_t len;
-    char q[80];
     const char *s;
     int rc = number_cell(rd, c, col, &s, &len);
     if (rc != DMK_OK)
@@ -274,25 +284,21 @@ int dmk_csv_get_real(DmkCsvReader *rd, const DmkCsvCells *c, size_t col, double 
     bool ok;
     *out = to_double(rd, s, &ok);
     if (!ok || *out > max)
-        return dmk_csv_fail_cell(rd, col, "%s is out of range (0 to %g)",
-                                 dmk_csv_shown(s, len, q, sizeof q), max);
+        return fail_shown(rd, col, s, len, "is out of range (0 to %g)", max);
     return DMK_OK;
 }
 
 static int uint_out_of_range(DmkCsvReader *rd, size_t col, const char *s, size_t len, uint64_t min,
                              uint64_t max)
 {
-    char q[80];
-    return dmk_csv_fail_cell(rd, col, "%s is out of range (%llu to %llu)",
-                             dmk_csv_shown(s, len, q, sizeof q), (unsigned long long)min,
-                             (unsigned long long)max);
+    return fail_shown(rd, col, s, len, "is out of range (%llu to %llu)", (unsigned long long)min,
+                      (unsigned long long)max);
 }
 
 int dmk_csv_get_uint(DmkCsvReader *rd, const DmkCsvCells *c, size_t col, uint64_t min, uint64_t max,
                      uint64_t *out)
 {
     size_t len;
-    char q[80];
     const char *s;
     int rc = number_cell(rd, c, col, &s, &len);
     if (rc != DMK_OK)
@@ -305,8 +311,7 @@ int dmk_csv_get_uint(DmkCsvReader *rd, const DmkCsvCells *c, size_t col, uint64_
         v = v * 10 + (uint64_t)(s[i] - '0');
     }
     if (s[i])
-        return dmk_csv_fail_cell(rd, col, "%s is not a whole number",
-                                 dmk_csv_shown(s, len, q, sizeof q));
+        return fail_shown(rd, col, s, len, "is not a whole number");
     if (v < min || v > max)
         return uint_out_of_range(rd, col, s, len, min, max);
     *out = v;
@@ -327,25 +332,21 @@ int dmk_csv_get_u32(DmkCsvReader *rd, const DmkCsvCells *c, size_t col, uint64_t
 int dmk_csv_get_temp(DmkCsvReader *rd, const DmkCsvCells *c, size_t col, double *out)
 {
     size_t len;
-    char q[80];
     const char *s = dmk_csv_cell(rd, c, col, &len);
     *out = NAN;
     if (!s || len == 0)
         return DMK_OK; /* no column (schema 1, 2) or no reading */
     if (memchr(s, '\0', len))
-        return dmk_csv_fail_cell(rd, col, "%s contains a NUL byte",
-                                 dmk_csv_shown(s, len, q, sizeof q));
+        return fail_shown(rd, col, s, len, "contains a NUL byte");
     if (is_nonfinite(s))
-        return dmk_csv_fail_cell(rd, col, "%s is not a finite number",
-                                 dmk_csv_shown(s, len, q, sizeof q));
+        return fail_shown(rd, col, s, len, "is not a finite number");
     if (!scan_decimal(s[0] == '-' ? s + 1 : s))
-        return dmk_csv_fail_cell(rd, col, "%s is not a number", dmk_csv_shown(s, len, q, sizeof q));
+        return fail_shown(rd, col, s, len, "is not a number");
     bool ok;
     double v = to_double(rd, s, &ok);
     if (!ok || v < DMK_CSV_TEMP_MIN || v > DMK_CSV_TEMP_MAX)
-        return dmk_csv_fail_cell(rd, col, "%s is out of range (%g to %g)",
-                                 dmk_csv_shown(s, len, q, sizeof q), DMK_CSV_TEMP_MIN,
-                                 DMK_CSV_TEMP_MAX);
+        return fail_shown(rd, col, s, len, "is out of range (%g to %g)", DMK_CSV_TEMP_MIN,
+                          DMK_CSV_TEMP_MAX);
     *out = v;
     return DMK_OK;
 }
@@ -354,11 +355,9 @@ int dmk_csv_get_temp(DmkCsvReader *rd, const DmkCsvCells *c, size_t col, double 
 int dmk_csv_need_empty(DmkCsvReader *rd, const DmkCsvCells *c, size_t col, const char *record)
 {
     size_t len;
-    char q[80];
     const char *s = dmk_csv_cell(rd, c, col, &len);
     if (len)
-        return dmk_csv_fail_cell(rd, col, "%s should be empty in a %s row",
-                                 dmk_csv_shown(s, len, q, sizeof q), record);
+        return fail_shown(rd, col, s, len, "should be empty in a %s row", record);
     return DMK_OK;
 }
 
@@ -377,18 +376,14 @@ static const char *unneutralise(const char *s, size_t *len)
 int dmk_csv_get_text(DmkCsvReader *rd, const DmkCsvCells *c, size_t col, char *dst, size_t cap)
 {
     size_t len;
-    char q[80];
     const char *s = dmk_csv_cell(rd, c, col, &len);
     if (memchr(s, '\0', len))
-        return dmk_csv_fail_cell(rd, col, "%s contains a NUL byte",
-                                 dmk_csv_shown(s, len, q, sizeof q));
+        return fail_shown(rd, col, s, len, "contains a NUL byte");
     if (!utf8_valid(s, len))
-        return dmk_csv_fail_cell(rd, col, "%s is not valid UTF-8",
-                                 dmk_csv_shown(s, len, q, sizeof q));
+        return fail_shown(rd, col, s, len, "is not valid UTF-8");
     s = unneutralise(s, &len);
     if (len >= cap)
-        return dmk_csv_fail_cell(rd, col, "%s is too long (at most %zu bytes)",
-                                 dmk_csv_shown(s, len, q, sizeof q), cap - 1);
+        return fail_shown(rd, col, s, len, "is too long (at most %zu bytes)", cap - 1);
     memcpy(dst, s, len);
     dst[len] = '\0';
     return DMK_OK;
@@ -399,7 +394,7 @@ int dmk_csv_get_choice(DmkCsvReader *rd, const DmkCsvCells *c, size_t col, const
                        int *out)
 {
     size_t len;
-    char q[80], list[128] = "";
+    char list[128] = "";
     const char *s = dmk_csv_cell(rd, c, col, &len);
     for (int i = 0; names[i]; i++) {
         if (strlen(names[i]) == len && memcmp(s, names[i], len) == 0) {
@@ -409,6 +404,5 @@ int dmk_csv_get_choice(DmkCsvReader *rd, const DmkCsvCells *c, size_t col, const
         size_t u = strlen(list);
         snprintf(list + u, sizeof list - u, "%s%s", i ? ", " : "", names[i][0] ? names[i] : "\"\"");
     }
-    return dmk_csv_fail_cell(rd, col, "%s is not one of: %s", dmk_csv_shown(s, len, q, sizeof q),
-                             list);
+    return fail_shown(rd, col, s, len, "is not one of: %s", list);
 }

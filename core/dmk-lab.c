@@ -8,6 +8,7 @@
 #include "dmk-lab-private.h"
 #include "dmk-runner.h"
 #include "dmk-sweep.h"
+#include "dmk-text.h"
 
 const uint32_t dmk_lab_ramp_pct[DMK_LAB_RAMP_STEPS] = {10, 20, 30, 40,  50, 60,
                                                        70, 80, 90, 100, 120};
@@ -348,15 +349,10 @@ DmkLabKind dmk_lab_from_name(const char *name)
 
 const char *dmk_lab_names_text(const char *sep, const char *last, char *buf, size_t len)
 {
-    size_t used = 0;
-    if (len)
-        buf[0] = '\0';
-    for (size_t i = 0; i < N(tests) && used < len; i++) {
-        const char *before = i == 0 ? "" : i + 1 == N(tests) ? last : sep;
-        int n = snprintf(buf + used, len - used, "%s%s", before, tests[i].name);
-        used += n > 0 ? (size_t)n : 0;
-    }
-    return buf;
+    const char *names[N(tests)];
+    for (size_t i = 0; i < N(tests); i++)
+        names[i] = tests[i].name;
+    return dmk_join_names(names, N(tests), sep, last, buf, len);
 }
 
 void dmk_lab_params_init(DmkLabParams *p, DmkLabKind kind)

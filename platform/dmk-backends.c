@@ -7,6 +7,7 @@
 
 #include "dmk-backend-list.h"
 #include "dmk-platform.h"
+#include "dmk-text.h"
 
 /* One X(id) per backend, defined as dmk_backend_<id>_desc in its file. */
 #define X(id) extern const DmkBackend dmk_backend_##id##_desc;
@@ -59,14 +60,7 @@ char *dmk_backend_choices(char *buf, size_t len)
     for (size_t i = 0; i < N_BACKENDS; i++)
         if (!registry[i]->tests_only)
             names[n++] = registry[i]->name;
-    size_t used = 0;
-    buf[0] = '\0';
-    for (size_t i = 0; i < n && used < len; i++) {
-        const char *sep = i == 0 ? "" : i + 1 == n ? " or " : ", ";
-        int w = snprintf(buf + used, len - used, "%s%s", sep, names[i]);
-        used += w > 0 ? (size_t)w : 0;
-    }
-    return buf;
+    return dmk_join_names(names, n, ", ", " or ", buf, len);
 }
 
 int dmk_backend_choose(const char *what, const char *name, const DmkBackend **out, DmkError *err)

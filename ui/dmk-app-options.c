@@ -13,7 +13,7 @@
 #include "null/dmk-null.h"
 
 /* The window's own options; the run request's come from its table
- * (add_request_options). */
+ * (add_request_options), the backends' from theirs (backend_options). */
 static const GOptionEntry option_entries[] = {
     {"unit", 0, 0, G_OPTION_ARG_STRING, NULL, "mb-s, gb-s, mib-s, iops or us", "UNIT"},
     {"comment", 0, 0, G_OPTION_ARG_STRING, NULL, "Comment for the results", "TEXT"},
@@ -21,16 +21,10 @@ static const GOptionEntry option_entries[] = {
      NULL},
     {"sweep", 0, 0, G_OPTION_ARG_STRING, NULL,
      "Show the sweep tab for qd (queue depths) or bs (block sizes)", "KIND"},
-    {"null-cache", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING, NULL,
-     "Null backend: a simulated write cache of SIZE (tests)", "SIZE"},
-    {"null-thermal", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING, NULL,
-     "Null backend: a simulated sensor, 1 C warmer per SIZE written (tests)", "SIZE"},
     {"null-clock", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING, NULL,
      "Null backend: real or simulated time, which moves only while the run waits for its I/O "
      "(tests; needs --lab and --null-latency)",
      "KIND"},
-    {"null-latency", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING, NULL,
-     "Null backend: each I/O of a lab test takes US microseconds (tests)", "US"},
     {"open", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, NULL, "Open a result file (CSV); repeatable",
      "FILE"},
     {"compare", 0, 0, G_OPTION_ARG_NONE, NULL, "Compare every opened result", NULL},
@@ -57,9 +51,6 @@ static const GOptionEntry option_entries[] = {
      "Close the window where --stop-at would press Stop (tests)", "STAGE[:N]"},
     {"close-after", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_DOUBLE, NULL,
      "Close the window SECONDS after the run started (tests)", "SECONDS"},
-    {"fault-hang", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING, NULL,
-     "The fault backend: its Nth submit call never returns, as on a frozen file system (tests)",
-     "N"},
     {"confirm-device", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_FILENAME, NULL,
      "Type NAME into a device's \"type its name\" question when asked (tests)", "NAME"},
     {"version", 0, 0, G_OPTION_ARG_NONE, NULL, "Show the version", NULL},
@@ -134,22 +125,71 @@ static int parse_lab_setting(GVariantDict *d, const DmkLabParam *lp, double *out
     return rc;
 }
 
-/* --NAME VALUE as option `key` of backend be, into o->req.backend_opts. */
-static int parse_backend_option(DmkAppOptions *o, GVariantDict *d, const DmkBackend *be,
-                                const char *name, const char *key, DmkError *err)
+/* ---- the backends' options that test scripts give the window, each as
+ * --BACKEND-KEY (drivemark-cli's name), with the backend table's words. */
+
+static const struct {
+    const char *backend, *key;
+} backend_options[] = {
+    {"null", "cache"}, {"null", "thermal"}, {"null", "latency"}, {"fault", "hang"}};
+
+#define N_BACKEND_OPTIONS G_N_ELEMENTS(backend_options)
+
+/* Names and help live as long as the application (GApplication keeps
+ * the pointers). */
+static char backend_option_names[N_BACKEND_OPTIONS][32];
+static char backend_option_help[N_BACKEND_OPTIONS][320];
+
+static const char *backend_option_name(size_t i)
 {
-    char *v = NULL;
-    if (!g_variant_dict_lookup(d, name, "s", &v))
-        return DMK_OK;
-    char what[32];
-    g_snprintf(what, sizeof what, "--%s", name);
-    int rc = dmk_backend_set_option(be, &o->req.backend_opts, key, v, what, err);
-    g_free(v);
-    return rc;
+    g_snprintf(backend_option_names[i], sizeof backend_option_names[i], "%s-%s",
+               backend_options[i].backend, backend_options[i].key);
+    return backend_option_names[i];
 }
 
-/* The null backend's options that come with lab runs (tests). */
-static const char *const lab_options[] = {"lab", "null-cache", "null-thermal", "null-latency"};
+static const DmkBackendOption *backend_option_of(const DmkBackend *be, const char *key)
+{
+    for (const DmkBackendOption *bo = be ? be->options : NULL; bo && bo->key; bo++)
+        if (strcmp(bo->key, key) == 0)
+            return bo;
+    return NULL;
+}
+
+static void add_backend_options(GApplication *app)
+{
+    for (size_t i = 0; i < N_BACKEND_OPTIONS; i++) {
+        const char *be_name = backend_options[i].backend;
+        const DmkBackendOption *bo =
+            backend_option_of(dmk_backend_by_name(be_name), backend_options[i].key);
+        if (!bo)
+            continue;
+        g_snprintf(backend_option_help[i], sizeof backend_option_help[i],
+                   "The %s backend: %s (tests)", be_name, bo->help);
+        g_application_add_main_option(app, backend_option_name(i), 0, G_OPTION_FLAG_HIDDEN,
+                                      G_OPTION_ARG_STRING, backend_option_help[i], bo->arg);
+    }
+}
+
+/* Backend be_name's options given, into o->req.backend_opts, in the
+ * table's order; *given: whether any was. */
+static int parse_backend_options(DmkAppOptions *o, GVariantDict *d, const char *be_name,
+                                 gboolean *given, DmkError *err)
+{
+    int rc = DMK_OK;
+    for (size_t i = 0; rc == DMK_OK && i < N_BACKEND_OPTIONS; i++) {
+        char *v = NULL, what[40];
+        const char *name = backend_option_name(i);
+        if (strcmp(backend_options[i].backend, be_name) != 0 ||
+            !g_variant_dict_lookup(d, name, "s", &v))
+            continue;
+        g_snprintf(what, sizeof what, "--%s", name);
+        rc = dmk_backend_set_option(dmk_backend_by_name(be_name), &o->req.backend_opts,
+                                    backend_options[i].key, v, what, err);
+        *given = TRUE;
+        g_free(v);
+    }
+    return rc;
+}
 
 static int parse_lab(DmkAppOptions *o, GVariantDict *d, DmkError *err)
 {
@@ -164,14 +204,11 @@ static int parse_lab(DmkAppOptions *o, GVariantDict *d, DmkError *err)
         g_snprintf(name, sizeof name, "lab-%s", lp->name);
         o->lab_set = o->lab_set || g_variant_dict_contains(d, name);
     }
+    /* The null backend's options come with lab runs (tests). */
+    gboolean null_given = FALSE;
     if (rc == DMK_OK)
-        rc = parse_backend_option(o, d, dmk_backend_null(), "null-cache", "cache", err);
-    if (rc == DMK_OK)
-        rc = parse_backend_option(o, d, dmk_backend_null(), "null-thermal", "thermal", err);
-    if (rc == DMK_OK)
-        rc = parse_backend_option(o, d, dmk_backend_null(), "null-latency", "latency", err);
-    for (size_t i = 0; i < G_N_ELEMENTS(lab_options); i++)
-        o->lab_set = o->lab_set || g_variant_dict_contains(d, lab_options[i]);
+        rc = parse_backend_options(o, d, "null", &null_given, err);
+    o->lab_set = o->lab_set || null_given || g_variant_dict_contains(d, "lab");
     return rc;
 }
 
@@ -248,9 +285,8 @@ static int parse_numbers(DmkAppOptions *o, GVariantDict *d, DmkError *err)
     if (rc == DMK_OK && g_variant_dict_lookup(d, "close-after", "d", &o->close_after_s) &&
         o->close_after_s < 0)
         rc = dmk_error_set(err, DMK_E_INVAL, 0, "--close-after must not be negative");
-    o->fault_hang = g_variant_dict_contains(d, "fault-hang");
     if (rc == DMK_OK)
-        rc = parse_backend_option(o, d, dmk_backend_by_name("fault"), "fault-hang", "hang", err);
+        rc = parse_backend_options(o, d, "fault", &o->fault_hang, err);
     if (rc == DMK_OK)
         rc = parse_stop_at(o, d, err);
     return rc;
@@ -405,6 +441,9 @@ gboolean _dmk_app_options_any(GVariantDict *d)
     for (size_t i = 0; i < dmk_request_option_count(); i++)
         if (g_variant_dict_contains(d, dmk_request_option((DmkRequestOptionId)i)->name))
             return TRUE;
+    for (size_t i = 0; i < N_BACKEND_OPTIONS; i++)
+        if (g_variant_dict_contains(d, backend_option_name(i)))
+            return TRUE;
     return FALSE;
 }
 
@@ -447,6 +486,7 @@ void _dmk_app_options_add(GApplication *app)
 {
     add_request_options(app);
     g_application_add_main_option_entries(app, option_entries);
+    add_backend_options(app);
     add_lab_options(app);
 }
 

@@ -11,6 +11,7 @@
  * then what the simulated drive says, to a few I/Os at the edges of a pass,
  * and every run takes only the CPU time it needs (the whole program well
  * under a minute of real time, though it simulates minutes of runs). */
+#include "dmk-test-gschema.h"
 #include "dmk-test-spec.h"
 #include "dmk-test.h"
 
@@ -187,58 +188,51 @@ static void test_planned(void)
     DMK_CHECK(dmk_lab_planned_s(&p) == -1);
 }
 
-/* The Lab tab's summary, in the words it had before the table. */
+/* The Lab tab's summary, in the words it had before the table: each
+ * test's defaults, but for a sample interval or duration (0: the default). */
 static void test_describe(void)
 {
-    DmkLabParams p;
-    char buf[512];
-    dmk_lab_params_init(&p, DMK_LAB_SUSTAINED);
-    dmk_lab_describe(&p, buf, sizeof buf);
-    DMK_CHECK_STR(buf, "Random 4 KiB writes at queue depth 32 for 2 h over a 32 GiB test file, "
-                       "sampled every 1 s. The test file is written in full first, then the "
-                       "drive rests 5 min to empty its cache.");
-    dmk_lab_params_init(&p, DMK_LAB_FULLSPAN);
-    p.sample_s = 0.5;
-    dmk_lab_describe(&p, buf, sizeof buf);
-    DMK_CHECK_STR(buf, "Sequential 1 MiB writes at queue depth 8 once over the free space but 2 "
-                       "GiB, sampled every 0.5 s. It fills the drive; the file is removed "
-                       "afterwards.");
-    dmk_lab_params_init(&p, DMK_LAB_MIXED);
-    dmk_lab_describe(&p, buf, sizeof buf);
-    DMK_CHECK_STR(buf, "Sequential 128 KiB (2 threads), then random 4 KiB (4 threads), QD1 per "
-                       "thread, at 0 to 100 % reads: 12 steps of 20 s, each after a 2 s warm-up, "
-                       "on a 32 GiB test file. The test file is written in full first.");
-    dmk_lab_params_init(&p, DMK_LAB_RECOVERY);
-    p.duration_s = 5400;
-    dmk_lab_describe(&p, buf, sizeof buf);
-    DMK_CHECK_STR(buf, "Random 4 KiB writes at queue depth 32, measured for 1 min each: fresh, "
-                       "degraded after 90 min of them, after 15 min idle and after TRIM, on a 32 "
-                       "GiB test file. The test file is written in full first, then the drive "
-                       "rests 5 min to empty its cache.");
+    static const struct {
+        DmkLabKind kind;
+        double sample_s, duration_s;
+        const char *want;
+    } cases[] = {
+        {DMK_LAB_SUSTAINED, 0, 0,
+         "Random 4 KiB writes at queue depth 32 for 2 h over a 32 GiB test file, sampled every "
+         "1 s. The test file is written in full first, then the drive rests 5 min to empty its "
+         "cache."},
+        {DMK_LAB_FULLSPAN, 0.5, 0,
+         "Sequential 1 MiB writes at queue depth 8 once over the free space but 2 GiB, sampled "
+         "every 0.5 s. It fills the drive; the file is removed afterwards."},
+        {DMK_LAB_MIXED, 0, 0,
+         "Sequential 128 KiB (2 threads), then random 4 KiB (4 threads), QD1 per thread, at 0 to "
+         "100 % reads: 12 steps of 20 s, each after a 2 s warm-up, on a 32 GiB test file. The "
+         "test file is written in full first."},
+        {DMK_LAB_RECOVERY, 0, 5400,
+         "Random 4 KiB writes at queue depth 32, measured for 1 min each: fresh, degraded after "
+         "90 min of them, after 15 min idle and after TRIM, on a 32 GiB test file. The test file "
+         "is written in full first, then the drive rests 5 min to empty its cache."},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        DmkLabParams p;
+        char buf[512];
+        dmk_lab_params_init(&p, cases[i].kind);
+        p.sample_s = cases[i].sample_s ? cases[i].sample_s : p.sample_s;
+        p.duration_s = cases[i].duration_s ? cases[i].duration_s : p.duration_s;
+        dmk_lab_describe(&p, buf, sizeof buf);
+        DMK_CHECK_STR(buf, cases[i].want);
+    }
 }
 
 /* The window's settings schema offers the lab-test key's choices the
  * table has, in its order, and defaults to its first. */
-static const char *gschema_path;
-
 static void test_gschema_choices(void)
 {
-    if (!gschema_path)
+    if (!dmk_gschema_path)
         DMK_SKIP("no schema path given (a cross build)");
-    FILE *f = fopen(gschema_path, "rb");
-    DMK_CHECK(f != NULL);
-    if (!f)
+    char *key = dmk_gschema_key("lab-test");
+    if (!key)
         return;
-    static char xml[1 << 16];
-    size_t len = fread(xml, 1, sizeof xml - 1, f);
-    fclose(f);
-    xml[len] = '\0';
-    char *key = strstr(xml, "<key name=\"lab-test\"");
-    char *end = key ? strstr(key, "</key>") : NULL;
-    DMK_CHECK(key && end);
-    if (!key || !end)
-        return;
-    *end = '\0';
     size_t i = 0;
     for (char *c = strstr(key, "<choice value=\""); c; c = strstr(c, "<choice value=\"")) {
         c += strlen("<choice value=\"");
@@ -2037,7 +2031,7 @@ static void test_long_run_bounded(void)
 
 int main(int argc, char **argv)
 {
-    gschema_path = argc > 1 ? argv[1] : NULL;
+    dmk_gschema_path = argc > 1 ? argv[1] : NULL;
     dmk_clock_simulate();
     long_run_start();
     DMK_TEST(test_names);

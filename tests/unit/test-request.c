@@ -2,6 +2,7 @@
  * range and default; its parser refuses each out-of-range value with
  * the option's name and range; its builder applies CrystalDiskMark's
  * rules and the checks both front ends relied on. */
+#include "dmk-test-gschema.h"
 #include "dmk-test.h"
 
 #include <stdio.h>
@@ -293,26 +294,13 @@ static void test_null_simulation(void)
 
 /* The window's passes setting (its drop-down, CrystalDiskMark's menu)
  * has the table's range and default. */
-static const char *gschema_path;
-
 static void test_gschema_passes(void)
 {
-    if (!gschema_path)
+    if (!dmk_gschema_path)
         DMK_SKIP("no schema path given (a cross build)");
-    FILE *f = fopen(gschema_path, "rb");
-    DMK_CHECK(f != NULL);
-    if (!f)
+    char *key = dmk_gschema_key("passes");
+    if (!key)
         return;
-    static char xml[1 << 16];
-    size_t len = fread(xml, 1, sizeof xml - 1, f);
-    fclose(f);
-    xml[len] = '\0';
-    char *key = strstr(xml, "<key name=\"passes\"");
-    char *end = key ? strstr(key, "</key>") : NULL;
-    DMK_CHECK(key && end);
-    if (!key || !end)
-        return;
-    *end = '\0';
     const DmkRequestOption *o = dmk_request_option(DMK_REQ_PASSES);
     char want[96];
     snprintf(want, sizeof want, "<range min=\"%.0f\" max=\"%.0f\"/>", o->min, o->max);
@@ -338,7 +326,7 @@ static void test_exit_statuses(void)
 
 int main(int argc, char **argv)
 {
-    gschema_path = argc > 1 ? argv[1] : NULL;
+    dmk_gschema_path = argc > 1 ? argv[1] : NULL;
     DMK_TEST(test_table);
     DMK_TEST(test_defaults_from_table);
     DMK_TEST(test_warmup_rule);
