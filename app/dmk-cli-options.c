@@ -1,0 +1,514 @@
+/* drivemark-cli's options: one table for every subcommand (options[],
+ * with the run request's rows from core/dmk-request.h's table and the
+ * lab tests' own settings from dmk-lab.h's) and a handler per option. */
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "dmk-cli-device.h"
+#include "dmk-cli-private.h"
+#ifdef DMK_HAVE_CHART
+#include "dmk-chart-lab.h"
+#endif
+#include "dmk-request.h"
+#include "dmk-size.h"
+#include "null/dmk-null.h"
+
+/* ---- option handlers ---------------------------------------------------- */
+
+/* An option of the run request (core/dmk-request.h's table): parsed and
+ * range-checked there, with the same message as in the window. */
+static int opt_request(DmkCliArgs *a, DmkRequestOptionId id, const char *v, DmkError *err)
+{
+    return dmk_run_request_set(&a->req, id, v, err);
+}
+
+/* --null-latency US and the like: option `key` of the null backend,
+ * parsed by it into the spec's backend options. */
+static int set_null(DmkCliArgs *a, const char *key, const char *what, const char *v, DmkError *err)
+{
+    return dmk_backend_set_option(dmk_backend_null(), &a->req.backend_opts, key, v, what, err);
+}
+
+static int opt_null_latency(DmkCliArgs *a, const char *v, DmkError *err)
+{
+    return set_null(a, "latency", "--null-latency", v, err);
+}
+
+/* A slow drive for tests: one request at a time per queue. */
+static int opt_null_serve(DmkCliArgs *a, const char *v, DmkError *err)
+{
+    return set_null(a, "serve", "--null-serve", v, err);
+}
+
+static int opt_json(DmkCliArgs *a, const char *v, DmkError *err)
+{
+    (void)err;
+    a->json_path = v;
+    return DMK_OK;
+}
+
+static int opt_csv(DmkCliArgs *a, const char *v, DmkError *err)
+{
+#ifdef DMK_HAVE_CSV
+    (void)err;
+    a->csv_path = v;
+    return DMK_OK;
+#else
+    (void)a;
+    return dmk_error_set(err, DMK_E_INVAL, 0,
+                         "--csv '%s': this build has no CSV support (built without libcsv)", v);
+#endif
+}
+
+/* ---- options of sweep --------------------------------------------------- */
+
+static int opt_pattern(DmkCliArgs *a, const char *v, DmkError *err)
+{
+    if (strcmp(v, "seq") == 0)
+        a->pattern = DMK_PATTERN_SEQ;
+    else if (strcmp(v, "rnd") == 0)
+        a->pattern = DMK_PATTERN_RND;
+    else
+        return dmk_error_set(err, DMK_E_INVAL, 0,
+                             "--pattern '%s' is unknown: expected seq (sequential) or rnd "
+                             "(random)",
+                             v);
+    a->pattern_set = true;
+    return DMK_OK;
+}
+
+/* A block size: 512 B to 64 MiB, a power of two (direct I/O needs it). */
+static int parse_block(const char *what, const char *v, uint32_t *out, DmkError *err)
+{
+    uint64_t bs;
+    int rc = dmk_parse_size_range(what, v, DMK_BS_MIN, DMK_BS_MAX, &bs, err);
+    if (rc != DMK_OK)
+        return rc;
+    if (bs & (bs - 1))
+        return dmk_error_set(err, DMK_E_INVAL, 0,
+                             "%s '%s' is not a power of two; expected 512 B, 1 KiB, 2 KiB ... "
+                             "64 MiB",
+                             what, v);
+    *out = (uint32_t)bs;
+    return DMK_OK;
+}
+
+static int opt_bs(DmkCliArgs *a, const char *v, DmkError *err)
+{
+    a->bs_set = true;
+    return parse_block("--bs", v, &a->bs, err);
+}
+
+static int opt_threads(DmkCliArgs *a, const char *v, DmkError *err)
+{
+    uint64_t n;
+    int rc = dmk_parse_uint_range("--threads", v, 1, DMK_THREADS_MAX, &n, err);
+    a->threads = (uint32_t)n;
+    a->threads_set = true;
+    return rc;
+}
+
+/* "1,2,4,8" or "512,4K,64K": each item parsed alone, so the message names
+ * the option, the whole list and the bad item. */
+static int parse_list(const char *opt, const char *v, bool sizes, uint32_t *out, size_t *n,
+                      DmkError *err)
+{
+    char item[64], inner_msg[sizeof err->msg];
+    DmkError inner = {0};
+    *n = 0;
+    for (const char *p = v;; p++) {
+        size_t len = strcspn(p, ",");
+        if (*n >= DMK_SWEEP_MAX_POINTS)
+            return dmk_error_set(err, DMK_E_INVAL, 0, "%s '%s' has more than %d items", opt, v,
+                                 DMK_SWEEP_MAX_POINTS);
+        snprintf(item, sizeof item, "%.*s", (int)(len < sizeof item ? len : sizeof item - 1), p);
+        uint64_t qd = 0;
+        int rc = sizes
+                     ? parse_block("block size", item, &out[*n], &inner)
+                     : dmk_parse_uint_range("queue depth", item, 1, DMK_SWEEP_QD_MAX, &qd, &inner);
+        if (rc == DMK_OK && !sizes)
+            out[*n] = (uint32_t)qd;
+        if (rc != DMK_OK) {
+            snprintf(inner_msg, sizeof inner_msg, "%s", inner.msg);
+            return dmk_error_set(err, DMK_E_INVAL, 0, "%s '%s': %s", opt, v, inner_msg);
+        }
+        for (size_t k = 0; k < *n; k++)
+            if (out[k] == out[*n])
+                return dmk_error_set(err, DMK_E_INVAL, 0, "%s '%s' lists %s twice", opt, v, item);
+        (*n)++;
+        p += len;
+        if (!*p)
+            return DMK_OK;
+    }
+}
+
+static int opt_qd(DmkCliArgs *a, const char *v, DmkError *err)
+{
+    return parse_list("--qd", v, false, a->qd_list, &a->n_qd, err);
+}
+
+static int opt_bs_list(DmkCliArgs *a, const char *v, DmkError *err)
+{
+    return parse_list("--bs-list", v, true, a->bs_list, &a->n_bs, err);
+}
+
+/* ---- options of show and chart ------------------------------------------ */
+
+static const char *const metrics[] = {"mb_s", "iops", "lat_mean_us", "lat_p99_us"};
+
+const DmkStatField *dmk_cli_metric_field(const char *metric)
+{
+    for (size_t i = 0; i < dmk_stat_field_count; i++)
+        if (strcmp(dmk_stat_fields[i].name, metric) == 0)
+            return &dmk_stat_fields[i];
+    return &dmk_stat_fields[0];
+}
+
+static int opt_metric(DmkCliArgs *a, const char *v, DmkError *err)
+{
+    for (size_t i = 0; i < sizeof metrics / sizeof metrics[0]; i++) {
+        if (strcmp(v, metrics[i]) == 0) {
+            a->metric = metrics[i];
+            a->metric_set = true;
+            return DMK_OK;
+        }
+    }
+    return dmk_error_set(err, DMK_E_INVAL, 0,
+                         "--metric '%s' is unknown: expected mb_s, iops, lat_mean_us or "
+                         "lat_p99_us",
+                         v);
+}
+
+static bool ends_with_nocase(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    if (n <= k)
+        return false;
+    for (size_t i = 0; i < k; i++)
+        if (tolower((unsigned char)s[n - k + i]) != suffix[i])
+            return false;
+    return true;
+}
+
+static int opt_out(DmkCliArgs *a, const char *v, DmkError *err)
+{
+    if (!ends_with_nocase(v, ".png") && !ends_with_nocase(v, ".svg") &&
+        !ends_with_nocase(v, ".pdf"))
+        return dmk_error_set(err, DMK_E_INVAL, 0,
+                             "--out '%s' has no known format: expected a file name ending in "
+                             ".png, .svg or .pdf",
+                             v);
+    a->chart_out = v;
+    return DMK_OK;
+}
+
+/* The lab charts' --kind words, where the chart renderer is built in. */
+static const char *lab_chart_words(const char *sep, const char *last, char *buf, size_t len)
+{
+#ifdef DMK_HAVE_CHART
+    return dmk_lab_chart_names_text(sep, last, buf, len);
+#else
+    (void)sep;
+    (void)last;
+    snprintf(buf, len, "none in this build");
+    return buf;
+#endif
+}
+
+static bool is_lab_chart(const char *v)
+{
+#ifdef DMK_HAVE_CHART
+    return dmk_lab_chart_find(v) != NULL;
+#else
+    (void)v;
+    return false;
+#endif
+}
+
+static int opt_kind(DmkCliArgs *a, const char *v, DmkError *err)
+{
+    static const struct {
+        const char *name;
+        DmkChartChoice kind;
+    } kinds[] = {
+        {"qd", DMK_CLI_CHART_QD},
+        {"bs", DMK_CLI_CHART_BS},
+        {"tiles", DMK_CLI_CHART_TILES},
+    };
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+        if (strcmp(v, kinds[i].name) == 0) {
+            a->chart_kind = kinds[i].kind;
+            return DMK_OK;
+        }
+    }
+    if (is_lab_chart(v)) {
+        a->chart_kind = DMK_CLI_CHART_LAB;
+        a->lab_chart = v;
+        return DMK_OK;
+    }
+    char words[256];
+    return dmk_error_set(err, DMK_E_INVAL, 0,
+                         "--kind '%s' is unknown: expected qd (a line per drive vs queue depth), "
+                         "bs (vs block size) or tiles (bars per test); for lab results %s",
+                         v, lab_chart_words(", ", " or ", words, sizeof words));
+}
+
+static int opt_dimension(const char *what, const char *v, int max, int *out, DmkError *err)
+{
+    uint64_t n;
+    int rc = dmk_parse_uint_range(what, v, 100, (uint64_t)max, &n, err);
+    *out = (int)n;
+    return rc;
+}
+
+static int opt_width(DmkCliArgs *a, const char *v, DmkError *err)
+{
+    return opt_dimension("--width", v, 10000, &a->width, err);
+}
+
+static int opt_height(DmkCliArgs *a, const char *v, DmkError *err)
+{
+    return opt_dimension("--height", v, 10000, &a->height, err);
+}
+
+static int opt_scale(DmkCliArgs *a, const char *v, DmkError *err)
+{
+    uint64_t n;
+    int rc = dmk_parse_uint_range("--scale", v, 1, 2, &n, err);
+    a->scale = (int)n;
+    return rc;
+}
+
+/* ---- options of every command -------------------------------------------- */
+
+static int opt_quiet(DmkCliArgs *a, const char *v, DmkError *err)
+{
+    (void)v;
+    (void)err;
+    a->quiet = true;
+    return DMK_OK;
+}
+
+static int opt_help(DmkCliArgs *a, const char *v, DmkError *err)
+{
+    (void)v;
+    (void)err;
+    a->cmd = DMK_CMD_HELP;
+    return DMK_OK;
+}
+
+static int opt_version(DmkCliArgs *a, const char *v, DmkError *err)
+{
+    (void)v;
+    (void)err;
+    a->cmd = DMK_CMD_VERSION;
+    return DMK_OK;
+}
+
+/* ---- options of the review-lab commands ------------------------------------ */
+
+/* A lab test's own setting (dmk-lab.h's table), into a->req.lab; which
+ * test it applies to is checked once the command is known to be one
+ * (check_lab_options). */
+static int opt_lab(DmkCliArgs *a, const DmkLabParam *lp, const char *v, DmkError *err)
+{
+    char what[40];
+    snprintf(what, sizeof what, "--%s", lp->name);
+    a->lab_given |= DMK_LAB_P(lp->id);
+    double *secs = dmk_lab_seconds_of(&a->req.lab, lp->id);
+    if (secs)
+        return dmk_parse_seconds_range(what, v, lp->min, lp->max, secs, err);
+    uint64_t *size = dmk_lab_size_of(&a->req.lab, lp->id);
+    if (size)
+        return dmk_parse_size_range(what, v, (uint64_t)lp->min, (uint64_t)lp->max, size, err);
+    return dmk_error_set(err, DMK_E_INVAL, 0, "%s cannot be set", what);
+}
+
+static int opt_null_cache(DmkCliArgs *a, const char *v, DmkError *err)
+{
+    return set_null(a, "cache", "--null-cache", v, err);
+}
+
+static int opt_null_thermal(DmkCliArgs *a, const char *v, DmkError *err)
+{
+    return set_null(a, "thermal", "--null-thermal", v, err);
+}
+
+static int opt_null_slow(DmkCliArgs *a, const char *v, DmkError *err)
+{
+    return set_null(a, "slow", "--null-slow", v, err);
+}
+
+static int opt_null_clock(DmkCliArgs *a, const char *v, DmkError *err)
+{
+    if (strcmp(v, "simulated") != 0 && strcmp(v, "real") != 0)
+        return dmk_error_set(err, DMK_E_INVAL, 0,
+                             "--null-clock '%s' is unknown: expected real or simulated", v);
+    a->req.null_clock_simulated = strcmp(v, "simulated") == 0;
+    return DMK_OK;
+}
+
+/* ---- the table ---------------------------------------------------------- */
+
+#define RUN      DMK_CMD_RUN
+#define SWEEP    DMK_CMD_SWEEP
+#define LAB      DMK_CMD_LAB
+#define MEASURES (DMK_CMD_RUN | DMK_CMD_SWEEP)
+#define ALL_RUNS (DMK_CMD_RUN | DMK_CMD_SWEEP | DMK_CMD_LAB)
+#define SHOW     DMK_CMD_SHOW
+#define CHART    DMK_CMD_CHART
+#define READERS  (DMK_CMD_SHOW | DMK_CMD_CHART)
+#define ANY      0u /* accepted everywhere */
+
+/* --kind's help names the lab charts of chart/'s table. */
+static char kind_help[512];
+
+/* A row of the run request's table (core/dmk-request.h): its name, value,
+ * commands and help are the table's, filled in by rows_init. */
+#define REQ(id)                                   \
+    {                                             \
+        NULL, NULL, 0, NULL, NULL, NULL, (id) + 1 \
+    }
+
+/* Grouped by the commands that take them: the help prints a heading
+ * wherever that changes. Not const: the request's rows are filled in. */
+static DmkOption options[] = {
+    REQ(DMK_REQ_TARGET),
+    {"--device", "DEV", ALL_RUNS, dmk_cli_opt_device,
+     "a raw block device instead (e.g. /dev/sdb): tests use its first --size bytes (fullspan: "
+     "all of it); reads need no more, writes need --yes-destroy-data"},
+    {"--yes-destroy-data", "DEV", ALL_RUNS, dmk_cli_opt_destroy,
+     "allow write tests on --device, destroying its data: DEV must name that device; refused "
+     "while it or a partition is mounted, swap or held (device-mapper, md)"},
+    REQ(DMK_REQ_SIZE),
+    REQ(DMK_REQ_DATA),
+    REQ(DMK_REQ_BACKEND),
+    {"--null-latency", "US", ALL_RUNS, opt_null_latency, NULL},
+    {"--null-serve", "US", ALL_RUNS, opt_null_serve, NULL},
+    {"--null-clock", "KIND", ALL_RUNS, opt_null_clock,
+     "null backend only: real (default) or simulated time, which moves only while the run waits "
+     "for its I/O (exact, machine-independent numbers; needs --null-latency)"},
+    {"--json", "FILE", ALL_RUNS, opt_json, "write results as JSON to FILE (- for stdout)"},
+    {"--csv", "FILE", ALL_RUNS, opt_csv, "write results as CSV to FILE (- for stdout)"},
+    {"--quiet", NULL, ALL_RUNS, opt_quiet, "no progress line"},
+    REQ(DMK_REQ_WATCHDOG),
+    REQ(DMK_REQ_WARMUP),
+    REQ(DMK_REQ_MODE),
+    REQ(DMK_REQ_PASSES),
+    REQ(DMK_REQ_MEASURE),
+    REQ(DMK_REQ_INTERVAL),
+    REQ(DMK_REQ_TIMELINE),
+    REQ(DMK_REQ_VERIFY),
+    REQ(DMK_REQ_PROFILE),
+    REQ(DMK_REQ_TEST),
+    REQ(DMK_REQ_READ_SHARE),
+    {"--pattern", "P", SWEEP, opt_pattern, "rnd (random, default) or seq (sequential)"},
+    {"--bs", "SIZE", SWEEP, opt_bs,
+     "qd: the block size, 512-64M (default: 4K random, 128K sequential)"},
+    {"--qd", "LIST", SWEEP | LAB, opt_qd,
+     "qd: queue depths 1-256, e.g. 1,2,4,8 (default: 1,2,4,8,16,32 random, 1..16 "
+     "sequential); bs: one queue depth (default: 4); mixed: one, per thread (default: 1)"},
+    {"--bs-list", "LIST", SWEEP, opt_bs_list,
+     "bs: block sizes, powers of two, e.g. 512,4K,64K,1M (default: 512..256K random, "
+     "512..64M sequential)"},
+    {"--threads", "N", SWEEP, opt_threads, "threads, each with its own queue, 1-64 (default: 1)"},
+    {"--null-cache", "SIZE", LAB, opt_null_cache, NULL},
+    {"--null-thermal", "SIZE", LAB, opt_null_thermal, NULL},
+    {"--null-slow", "N", LAB, opt_null_slow, NULL},
+    {"--metric", "NAME", READERS, opt_metric,
+     "the number shown: mb_s (default), iops, lat_mean_us or lat_p99_us"},
+    {"--out", "FILE", CHART, opt_out, "the chart file: .png, .svg or .pdf (required)"},
+    {"--kind", "KIND", CHART, opt_kind, kind_help}, /* filled by lab_rows_init */
+    {"--width", "W", CHART, opt_width, "width in pixels (PNG) or points, 100-10000 (default: 800)"},
+    {"--height", "H", CHART, opt_height, "height, 100-10000 (default: 500)"},
+    {"--scale", "N", CHART, opt_scale, "PNG pixels per unit: 1, or 2 for a 2x image (default: 1)"},
+    {"--help", NULL, ANY, opt_help, "show this help"},
+    {"--version", NULL, ANY, opt_version, "show the version"},
+};
+
+/* The lab tests' own settings (not --size, --warmup, --test or --qd,
+ * which other commands share and options[] has), as rows of the lab
+ * commands, from dmk-lab.h's table. */
+static DmkOption lab_rows[DMK_LAB_N_PARAMS];
+static char lab_names[DMK_LAB_N_PARAMS][40];
+static size_t n_lab_rows;
+
+/* The run request's options as they apply to the commands: run, sweep
+ * and the lab tests are its kinds. */
+static unsigned commands_of(unsigned kinds)
+{
+    return ((kinds & DMK_REQ_KIND(DMK_REQUEST_RUN)) ? DMK_CMD_RUN : 0) |
+           ((kinds & DMK_REQ_KIND(DMK_REQUEST_SWEEP)) ? DMK_CMD_SWEEP : 0) |
+           ((kinds & DMK_REQ_KIND(DMK_REQUEST_LAB)) ? DMK_CMD_LAB : 0);
+}
+
+static char request_names[DMK_REQ_N_OPTIONS][32];
+
+static void request_rows_init(void)
+{
+    for (size_t i = 0; i < sizeof options / sizeof options[0]; i++) {
+        if (!options[i].req)
+            continue;
+        const DmkRequestOption *ro = dmk_request_option((DmkRequestOptionId)(options[i].req - 1));
+        snprintf(request_names[ro->id], sizeof request_names[0], "--%s", ro->name);
+        options[i].name = request_names[ro->id];
+        options[i].value = ro->value;
+        options[i].commands = commands_of(ro->kinds);
+        options[i].help = ro->help;
+    }
+}
+
+static void lab_rows_init(void)
+{
+    if (n_lab_rows)
+        return;
+    request_rows_init();
+    char words[256];
+    snprintf(kind_help, sizeof kind_help,
+             "qd (vs queue depth), bs (vs block size) or tiles (bars per test); lab results: %s; "
+             "default: the first file's sweep or lab chart, else tiles",
+             lab_chart_words(", ", ", ", words, sizeof words));
+    for (int id = 0; id < DMK_LAB_N_PARAMS; id++) {
+        const DmkLabParam *lp = dmk_lab_param((DmkLabParamId)id);
+        if (lp->shared)
+            continue;
+        snprintf(lab_names[n_lab_rows], sizeof lab_names[0], "--%s", lp->name);
+        lab_rows[n_lab_rows] =
+            (DmkOption){lab_names[n_lab_rows], lp->value, DMK_CMD_LAB, NULL, lp->help, lp};
+        n_lab_rows++;
+    }
+}
+
+const DmkOption *_dmk_cli_find_option(const char *name, size_t len)
+{
+    lab_rows_init();
+    for (size_t i = 0; i < sizeof options / sizeof options[0]; i++)
+        if (strlen(options[i].name) == len && strncmp(options[i].name, name, len) == 0)
+            return &options[i];
+    for (size_t i = 0; i < n_lab_rows; i++)
+        if (strlen(lab_rows[i].name) == len && strncmp(lab_rows[i].name, name, len) == 0)
+            return &lab_rows[i];
+    return NULL;
+}
+
+const DmkOption *_dmk_cli_options(size_t *n)
+{
+    lab_rows_init();
+    *n = sizeof options / sizeof options[0];
+    return options;
+}
+
+const DmkOption *_dmk_cli_lab_rows(size_t *n)
+{
+    lab_rows_init();
+    *n = n_lab_rows;
+    return lab_rows;
+}
+
+int _dmk_cli_option_apply(DmkCliArgs *a, const DmkOption *o, const char *value, DmkError *err)
+{
+    if (o->req)
+        return opt_request(a, (DmkRequestOptionId)(o->req - 1), value, err);
+    return o->fn ? o->fn(a, value, err) : opt_lab(a, o->lab, value, err);
+}
