@@ -58,14 +58,24 @@ void dmk_lab_describe_sustained(const DmkLabParams *p, char *buf, size_t len)
              time_text(p->sample_s, sample, sizeof sample));
 }
 
+/* "the free space but 2 GiB": what a full-span write of no size covers. */
+static void free_space_words(uint64_t margin, char *buf, size_t len)
+{
+    char m[32];
+    snprintf(buf, len, "the free space but %s", dmk_format_size(margin, m, sizeof m));
+}
+
 void dmk_lab_describe_fullspan(const DmkLabParams *p, char *buf, size_t len)
 {
-    char span[32], job[128], sample[48];
+    char span[64], job[128], sample[48];
+    if (p->span)
+        dmk_format_size(p->span, span, sizeof span);
+    else
+        free_space_words(p->margin, span, sizeof span);
     snprintf(buf, len,
              "%s once over %s, sampled every %s. It fills the drive; the file is removed "
              "afterwards.",
-             job_words(&p->job, job, sizeof job),
-             p->span ? dmk_format_size(p->span, span, sizeof span) : "the free space but 2 GiB",
+             job_words(&p->job, job, sizeof job), span,
              time_text(p->sample_s, sample, sizeof sample));
 }
 

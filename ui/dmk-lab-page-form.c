@@ -112,7 +112,7 @@ static const guint64 qds[] = {1, 2, 4, 8, 16, 32};
 
 typedef enum {
     NUM_SIZE,   /* "32 GiB" */
-    NUM_AMOUNT, /* a size, or 0: "Free space − 2 GiB" */
+    NUM_AMOUNT, /* a size, or 0: "Free space − 2 GiB", the test's margin */
     NUM_COUNT,  /* "8" */
 } NumberKind;
 
@@ -121,20 +121,22 @@ static GArray *dd_values(GtkWidget *dd)
     return g_object_get_data(G_OBJECT(dd), VALUES_KEY);
 }
 
-static char *number_label(guint64 v, NumberKind kind)
+/* margin: what a full-span write leaves free (NUM_AMOUNT only), the
+ * test's default from dmk-lab.h's table: the window has no margin field. */
+static char *number_label(guint64 v, NumberKind kind, guint64 margin)
 {
     char buf[32];
     if (kind == NUM_COUNT)
         return g_strdup_printf("%" G_GUINT64_FORMAT, v);
     if (kind == NUM_AMOUNT && v == 0)
-        return g_strdup("Free space \u2212 2 GiB");
+        return g_strdup_printf("Free space \u2212 %s", dmk_format_size(margin, buf, sizeof buf));
     return g_strdup(dmk_format_size(v, buf, sizeof buf));
 }
 
 /* Fills a drop-down with sizes (or counts) and selects `selected`,
  * which joins the list in order when it is not one of them. */
 static void fill_numbers(GtkWidget *dd, const guint64 *v, size_t n, guint64 selected,
-                         NumberKind kind)
+                         NumberKind kind, guint64 margin)
 {
     GArray *values = g_array_new(FALSE, FALSE, sizeof(guint64));
     g_array_append_vals(values, v, (guint)n);
@@ -146,7 +148,7 @@ static void fill_numbers(GtkWidget *dd, const guint64 *v, size_t n, guint64 sele
     GtkStringList *labels = gtk_string_list_new(NULL);
     for (guint i = 0; i < values->len; i++) {
         guint64 x = g_array_index(values, guint64, i);
-        char *label = number_label(x, kind);
+        char *label = number_label(x, kind, margin);
         gtk_string_list_append(labels, label);
         g_free(label);
     }
@@ -182,11 +184,11 @@ static void on_time_changed(GtkComboBox *combo, DmkLabPage *self)
 }
 
 static GtkWidget *number_dropdown(DmkLabPage *self, const guint64 *v, size_t n, guint64 selected,
-                                  NumberKind kind)
+                                  NumberKind kind, guint64 margin)
 {
     GtkWidget *dd = gtk_drop_down_new(NULL, NULL);
     dmk_drop_down_show_strings(GTK_DROP_DOWN(dd));
-    fill_numbers(dd, v, n, selected, kind);
+    fill_numbers(dd, v, n, selected, kind, margin);
     g_signal_connect(dd, "notify::selected", G_CALLBACK(on_field_changed), self);
     return dd;
 }
@@ -229,13 +231,13 @@ static GtkWidget *time_combo(DmkLabPage *self, const DmkLabField *f, double valu
 /* The span and amount tables read in GiB, as people pick sizes; the
  * drop-down keeps bytes, what DmkLabParams takes. */
 static GtkWidget *gib_dropdown(DmkLabPage *self, const guint64 *gib, size_t n, guint64 selected,
-                               NumberKind kind)
+                               NumberKind kind, guint64 margin)
 {
     guint64 v[MAX(G_N_ELEMENTS(span_gib), G_N_ELEMENTS(amount_gib))];
     g_assert(n <= G_N_ELEMENTS(v));
     for (size_t i = 0; i < n; i++)
         v[i] = gib[i] << 30;
-    return number_dropdown(self, v, n, selected, kind);
+    return number_dropdown(self, v, n, selected, kind, margin);
 }
 
 /* A span of 0 in this field means the free space, less the margin. */
@@ -255,10 +257,11 @@ static GtkWidget *field_widget(DmkLabPage *self, const DmkLabField *f, DmkLabPar
         return job_dropdown(self, f->jobs, &p->job);
     case DMK_LAB_P_SPAN:
         if (span_kind(f) == NUM_AMOUNT)
-            return gib_dropdown(self, amount_gib, G_N_ELEMENTS(amount_gib), p->span, NUM_AMOUNT);
-        return gib_dropdown(self, span_gib, G_N_ELEMENTS(span_gib), p->span, NUM_SIZE);
+            return gib_dropdown(self, amount_gib, G_N_ELEMENTS(amount_gib), p->span, NUM_AMOUNT,
+                                p->margin);
+        return gib_dropdown(self, span_gib, G_N_ELEMENTS(span_gib), p->span, NUM_SIZE, 0);
     default:
-        return number_dropdown(self, qds, G_N_ELEMENTS(qds), p->mixed_qd, NUM_COUNT);
+        return number_dropdown(self, qds, G_N_ELEMENTS(qds), p->mixed_qd, NUM_COUNT, 0);
     }
 }
 
@@ -409,12 +412,14 @@ static void override_size(DmkLabPage *self, DmkLabParamId id, double v)
     for (size_t ti = 0; v > 0 && ti < dmk_lab_test_count(); ti++) {
         const DmkLabTest *t = dmk_lab_test_at(ti);
         GtkWidget *dd = self->fields[ti][id];
+        DmkLabParams defaults;
+        dmk_lab_params_init(&defaults, t->kind);
         for (size_t i = 0; dd && i < t->n_fields; i++) {
             if (t->fields[i].id != id)
                 continue;
             GArray *old = g_array_ref(dd_values(dd));
             fill_numbers(dd, (const guint64 *)(void *)old->data, old->len, (guint64)v,
-                         span_kind(&t->fields[i]));
+                         span_kind(&t->fields[i]), defaults.margin);
             g_array_unref(old);
         }
     }

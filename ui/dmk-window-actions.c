@@ -484,7 +484,12 @@ static char *fill_question(const DmkRunSpec *spec, const DmkBackend *be, char **
                            " (%s on %s, %s free)", vol.fs_type, vol.device,
                            dmk_format_size(vol.free_bytes >> 20 << 20, free_text, sizeof free_text))
                      : g_strdup("");
-    char *margin = spec->size ? g_strdup("") : g_strdup(", all its free space but 2 GiB");
+    char margin_text[32];
+    char *margin =
+        spec->size
+            ? g_strdup("")
+            : g_strdup_printf(", all its free space but %s",
+                              dmk_format_size(spec->free_margin, margin_text, sizeof margin_text));
     char *pretend = be && be->in_memory
                         ? g_strdup_printf("\n\nThe %s backend is chosen: it only pretends, and "
                                           "writes nothing.",

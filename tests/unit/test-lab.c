@@ -224,6 +224,18 @@ static void test_describe(void)
     }
 }
 
+/* A full-span write of no size names the margin it leaves, not the
+ * default's 2 GiB (the CLI's --margin). */
+static void test_describe_margin(void)
+{
+    DmkLabParams p;
+    char buf[512];
+    dmk_lab_params_init(&p, DMK_LAB_FULLSPAN);
+    p.margin = 8ULL << 30;
+    dmk_lab_describe(&p, buf, sizeof buf);
+    DMK_CHECK_HAS(buf, "once over the free space but 8 GiB, sampled");
+}
+
 /* The window's settings schema offers the lab-test key's choices the
  * table has, in its order, and defaults to its first. */
 static void test_gschema_choices(void)
@@ -2038,6 +2050,7 @@ int main(int argc, char **argv)
     DMK_TEST(test_table);
     DMK_TEST(test_planned);
     DMK_TEST(test_describe);
+    DMK_TEST(test_describe_margin);
     DMK_TEST(test_gschema_choices);
     DMK_TEST(test_params_defaults);
     DMK_TEST(test_build_sustained);
