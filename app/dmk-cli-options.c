@@ -361,8 +361,10 @@ static int opt_null_clock(DmkCliArgs *a, const char *v, DmkError *err)
 #define READERS  (DMK_CMD_SHOW | DMK_CMD_CHART)
 #define ANY      0u /* accepted everywhere */
 
-/* --kind's help names the lab charts of chart/'s table. */
+/* --kind's help names the lab charts of chart/'s table; --qd's the lab
+ * tests that take a queue depth, from dmk-lab.h's. */
 static char kind_help[512];
+static char qd_help[512];
 
 /* A row of the run request's table (core/dmk-request.h): its name, value,
  * commands and help are the table's, filled in by rows_init. */
@@ -406,9 +408,7 @@ static DmkOption options[] = {
     {"--pattern", "P", SWEEP, opt_pattern, "rnd (random, default) or seq (sequential)"},
     {"--bs", "SIZE", SWEEP, opt_bs,
      "qd: the block size, 512-64M (default: 4K random, 128K sequential)"},
-    {"--qd", "LIST", SWEEP | LAB, opt_qd,
-     "qd: queue depths 1-256, e.g. 1,2,4,8 (default: 1,2,4,8,16,32 random, 1..16 "
-     "sequential); bs: one queue depth (default: 4); mixed: one, per thread (default: 1)"},
+    {"--qd", "LIST", SWEEP | LAB, opt_qd, qd_help}, /* filled by lab_rows_init */
     {"--bs-list", "LIST", SWEEP, opt_bs_list,
      "bs: block sizes, powers of two, e.g. 512,4K,64K,1M (default: 512..256K random, "
      "512..64M sequential)"},
@@ -459,11 +459,30 @@ static void request_rows_init(void)
     }
 }
 
+/* "...; mixed: one, per thread (default: 1)": each lab test that takes
+ * --qd (its params), with its default. */
+static void qd_help_init(void)
+{
+    int used = snprintf(qd_help, sizeof qd_help,
+                        "qd: queue depths 1-256, e.g. 1,2,4,8 (default: 1,2,4,8,16,32 random, "
+                        "1..16 sequential); bs: one queue depth (default: 4)");
+    for (size_t i = 0; i < dmk_lab_test_count() && used > 0 && (size_t)used < sizeof qd_help; i++) {
+        const DmkLabTest *t = dmk_lab_test_at(i);
+        DmkLabParams p;
+        if (!(t->params & DMK_LAB_P(DMK_LAB_P_QD)))
+            continue;
+        dmk_lab_params_init(&p, t->kind);
+        used += snprintf(qd_help + used, sizeof qd_help - (size_t)used,
+                         "; %s: one, per thread (default: %u)", t->name, (unsigned)p.mixed_qd);
+    }
+}
+
 static void lab_rows_init(void)
 {
     if (n_lab_rows)
         return;
     request_rows_init();
+    qd_help_init();
     char words[256];
     snprintf(kind_help, sizeof kind_help,
              "qd (vs queue depth), bs (vs block size) or tiles (bars per test); lab results: %s; "
