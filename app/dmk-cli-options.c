@@ -444,6 +444,7 @@ static unsigned commands_of(unsigned kinds)
 }
 
 static char request_names[DMK_REQ_N_OPTIONS][32];
+static char request_help[DMK_REQ_N_OPTIONS][512]; /* those the lab tests share */
 
 static void request_rows_init(void)
 {
@@ -455,7 +456,7 @@ static void request_rows_init(void)
         options[i].name = request_names[ro->id];
         options[i].value = ro->value;
         options[i].commands = commands_of(ro->kinds);
-        options[i].help = ro->help;
+        options[i].help = dmk_request_option_help(ro, request_help[ro->id], sizeof request_help[0]);
     }
 }
 

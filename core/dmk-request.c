@@ -53,8 +53,7 @@ static const DmkRequestOption options[DMK_REQ_N_OPTIONS] = {
      "the tests: default, peak, real, demo or nvme (default: default)"},
     {DMK_REQ_TEST, "test", "NAME", DMK_REQ_VALUE_TEST, 0, 0, 0, 0, NULL, RUN | LAB, DMK_REQ_CLI,
      "a test by CrystalDiskMark's name, e.g. \"RND4K Q32T1\" (run: repeatable, replaces the "
-     "profile's tests; sustained, recovery: the write, default RND4K Q32T1; fullspan: "
-     "default SEQ1M Q8T1)"},
+     "profile's tests)"},
     {DMK_REQ_MODE, "mode", "MODE", DMK_REQ_VALUE_CHOICE, 0, 0, 0, 0,
      "rw (read and write), read, write or mix", RUN | SWEEP, BOTH,
      "the directions: rw (each test read, then write), read, write, or (drivemark-cli run "
@@ -66,8 +65,7 @@ static const DmkRequestOption options[DMK_REQ_N_OPTIONS] = {
      "add the mixed column: each test of the profile mixed, 70 % reads"},
     {DMK_REQ_SIZE, "size", "SIZE", DMK_REQ_VALUE_SIZE, (double)DMK_SIZE_MIN, (double)DMK_SIZE_MAX,
      (double)DMK_LAB_SIZE_MAX, (double)(1ULL << 30), NULL, ALL, BOTH,
-     "test file size, 16MiB-64GiB; the lab tests' span, up to 1PiB (default: 1GiB; lab: "
-     "32GiB; fullspan: the free space)"},
+     "test file size, 16MiB-64GiB; the lab tests' span, up to 1PiB (default: 1GiB)"},
     /* CrystalDiskMark's menu, 1 to 9, and the window's setting (checked
      * against its schema by test-request); the engine and the CSV reader
      * keep DMK_PASSES_MAX, so older results with more passes still open. */
@@ -77,8 +75,7 @@ static const DmkRequestOption options[DMK_REQ_N_OPTIONS] = {
      RUN | SWEEP, BOTH, "length of each pass (default: 5)"},
     /* def < 0: the measure time (CrystalDiskMark discards one pass's worth). */
     {DMK_REQ_WARMUP, "warmup", "SECONDS", DMK_REQ_VALUE_SECONDS, 0, 7 * DAY, 0, -1, NULL, ALL, BOTH,
-     "discarded warm-up before each test, 0 for none (default: the measure time; lab: 2 for "
-     "mixed and latency, else 0)"},
+     "discarded warm-up before each test, 0 for none (default: the measure time)"},
     {DMK_REQ_INTERVAL, "interval", "SECONDS", DMK_REQ_VALUE_SECONDS, 0, 7 * DAY, 0, 5, NULL,
      RUN | SWEEP, BOTH, "idle time between tests (default: 5)"},
     {DMK_REQ_TIMELINE, "timeline", "SECONDS", DMK_REQ_VALUE_SECONDS, 0.01, 3600, 0, 0, NULL,

@@ -100,6 +100,11 @@ size_t dmk_request_option_count(void);
 const DmkRequestOption *dmk_request_option(DmkRequestOptionId id);
 /* "passes" (no dashes), or NULL. */
 const DmkRequestOption *dmk_request_option_by_name(const char *name);
+/* o's help line, written into buf (len bytes) and returned: the table's,
+ * and for an option the lab tests share (--size, --warmup, --test) with
+ * each lab test's default from dmk-lab.h's table (dmk-request-help.c).
+ * NULL for --backend, whose help each front end writes from the registry. */
+const char *dmk_request_option_help(const DmkRequestOption *o, char *buf, size_t len);
 
 #define DMK_REQUEST_TESTS_MAX (DMK_MAX_TESTS / 2)
 

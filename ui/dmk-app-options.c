@@ -450,13 +450,13 @@ gboolean _dmk_app_options_any(GVariantDict *d)
 /* Help texts live as long as the application: GApplication keeps the
  * pointers. The table's words, as a sentence (GLib's style); --backend's
  * from the registry: "The I/O backend: native, libaio or null". */
-static char request_help[DMK_REQ_N_OPTIONS][320];
+static char request_help[DMK_REQ_N_OPTIONS][512];
 
 static const char *request_help_of(const DmkRequestOption *ro)
 {
     char *h = request_help[ro->id], names[160];
-    if (ro->help)
-        g_snprintf(h, sizeof request_help[0], "%s", ro->help);
+    if (ro->help) /* with the lab tests' defaults where they share it */
+        dmk_request_option_help(ro, h, sizeof request_help[0]);
     else
         g_snprintf(h, sizeof request_help[0], "the I/O backend: %s",
                    dmk_backend_choices(names, sizeof names));

@@ -309,6 +309,38 @@ static void test_gschema_passes(void)
     DMK_CHECK_HAS(key, want);
 }
 
+/* The options the lab tests share say each test's default, from the
+ * lab tests' table: the words they had when typed by hand. */
+static void test_lab_help(void)
+{
+    char buf[512];
+    DMK_CHECK_STR(dmk_request_option_help(dmk_request_option(DMK_REQ_WARMUP), buf, sizeof buf),
+                  "discarded warm-up before each test, 0 for none (default: the measure time; "
+                  "lab: 2 for mixed and latency, else 0)");
+    DMK_CHECK_STR(dmk_request_option_help(dmk_request_option(DMK_REQ_SIZE), buf, sizeof buf),
+                  "test file size, 16MiB-64GiB; the lab tests' span, up to 1PiB (default: 1GiB; "
+                  "lab: 32GiB; fullspan: the free space)");
+    DMK_CHECK_STR(dmk_request_option_help(dmk_request_option(DMK_REQ_TEST), buf, sizeof buf),
+                  "a test by CrystalDiskMark's name, e.g. \"RND4K Q32T1\" (run: repeatable, "
+                  "replaces the profile's tests; sustained, recovery: the write, default RND4K "
+                  "Q32T1; fullspan: default SEQ1M Q8T1)");
+    /* every test that takes a write names it, with its default */
+    for (size_t i = 0; i < dmk_lab_test_count(); i++) {
+        const DmkLabTest *t = dmk_lab_test_at(i);
+        DmkLabParams p;
+        char job[48];
+        if (!(t->params & DMK_LAB_P(DMK_LAB_P_JOB)))
+            continue;
+        dmk_lab_params_init(&p, t->kind);
+        DMK_CHECK_HAS(buf, t->name);
+        DMK_CHECK_HAS(buf, dmk_job_format_name(&p.job, job, sizeof job));
+    }
+    DMK_CHECK_STR(dmk_request_option_help(dmk_request_option(DMK_REQ_PASSES), buf, sizeof buf),
+                  dmk_request_option(DMK_REQ_PASSES)->help);
+    DMK_CHECK(dmk_request_option_help(dmk_request_option(DMK_REQ_BACKEND), buf, sizeof buf) ==
+              NULL);
+}
+
 /* One meaning per number, said in one text. */
 static void test_exit_statuses(void)
 {
@@ -337,6 +369,7 @@ int main(int argc, char **argv)
     DMK_TEST(test_lab);
     DMK_TEST(test_null_simulation);
     DMK_TEST(test_gschema_passes);
+    DMK_TEST(test_lab_help);
     DMK_TEST(test_exit_statuses);
     return dmk_test_done();
 }
