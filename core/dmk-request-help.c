@@ -147,9 +147,22 @@ const char *dmk_request_option_help(const DmkRequestOption *o, char *buf, size_t
         job_part(lab, sizeof lab);
     else if (o->id == DMK_REQ_SIZE)
         span_part(lab, sizeof lab);
-    /* The lab's part goes inside the table's closing parenthesis. */
-    size_t n = strlen(o->help);
+    /* The lab's range goes before the table's defaults, and its defaults
+     * inside their closing parenthesis: "test file size, 16MiB-64GiB;
+     * the lab tests' span, up to 1PiB (default: 1GiB; lab: 32GiB ...)". */
+    char range[64] = "", bound[32];
+    if (o->lab_max > 0) {
+        /* "1 PiB" written as the option takes it: "1PiB" */
+        dmk_format_size((uint64_t)o->lab_max, bound, sizeof bound);
+        char *space = strchr(bound, ' ');
+        if (space)
+            memmove(space, space + 1, strlen(space));
+        snprintf(range, sizeof range, "; the lab tests' span, up to %s", bound);
+    }
+    const char *open = strstr(o->help, " (");
+    size_t head = open ? (size_t)(open - o->help) : strlen(o->help), n = strlen(o->help);
     n -= n && o->help[n - 1] == ')';
-    snprintf(buf, len, "%.*s%s%s", (int)n, o->help, lab, n < strlen(o->help) ? ")" : "");
+    snprintf(buf, len, "%.*s%s%.*s%s%s", (int)head, o->help, range, (int)(n - head), o->help + head,
+             lab, n < strlen(o->help) ? ")" : "");
     return buf;
 }

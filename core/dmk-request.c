@@ -65,7 +65,7 @@ static const DmkRequestOption options[DMK_REQ_N_OPTIONS] = {
      "add the mixed column: each test of the profile mixed, 70 % reads"},
     {DMK_REQ_SIZE, "size", "SIZE", DMK_REQ_VALUE_SIZE, (double)DMK_SIZE_MIN, (double)DMK_SIZE_MAX,
      (double)DMK_LAB_SIZE_MAX, (double)(1ULL << 30), NULL, ALL, BOTH,
-     "test file size, 16MiB-64GiB; the lab tests' span, up to 1PiB (default: 1GiB)"},
+     "test file size, 16MiB-64GiB (default: 1GiB)"},
     /* CrystalDiskMark's menu, 1 to 9, and the window's setting (checked
      * against its schema by test-request); the engine and the CSV reader
      * keep DMK_PASSES_MAX, so older results with more passes still open. */

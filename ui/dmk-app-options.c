@@ -455,8 +455,10 @@ static char request_help[DMK_REQ_N_OPTIONS][512];
 static const char *request_help_of(const DmkRequestOption *ro)
 {
     char *h = request_help[ro->id], names[160];
-    if (ro->help) /* with the lab tests' defaults where they share it */
-        dmk_request_option_help(ro, h, sizeof request_help[0]);
+    /* The table's run and sweep words only: the window's lab runs take
+     * their span and warm-up from the Lab tab (--lab-size, --lab-warmup). */
+    if (ro->help)
+        g_strlcpy(h, ro->help, sizeof request_help[0]);
     else
         g_snprintf(h, sizeof request_help[0], "the I/O backend: %s",
                    dmk_backend_choices(names, sizeof names));

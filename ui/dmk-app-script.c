@@ -137,11 +137,12 @@ static void finish_after_frame(DmkApp *self)
 }
 
 /* drivemark-cli's statuses (DmkExitStatus): Stop is its SIGINT, and a
- * run whose verify found a bad block is done but lost data. */
+ * run whose verify found a bad block is done but lost data. The run's own
+ * result: the tab shown may be an opened file's, with a verdict of its own. */
 static int exit_status_of(DmkApp *self, int rc)
 {
     DmkVerifyResult sum = {0};
-    const DmkRunResult *res = dmk_window_get_result(self->window);
+    const DmkRunResult *res = dmk_window_get_run_result(self->window);
     if (rc == DMK_E_STOPPED)
         return DMK_EXIT_INTERRUPTED;
     if (rc != DMK_OK)

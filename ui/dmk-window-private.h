@@ -29,8 +29,8 @@ typedef struct DmkRunOwner DmkRunOwner;
 
 /* A run as it starts: the page that owns it and, for the Benchmark tab's
  * tiles, the row pressed and the tile each test fills, by the runner's
- * test index (noted as the spec was built, so a test is never looked up
- * by its name). */
+ * test index (noted once as the spec is built: the runner's callbacks
+ * then go by the index, never by a test's name). */
 typedef struct {
     const DmkRunOwner *owner;
     int row; /* the tiles: the row run, -1 for all */
@@ -123,6 +123,7 @@ struct _DmkWindow {
     gboolean close_at_stop; /* ... by closing the window (--close-at) */
     gboolean closing;       /* close the window once the run has ended */
     DmkSaved *last_run;     /* the newest run of the Benchmark tab, for copy and save */
+    DmkSaved *finished_run; /* the newest run of any tab, what it kept (NULL: nothing) */
     int grown;              /* the width made roomy for charts once already, 0 before */
 
     GSettings *recent; /* not delayed: the recent files outlive --options */

@@ -27,22 +27,34 @@ static double seconds_setting(DmkWindow *self, const char *key, double override)
     return override >= 0 ? override : (double)g_settings_get_int(self->settings, key);
 }
 
-/* The tile each of spec's tests fills, by the runner's test index: the
- * profile's row of that test (or only `row`), in its direction's column. */
+/* Whether the profile's row j holds the test named `name` (canonical). */
+static gboolean row_runs(const DmkProfile *p, size_t j, const char *name)
+{
+    DmkJob job;
+    char canon[sizeof((DmkTest *)0)->name];
+    DmkError err = {0};
+    return dmk_job_parse_name(p->tests[j], &job, &err) == DMK_OK &&
+           strcmp(dmk_job_format_name(&job, canon, sizeof canon), name) == 0;
+}
+
+/* The tile each of spec's tests fills, by the runner's test index, noted
+ * once as the spec is built: the first row of that test (or only `row`)
+ * whose tile in the test's direction no earlier test took, so a profile
+ * that lists a test twice fills both rows, in order. */
 static void map_tiles(DmkWindow *self, int row, const DmkRunSpec *spec, DmkRunStart *start)
 {
     const DmkProfile *p = _dmk_window_profile(self);
+    gboolean taken[DMK_ROWS_MAX][DMK_COLS] = {{FALSE}};
     start->n_tiles = MIN(spec->n_tests, (size_t)DMK_TILES_MAX);
     for (size_t i = 0; i < start->n_tiles; i++) {
+        DmkMode mode = spec->tests[i].mode;
         start->tiles[i] = NULL;
-        for (size_t j = 0; j < p->n_tests && j < DMK_ROWS_MAX; j++) {
-            DmkJob job;
-            char name[sizeof spec->tests[i].name];
-            DmkError err = {0};
-            if ((row < 0 || (size_t)row == j) &&
-                dmk_job_parse_name(p->tests[j], &job, &err) == DMK_OK &&
-                strcmp(dmk_job_format_name(&job, name, sizeof name), spec->tests[i].name) == 0)
-                start->tiles[i] = self->tiles[j][spec->tests[i].mode];
+        for (size_t j = 0; j < p->n_tests && j < DMK_ROWS_MAX && !start->tiles[i]; j++) {
+            if ((row >= 0 && (size_t)row != j) || taken[j][mode] ||
+                !row_runs(p, j, spec->tests[i].name))
+                continue;
+            taken[j][mode] = TRUE;
+            start->tiles[i] = self->tiles[j][mode];
         }
     }
 }
@@ -334,6 +346,8 @@ static void on_finished(int rc, DmkRunResult *res, const DmkError *err, gpointer
     if (self->stop_asked_us && !self->stop_took_us)
         self->stop_took_us = g_get_monotonic_time() - self->stop_asked_us;
     DmkSaved *saved = keep_result(self, res);
+    g_clear_pointer(&self->finished_run, dmk_saved_unref);
+    self->finished_run = saved ? dmk_saved_ref(saved) : NULL;
     report_end(self, rc, err, saved, left_behind);
     self->run.owner = NULL;
     _dmk_window_set_running_ui(self, FALSE, NULL);
@@ -653,6 +667,11 @@ const DmkRunResult *dmk_window_get_result(DmkWindow *self)
     DmkSaved *s = _dmk_window_current_saved(self);
     s = s ? s : self->last_run;
     return s ? dmk_saved_get_result(s) : NULL;
+}
+
+const DmkRunResult *dmk_window_get_run_result(DmkWindow *self)
+{
+    return self->finished_run ? dmk_saved_get_result(self->finished_run) : NULL;
 }
 
 gboolean dmk_window_save_result(DmkWindow *self, const char *path, GError **error)

@@ -566,6 +566,7 @@ static void dmk_window_dispose(GObject *object)
     g_clear_object(&self->recent);
     g_clear_object(&self->recent_menu);
     g_clear_pointer(&self->last_run, dmk_saved_unref);
+    g_clear_pointer(&self->finished_run, dmk_saved_unref);
     G_OBJECT_CLASS(dmk_window_parent_class)->dispose(object);
 }
 

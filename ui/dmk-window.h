@@ -64,6 +64,11 @@ gboolean dmk_window_is_running(DmkWindow *self);
  * (comment applied); NULL before there is one. */
 const DmkRunResult *dmk_window_get_result(DmkWindow *self);
 
+/* What the run that ended last kept, whichever tab it ran on and whatever
+ * tab is shown now (its verdict is the scripted exit status's); NULL when
+ * it kept nothing or none has ended. */
+const DmkRunResult *dmk_window_get_run_result(DmkWindow *self);
+
 /* Writes that result as CSV (JSON for a .json name); FALSE with error set
  * on failure. */
 gboolean dmk_window_save_result(DmkWindow *self, const char *path, GError **error);

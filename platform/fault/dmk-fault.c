@@ -322,8 +322,9 @@ static void keep_or_give(const DmkTarget *t, DmkIo *io)
 }
 
 /* Sets a request's result: moved in full, or as the script says. */
-static void complete(const DmkTarget *t, DmkIo *io)
+static void complete(void *target, DmkIo *io)
 {
+    const DmkTarget *t = target;
     DmkFaultCounts *c = &dmk_fault_counts;
     const DmkFaultScript *s = &t->script;
     int op = io->op & 1;
@@ -348,7 +349,8 @@ static void complete(const DmkTarget *t, DmkIo *io)
     keep_or_give(t, io);
 }
 
-/* The null backend's reap, then the script's say on each completion. */
+/* The null backend's reap, the script having its say on each completion
+ * as it is taken off (a vanish during the wait fails only what follows). */
 static int fault_reap(DmkQueue *q, int min, int max, uint64_t timeout_ns, DmkIo **done,
                       DmkError *err)
 {
@@ -357,9 +359,7 @@ static int fault_reap(DmkQueue *q, int min, int max, uint64_t timeout_ns, DmkIo 
     /* A vanished drive fails what is in flight at once, due or not. */
     bool all_due =
         (q->q.latency_ns == 0 && q->q.serve_ns == 0) || atomic_load(&q->target->vanished);
-    int n = dmk_null_fifo_reap(&q->q, min, max, timeout_ns, all_due, done);
-    for (int i = 0; i < n; i++)
-        complete(q->target, done[i]);
+    int n = dmk_null_fifo_reap(&q->q, min, max, timeout_ns, all_due, done, complete, q->target);
     /* Only swallowed requests left: nothing will come, but a real reap
      * would wait its time out rather than return at once. */
     if (n < min && !q->q.count && dmk_clock_ns() < deadline)

@@ -68,11 +68,18 @@ static inline void dmk_null_fifo_wait_head(const DmkNullFifo *f, uint64_t deadli
     dmk_wait_until_ns(due < deadline ? due : deadline);
 }
 
+/* Called on each request as it is taken off, before the next wait: the
+ * fault backend's script judges a completion when it happens, so one
+ * taken before a drive vanished stays a success. */
+typedef void (*DmkNullTakeFn)(void *ctx, DmkIo *io);
+
 /* Hands back up to max requests into done[], waiting up to timeout_ns for
- * at least min; each moved in full (res = len). all_due: everything in
- * the FIFO counts as due now (no latency, or a drive that failed). */
+ * at least min; each moved in full (res = len), then given to take (NULL:
+ * none; the null backend's constant NULL costs nothing, as this is
+ * inline). all_due: everything in the FIFO counts as due now (no latency,
+ * or a drive that failed). */
 static inline int dmk_null_fifo_reap(DmkNullFifo *f, int min, int max, uint64_t timeout_ns,
-                                     bool all_due, DmkIo **done)
+                                     bool all_due, DmkIo **done, DmkNullTakeFn take, void *ctx)
 {
     int n = 0;
     uint64_t now = all_due ? 0 : dmk_clock_ns();
@@ -91,6 +98,8 @@ static inline int dmk_null_fifo_reap(DmkNullFifo *f, int min, int max, uint64_t 
         io->res = io->len;
         io->os_error = 0;
         done[n++] = io;
+        if (take)
+            take(ctx, io);
     }
     return n;
 }

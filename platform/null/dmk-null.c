@@ -198,7 +198,7 @@ static int null_reap(DmkQueue *q, int min, int max, uint64_t timeout_ns, DmkIo *
 {
     (void)err;
     bool timed = q->q.latency_ns || q->q.serve_ns;
-    return dmk_null_fifo_reap(&q->q, min, max, timeout_ns, !timed, done);
+    return dmk_null_fifo_reap(&q->q, min, max, timeout_ns, !timed, done, NULL, NULL);
 }
 
 static int null_temperature(DmkTarget *t, double *celsius)

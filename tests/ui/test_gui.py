@@ -683,12 +683,32 @@ def test_tiles_by_test_index():
         return "tiles filled: " + ", ".join(seen)
 
 
+def test_exit_status_is_the_runs():
+    """The scripted exit status is the verdict of the run that ended, not
+    of the tab shown: a clean run beside an opened result whose verify
+    found bad blocks (that tab stays current) exits 0, and the opened tab
+    still shows its own verdict."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "bad-csv",
+                        "ok-schema4-verify.csv")
+    with Dir() as d:
+        rc, lines, err, _ = run_app(["--open", path, "--target", d, "--backend", "null",
+                                     "--profile", "demo"] + QUICK + [
+            "--autorun", "--dump-tiles", "--quit-when-done"])
+        check(rc == 0, f"exit {rc} for a clean run beside a bad file; stderr: {err}")
+        check(field(lines, "status").startswith("Done"), f"status: {field(lines, 'status')}")
+        verdict = [f for f in lines if f[0] == "tab-verify"]
+        check(any(v[2] == "bad" for v in verdict), f"the opened tab's verdict: {verdict}")
+        check_empty(d)
+        return f"exit {rc}, status {field(lines, 'status')}"
+
+
 TESTS = [test_run_fills_tiles, test_stop_while_measuring, test_stop_while_filling,
          test_close_during_run, test_verify_run, test_verify_verdict_in_tab,
          test_error_ram_backed, test_error_missing_folder, test_settings_read_options_not_saved,
          test_bad_option, test_options_as_the_cli, test_compare_two_results, test_export_formats,
          test_bad_file_opens_nothing, test_drop_opens_tab, test_sweep_opens_tab,
-         test_recent_results_kept, test_dialogs_open, test_tiles_by_test_index]
+         test_recent_results_kept, test_dialogs_open, test_tiles_by_test_index,
+         test_exit_status_is_the_runs]
 
 
 def main(tests=TESTS):
