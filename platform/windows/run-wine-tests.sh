@@ -67,6 +67,11 @@ windows_tests() {
     fi
     local rc=0
     dmk_fault_mounts "$build"
+    # One server for the whole run: by default it exits a moment after its
+    # last client, and a test that started just then (the two before it
+    # ending together) got no server and exited 1 without a word (a clean-
+    # clone run). Persistent (-p), it is there for every test until -k.
+    env "${wine_env[@]}" wineserver -p
     env "${wine_env[@]}" meson test -C "$build" --print-errorlogs "$@" || rc=$?
     dmk_fault_unmount
     env "${wine_env[@]}" wineserver -k 2>/dev/null # no server left running after the tests
