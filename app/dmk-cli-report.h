@@ -18,4 +18,9 @@ void dmk_report_progress_end(void);
 /* A review-lab result's findings (dmk_lab_report). */
 void dmk_report_lab(FILE *f, const DmkRunResult *r);
 
+/* The same, of r as its CSV keeps it (written and read back in memory),
+ * so that `show` of the saved file prints the same figures; r itself
+ * where the build has no CSV reader or the round trip fails. */
+void dmk_report_lab_as_saved(FILE *f, const DmkRunResult *r);
+
 #endif

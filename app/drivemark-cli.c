@@ -175,7 +175,7 @@ static void on_measured(const DmkRunResult *res, int rc, void *user_data)
         return;
     }
     if (res->lab[0])
-        dmk_report_lab(o->table, res);
+        dmk_report_lab_as_saved(o->table, res);
     else
         dmk_report_table(o->table, res);
     o->rc = write_outputs(res, &o->json, &o->csv, &o->err);
