@@ -62,10 +62,10 @@ static DmkRunResult *as_saved(const DmkRunResult *r)
 void dmk_report_lab_as_saved(FILE *f, const DmkRunResult *r)
 {
 #ifdef DMK_HAVE_CSV
-    /* The figures a lab report rounds (170.4996 MB/s: 170) come from the
-     * values as the CSV keeps them (170.500: the same 170 from `show`), so
-     * the report printed now and `show` of the saved file agree to the
-     * digit, by construction. */
+    /* A lab report rounds its figures (170.5004 MB/s: 171), and the CSV
+     * keeps 3 decimals (170.500, which rounds half to even: 170 in
+     * `show`). Reported from the values as saved, the report printed now
+     * and `show` of the saved file agree to the digit, by construction. */
     DmkRunResult *saved = as_saved(r);
     dmk_report_lab(f, saved ? saved : r);
     dmk_run_result_free(saved);
