@@ -71,7 +71,11 @@ windows_tests() {
     # last client, and a test that started just then (the two before it
     # ending together) got no server and exited 1 without a word (a clean-
     # clone run). Persistent (-p), it is there for every test until -k.
+    # Its system processes (services.exe and the like) live as long, so
+    # they are started here, on /dev/null: started by the first test, they
+    # would hold its output pipe open and meson would wait for it in vain.
     env "${wine_env[@]}" wineserver -p
+    env "${wine_env[@]}" wine cmd.exe /c exit </dev/null >/dev/null 2>&1
     env "${wine_env[@]}" meson test -C "$build" --print-errorlogs "$@" || rc=$?
     dmk_fault_unmount
     env "${wine_env[@]}" wineserver -k 2>/dev/null # no server left running after the tests
