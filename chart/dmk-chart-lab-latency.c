@@ -88,10 +88,12 @@ static void profile_title(const DmkTest *t, char *buf, size_t len)
              t->mode == DMK_MODE_READ ? "read" : "write", (unsigned long long)dmk_test_inflight(t));
 }
 
-/* "under 1 ms up to 120,000 IOPS, peak 180,000 IOPS at 0.71 ms" (means) */
+/* "under 1 ms up to 120,000 IOPS, peak 180,000 IOPS at 0.71 ms, 128 of
+ * 128 outstanding" (means; the peak as dmk_lab_latency defines it, with
+ * what that step had queued on average against what the profile keeps) */
 static void latency_finding(const DmkLabLatency *p, char *buf, size_t len)
 {
-    char sub[64] = "never under 1 ms", peak[32], ms[32];
+    char sub[64] = "never under 1 ms", peak[32], ms[32], q[32], set[32];
     if (p->sub_ms) {
         char v[32];
         dmk_chart_format_value(p->sub_ms_iops, v, sizeof v);
@@ -99,7 +101,9 @@ static void latency_finding(const DmkLabLatency *p, char *buf, size_t len)
     }
     dmk_chart_format_value(p->peak_iops, peak, sizeof peak);
     dmk_chart_format_value(p->peak_lat_ms, ms, sizeof ms);
-    snprintf(buf, len, "%s, peak %s IOPS at %s ms", sub, peak, ms);
+    dmk_chart_format_value(p->peak_outstanding, q, sizeof q);
+    dmk_chart_format_value(p->outstanding_set, set, sizeof set);
+    snprintf(buf, len, "%s, peak %s IOPS at %s ms, %s of %s outstanding", sub, peak, ms, q, set);
 }
 
 /* One result: its mean and p99 lines; several: each one's mean line, of
@@ -134,7 +138,7 @@ int dmk_lab_chart_build_latency(DmkLabChartJob *l)
     if (rc == DMK_OK)
         rc = add_latency_lines(l, &p0);
     DmkChartModel *m = &l->b->model;
-    char what[96], finding[160];
+    char what[96], finding[256];
     profile_title(&l->res[0]->tests[p0.first].test, what, sizeof what);
     snprintf(m->title, sizeof m->title, "%s: %slatency vs IOPS", what, l->n > 1 ? "mean " : "");
     snprintf(m->x_title, sizeof m->x_title, "IOPS (achieved)");

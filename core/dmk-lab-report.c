@@ -53,6 +53,28 @@ static const char *gib(double bytes, char *buf, size_t len)
     return buf;
 }
 
+/* A size found within +- err bytes, as precisely as it is known: "about
+ * 64 MiB +-1 MiB", "about 1.0 GiB (1,025 +-3 MiB)": the nearest tenth of
+ * a GiB for the reader, with the MiB the resolution supports. */
+static void put_size_within(Out *o, double bytes, double err)
+{
+    char a[32], b[32], c[32];
+    double mib = (double)(1ULL << 20), err_mib = ceil(err / mib);
+    if (!(err_mib >= 1))
+        err_mib = 1; /* a sample holds whole I/Os: no finer than that */
+    if (err_mib >= 1024) {
+        put(o, "about %s +-%s GiB", gib(bytes, a, sizeof a),
+            dmk_format_double(err / (mib * 1024), 1, b, sizeof b));
+        return;
+    }
+    dmk_format_thousands(err_mib, 0, b, sizeof b);
+    if (bytes < 1023.5 * mib)
+        put(o, "about %s +-%s MiB", gib(bytes, a, sizeof a), b);
+    else
+        put(o, "about %s (%s +-%s MiB)", gib(bytes, a, sizeof a),
+            dmk_format_thousands(bytes / mib, 0, c, sizeof c), b);
+}
+
 /* "180,000 IOPS (737 MB/s)" for random tests, "1,850 MB/s" for sequential ones. */
 static void put_speed(Out *o, double v, bool iops, uint32_t bs)
 {
@@ -65,11 +87,20 @@ static void put_speed(Out *o, double v, bool iops, uint32_t bs)
 
 static void put_header(Out *o, const DmkRunResult *r)
 {
-    char sz[32];
-    put(o, "%s on %s (%s%s%s), %s test file, %s\n", dmk_lab_title(dmk_lab_from_name(r->lab)),
-        r->target.path, r->target.fs_type[0] ? r->target.fs_type : "?",
-        r->target.model[0] ? ", " : "", r->target.model, dmk_format_size(r->size, sz, sizeof sz),
-        r->date);
+    const DmkTargetInfo *t = &r->target;
+    const char *title = dmk_lab_title(dmk_lab_from_name(r->lab));
+    char sz[32], dev[32];
+    /* A raw device has no test file: the test wrote over the first `size`
+     * bytes of it (dmk-spec.h), as the plain report's "raw device of". */
+    if (t->is_device)
+        put(o, "%s on a %s region of %s (raw device%s%s%s%s), %s\n", title,
+            dmk_format_size(r->size, sz, sizeof sz), t->path, t->fs_size_bytes ? " of " : "",
+            t->fs_size_bytes ? dmk_format_size(t->fs_size_bytes, dev, sizeof dev) : "",
+            t->model[0] ? ", " : "", t->model, r->date);
+    else
+        put(o, "%s on %s (%s%s%s), %s test file, %s\n", title, t->path,
+            t->fs_type[0] ? t->fs_type : "?", t->model[0] ? ", " : "", t->model,
+            dmk_format_size(r->size, sz, sizeof sz), r->date);
     if (!r->complete)
         put(o, "Stopped before the end: what follows is what was measured until then.\n");
     /* What the file system did to the test file (honest numbers). */
@@ -128,13 +159,14 @@ static void put_timeline(Out *o, const DmkRunResult *r, const DmkTestResult *t)
     if (c.n < 10) {
         put(o, "Cache: too few samples (%zu) to look for a cache.\n", c.n);
     } else if (thermal_drop) {
-        put(o,
-            "Cache: no cache detected; the speed drop at %s s (after %s) came as the "
-            "drive reached its maximum temperature: thermal throttling, below.\n",
-            num(c.cliff_t_s, a, sizeof a), gib(c.cache_bytes, b, sizeof b));
+        put(o, "Cache: no cache detected; the speed drop at %s s (after ",
+            num(c.cliff_t_s, a, sizeof a));
+        put_size_within(o, c.cache_bytes, c.cache_bytes_err);
+        put(o, ") came as the drive reached its maximum temperature: thermal throttling, below.\n");
     } else if (c.cliff) {
-        put(o, "Cache: %s written before the speed dropped at %s s, from ",
-            gib(c.cache_bytes, a, sizeof a), num(c.cliff_t_s, b, sizeof b));
+        put(o, "Cache: ");
+        put_size_within(o, c.cache_bytes, c.cache_bytes_err);
+        put(o, " written before the speed dropped at %s s, from ", num(c.cliff_t_s, b, sizeof b));
         put_speed(o, c.before, iops, bs);
         put(o, " to ");
         put_speed(o, c.after, iops, bs);
@@ -185,23 +217,33 @@ static const char *profile_title(const DmkTest *t, char *buf, size_t len)
 
 static void put_latency_profile(Out *o, const DmkRunResult *r, const DmkLabLatency *l)
 {
-    char a[32], b[32], c[32], d[32], e[64];
+    char a[32], b[32], c[32], d[32], e[64], f[32];
     const DmkTest *t0 = &r->tests[l->first].test;
-    put(o, "%s (%s, %u outstanding): peak %s IOPS at %s ms mean latency; ",
-        profile_title(t0, e, sizeof e), l->name, t0->jobs[0].queue_depth,
-        num(l->peak_iops, a, sizeof a), num(l->peak_lat_ms, b, sizeof b));
+    put(o, "%s (%s, %s outstanding): ", profile_title(t0, e, sizeof e), l->name,
+        dmk_format_thousands(l->outstanding_set, 0, f, sizeof f));
+    if (l->peak_iops > 0)
+        put(o, "peak %s IOPS at %s ms mean latency with %s of the %s outstanding; ",
+            num(l->peak_iops, a, sizeof a), num(l->peak_lat_ms, b, sizeof b),
+            num(l->peak_outstanding, c, sizeof c), f);
+    else
+        put(o, "no step measured; ");
     if (l->sub_ms)
         put(o, "sub-millisecond up to %s IOPS.\n", num(l->sub_ms_iops, a, sizeof a));
     else
         put(o, "no step stayed under 1 ms.\n");
-    put(o, "  %-6s %14s %14s %12s %12s\n", "step", "target IOPS", "IOPS", "mean ms", "p99 ms");
+    put(o, "  %-6s %14s %14s %12s %12s %12s\n", "step", "target IOPS", "IOPS", "mean ms", "p99 ms",
+        "outstanding");
     for (size_t i = l->first; i < l->first + l->count; i++) {
         const DmkTestResult *t = &r->tests[i];
         const DmkStats *s = &t->score.total;
-        put(o, "  %-6s %14s %14s %12s %12s%s\n", t->test.label,
+        /* what the step had queued on average, by Little's law */
+        double q = t->n_passes ? s->iops * s->lat_mean_us / 1e6 : NAN;
+        put(o, "  %-6s %14s %14s %12s %12s %12s%s%s\n", t->test.label,
             t->test.rate_iops ? num((double)t->test.rate_iops, a, sizeof a) : "full",
             num(s->iops, b, sizeof b), num(s->lat_mean_us / 1000.0, c, sizeof c),
-            num(s->lat_p99_us / 1000.0, d, sizeof d), t->partial ? " (stopped)" : "");
+            num(s->lat_p99_us / 1000.0, d, sizeof d), num(q, e, sizeof e),
+            t->partial ? " (stopped)" : "",
+            l->peak_iops > 0 && i == l->peak_step ? " <- peak" : "");
     }
 }
 
@@ -211,6 +253,12 @@ void dmk_lab_report_latency(Out *o, const DmkRunResult *r)
     size_t n = dmk_lab_latency(r, l, sizeof l / sizeof *l);
     for (size_t i = 0; i < n; i++)
         put_latency_profile(o, r, &l[i]);
+    char a[32];
+    if (n)
+        put(o,
+            "Peak: the step of the lowest mean latency within %s %% of the profile's most IOPS; "
+            "outstanding: IOPS x mean latency (Little's law).\n",
+            dmk_format_double(DMK_LAB_PEAK_TOL_PCT, 0, a, sizeof a));
 }
 
 void dmk_lab_report_recovery(Out *o, const DmkRunResult *r)

@@ -551,24 +551,144 @@ static bool sustained_drop(const DmkSample *s, size_t n, size_t k, bool iops, do
     return below_before <= k / 4 && above_after <= (n - k) / 10;
 }
 
-/* The split and whether it is a sustained drop; before/after get the medians. */
-static bool find_drop(const DmkSample *s, size_t n, bool iops, size_t *k, double *before,
-                      double *after)
-{
-    size_t min_after = n / 10 > 5 ? n / 10 : 5;
-    *k = n >= 10 ? best_split(s, n, iops, 3, min_after) : 0;
-    if (*k == 0)
-        return false;
-    *before = median_of(s, 0, *k, iops);
-    *after = median_of(s, *k, n, iops);
-    return sustained_drop(s, n, *k, iops, *before, *after);
-}
-
 static double sample_bytes(const DmkSample *s, size_t i)
 {
     double t0 = i ? s[i - 1].t_s : 0.0;
     double dt = s[i].t_s - t0;
     return dt > 0 && s[i].mb_s > 0 ? s[i].mb_s * 1e6 * dt : 0.0;
+}
+
+static double sample_s(const DmkSample *s, size_t i)
+{
+    double dt = s[i].t_s - (i ? s[i - 1].t_s : 0.0);
+    return dt > 0 ? dt : 0.0;
+}
+
+/* One side of a drop: its speed as I/Os (or bytes) over its seconds, the
+ * same in MB/s, how much one sample's MB/s varies about it, and how many
+ * samples it took. */
+typedef struct {
+    double v, mb_s, sd_mb_s;
+    size_t n;
+} Side;
+
+/* The samples [from, to) but `skip`, on their side of `mid` in the metric
+ * (above it before the drop, below after): a sample of the other level is
+ * a dip or a burst, not this side's speed, which the sides' medians kept
+ * out before. With none left, the median. */
+static Side side_of(const DmkSample *s, size_t from, size_t to, size_t skip, bool iops, bool above,
+                    double mid)
+{
+    double secs = 0, units = 0, bytes = 0;
+    Side d = {0};
+    for (size_t i = from; i < to; i++) {
+        double v = speed_of(&s[i], iops), dt = sample_s(s, i);
+        if (i == skip || dt <= 0 || (above ? v < mid : v > mid))
+            continue;
+        secs += dt;
+        units += v * dt;
+        bytes += s[i].mb_s * dt;
+        d.n++;
+    }
+    if (d.n == 0) {
+        d.v = median_of(s, from, to, iops);
+        d.mb_s = median_of(s, from, to, false);
+        return d;
+    }
+    d.v = units / secs;
+    d.mb_s = bytes / secs;
+    double sq = 0;
+    for (size_t i = from; i < to; i++) {
+        double v = speed_of(&s[i], iops), dt = sample_s(s, i);
+        if (i != skip && dt > 0 && !(above ? v < mid : v > mid))
+            sq += (s[i].mb_s - d.mb_s) * (s[i].mb_s - d.mb_s);
+    }
+    d.sd_mb_s = d.n > 1 ? sqrt(sq / (double)(d.n - 1)) : 0.0;
+    return d;
+}
+
+/* A drop found in the samples, placed within the sample it came in. */
+typedef struct {
+    size_t k;                /* the first sample after the split */
+    size_t j;                /* the sample the drop came in: k - 1 or k */
+    Side before, after;      /* the two speeds (side_of) */
+    double bytes, bytes_err; /* written before the drop, +- */
+    double t_s, t_err_s;     /* when, +- */
+} Drop;
+
+/* How much of sample i (its time) ran at speed b rather than a, MB/s. */
+static double share_at(const DmkSample *s, size_t i, double b, double a)
+{
+    double f = b > a ? (s[i].mb_s - a) / (b - a) : 1.0;
+    return f < 0 ? 0.0 : (f > 1 ? 1.0 : f);
+}
+
+/* The sample the drop came in: of the two beside the split, the one whose
+ * speed lies further from its own side's (the median's, in MB/s), as a
+ * sample that holds the drop lies between the two levels. */
+static size_t drop_sample(const DmkSample *s, size_t n, size_t k)
+{
+    double b = median_of(s, 0, k, false), a = median_of(s, k, n, false);
+    return 1.0 - share_at(s, k - 1, b, a) > share_at(s, k, b, a) ? k - 1 : k;
+}
+
+/* Where the drop lies in sample j, in bytes: B t of its time t at the
+ * speed before B, the rest at A after, so that B t + A (dt - t) is what
+ * it wrote. The error: 2 standard deviations of that, from how much one
+ * sample's speed varies (the mix of the two sides', at least one I/O in
+ * its length: a sample holds whole I/Os) and how well each side's mean
+ * is known; at most the sample at speed B, the most it can hide. */
+static void place_drop(const DmkSample *s, Drop *d)
+{
+    size_t j = d->j;
+    double dt = sample_s(s, j), before = 0;
+    for (size_t i = 0; i < j; i++)
+        before += sample_bytes(s, i);
+    double B = d->before.mb_s, A = d->after.mb_s, v = s[j].mb_s;
+    double f = share_at(s, j, B, A), gap = B - A;
+    d->bytes = before + B * 1e6 * f * dt;
+    d->t_s = (j ? s[j - 1].t_s : 0.0) + f * dt;
+    double io_mb = s[j].iops > 0 ? s[j].mb_s / s[j].iops : 0.0; /* MB per I/O */
+    double sd_v =
+        fmax(f * d->before.sd_mb_s + (1 - f) * d->after.sd_mb_s, dt > 0 ? io_mb / dt : 0.0);
+    double var = 0;
+    if (gap > 0 && dt > 0) {
+        double dv = B * dt / gap, dA = B * dt * (v - B) / (gap * gap);
+        double dB = -dt * (v - A) * A / (gap * gap);
+        double se_b = d->before.n ? d->before.sd_mb_s / sqrt((double)d->before.n) : 0.0;
+        double se_a = d->after.n ? d->after.sd_mb_s / sqrt((double)d->after.n) : 0.0;
+        var = dv * dv * sd_v * sd_v + dA * dA * se_a * se_a + dB * dB * se_b * se_b;
+    }
+    /* The samples count completions, and the drop is not a clean step in
+     * them: what was in flight (Little's law: IOPS x mean latency) at the
+     * slow speed leaves a gap before the first slow I/O completes, and
+     * the drive may have taken those writes before or after it filled. */
+    double inflight = s[j].iops * s[j].lat_mean_us / 1e6 * io_mb;
+    d->bytes_err = fmin(2.0 * sqrt(var) + (inflight > 0 ? 2.0 * inflight : 0.0), B * dt) * 1e6;
+    d->t_err_s = B > 0 ? d->bytes_err / (B * 1e6) : dt;
+}
+
+/* The split and whether it is a sustained drop (the sides' medians
+ * decide: a few odd samples cannot); d gets where and the speeds. */
+static bool find_drop(const DmkSample *s, size_t n, bool iops, Drop *d)
+{
+    memset(d, 0, sizeof *d);
+    size_t min_after = n / 10 > 5 ? n / 10 : 5;
+    d->k = n >= 10 ? best_split(s, n, iops, 3, min_after) : 0;
+    if (d->k == 0)
+        return false;
+    size_t k = d->k;
+    double mb = median_of(s, 0, k, iops), ma = median_of(s, k, n, iops);
+    if (!sustained_drop(s, n, k, iops, mb, ma))
+        return false;
+    double mid = (mb + ma) / 2.0;
+    d->j = drop_sample(s, n, k);
+    /* The run's first sample is its start, a latency in which nothing
+     * completes, not the speed before (best_split leaves 3 samples). */
+    d->before = side_of(s, 1, k, d->j, iops, true, mid);
+    d->after = side_of(s, k, n, d->j, iops, false, mid);
+    place_drop(s, d);
+    return true;
 }
 
 static void steady_state(const DmkSample *s, size_t n, bool iops, DmkLabCliff *out)
@@ -600,12 +720,15 @@ void dmk_lab_cliff(const DmkSample *s, size_t n, const char *metric, DmkLabCliff
     out->before = out->after = NAN;
     if (n < 10)
         return;
-    size_t k;
-    out->cliff = find_drop(s, n, iops, &k, &out->before, &out->after);
+    Drop d;
+    out->cliff = find_drop(s, n, iops, &d);
     if (out->cliff) {
-        for (size_t i = 0; i < k; i++)
-            out->cache_bytes += sample_bytes(s, i);
-        out->cliff_t_s = s[k - 1].t_s;
+        out->before = d.before.v;
+        out->after = d.after.v;
+        out->cache_bytes = d.bytes;
+        out->cache_bytes_err = d.bytes_err;
+        out->cliff_t_s = d.t_s;
+        out->cliff_t_err_s = d.t_err_s;
     }
     steady_state(s, n, iops, out);
 }
@@ -657,17 +780,17 @@ void dmk_lab_thermal(const DmkSample *s, size_t n, const char *metric, DmkLabThe
         out->max_c = isnan(out->max_c) ? s[i].temp_c : fmax(out->max_c, s[i].temp_c);
     }
     bool iops = metric && strcmp(metric, "iops") == 0;
-    size_t k;
-    double before, after;
-    if (!out->sensor || !find_drop(s, n, iops, &k, &before, &after))
+    Drop d;
+    if (!out->sensor || !find_drop(s, n, iops, &d))
         return;
-    if (!is_throttle(s, n, k, out->max_c))
+    if (!is_throttle(s, n, d.k, out->max_c))
         return;
     out->throttled = true;
-    out->throttle_t_s = s[k - 1].t_s;
+    out->throttle_t_s = d.t_s; /* as dmk_lab_cliff's cliff_t_s: the report compares them */
+    out->throttle_t_err_s = d.t_err_s;
     out->throttle_c = out->max_c; /* the sensor lags the drop; its maximum is the limit */
-    out->before = before;
-    out->after = after;
+    out->before = d.before.v;
+    out->after = d.after.v;
 }
 
 /* ---- analysis: results ------------------------------------------------------ */
@@ -675,6 +798,28 @@ void dmk_lab_thermal(const DmkSample *s, size_t n, const char *metric, DmkLabThe
 static bool same_profile(const DmkTest *a, const DmkTest *b)
 {
     return strcmp(a->name, b->name) == 0 && a->mode == b->mode;
+}
+
+/* The headline's step of profile l (DMK_LAB_PEAK_TOL_PCT): the lowest
+ * mean latency within the tolerance of the most IOPS; of equal latencies
+ * the more IOPS. */
+static void latency_peak(const DmkRunResult *r, DmkLabLatency *l)
+{
+    double floor_iops = l->best_iops * (1.0 - l->peak_tol_pct / 100.0);
+    bool found = false;
+    for (size_t i = l->first; i < l->first + l->count; i++) {
+        const DmkStats *st = &r->tests[i].score.total;
+        if (r->tests[i].n_passes == 0 || !(st->iops > 0) || st->iops < floor_iops)
+            continue;
+        double lat = st->lat_mean_us / 1000.0;
+        if (found && (lat > l->peak_lat_ms || (lat == l->peak_lat_ms && st->iops <= l->peak_iops)))
+            continue;
+        found = true;
+        l->peak_step = i;
+        l->peak_iops = st->iops;
+        l->peak_lat_ms = lat;
+        l->peak_outstanding = st->iops * st->lat_mean_us / 1e6;
+    }
 }
 
 size_t dmk_lab_latency(const DmkRunResult *r, DmkLabLatency *out, size_t max)
@@ -685,22 +830,26 @@ size_t dmk_lab_latency(const DmkRunResult *r, DmkLabLatency *out, size_t max)
         memset(l, 0, sizeof *l);
         snprintf(l->name, sizeof l->name, "%s", r->tests[i].test.name);
         l->mode = r->tests[i].test.mode;
-        l->first = i;
+        l->first = l->peak_step = i;
         l->max_iops = r->tests[i].score.total.iops;
+        l->outstanding_set = (double)dmk_test_inflight(&r->tests[i].test);
+        l->peak_tol_pct = DMK_LAB_PEAK_TOL_PCT;
+        for (size_t k = 0; k < DMK_LAB_LAT_STEPS; k++)
+            l->outstanding[k] = NAN;
         for (; i < r->n_tests && same_profile(&r->tests[i].test, &r->tests[l->first].test); i++) {
             const DmkStats *st = &r->tests[i].score.total;
             l->count++;
             if (r->tests[i].n_passes == 0)
                 continue;
-            if (st->iops > l->peak_iops) {
-                l->peak_iops = st->iops;
-                l->peak_lat_ms = st->lat_mean_us / 1000.0;
-            }
+            if (l->count <= DMK_LAB_LAT_STEPS)
+                l->outstanding[l->count - 1] = st->iops * st->lat_mean_us / 1e6;
+            l->best_iops = fmax(l->best_iops, st->iops);
             if (st->lat_mean_us < 1000.0 && st->iops > l->sub_ms_iops) {
                 l->sub_ms = true;
                 l->sub_ms_iops = st->iops;
             }
         }
+        latency_peak(r, l);
     }
     return n;
 }

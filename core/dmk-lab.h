@@ -202,12 +202,27 @@ int dmk_lab_build(const DmkLabParams *p, DmkRunSpec *spec, DmkError *err);
 /* The sustained write's story, from one test's samples. Speeds are in the
  * metric asked for (MB/s or IOPS). */
 typedef struct {
-    size_t n;             /* samples looked at */
-    double total_bytes;   /* written over the samples */
-    bool cliff;           /* a sustained drop was found */
-    double cache_bytes;   /* written before the drop */
-    double cliff_t_s;     /* when it came */
-    double before, after; /* median speed before and after the drop */
+    size_t n;           /* samples looked at */
+    double total_bytes; /* written over the samples */
+    bool cliff;         /* a sustained drop was found */
+    /* Written before the drop, placed within the sample it came in: the
+     * bytes before that sample and the part of it written at the speed
+     * before (the sample's speed between the two sides' tells how much). */
+    double cache_bytes;
+    /* +- bytes of cache_bytes: about 2 standard deviations of where the
+     * drop lies in its sample, from how much one sample's speed varies
+     * (at least one I/O's worth) and how well the two speeds are known;
+     * at most one sample's bytes at the speed before. */
+    double cache_bytes_err;
+    double cliff_t_s;     /* when it came (s into the test), within its sample likewise */
+    double cliff_t_err_s; /* +- s of cliff_t_s: cache_bytes_err at the speed before */
+    /* The speed before and after the drop: I/Os (bytes) over time, each
+     * side's sum over its seconds, the drop's own sample left out, and
+     * so the samples of the other side's level (below the midpoint of the
+     * two sides' medians before the drop, above it after: a dip, a burst
+     * of a drained cache) do not move it. Not a median of samples, which
+     * hold whole numbers of I/Os. */
+    double before, after;
     /* The last 20 % of the run: mean, and how tightly the samples hold to
      * it: the largest excursion in percent of the mean (SNIA's steady
      * state asks for 20 %) and the share of samples within +-20 %. */
@@ -224,25 +239,53 @@ void dmk_lab_cliff(const DmkSample *s, size_t n, const char *metric, DmkLabCliff
 typedef struct {
     bool sensor; /* samples carry a temperature */
     double min_c, max_c;
-    bool throttled;       /* a sustained drop while the temperature sat at its maximum */
-    double throttle_t_s;  /* when the drop came */
-    double throttle_c;    /* the temperature then */
-    double before, after; /* median speed before and after */
+    bool throttled;          /* a sustained drop while the temperature sat at its maximum */
+    double throttle_t_s;     /* when the drop came */
+    double throttle_t_err_s; /* +- s of throttle_t_s (DmkLabCliff's cliff_t_err_s) */
+    double throttle_c;       /* the temperature then */
+    /* The speed before and after, as DmkLabCliff's: I/Os (bytes) over
+     * time of each side, the drop's sample and the other level's left out. */
+    double before, after;
 } DmkLabThermal;
 
 void dmk_lab_thermal(const DmkSample *s, size_t n, const char *metric, DmkLabThermal *out);
 
 /* One latency-under-load profile of a result: the tests with that name
  * and mode ("max" first, then the ramp). */
+/* The headline's "peak N IOPS at M ms" is the step of the lowest mean
+ * latency among those within this many percent of the profile's most
+ * IOPS: at and past saturation the full-speed, 100 % and 120 % steps all
+ * reach the drive's maximum, apart by the noise of a measurement (well
+ * under 1 %), and differ only in how many I/Os queue; a hair's lead must
+ * not move the headline to a queue's latency. 2 % is twice that noise and
+ * a fifth of the ramp's 10 % spacing, so the 90 % step never counts. */
+#define DMK_LAB_PEAK_TOL_PCT 2.0
+/* The steps of a profile that DmkLabLatency.outstanding keeps: the
+ * full-speed one and the ramp. */
+#define DMK_LAB_LAT_STEPS (DMK_LAB_RAMP_STEPS + 1)
+
 typedef struct {
     char name[48];       /* "RND4K Q128T1" */
     DmkMode mode;        /* read or write */
     size_t first, count; /* its tests in the result, in run order */
     double max_iops;     /* the full-speed step */
-    double peak_iops;    /* the highest IOPS any step achieved */
-    double peak_lat_ms;  /* the mean latency there */
-    bool sub_ms;         /* some step had a mean latency under 1 ms */
-    double sub_ms_iops;  /* the highest IOPS of such a step */
+    double best_iops;    /* the highest IOPS any step achieved */
+    /* The headline's step (DMK_LAB_PEAK_TOL_PCT): its IOPS, its mean
+     * latency, its index in the result (first..first + count - 1; with
+     * no measured step, first and peak_iops 0), and the I/Os it had
+     * outstanding on average by Little's law (IOPS x mean latency). */
+    double peak_iops;
+    double peak_lat_ms;
+    size_t peak_step;
+    double peak_outstanding;
+    double peak_tol_pct;    /* DMK_LAB_PEAK_TOL_PCT, kept with what it chose */
+    double outstanding_set; /* the I/Os the profile keeps queued: QD x threads */
+    bool sub_ms;            /* some step had a mean latency under 1 ms */
+    double sub_ms_iops;     /* the highest IOPS of such a step */
+    /* Each step's average outstanding I/Os (IOPS x mean latency), in run
+     * order: step first + i at [i]; NaN for a step not measured; only the
+     * first DMK_LAB_LAT_STEPS of a longer profile. */
+    double outstanding[DMK_LAB_LAT_STEPS];
 } DmkLabLatency;
 
 /* The profiles of a latency result in run order; returns how many (<= max). */
