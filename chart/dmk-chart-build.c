@@ -123,10 +123,10 @@ static void set_subtitle(const Ctx *c)
             passes_same && c->res[i]->passes == r->passes && c->res[i]->measure_s == r->measure_s;
         data_same = data_same && c->res[i]->data == r->data;
     }
-    char who[160] = "", size[32], meas[32], file[64], passes[64];
+    char who[160] = "", meas[32], file[96], passes[64]; /* file: room in a subtitle */
     if (by_direction(c))
         dmk_result_label(r, true, who, sizeof who); /* the target's path says little here */
-    snprintf(file, sizeof file, "%s test file", dmk_format_size(r->size, size, sizeof size));
+    dmk_result_area(r, file, sizeof file);          /* "1 GiB test file", a device's "region of" */
     snprintf(passes, sizeof passes, "best of %u x %s s", r->passes,
              dmk_format_double(r->measure_s, 1, meas, sizeof meas));
     DmkChartModel *m = &c->b->model;

@@ -59,6 +59,20 @@ static const char *gib_text(double bytes, char *buf, size_t len)
     return dmk_format_double(bytes / GIB, bytes / GIB < 10 ? 2 : 1, buf, len);
 }
 
+/* The cache found, in GiB with the digits its resolution supports (two
+ * below 10 GiB at most): a digit finer than the +- would say more than
+ * was measured (the report gives the +-). */
+static const char *cache_gib_text(const DmkLabCliff *c, char *buf, size_t len)
+{
+    double gib = c->cache_bytes / GIB, err = c->cache_bytes_err / GIB;
+    int decimals = gib < 10 ? 2 : 1;
+    if (err > 0.05)
+        decimals = 0;
+    else if (err > 0.005 && decimals > 1)
+        decimals = 1;
+    return dmk_format_double(gib, decimals, buf, len);
+}
+
 typedef struct {
     const DmkTestResult *t;
     const char *metric;
@@ -103,8 +117,9 @@ static void timeline_x(const DmkTestResult *t, bool by_time, double *x)
         x[i] = t->samples[i].t_s / div;
 }
 
-/* The first sample after the drop dmk_lab_cliff found (it reports the
- * time of the last one before), or 0 when there is none. */
+/* The first sample of the after side of the drop dmk_lab_cliff found:
+ * the one the drop came in (its cliff_t_s lies within it; at its end,
+ * the next), or 0 when there is none. */
 static size_t cliff_index(const Timeline *tl)
 {
     if (!tl->cliff.cliff)
@@ -230,9 +245,9 @@ static void cache_finding(const Timeline *tl, bool brief, char *buf, size_t len)
         snprintf(buf, len, "%s",
                  brief ? "none (throttled)" : "no cache detected: the drop is throttling");
     else if (c->cliff && brief)
-        snprintf(buf, len, "%s GiB", gib_text(c->cache_bytes, gib, sizeof gib));
+        snprintf(buf, len, "%s GiB", cache_gib_text(c, gib, sizeof gib));
     else if (c->cliff)
-        snprintf(buf, len, "cache %s GiB, %s", gib_text(c->cache_bytes, gib, sizeof gib),
+        snprintf(buf, len, "cache %s GiB, %s", cache_gib_text(c, gib, sizeof gib),
                  (drop_text(c->before, c->after, tl->metric, drop, sizeof drop), drop));
     else if (brief)
         snprintf(buf, len, "none");

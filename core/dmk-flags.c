@@ -152,13 +152,14 @@ void dmk_flag_describe(const DmkRunResult *r, const DmkTestResult *t, uint32_t b
     const DmkTargetInfo *ti = &r->target;
     if (bit == DMK_FLAG_PEAK) {
         snprintf(marker, mlen, "peak");
+        char area[sizeof ti->path + 64];
+        dmk_result_area(r, area, sizeof area);
         if (tip)
             snprintf(tip, tlen,
-                     "Peak: the %s test file fits in a drive's cache (SLC or DRAM), so this is "
-                     "the drive at its best, not what it sustains. Reviews test %s or more to "
-                     "get past the cache.",
-                     dmk_format_size(r->size, a, sizeof a),
-                     dmk_format_size(DMK_PEAK_SPAN_BYTES, b, sizeof b));
+                     "Peak: the %s fits in a drive's cache (SLC or DRAM), so this is the drive "
+                     "at its best, not what it sustains. Reviews test %s or more to get past the "
+                     "cache.",
+                     area, dmk_format_size(DMK_PEAK_SPAN_BYTES, b, sizeof b));
     } else if (bit == DMK_FLAG_OVER_INTERFACE) {
         link_kind(ti->iface, kind, sizeof kind);
         snprintf(marker, mlen, "over %s limit", kind);

@@ -49,12 +49,24 @@ static const char *job_words(const DmkJob *j, char *buf, size_t len)
     return buf;
 }
 
+/* What the test writes over: "a 32 GiB test file", or on a raw device,
+ * which has no test file, "the first 32 GiB of the device". */
+static const char *area_words(const DmkLabParams *p, char *buf, size_t len)
+{
+    char span[32];
+    dmk_format_size(p->span, span, sizeof span);
+    if (p->device)
+        snprintf(buf, len, "the first %s of the device", span);
+    else
+        snprintf(buf, len, "a %s test file", span);
+    return buf;
+}
+
 void dmk_lab_describe_sustained(const DmkLabParams *p, char *buf, size_t len)
 {
-    char span[32], job[128], dur[48], sample[48];
-    snprintf(buf, len, "%s for %s over a %s test file, sampled every %s.",
-             job_words(&p->job, job, sizeof job), time_text(p->duration_s, dur, sizeof dur),
-             dmk_format_size(p->span, span, sizeof span),
+    char area[64], job[128], dur[48], sample[48];
+    snprintf(buf, len, "%s for %s over %s, sampled every %s.", job_words(&p->job, job, sizeof job),
+             time_text(p->duration_s, dur, sizeof dur), area_words(p, area, sizeof area),
              time_text(p->sample_s, sample, sizeof sample));
 }
 
@@ -68,29 +80,31 @@ static void free_space_words(uint64_t margin, char *buf, size_t len)
 void dmk_lab_describe_fullspan(const DmkLabParams *p, char *buf, size_t len)
 {
     char span[64], job[128], sample[48];
-    if (p->span)
+    if (p->span && p->device)
+        area_words(p, span, sizeof span);
+    else if (p->span)
         dmk_format_size(p->span, span, sizeof span);
+    else if (p->device) /* a span of 0 is all of it: a device has no free space */
+        snprintf(span, sizeof span, "the whole device");
     else
         free_space_words(p->margin, span, sizeof span);
-    snprintf(buf, len,
-             "%s once over %s, sampled every %s. It fills the drive; the file is removed "
-             "afterwards.",
-             job_words(&p->job, job, sizeof job), span,
-             time_text(p->sample_s, sample, sizeof sample));
+    snprintf(buf, len, "%s once over %s, sampled every %s. %s", job_words(&p->job, job, sizeof job),
+             span, time_text(p->sample_s, sample, sizeof sample),
+             p->device ? "It writes over the device's data."
+                       : "It fills the drive; the file is removed afterwards.");
 }
 
 /* "WHAT 12 steps of 20 s, each after a 2 s warm-up, on a 32 GiB test file." */
 static void describe_steps(const DmkLabParams *p, const char *what, size_t n, char *buf, size_t len)
 {
-    char span[32], step[48], warm[48], after[80];
+    char area[64], step[48], warm[48], after[80];
     if (p->warmup_s > 0)
         snprintf(after, sizeof after, "each after a %s warm-up",
                  time_text(p->warmup_s, warm, sizeof warm));
     else
         snprintf(after, sizeof after, "with no warm-up");
-    snprintf(buf, len, "%s %zu steps of %s, %s, on a %s test file.", what, n,
-             time_text(p->step_s, step, sizeof step), after,
-             dmk_format_size(p->span, span, sizeof span));
+    snprintf(buf, len, "%s %zu steps of %s, %s, on %s.", what, n,
+             time_text(p->step_s, step, sizeof step), after, area_words(p, area, sizeof area));
 }
 
 void dmk_lab_describe_mixed(const DmkLabParams *p, char *buf, size_t len)
@@ -113,23 +127,24 @@ void dmk_lab_describe_latency(const DmkLabParams *p, char *buf, size_t len)
 
 void dmk_lab_describe_recovery(const DmkLabParams *p, char *buf, size_t len)
 {
-    char span[32], job[128], deg[48], probe[48], idle[48];
+    char area[64], job[128], deg[48], probe[48], idle[48];
     snprintf(buf, len,
              "%s, measured for %s each: fresh, degraded after %s of them, after %s idle and "
-             "after TRIM, on a %s test file.",
+             "after TRIM, on %s.",
              job_words(&p->job, job, sizeof job), time_text(p->step_s, probe, sizeof probe),
              time_text(p->duration_s, deg, sizeof deg), time_text(p->idle_s, idle, sizeof idle),
-             dmk_format_size(p->span, span, sizeof span));
+             area_words(p, area, sizeof area));
 }
 
 void dmk_lab_describe_fill(const DmkLabParams *p, char *buf, size_t len)
 {
     char settle[48];
+    const char *what = p->device ? "region" : "test file";
     if (!(p->settle_s > 0))
-        snprintf(buf, len, " The test file is written in full first.");
+        snprintf(buf, len, " The %s is written in full first.", what);
     else
         snprintf(buf, len,
-                 " The test file is written in full first, then the drive rests %s to empty "
-                 "its cache.",
-                 time_text(p->settle_s, settle, sizeof settle));
+                 " The %s is written in full first, then the drive rests %s to empty its "
+                 "cache.",
+                 what, time_text(p->settle_s, settle, sizeof settle));
 }

@@ -89,18 +89,17 @@ static void put_header(Out *o, const DmkRunResult *r)
 {
     const DmkTargetInfo *t = &r->target;
     const char *title = dmk_lab_title(dmk_lab_from_name(r->lab));
-    char sz[32], dev[32];
-    /* A raw device has no test file: the test wrote over the first `size`
-     * bytes of it (dmk-spec.h), as the plain report's "raw device of". */
+    char area[sizeof t->path + 64], dev[32];
+    dmk_result_area(r, area, sizeof area);
+    /* A raw device has no test file: the test wrote over a region of it,
+     * and the device's size is what the plain report gives ("raw device of"). */
     if (t->is_device)
-        put(o, "%s on a %s region of %s (raw device%s%s%s%s), %s\n", title,
-            dmk_format_size(r->size, sz, sizeof sz), t->path, t->fs_size_bytes ? " of " : "",
+        put(o, "%s on a %s (raw device%s%s%s%s), %s\n", title, area, t->fs_size_bytes ? " of " : "",
             t->fs_size_bytes ? dmk_format_size(t->fs_size_bytes, dev, sizeof dev) : "",
             t->model[0] ? ", " : "", t->model, r->date);
     else
-        put(o, "%s on %s (%s%s%s), %s test file, %s\n", title, t->path,
-            t->fs_type[0] ? t->fs_type : "?", t->model[0] ? ", " : "", t->model,
-            dmk_format_size(r->size, sz, sizeof sz), r->date);
+        put(o, "%s on %s (%s%s%s), %s, %s\n", title, t->path, t->fs_type[0] ? t->fs_type : "?",
+            t->model[0] ? ", " : "", t->model, area, r->date);
     if (!r->complete)
         put(o, "Stopped before the end: what follows is what was measured until then.\n");
     /* What the file system did to the test file (honest numbers). */

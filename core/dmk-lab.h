@@ -70,6 +70,11 @@ typedef struct {
      * full-span write does not fill first. */
     double settle_s;
     uint32_t mixed_qd; /* mixed: outstanding I/Os per thread (1) */
+    /* The target is a raw device, which has no test file: the test writes
+     * over the first `span` bytes of it (all of it for a span of 0).
+     * Only dmk_lab_describe reads it (its words); the run's spec says
+     * device itself (DmkRunSpec.device, the caller's). */
+    bool device;
 } DmkLabParams;
 
 /* ---- the tests, each described once ------------------------------------------ */

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dmk-size.h"
+
 #define FIELD(name, dec)                     \
     {                                        \
 #name, offsetof(DmkStats, name), dec \
@@ -102,6 +104,16 @@ void dmk_result_label(const DmkRunResult *r, bool without_path, char *buf, size_
     if (strlen(when) > 10 && when[10] == 'T')
         when[10] = ' ';
     snprintf(buf, len, "%s%s%s", who, who[0] && when[0] ? ", " : "", when);
+}
+
+void dmk_result_area(const DmkRunResult *r, char *buf, size_t len)
+{
+    char size[32];
+    dmk_format_size(r->size, size, sizeof size);
+    if (r->target.is_device)
+        snprintf(buf, len, "%s region of %s", size, r->target.path);
+    else
+        snprintf(buf, len, "%s test file", size);
 }
 
 void dmk_run_result_free(DmkRunResult *r)

@@ -190,6 +190,11 @@ void dmk_run_fs_notes(const DmkRunResult *r, char *buf, size_t len);
  * its ", " out. Not escaped: the caller escapes for where it shows it. */
 void dmk_result_label(const DmkRunResult *r, bool without_path, char *buf, size_t len);
 
+/* What a run wrote over, for people: "1 GiB test file"; on a raw device,
+ * which has no test file, "1 GiB region of /dev/sdb" (the first `size`
+ * bytes of it). Not escaped, as dmk_result_label. */
+void dmk_result_area(const DmkRunResult *r, char *buf, size_t len);
+
 /* Room for a whole dmk_result_label: the path, ", " and 16 of date. */
 #define DMK_RESULT_LABEL_LEN (sizeof(((DmkTargetInfo *)0)->path) + 32)
 

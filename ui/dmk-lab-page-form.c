@@ -380,6 +380,7 @@ int dmk_lab_page_get_params(DmkLabPage *self, DmkLabParams *out, DmkError *err)
 {
     size_t ti = chosen(self);
     dmk_lab_params_init(out, dmk_lab_test_at(ti)->kind);
+    out->device = self->device != FALSE;
     read_choices(self, ti, out);
     int rc = DMK_OK;
     for (int id = 0; rc == DMK_OK && id < DMK_LAB_N_PARAMS; id++)
@@ -459,7 +460,9 @@ void _dmk_lab_page_update_summary(DmkLabPage *self)
     char *length = s >= 0 ? length_text(s) : NULL;
     gboolean fill = dmk_lab_test(p.kind)->fills;
     char *when = length ? g_strdup_printf("Takes about %s%s.", length,
-                                          fill ? ", after the test file is written" : "")
+                                          !fill      ? ""
+                                          : p.device ? ", after the region is written"
+                                                     : ", after the test file is written")
                         : g_strdup("Takes as long as the drive needs to write it.");
     gtk_label_set_text(GTK_LABEL(self->duration), when);
     g_free(when);

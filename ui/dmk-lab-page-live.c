@@ -61,7 +61,8 @@ static char *progress_line(DmkLabPage *self, const DmkProgress *p)
     if (p->stage == DMK_STAGE_CLEANUP)
         return g_strdup("Removing the test file\u2026");
     if (p->stage == DMK_STAGE_PREPARE || !p->test)
-        return g_strdup_printf("Preparing the test file: %d %%", (int)(p->fraction * 100 + 0.5));
+        return g_strdup_printf("Preparing the %s: %d %%", self->device ? "region" : "test file",
+                               (int)(p->fraction * 100 + 0.5));
     char *head = progress_head(self, p);
     char *elapsed = dmk_text_clock(p->elapsed_s), *left = dmk_text_clock(p->remaining_s);
     GString *s = g_string_new(head);

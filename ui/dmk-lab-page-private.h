@@ -25,6 +25,7 @@ struct _DmkLabPage {
     GtkWidget *summary, *duration, *note;
     GtkWidget *button;
     gboolean running;
+    gboolean device; /* the target is a raw device (dmk_lab_page_set_device) */
     /* the right side */
     GtkWidget *progress_box, *progress_label, *progress;
     GtkWidget *stack; /* "empty", "live", "result" */

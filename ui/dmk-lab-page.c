@@ -29,6 +29,14 @@ void dmk_lab_page_set_note(DmkLabPage *self, const char *note)
     gtk_label_set_text(GTK_LABEL(self->note), note);
 }
 
+void dmk_lab_page_set_device(DmkLabPage *self, gboolean device)
+{
+    if (self->device == device)
+        return;
+    self->device = device;
+    _dmk_lab_page_update_summary(self);
+}
+
 static void set_empty(DmkLabPage *self, const char *title, const char *text)
 {
     gtk_label_set_text(GTK_LABEL(self->empty_title), title);
@@ -49,9 +57,11 @@ void dmk_lab_page_begin(DmkLabPage *self, const DmkRunSpec *spec)
     _dmk_lab_page_live_begin(self, spec);
     /* Until the first measurement: the fill and settling have no chart. */
     set_empty(self, "Getting ready\u2026",
-              spec->no_fill ? "The chart starts with the first measurement."
-                            : "The test file is written in full first, and the drive may rest a "
-                              "while; the chart starts with the first measurement.");
+              spec->no_fill  ? "The chart starts with the first measurement."
+              : spec->device ? "The region is written in full first, and the drive may rest a "
+                               "while; the chart starts with the first measurement."
+                             : "The test file is written in full first, and the drive may rest a "
+                               "while; the chart starts with the first measurement.");
     gtk_stack_set_visible_child_name(GTK_STACK(self->stack), "empty");
     gtk_progress_bar_set_fraction(GTK_PROGRESS_BAR(self->progress), 0);
     gtk_label_set_text(GTK_LABEL(self->progress_label), "Starting\u2026");

@@ -56,6 +56,10 @@ int dmk_lab_page_get_params(DmkLabPage *self, DmkLabParams *out, DmkError *err);
  * (ext4, 80.7 GiB free) · random data". */
 void dmk_lab_page_set_note(DmkLabPage *self, const char *note);
 
+/* Whether the Benchmark tab's target is a raw device, which has no test
+ * file: the summary and the progress say "region" (DmkLabParams.device). */
+void dmk_lab_page_set_device(DmkLabPage *self, gboolean device);
+
 /* A run began (running and mine) or ended, or another run keeps Start
  * waiting (running, not mine). */
 void dmk_lab_page_set_running(DmkLabPage *self, gboolean running, gboolean mine);

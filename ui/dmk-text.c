@@ -186,10 +186,11 @@ static char *what_ran(const DmkRunResult *r)
 
 char *dmk_text_context_how(const DmkRunResult *r)
 {
-    char size[32], meas[32];
+    char area[sizeof r->target.path + 64], meas[32];
     GString *s = g_string_new(NULL);
     char *what = what_ran(r);
-    char *file = g_strdup_printf("%s test file", dmk_format_size(r->size, size, sizeof size));
+    dmk_result_area(r, area, sizeof area); /* "1 GiB test file", a device's "region of" */
+    char *file = g_strdup(area);
     char *passes = g_strdup_printf("best of %u \u00d7 %s s", r->passes,
                                    dmk_format_double(r->measure_s, 1, meas, sizeof meas));
     char *data = g_strdup_printf("%s data", dmk_data_name(r->data));

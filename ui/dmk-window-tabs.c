@@ -64,10 +64,12 @@ static void update_sweep_note(DmkWindow *self)
     const char *dir = _dmk_window_target_path(self);
     char *where = dir ? g_filename_display_name(dir) : g_strdup("?");
     int passes = g_settings_get_int(self->settings, "passes");
+    /* A raw device has no test file: a region of it (dmk_result_area's words). */
     char *note = g_strdup_printf(
-        "%s test file in %s; each point the best of %d \u00d7 %s s (Benchmark tab settings)",
+        "%s %s %s; each point the best of %d \u00d7 %s s (Benchmark tab settings)",
         dmk_format_size(g_settings_get_uint64(self->settings, "test-size"), size, sizeof size),
-        where, passes, dmk_format_double(measure_seconds(self), 1, meas, sizeof meas));
+        _dmk_window_target_is_device(self) ? "region of" : "test file in", where, passes,
+        dmk_format_double(measure_seconds(self), 1, meas, sizeof meas));
     dmk_sweep_page_set_note(self->sweep_page, note);
     g_free(note);
     g_free(where);
@@ -102,6 +104,7 @@ void _dmk_window_update_lab_note(DmkWindow *self)
                      : g_strdup_printf("Test file in %s%s, the Benchmark tab's target; %s data",
                                        where, free_text, kind);
     dmk_lab_page_set_note(self->lab_page, note);
+    dmk_lab_page_set_device(self->lab_page, _dmk_window_target_is_device(self));
     g_free(note);
     g_free(data);
     g_clear_object(&info);

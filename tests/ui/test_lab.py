@@ -83,7 +83,10 @@ def test_sustained_finds_cache():
         text = report(lines)
         cache = line_with(text, "Cache: ")
         check("written before the speed dropped" in cache, f"no cache found: {cache}")
-        amount, unit = float(cache.split()[1]), cache.split()[2]
+        # "Cache: about 1.0 GiB (1,025 +-3 MiB) written ...", "about 250 MiB +-1 MiB"
+        words = cache.split()
+        check(words[1] == "about" and "+-" in cache, f"no resolution stated: {cache}")
+        amount, unit = float(words[2].replace(",", "")), words[3]
         mib = amount * (1024 if unit == "GiB" else 1)
         check(unit in ("MiB", "GiB") and 100 <= mib <= 1024,
               f"cache of {amount} {unit}, simulated 256 MiB (+ what drains)")

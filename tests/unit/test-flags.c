@@ -157,6 +157,13 @@ static void test_writers(void)
     DMK_CHECK(text && strstr(text, "   Flag: [peak] Peak: the 1 GiB test file fits"));
     DMK_CHECK(text && strstr(text, "   Flag: [low_qd] Queue depth: on average 8.0 requests"));
     free(text);
+    /* a raw device has no test file: the region of it that fits */
+    char tip[1024], marker[64];
+    f.r.target.is_device = true;
+    snprintf(f.r.target.path, sizeof f.r.target.path, "/dev/sdz");
+    dmk_flag_describe(&f.r, &f.t, DMK_FLAG_PEAK, marker, sizeof marker, tip, sizeof tip);
+    DMK_CHECK_HAS(tip, "Peak: the 1 GiB region of /dev/sdz fits in a drive's cache");
+    f.r.target.is_device = false;
     char *json = dmk_scratch_write("test-flags.json", dmk_json_write, &f.r, NULL);
     DMK_CHECK(json != NULL);
     DMK_CHECK(json && strstr(json, "\"cow\":\"off\",\"compression\":\"none\","

@@ -236,6 +236,46 @@ static void test_describe_margin(void)
     DMK_CHECK_HAS(buf, "once over the free space but 8 GiB, sampled");
 }
 
+/* On a raw device, which has no test file, the summary says what of the
+ * device the test writes over (issue 18). */
+static void test_describe_device(void)
+{
+    static const struct {
+        DmkLabKind kind;
+        uint64_t span;
+        const char *want;
+    } cases[] = {
+        {DMK_LAB_SUSTAINED, 0,
+         "Random 4 KiB writes at queue depth 32 for 2 h over the first 32 GiB of the device, "
+         "sampled every 1 s. The region is written in full first, then the drive rests 5 min to "
+         "empty its cache."},
+        {DMK_LAB_FULLSPAN, 0,
+         "Sequential 1 MiB writes at queue depth 8 once over the whole device, sampled every 1 s. "
+         "It writes over the device's data."},
+        {DMK_LAB_FULLSPAN, 8 * GIB,
+         "Sequential 1 MiB writes at queue depth 8 once over the first 8 GiB of the device, "
+         "sampled every 1 s. It writes over the device's data."},
+        {DMK_LAB_LATENCY, 0,
+         "4 KiB random read (QD128) and write (QD64), 64 KiB sequential read (QD16) and write "
+         "(QD8), each at full speed and held to 10 to 120 % of it: 48 steps of 20 s, each after a "
+         "2 s warm-up, on the first 32 GiB of the device. The region is written in full first."},
+        {DMK_LAB_RECOVERY, 0, "after TRIM, on the first 32 GiB of the device. The region is "},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        DmkLabParams p;
+        char buf[512];
+        dmk_lab_params_init(&p, cases[i].kind);
+        p.device = true;
+        p.span = cases[i].span ? cases[i].span : p.span;
+        dmk_lab_describe(&p, buf, sizeof buf);
+        if (cases[i].kind == DMK_LAB_RECOVERY)
+            DMK_CHECK_HAS(buf, cases[i].want);
+        else
+            DMK_CHECK_STR(buf, cases[i].want);
+        DMK_CHECK(!contains(buf, "test file") && !contains(buf, "free space"));
+    }
+}
+
 /* The window's settings schema offers the lab-test key's choices the
  * table has, in its order, and defaults to its first. */
 static void test_gschema_choices(void)
@@ -1205,6 +1245,44 @@ static void test_latency_peak_stable(void)
     DMK_CHECK_INT(dmk_lab_latency(r, &l, 1), 1);
     DMK_CHECK(l.peak_iops == 0 && l.peak_step == 0 && isnan(l.outstanding[0]));
     check_report(r, PARTS("(RND4K Q128T1, 128 outstanding): no step measured;"), NULL);
+    dmk_run_result_free(r);
+}
+
+/* A lab result on a raw device: the header names the region of the
+ * device it wrote over, and the device's size, as the plain report does;
+ * no "test file" anywhere (issue 18). */
+static void test_device_header(void)
+{
+    DmkRunResult *r = result_new("sustained", 1);
+    DmkTestResult *t = &r->tests[0];
+    set_test(t, "RND4K Q32T1", DMK_MODE_WRITE, "sustained", 16000, 2000);
+    DmkTargetInfo *ti = &r->target;
+    snprintf(ti->path, sizeof ti->path, "/dev/sdz");
+    snprintf(ti->fs_type, sizeof ti->fs_type, "%s", DMK_FS_TYPE_DEVICE);
+    snprintf(ti->model, sizeof ti->model, "Test SSD 1TB");
+    ti->is_device = true;
+    ti->fs_size_bytes = 500 * GIB;
+    r->size = GIB;
+    char area[64];
+    dmk_result_area(r, area, sizeof area);
+    DMK_CHECK_STR(area, "1 GiB region of /dev/sdz");
+    check_report(r,
+                 PARTS("Sustained write on a 1 GiB region of /dev/sdz (raw device of 500 GiB, Test "
+                       "SSD 1TB), 2026-11-30T06:35:13Z\n"),
+                 PARTS("test file"));
+    /* a device's size unknown: no "of" */
+    ti->fs_size_bytes = 0;
+    check_report(r, PARTS("on a 1 GiB region of /dev/sdz (raw device, Test SSD 1TB), "), NULL);
+    /* a directory's: as before */
+    ti->is_device = false;
+    snprintf(ti->path, sizeof ti->path, "/mnt/x");
+    snprintf(ti->fs_type, sizeof ti->fs_type, "ext4");
+    dmk_result_area(r, area, sizeof area);
+    DMK_CHECK_STR(area, "1 GiB test file");
+    check_report(r,
+                 PARTS("Sustained write on /mnt/x (ext4, Test SSD 1TB), 1 GiB test file, "
+                       "2026-11-30T06:35:13Z\n"),
+                 NULL);
     dmk_run_result_free(r);
 }
 
@@ -2261,6 +2339,7 @@ int main(int argc, char **argv)
     DMK_TEST(test_planned);
     DMK_TEST(test_describe);
     DMK_TEST(test_describe_margin);
+    DMK_TEST(test_describe_device);
     DMK_TEST(test_gschema_choices);
     DMK_TEST(test_params_defaults);
     DMK_TEST(test_build_sustained);
@@ -2282,6 +2361,7 @@ int main(int argc, char **argv)
     DMK_TEST(test_thermal_no_sensor);
     DMK_TEST(test_latency_analysis_report);
     DMK_TEST(test_latency_peak_stable);
+    DMK_TEST(test_device_header);
     DMK_TEST(test_mixed_recovery_analysis);
     DMK_TEST(test_sustained_cache);
     DMK_TEST(test_sustained_settle);
