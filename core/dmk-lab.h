@@ -260,10 +260,12 @@ void dmk_lab_thermal(const DmkSample *s, size_t n, const char *metric, DmkLabThe
 /* The headline's "peak N IOPS at M ms" is the step of the lowest mean
  * latency among those within this many percent of the profile's most
  * IOPS: at and past saturation the full-speed, 100 % and 120 % steps all
- * reach the drive's maximum, apart by the noise of a measurement (well
- * under 1 %), and differ only in how many I/Os queue; a hair's lead must
- * not move the headline to a queue's latency. 2 % is twice that noise and
- * a fifth of the ramp's 10 % spacing, so the 90 % step never counts. */
+ * reach the drive's maximum, apart only by the noise of a measurement,
+ * and differ in how many I/Os wait in the queue; a hair's lead must not
+ * move the headline to a queue's latency. 2 % is twice that noise (the
+ * rate-limited steps hold their rate within 1 % on the simulated drive)
+ * and a fifth of the ramp's 10 % spacing, so the 90 % step never counts
+ * (docs/methodology.md, section 4). */
 #define DMK_LAB_PEAK_TOL_PCT 2.0
 /* The steps of a profile that DmkLabLatency.outstanding keeps: the
  * full-speed one and the ramp. */
