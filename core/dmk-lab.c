@@ -109,24 +109,30 @@ static const char *const seq_jobs[] = {"SEQ1M Q8T1", "SEQ1M Q1T1", "SEQ128K Q32T
 #define PRESETS(a) a, N(a), NULL
 #define JOB_TIP \
     "What is written, by CrystalDiskMark's name: pattern, block size, queue depth, threads"
-#define SPAN_TIP   "The test file: the area written over, again and again"
+#define SPAN_TIP "The test file: the area written over, again and again"
+/* A raw device has no test file: its first span bytes are the region. */
+#define REGION_TIP "The region of the device: its first bytes, written over again and again"
+#define REGION     "Regi_on", REGION_TIP
 #define SAMPLE_TIP "How often speed and temperature are recorded: 0.1 to 60 s"
 #define TIME_TIP   " (pick one, or type e.g. 90 s, 45 min, 3 h or 1:30:00)"
-#define SETTLE_TIP \
-    "Idle after the test file is written, for the drive to empty its cache first" TIME_TIP
+#define SETTLE_WHY " is written, for the drive to empty its cache first" TIME_TIP
+#define SETTLE_TIP "Idle after the test file" SETTLE_WHY
+#define SETTLE \
+    "Settle _time", SETTLE_TIP, PRESETS(settles), 0, NULL, "Idle after the region" SETTLE_WHY
 
 static const DmkLabField sustained_fields[] = {
     {DMK_LAB_P_JOB, "_Write test", JOB_TIP, NULL, 0, write_jobs, 0},
     {DMK_LAB_P_DURATION, "_Duration", "How long to write" TIME_TIP, PRESETS(durations), 0},
-    {DMK_LAB_P_SPAN, "Test fi_le", SPAN_TIP, NULL, 0, NULL, 0},
-    {DMK_LAB_P_SETTLE, "Settle _time", SETTLE_TIP, PRESETS(settles), 0},
+    {DMK_LAB_P_SPAN, "Test fi_le", SPAN_TIP, NULL, 0, NULL, 0, REGION},
+    {DMK_LAB_P_SETTLE, SETTLE},
     {DMK_LAB_P_SAMPLE, "Sample _every", SAMPLE_TIP, PRESETS(samples), 0},
 };
 static const DmkLabField fullspan_fields[] = {
     {DMK_LAB_P_JOB, "_Write test", JOB_TIP, NULL, 0, seq_jobs, 0},
     {DMK_LAB_P_SPAN, "A_mount",
      "How much to write: the free space (2 GiB are left free), or a size", NULL, 0, NULL,
-     DMK_LAB_FIELD_FREE_SPACE},
+     DMK_LAB_FIELD_FREE_SPACE, NULL,
+     "How much of the device to write: all of it, or its first bytes"},
     {DMK_LAB_P_SAMPLE, "Sample _every", SAMPLE_TIP, PRESETS(samples), 0},
 };
 static const DmkLabField mixed_fields[] = {
@@ -135,13 +141,13 @@ static const DmkLabField mixed_fields[] = {
     {DMK_LAB_P_WARMUP, "W_arm-up", "Discarded before each step" TIME_TIP, PRESETS(warmups), 0},
     {DMK_LAB_P_QD, "_QD per thread", "Outstanding I/Os of each thread (the reviews: 1)", NULL, 0,
      NULL, 0},
-    {DMK_LAB_P_SPAN, "Test fi_le", SPAN_TIP, NULL, 0, NULL, 0},
+    {DMK_LAB_P_SPAN, "Test fi_le", SPAN_TIP, NULL, 0, NULL, 0, REGION},
 };
 static const DmkLabField latency_fields[] = {
     {DMK_LAB_P_STEP, "Ste_p time", "How long each load step is measured" TIME_TIP, PRESETS(steps),
      0},
     {DMK_LAB_P_WARMUP, "W_arm-up", "Discarded before each step" TIME_TIP, PRESETS(warmups), 0},
-    {DMK_LAB_P_SPAN, "Test fi_le", SPAN_TIP, NULL, 0, NULL, 0},
+    {DMK_LAB_P_SPAN, "Test fi_le", SPAN_TIP, NULL, 0, NULL, 0, REGION},
 };
 static const DmkLabField recovery_fields[] = {
     {DMK_LAB_P_JOB, "_Write test", JOB_TIP, NULL, 0, write_jobs, 0},
@@ -151,8 +157,8 @@ static const DmkLabField recovery_fields[] = {
      PRESETS(probes), 0},
     {DMK_LAB_P_IDLE, "_Idle time",
      "Idle before the after-idle probe, for the drive to clean up" TIME_TIP, PRESETS(idles), 0},
-    {DMK_LAB_P_SPAN, "Test fi_le", SPAN_TIP, NULL, 0, NULL, 0},
-    {DMK_LAB_P_SETTLE, "Settle _time", SETTLE_TIP, PRESETS(settles), 0},
+    {DMK_LAB_P_SPAN, "Test fi_le", SPAN_TIP, NULL, 0, NULL, 0, REGION},
+    {DMK_LAB_P_SETTLE, SETTLE},
     {DMK_LAB_P_SAMPLE, "Sample _every", SAMPLE_TIP, PRESETS(samples), 0},
 };
 

@@ -134,6 +134,9 @@ typedef struct {
     size_t n_presets;
     const char *const *jobs; /* job fields: the tests offered, NULL-terminated */
     unsigned flags;          /* DMK_LAB_FIELD_* */
+    /* On a raw device, which has no test file (DmkLabParams.device): the
+     * label and tooltip instead; NULL where label and tip fit both. */
+    const char *device_label, *device_tip;
 } DmkLabField;
 
 /* What a report section writes into (dmk-lab-report.c's). */

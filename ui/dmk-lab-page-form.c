@@ -123,11 +123,13 @@ static GArray *dd_values(GtkWidget *dd)
 
 /* margin: what a full-span write leaves free (NUM_AMOUNT only), the
  * test's default from dmk-lab.h's table: the window has no margin field. */
-static char *number_label(guint64 v, NumberKind kind, guint64 margin)
+static char *number_label(guint64 v, NumberKind kind, guint64 margin, gboolean device)
 {
     char buf[32];
     if (kind == NUM_COUNT)
         return g_strdup_printf("%" G_GUINT64_FORMAT, v);
+    if (kind == NUM_AMOUNT && v == 0 && device) /* a device has no free space: all of it */
+        return g_strdup("The whole device");
     if (kind == NUM_AMOUNT && v == 0)
         return g_strdup_printf("Free space \u2212 %s", dmk_format_size(margin, buf, sizeof buf));
     return g_strdup(dmk_format_size(v, buf, sizeof buf));
@@ -136,7 +138,7 @@ static char *number_label(guint64 v, NumberKind kind, guint64 margin)
 /* Fills a drop-down with sizes (or counts) and selects `selected`,
  * which joins the list in order when it is not one of them. */
 static void fill_numbers(GtkWidget *dd, const guint64 *v, size_t n, guint64 selected,
-                         NumberKind kind, guint64 margin)
+                         NumberKind kind, guint64 margin, gboolean device)
 {
     GArray *values = g_array_new(FALSE, FALSE, sizeof(guint64));
     g_array_append_vals(values, v, (guint)n);
@@ -148,7 +150,7 @@ static void fill_numbers(GtkWidget *dd, const guint64 *v, size_t n, guint64 sele
     GtkStringList *labels = gtk_string_list_new(NULL);
     for (guint i = 0; i < values->len; i++) {
         guint64 x = g_array_index(values, guint64, i);
-        char *label = number_label(x, kind, margin);
+        char *label = number_label(x, kind, margin, device);
         gtk_string_list_append(labels, label);
         g_free(label);
     }
@@ -188,7 +190,7 @@ static GtkWidget *number_dropdown(DmkLabPage *self, const guint64 *v, size_t n, 
 {
     GtkWidget *dd = gtk_drop_down_new(NULL, NULL);
     dmk_drop_down_show_strings(GTK_DROP_DOWN(dd));
-    fill_numbers(dd, v, n, selected, kind, margin);
+    fill_numbers(dd, v, n, selected, kind, margin, self->device);
     g_signal_connect(dd, "notify::selected", G_CALLBACK(on_field_changed), self);
     return dd;
 }
@@ -283,6 +285,12 @@ GtkWidget *_dmk_lab_page_form_grid(void)
     return grid;
 }
 
+/* The field's label for the target: a device's region, a directory's test file. */
+static const char *field_label(const DmkLabPage *self, const DmkLabField *f)
+{
+    return self->device && f->device_label ? f->device_label : f->label;
+}
+
 static GtkWidget *build_kind_form(DmkLabPage *self, size_t ti)
 {
     const DmkLabTest *t = dmk_lab_test_at(ti);
@@ -293,10 +301,10 @@ static GtkWidget *build_kind_form(DmkLabPage *self, size_t ti)
         const DmkLabField *f = &t->fields[i];
         GtkWidget *w = field_widget(self, f, &p);
         gtk_widget_set_hexpand(w, TRUE);
-        gtk_widget_set_tooltip_text(w, f->tip);
+        gtk_widget_set_tooltip_text(w, self->device && f->device_tip ? f->device_tip : f->tip);
         self->fields[ti][f->id] = w;
-        gtk_grid_attach(GTK_GRID(grid), _dmk_lab_page_form_label(self, f->label, w), 0, (int)i, 1,
-                        1);
+        self->labels[ti][f->id] = _dmk_lab_page_form_label(self, field_label(self, f), w);
+        gtk_grid_attach(GTK_GRID(grid), self->labels[ti][f->id], 0, (int)i, 1, 1);
         gtk_grid_attach(GTK_GRID(grid), w, 1, (int)i, 1, 1);
     }
     return grid;
@@ -322,13 +330,13 @@ static size_t chosen(DmkLabPage *self)
 }
 
 /* The field's name for messages: "Sample every", without its mnemonic. */
-static char *field_name(size_t ti, DmkLabParamId id)
+static char *field_name(const DmkLabPage *self, size_t ti, DmkLabParamId id)
 {
     const DmkLabTest *t = dmk_lab_test_at(ti);
     for (size_t i = 0; i < t->n_fields; i++) {
         if (t->fields[i].id != id)
             continue;
-        char **parts = g_strsplit(t->fields[i].label, "_", -1);
+        char **parts = g_strsplit(field_label(self, &t->fields[i]), "_", -1);
         char *name = g_strjoinv("", parts);
         g_strfreev(parts);
         return name;
@@ -346,7 +354,7 @@ static int read_time(DmkLabPage *self, size_t ti, DmkLabParamId id, DmkLabParams
     const char *text =
         gtk_editable_get_text(GTK_EDITABLE(gtk_combo_box_get_child(GTK_COMBO_BOX(combo))));
     double v;
-    char *name = field_name(ti, id);
+    char *name = field_name(self, ti, id);
     int rc = DMK_OK;
     if (!parse_time(text, &v))
         rc = dmk_error_set(err, DMK_E_INVAL, 0,
@@ -420,7 +428,7 @@ static void override_size(DmkLabPage *self, DmkLabParamId id, double v)
                 continue;
             GArray *old = g_array_ref(dd_values(dd));
             fill_numbers(dd, (const guint64 *)(void *)old->data, old->len, (guint64)v,
-                         span_kind(&t->fields[i]), defaults.margin);
+                         span_kind(&t->fields[i]), defaults.margin, self->device);
             g_array_unref(old);
         }
     }
@@ -435,6 +443,32 @@ void dmk_lab_page_apply_overrides(DmkLabPage *self, const DmkLabOverrides *o)
             override_time(self, (DmkLabParamId)id, o->value[id]);
         else if (dmk_lab_size_of(&p, (DmkLabParamId)id))
             override_size(self, (DmkLabParamId)id, o->value[id]);
+    }
+}
+
+void _dmk_lab_page_form_set_device(DmkLabPage *self)
+{
+    for (size_t ti = 0; ti < dmk_lab_test_count(); ti++) {
+        const DmkLabTest *t = dmk_lab_test_at(ti);
+        DmkLabParams defaults;
+        dmk_lab_params_init(&defaults, t->kind);
+        for (size_t i = 0; i < t->n_fields; i++) {
+            const DmkLabField *f = &t->fields[i];
+            GtkWidget *w = self->fields[ti][f->id], *l = self->labels[ti][f->id];
+            if (!w || !l)
+                continue;
+            gtk_label_set_text_with_mnemonic(GTK_LABEL(l), field_label(self, f));
+            gtk_widget_set_tooltip_text(w, self->device && f->device_tip ? f->device_tip : f->tip);
+            if (f->id != DMK_LAB_P_SPAN || span_kind(f) != NUM_AMOUNT)
+                continue;
+            /* "Free space - 2 GiB" or "The whole device": the same values */
+            GArray *old = g_array_ref(dd_values(w));
+            guint at = gtk_drop_down_get_selected(GTK_DROP_DOWN(w));
+            guint64 selected = at < old->len ? g_array_index(old, guint64, at) : 0;
+            fill_numbers(w, (const guint64 *)(void *)old->data, old->len, selected, NUM_AMOUNT,
+                         defaults.margin, self->device);
+            g_array_unref(old);
+        }
     }
 }
 
@@ -487,7 +521,7 @@ void _dmk_lab_page_dump_form(DmkLabPage *self, GString *out)
     g_string_append_printf(out, "lab-test\t%s\n", t->name);
     for (size_t i = 0; i < t->n_fields; i++) {
         DmkLabParamId id = t->fields[i].id;
-        char *name = field_name(ti, id), *value = field_text(self->fields[ti][id]);
+        char *name = field_name(self, ti, id), *value = field_text(self->fields[ti][id]);
         g_string_append_printf(out, "lab-field\t%s\t%s\n", name, value);
         g_free(name);
         g_free(value);

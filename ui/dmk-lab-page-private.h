@@ -21,6 +21,7 @@ struct _DmkLabPage {
     GtkWidget *kind_dd;
     GtkWidget *form_stack;                                  /* a grid of fields per test */
     GtkWidget *fields[DMK_LAB_MAX_TESTS][DMK_LAB_N_PARAMS]; /* by test index, setting */
+    GtkWidget *labels[DMK_LAB_MAX_TESTS][DMK_LAB_N_PARAMS]; /* each field's label */
     GtkSizeGroup *label_group;
     GtkWidget *summary, *duration, *note;
     GtkWidget *button;
@@ -57,6 +58,9 @@ GtkWidget *_dmk_lab_page_form_grid(void);
 GtkWidget *_dmk_lab_page_form_label(DmkLabPage *self, const char *text, GtkWidget *widget);
 /* What the chosen test's settings mean, and how long it takes. */
 void _dmk_lab_page_update_summary(DmkLabPage *self);
+/* The fields' labels, tooltips and a full span's "whole device" for
+ * self->device (DmkLabField's device_label, device_tip). */
+void _dmk_lab_page_form_set_device(DmkLabPage *self);
 /* The test chosen, its fields' values and the summary ("lab-test",
  * "lab-field", "lab-summary"). */
 void _dmk_lab_page_dump_form(DmkLabPage *self, GString *out);

@@ -34,6 +34,7 @@ void dmk_lab_page_set_device(DmkLabPage *self, gboolean device)
     if (self->device == device)
         return;
     self->device = device;
+    _dmk_lab_page_form_set_device(self);
     _dmk_lab_page_update_summary(self);
 }
 

@@ -276,6 +276,27 @@ static void test_describe_device(void)
     }
 }
 
+/* The form's rows that speak of the test file have a device's words too,
+ * which do not (the Lab tab on a raw device, issue 18). */
+static void test_fields_device_words(void)
+{
+    size_t worded = 0;
+    for (size_t i = 0; i < dmk_lab_test_count(); i++) {
+        const DmkLabTest *t = dmk_lab_test_at(i);
+        for (size_t k = 0; k < t->n_fields; k++) {
+            const DmkLabField *f = &t->fields[k];
+            const char *label = f->device_label ? f->device_label : f->label;
+            const char *tip = f->device_tip ? f->device_tip : f->tip;
+            if (contains(label, "fi_le") || contains(tip, "test file"))
+                printf("# %s: \"%s\" (%s) says test file on a device\n", t->name, label, tip);
+            DMK_CHECK(!contains(label, "fi_le") && !contains(tip, "test file"));
+            DMK_CHECK(!contains(tip, "free space"));
+            worded += f->device_label || f->device_tip;
+        }
+    }
+    DMK_CHECK(worded >= 6);
+}
+
 /* The window's settings schema offers the lab-test key's choices the
  * table has, in its order, and defaults to its first. */
 static void test_gschema_choices(void)
@@ -2340,6 +2361,7 @@ int main(int argc, char **argv)
     DMK_TEST(test_describe);
     DMK_TEST(test_describe_margin);
     DMK_TEST(test_describe_device);
+    DMK_TEST(test_fields_device_words);
     DMK_TEST(test_gschema_choices);
     DMK_TEST(test_params_defaults);
     DMK_TEST(test_build_sustained);
