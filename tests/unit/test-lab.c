@@ -1909,7 +1909,20 @@ static void latency_profile_once(const void *arg)
         DMK_CHECK(not_more);
         DMK_CHECK(not_far);
         DMK_CHECK(t->score.total.ios > 0 && lat >= latency_us);
+        /* what it had outstanding, by Little's law: its IOPS times the
+         * drive's latency, which does not change with the load */
+        double q = got * (double)latency_us / 1e6;
+        if (!near_rel(l[0].outstanding[k], q, 0.05))
+            printf("#   %s: %.2f outstanding, %.2f expected\n", t->test.label, l[0].outstanding[k],
+                   q);
+        DMK_CHECK(near_rel(l[0].outstanding[k], q, 0.05));
     }
+    /* the headline: a step within 2 % of the most IOPS, at its latency,
+     * with no more outstanding than the profile keeps */
+    DMK_CHECK(l[0].peak_iops >= l[0].best_iops * 0.98 && l[0].peak_step < 12);
+    DMK_CHECK_NEAR(l[0].peak_outstanding, l[0].peak_iops * l[0].peak_lat_ms / 1e3, 1e-9);
+    DMK_CHECK(l[0].peak_outstanding <= lat_profiles[i].qd * 1.01);
+    DMK_CHECK_NEAR(l[0].outstanding_set, lat_profiles[i].qd, 0);
     qsort(ratio, 11, sizeof *ratio, cmp_double);
     qsort(p50, 11, sizeof *p50, cmp_double);
     printf("# median step: %.3f of its rate, latency median %.0f us\n", ratio[5], p50[5]);
