@@ -219,17 +219,20 @@ typedef struct {
     double cache_bytes;
     /* +- bytes of cache_bytes: about 2 standard deviations of where the
      * drop lies in its sample, from how much one sample's speed varies
-     * (at least one I/O's worth) and how well the two speeds are known;
-     * at most one sample's bytes at the speed before. */
+     * (at least one I/O's worth) and how well the two speeds are known,
+     * plus twice the bytes in flight then (Little's law: completions,
+     * which samples count, are no clean step at the drop); at most one
+     * sample's bytes at the speed before. 0 with no cliff. */
     double cache_bytes_err;
     double cliff_t_s;     /* when it came (s into the test), within its sample likewise */
     double cliff_t_err_s; /* +- s of cliff_t_s: cache_bytes_err at the speed before */
     /* The speed before and after the drop: I/Os (bytes) over time, each
-     * side's sum over its seconds, the drop's own sample left out, and
-     * so the samples of the other side's level (below the midpoint of the
-     * two sides' medians before the drop, above it after: a dip, a burst
-     * of a drained cache) do not move it. Not a median of samples, which
-     * hold whole numbers of I/Os. */
+     * side's sum over its seconds. Left out: the drop's own sample, the
+     * run's first (its start: a latency in which nothing completes), and
+     * samples of the other side's level (below the midpoint of the two
+     * sides' medians before the drop, above it after: a dip, a burst of a
+     * drained cache), which a median kept out before. Not a median of
+     * samples, which hold whole numbers of I/Os. */
     double before, after;
     /* The last 20 % of the run: mean, and how tightly the samples hold to
      * it: the largest excursion in percent of the mean (SNIA's steady
@@ -252,7 +255,8 @@ typedef struct {
     double throttle_t_err_s; /* +- s of throttle_t_s (DmkLabCliff's cliff_t_err_s) */
     double throttle_c;       /* the temperature then */
     /* The speed before and after, as DmkLabCliff's: I/Os (bytes) over
-     * time of each side, the drop's sample and the other level's left out. */
+     * time of each side, the drop's sample, the first and the other
+     * level's left out. */
     double before, after;
 } DmkLabThermal;
 
