@@ -200,6 +200,20 @@ void dmk_stats_from_hist(DmkStats *s, const DmkHist *h, uint64_t bytes, double s
  * (0-based) in *pass when not NULL; 0 when none was seen. */
 double dmk_test_paused_s(const DmkTestResult *t, uint32_t *pass);
 
+/* The achieved read share of a pass, in percent: its completed reads of
+ * all its completed I/Os, counted in the measured window (the read and
+ * write counts, or in a result read back from a file, which keeps no
+ * counts, the read and write IOPS of the same seconds). -1 when the pass
+ * completed nothing. A mixed job holds the asked share by construction
+ * (dmk-mix.h); this is what a reader checks it against. */
+double dmk_pass_read_pct(const DmkPassResult *p);
+
+/* Whether the achieved share is worth showing beside the asked one: it
+ * differs by DMK_SHARE_SHOW_PCT points or more (rounded to the 0.1 that
+ * is shown, so "read 70 %" never sits beside "70.0 % achieved"). */
+#define DMK_SHARE_SHOW_PCT 0.1
+bool dmk_pass_share_differs(const DmkPassResult *p, uint32_t asked);
+
 /* Sets best_pass, score, median/min/max from the passes. The best pass
  * is the fastest one without a pause, where there is one: a pass that
  * counted idle time is not the drive's number. */
