@@ -1,10 +1,13 @@
 #include "dmk-result.h"
 
+#include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "dmk-size.h"
 
 #define FIELD(name, dec)                     \
     {                                        \
@@ -55,18 +58,36 @@ static int cmp_double(const void *a, const void *b)
 double dmk_pass_read_pct(const DmkPassResult *p)
 {
     uint64_t ios = p->read.ios + p->write.ios;
+    double iops = p->read.iops + p->write.iops, pct;
     if (ios)
-        return 100.0 * (double)p->read.ios / (double)ios;
-    double iops = p->read.iops + p->write.iops;
-    return iops > 0 ? 100.0 * p->read.iops / iops : -1.0;
+        pct = 100.0 * (double)p->read.ios / (double)ios;
+    else if (p->read_pct_saved > 0)
+        return p->read_pct_saved; /* as saved: already rounded */
+    else if (iops > 0)
+        pct = 100.0 * p->read.iops / iops; /* 0 saved is 0 IOPS of reads */
+    else
+        return -1.0;
+    double scale = pow(10.0, DMK_SHARE_DECIMALS);
+    return nearbyint(pct * scale) / scale;
 }
 
 bool dmk_pass_share_differs(const DmkPassResult *p, uint32_t asked)
 {
     double got = dmk_pass_read_pct(p);
-    /* compared as shown, in tenths: 69.96 is "70.0", no difference */
-    long tenths = (long)(got * 10.0 + 0.5), want = (long)asked * 10;
-    return got >= 0 && labs(tenths - want) >= (long)(DMK_SHARE_SHOW_PCT * 10.0 + 0.5);
+    /* In thousandths, as the share is kept: 70.100 differs, 70.099 not. */
+    long long d = llround(got * 1000.0) - (long long)asked * 1000;
+    return got >= 0 && llabs(d) >= llround(DMK_SHARE_SHOW_PCT * 1000.0);
+}
+
+const char *dmk_share_note(const DmkPassResult *p, uint32_t asked, char *buf, size_t len)
+{
+    char pct[32];
+    if (len)
+        buf[0] = '\0';
+    if (dmk_pass_share_differs(p, asked))
+        snprintf(buf, len, "read %s %% measured",
+                 dmk_format_double(dmk_pass_read_pct(p), 1, pct, sizeof pct));
+    return buf;
 }
 
 /* Why the best pass is a fair score for a mixed test too (issue 18): the
