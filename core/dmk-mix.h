@@ -18,8 +18,9 @@
  * irregular. The offsets are the job's own (dmk-offsets) whichever the
  * choice: random offsets stay random for both reads and writes.
  *
- * Cost per I/O: two compares and an add; the draw (as before) only while
- * both choices are open, never for a pure read or write job. */
+ * Cost per I/O: a pure read or write job's two compares, as before; a
+ * mixed job's two more and an add, and the draw (as before) only while
+ * both choices are open. */
 #ifndef DMK_MIX_H
 #define DMK_MIX_H
 
@@ -44,9 +45,14 @@ static inline void dmk_mix_init(DmkMix *m, uint32_t read_share)
 /* Whether the next I/O reads. A read is open while err < share (after it
  * err < 100), a write while err > share - 100 (after it err > -100); one
  * of them always is. Share 100 always reads and 0 always writes, with no
- * draw: err stays 0, at the bound of the closed choice. */
+ * draw and err left at 0 (exact), in the two compares the choice always
+ * took: a pure job's I/O costs what it did. */
 static inline bool dmk_mix_next(DmkMix *m, DmkRng *rng)
 {
+    if (m->share >= 100)
+        return true;
+    if (m->share == 0)
+        return false;
     bool read;
     if (m->err >= m->down)
         read = false;
