@@ -101,8 +101,8 @@ const char *dmk_share_note(const DmkPassResult *p, uint32_t asked, char *buf, si
  * take the queue depth at its edges where the drive completes out of
  * order, so the passes differ by what the drive did, as a read or a write
  * test's do, and the best of them is CrystalDiskMark's number as for any
- * tile. The achieved share is kept
- * with every pass (dmk_pass_read_pct) for a reader to check. */
+ * tile. The achieved share is kept with every pass (dmk_pass_read_pct)
+ * for a reader to check. */
 void dmk_test_result_summarize(DmkTestResult *t)
 {
     memset(&t->score, 0, sizeof t->score);
