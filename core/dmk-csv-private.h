@@ -30,7 +30,7 @@ extern const char *const dmk_csv_records[]; /* by DmkCsvRecord, NULL-terminated 
 
 /* The schema the writer writes and the newest the reader takes: the
  * highest `since` in the table (test-csv-read checks that they agree). */
-#define DMK_CSV_SCHEMA 5
+#define DMK_CSV_SCHEMA 6
 
 /* A temperature cell holds a plausible reading or nothing (dmk-result.h). */
 #define DMK_CSV_TEMP_MIN DMK_TEMP_MIN_C
@@ -105,6 +105,9 @@ typedef enum {
     DMK_COL_WRITE_IOPS,
     DMK_COL_WRITE_LAT_MEAN,
     DMK_COL_WRITE_LAT_P99,
+    /* schema 6, test and pass rows of a mixed test: the percentage of the
+     * completed I/Os that read (dmk_pass_read_pct); empty elsewhere */
+    DMK_COL_READ_SHARE_ACHIEVED,
     /* schema 4, test rows of a run with the verify option (docs/verify.md);
      * empty when the test was not verified, the first_bad ones when none was bad */
     DMK_COL_VERIFY_BLOCKS,
@@ -117,7 +120,7 @@ typedef enum {
     DMK_COL_N_TAIL
 } DmkCsvTail;
 
-/* Room for every column of every schema (74 in schema 5), with a margin. */
+/* Room for every column of every schema (75 in schema 6), with a margin. */
 #define DMK_CSV_MAX_COLUMNS 96
 
 /* Context columns are DMK_COL_SCHEMA .. DMK_COL_COMPLETE; identity

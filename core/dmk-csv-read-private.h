@@ -135,6 +135,9 @@ int dmk_csv_read_test_cells(DmkCsvReader *rd, const DmkCsvCells *c, DmkTestResul
 int dmk_csv_read_stats(DmkCsvReader *rd, const DmkCsvCells *c, DmkStats *s);
 /* The four per-direction columns of read and of write. */
 int dmk_csv_read_directions(DmkCsvReader *rd, const DmkCsvCells *c, DmkPassResult *p);
+/* The achieved read share (schema 6) of a row of test t, into p. */
+int dmk_csv_read_share_achieved(DmkCsvReader *rd, const DmkCsvCells *c, const DmkTest *t,
+                                DmkPassResult *p);
 
 /* ---- dmk-csv-records.c ---- */
 

@@ -110,6 +110,8 @@ static int read_pass_row(DmkCsvReader *rd, const DmkCsvCells *c)
     if (rc == DMK_OK)
         rc = dmk_csv_read_directions(rd, c, p);
     if (rc == DMK_OK)
+        rc = dmk_csv_read_share_achieved(rd, c, &t->test, p);
+    if (rc == DMK_OK)
         t->n_passes++;
     return rc;
 }

@@ -72,6 +72,20 @@ int dmk_csv_read_directions(DmkCsvReader *rd, const DmkCsvCells *c, DmkPassResul
     return DMK_OK;
 }
 
+/* A mixed test's achieved read share (schema 6), on its test and pass
+ * rows: a percentage, or empty for a pass that completed nothing; empty
+ * for any other test. An older file has no such column: there
+ * dmk_pass_read_pct takes the share from the read and write IOPS. */
+int dmk_csv_read_share_achieved(DmkCsvReader *rd, const DmkCsvCells *c, const DmkTest *t,
+                                DmkPassResult *p)
+{
+    size_t col = dmk_csv_col_tail(DMK_COL_READ_SHARE_ACHIEVED), len;
+    dmk_csv_cell(rd, c, col, &len);
+    if (t->mode != DMK_MODE_MIX)
+        return dmk_csv_need_empty(rd, c, col, "read or write test's");
+    return len ? dmk_csv_get_real(rd, c, col, 100.0, &p->read_pct_saved) : DMK_OK;
+}
+
 /* Whether the run was stopped during the test (schema 3). */
 static int read_partial(DmkCsvReader *rd, const DmkCsvCells *c, DmkTestResult *t)
 {
@@ -196,6 +210,8 @@ int dmk_csv_read_test_cells(DmkCsvReader *rd, const DmkCsvCells *c, DmkTestResul
         rc = read_partial(rd, c, t);
     if (rc == DMK_OK)
         rc = dmk_csv_read_directions(rd, c, &t->score);
+    if (rc == DMK_OK)
+        rc = dmk_csv_read_share_achieved(rd, c, &t->test, &t->score);
     if (rc == DMK_OK)
         rc = read_honest_test(rd, c, t);
     if (rc == DMK_OK)

@@ -84,6 +84,7 @@ static const DmkCsvColumn tail_cols[DMK_COL_N_TAIL] = {
     [DMK_COL_WRITE_IOPS] = COL_REAL("write_iops", 2),
     [DMK_COL_WRITE_LAT_MEAN] = COL_REAL("write_lat_mean_us", 3),
     [DMK_COL_WRITE_LAT_P99] = COL_REAL("write_lat_p99_us", 3),
+    [DMK_COL_READ_SHARE_ACHIEVED] = {"read_share_achieved", DMK_CSV_REAL, DMK_SHARE_DECIMALS, 6},
     [DMK_COL_VERIFY_BLOCKS] = {"verify_blocks", DMK_CSV_UINT, 0, 4},
     [DMK_COL_VERIFY_BAD] = {"verify_bad", DMK_CSV_UINT, 0, 4},
     [DMK_COL_VERIFY_SKIPPED] = {"verify_skipped", DMK_CSV_UINT, 0, 4},
@@ -282,6 +283,16 @@ static void put_directions(Row *r, const DmkPassResult *p)
     }
 }
 
+/* Schema 6: a mixed test's achieved read share, beside the asked one
+ * (read_share), on its test and pass rows; none for a pass that
+ * completed nothing. */
+static void put_share(Row *r, const DmkTestResult *t, const DmkPassResult *p)
+{
+    double pct = dmk_pass_read_pct(p);
+    if (t->test.mode == DMK_MODE_MIX && pct >= 0)
+        put_num(r, dmk_csv_col_tail(DMK_COL_READ_SHARE_ACHIEVED), pct);
+}
+
 static void write_sample(Row *r, const DmkRunResult *res, const DmkTestResult *t,
                          const DmkSample *s)
 {
@@ -326,6 +337,7 @@ static void write_test_rows(Row *r, const DmkRunResult *res, const DmkTestResult
     char flags[160];
     put_honest_test(r, t, flags, sizeof flags);
     put_directions(r, &t->score);
+    put_share(r, t, &t->score);
     put_verify(r, &t->verify);
     end_row(r);
     for (uint32_t p = 0; p < t->n_passes; p++) {
@@ -333,6 +345,7 @@ static void write_test_rows(Row *r, const DmkRunResult *res, const DmkTestResult
         put_u64(r, DMK_COL_PASS, p + 1);
         put_stats(r, &t->passes[p].total);
         put_directions(r, &t->passes[p]);
+        put_share(r, t, &t->passes[p]);
         end_row(r);
     }
     for (size_t i = 0; i < t->n_samples; i++)

@@ -67,6 +67,16 @@ static void write_stats(FILE *f, const DmkStats *s)
     kv_u64(f, "bytes", s->bytes, ",");
 }
 
+/* A mixed test's achieved read share, beside the asked one (read_share):
+ * percent of the completed I/Os that read; absent for other tests and
+ * for a pass that completed nothing. */
+static void write_share(FILE *f, const DmkTestResult *t, const DmkPassResult *p)
+{
+    double pct = dmk_pass_read_pct(p);
+    if (t->test.mode == DMK_MODE_MIX && pct >= 0)
+        kv_num(f, "read_share_achieved", pct, DMK_SHARE_DECIMALS, ",");
+}
+
 static void write_passes(FILE *f, const DmkTestResult *t)
 {
     fputs(",\"passes\":[", f);
@@ -76,6 +86,7 @@ static void write_passes(FILE *f, const DmkTestResult *t)
         /* Only where the pass had a pause (results.md, "paused"). */
         if (t->passes[p].paused_s > 0)
             kv_num(f, "paused_s", t->passes[p].paused_s, 3, ",");
+        write_share(f, t, &t->passes[p]);
         fputc('}', f);
     }
     fputc(']', f);
@@ -160,6 +171,7 @@ static void write_test(FILE *f, const DmkTestResult *t)
     kv_u64(f, "best_pass", t->best_pass + 1, ",");
     fprintf(f, ",\"partial\":%s", t->partial ? "true" : "false");
     write_test_flags(f, t);
+    write_share(f, t, &t->score);
     if (t->test.mode == DMK_MODE_MIX) {
         fputs(",\"read\":{\"direction\":\"read\"", f);
         write_stats(f, &t->score.read);

@@ -203,6 +203,15 @@ void dmk_lab_report_mixed(Out *o, const DmkRunResult *r)
     for (size_t j = 0; j < n; j++)
         put(o, " %11s MB/s", num(m[j].mean_mb_s, a, sizeof a));
     put(o, "\n");
+    /* A step whose reads were 0.1 point or more off its row's share (each
+     * worker holds it by construction, dmk-mix.h, so only the I/Os at a
+     * short step's edges can): its figure is of the mix it had. */
+    for (size_t i = 0; i < r->n_tests; i++) {
+        const DmkTestResult *t = &r->tests[i];
+        uint32_t asked = t->test.jobs[0].read_share;
+        if (t->test.mode == DMK_MODE_MIX && dmk_share_note(&t->score, asked, a, sizeof a)[0])
+            put(o, "%s at %u %% read: %s\n", t->test.name, asked, a);
+    }
 }
 
 static const char *profile_title(const DmkTest *t, char *buf, size_t len)

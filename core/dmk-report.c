@@ -89,10 +89,16 @@ static void put_test_line(DmkStr *b, const DmkRunResult *r, const DmkTestResult 
         j->queue_depth, dmk_test_threads(&t->test), dmk_format_double(s->mb_s, 3, mb, 32),
         dmk_format_double(s->iops, 1, io, 32), dmk_format_double(s->lat_mean_us, 2, lat, 32),
         flags);
-    if (t->test.mode == DMK_MODE_MIX)
-        put(b, "      read %3u %%: %s MB/s, write %3u %%: %s MB/s\n", j->read_share,
-            dmk_format_double(t->score.read.mb_s, 3, mb, 32), 100 - j->read_share,
-            dmk_format_double(t->score.write.mb_s, 3, io, 32));
+    if (t->test.mode != DMK_MODE_MIX)
+        return;
+    /* The achieved share only where it is not the asked one as shown
+     * (dmk_pass_share_differs): otherwise the line stays as it was. */
+    char share[40], note[48] = "";
+    if (dmk_share_note(&t->score, j->read_share, share, sizeof share)[0])
+        snprintf(note, sizeof note, " (%s)", share);
+    put(b, "      read %3u %%: %s MB/s, write %3u %%: %s MB/s%s\n", j->read_share,
+        dmk_format_double(t->score.read.mb_s, 3, mb, 32), 100 - j->read_share,
+        dmk_format_double(t->score.write.mb_s, 3, io, 32), note);
 }
 
 char *dmk_verify_describe(const DmkVerifyResult *v, char *buf, size_t len)

@@ -30,6 +30,9 @@ typedef struct {
      * which nothing was submitted or completed far beyond the latency
      * seen; 0 for none, and in results read back from a file. */
     double paused_s;
+    /* In a result read back from a file: the achieved read share it keeps
+     * (schema 6), 0 for none; read it through dmk_pass_read_pct. */
+    double read_pct_saved;
 } DmkPassResult;
 
 /* A plausible drive temperature: outside this range a sensor misread, and
@@ -204,6 +207,28 @@ void dmk_stats_from_hist(DmkStats *s, const DmkHist *h, uint64_t bytes, double s
 /* The longest pause of any pass (DmkPassResult.paused_s), and its pass
  * (0-based) in *pass when not NULL; 0 when none was seen. */
 double dmk_test_paused_s(const DmkTestResult *t, uint32_t *pass);
+
+/* The achieved read share of a pass, in percent: its completed reads of
+ * all its completed I/Os, counted in the measured window, to the
+ * DMK_SHARE_DECIMALS that the result files keep (so a report of a run and
+ * of its saved file agree to the digit). From the read and write counts;
+ * in a result read back from a file, which keeps no counts, the share it
+ * saved, or for an older file the read and write IOPS of the same
+ * seconds. -1 when the pass completed nothing. A mixed job holds the
+ * asked share by construction (dmk-mix.h); this is what a reader checks
+ * it against. */
+#define DMK_SHARE_DECIMALS 3
+double dmk_pass_read_pct(const DmkPassResult *p);
+
+/* Whether the achieved share is worth showing beside the asked one: it
+ * differs by DMK_SHARE_SHOW_PCT points or more. Shown to 0.1, so "read
+ * 70.1 % measured" can stand for 70.100 but never for 70.063. */
+#define DMK_SHARE_SHOW_PCT 0.1
+bool dmk_pass_share_differs(const DmkPassResult *p, uint32_t asked);
+
+/* "read 72.1 % measured" where dmk_pass_share_differs, else "": what a
+ * mixed test's line adds (the CLI report and `show`, the window's tile). */
+const char *dmk_share_note(const DmkPassResult *p, uint32_t asked, char *buf, size_t len);
 
 /* Sets best_pass, score, median/min/max from the passes. The best pass
  * is the fastest one without a pause, where there is one: a pass that

@@ -30,6 +30,7 @@ int dmk_worker_init(DmkWorker *w, const DmkBackend *be, DmkTarget *target, const
     atomic_init(&w->call_since_ns, 0);
     dmk_offsets_init(&w->offs, job->pattern, base, span, job->block_size, seed);
     dmk_rng_seed(&w->rng, seed ^ 0x5a5a5a5a5a5a5a5aULL);
+    dmk_mix_init(&w->mix, job->read_share);
     int rc = be->queue_open(target, w->depth, &w->q, err);
     if (rc != DMK_OK)
         return rc;
@@ -120,8 +121,7 @@ static void stamp_write(DmkWorker *w, DmkIo *io)
 
 static inline void prep_io(DmkWorker *w, DmkIo *io)
 {
-    uint32_t share = w->job->read_share;
-    bool read = share >= 100 ? true : share == 0 ? false : dmk_rng_below(&w->rng, 100) < share;
+    bool read = dmk_mix_next(&w->mix, &w->rng);
     io->offset = dmk_offsets_next(&w->offs);
     io->len = w->job->block_size;
     io->op = read ? DMK_OP_READ : DMK_OP_WRITE;

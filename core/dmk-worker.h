@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "dmk-hist.h"
+#include "dmk-mix.h"
 #include "dmk-offsets.h"
 #include "dmk-platform.h"
 #include "dmk-pool.h"
@@ -71,6 +72,7 @@ typedef struct DmkWorker {
     DmkSchedule sched;
     DmkOffsets offs;
     DmkRng rng;
+    DmkMix mix; /* read or write, I/O by I/O (dmk-mix.h) */
     uint32_t depth;
     DmkIo *ios;
     DmkIo **pending; /* prepared, not yet accepted by the OS */

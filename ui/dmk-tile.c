@@ -1,5 +1,6 @@
 #include "dmk-tile.h"
 
+#include "dmk-size.h"
 #include "dmk-text.h"
 
 struct _DmkTile {
@@ -140,9 +141,29 @@ static void refresh(DmkTile *self)
     gtk_widget_queue_allocate(GTK_WIDGET(self));
 }
 
-/* The flags' markers joined on one line, and their explanations. */
-static void describe_flags(const DmkRunResult *r, const DmkTestResult *t, GString *badge,
-                           GString *tip)
+/* A mixed test's achieved read share where it is 0.1 point or more off
+ * the asked one (dmk_pass_share_differs): a marker, and why it matters.
+ * Returns whether there was one. */
+static gboolean describe_share(const DmkTestResult *t, GString *badge, GString *tip)
+{
+    char note[48], pct[32];
+    uint32_t asked = t->test.jobs[0].read_share;
+    if (t->test.mode != DMK_MODE_MIX || !dmk_share_note(&t->score, asked, note, sizeof note)[0])
+        return FALSE;
+    g_string_append_printf(badge, "%s%s", badge->len ? " \u00b7 " : "", note);
+    g_string_append_printf(tip,
+                           "%sReads were %s %% of the I/Os the score's pass completed, where "
+                           "%u %% was asked: its MB/s are of that mix.",
+                           tip->len ? "\n" : "",
+                           dmk_format_double(dmk_pass_read_pct(&t->score), 1, pct, sizeof pct),
+                           asked);
+    return TRUE;
+}
+
+/* The flags' markers joined on one line, and their explanations; whether
+ * any says the number is off (peak is how every short test is). */
+static gboolean describe_flags(const DmkRunResult *r, const DmkTestResult *t, GString *badge,
+                               GString *tip)
 {
     for (uint32_t bit = 1; bit & DMK_FLAG_ALL; bit <<= 1) {
         char marker[64], why[1024];
@@ -152,18 +173,18 @@ static void describe_flags(const DmkRunResult *r, const DmkTestResult *t, GStrin
         g_string_append_printf(badge, "%s%s", badge->len ? " \u00b7 " : "", marker);
         g_string_append_printf(tip, "%s%s", tip->len ? "\n" : "", why);
     }
+    gboolean share = describe_share(t, badge, tip);
+    return share || (t->flags & ~(uint32_t)DMK_FLAG_PEAK);
 }
 
 void dmk_tile_set_flags(DmkTile *self, const DmkRunResult *r, const DmkTestResult *t)
 {
     g_return_if_fail(DMK_IS_TILE(self));
     GString *badge = g_string_new(""), *tip = g_string_new("");
-    if (r && t)
-        describe_flags(r, t, badge, tip);
+    gboolean warn = r && t && describe_flags(r, t, badge, tip);
     gtk_label_set_text(GTK_LABEL(self->badge), badge->str);
     gtk_widget_set_visible(self->badge, badge->len > 0);
-    /* Peak is how every short test is; the others say a number is wrong. */
-    set_class(self->badge, "warn", t && (t->flags & ~(uint32_t)DMK_FLAG_PEAK));
+    set_class(self->badge, "warn", warn);
     set_class(GTK_WIDGET(self), "flagged", badge->len > 0);
     g_free(self->flags_tip);
     self->flags_tip = tip->len ? g_strdup(tip->str) : NULL;

@@ -13,8 +13,9 @@
 #include "dmk-target-rules.h"
 
 /* The simulated drive (DmkNullSim): a write cache that fills with every
- * byte written and drains while idle, and a temperature that rises with
- * bytes written, cools with time, and throttles at its maximum. */
+ * byte written and drains while idle, a temperature that rises with
+ * bytes written, cools with time, and throttles at its maximum, and a
+ * write rate that serves writes one after another. */
 #define SIM_AMBIENT_C    40.0
 #define SIM_MAX_C        80.0
 #define SIM_RELEASE_C    77.0 /* throttling ends below this */
@@ -27,6 +28,7 @@ typedef struct {
     double cache_used;
     double temp_c;
     bool throttled;
+    uint64_t write_done; /* write_bytes_s: when the last write accepted completes */
 } DmkSimDrive;
 
 struct DmkTarget {
@@ -64,7 +66,7 @@ static int null_target_open(const DmkTargetParams *p, DmkTarget **out, DmkTarget
         free(t);
         return rc;
     }
-    if (o->sim.cache_bytes || o->sim.bytes_per_c) {
+    if (o->sim.cache_bytes || o->sim.bytes_per_c || o->sim.write_bytes_s) {
         t->sim_on = true;
         t->sim.cfg = o->sim;
         if (t->sim.cfg.slow_factor < 1)
@@ -168,28 +170,57 @@ static double sim_advance(DmkSimDrive *d, uint64_t now, uint64_t written)
     return factor;
 }
 
-static uint64_t batch_latency(DmkQueue *q, DmkIo **ios, int n)
+/* The bytes a batch writes: what fills the cache and warms the drive. */
+static uint64_t batch_written(DmkIo **ios, int n)
 {
-    DmkTarget *t = q->target;
-    if (!t->sim_on)
-        return q->q.latency_ns;
     uint64_t written = 0;
     for (int i = 0; i < n; i++)
         written += ios[i]->op == DMK_OP_WRITE ? ios[i]->len : 0;
+    return written;
+}
+
+/* A write under the write rate (DmkNullSim.write_bytes_s) starts when the
+ * drive finished the one before (or at its submit, when idle) and takes
+ * len / rate, times the cache's or the heat's slow-down; a read takes the
+ * latency. Called with the lock held. */
+static uint64_t paced_latency(DmkQueue *q, const DmkIo *io, double factor)
+{
+    DmkSimDrive *d = &q->target->sim;
+    if (io->op != DMK_OP_WRITE || !d->cfg.write_bytes_s)
+        return (uint64_t)((double)q->q.latency_ns * factor);
+    uint64_t start = d->write_done > io->submit_ns ? d->write_done : io->submit_ns;
+    double ns = (double)io->len * 1e9 * factor / (double)d->cfg.write_bytes_s;
+    d->write_done = start + (uint64_t)(ns + 0.5);
+    return d->write_done - io->submit_ns;
+}
+
+/* The simulated drive's submit: its state advanced by the batch's bytes,
+ * each request due when the drive would finish it. The queue still
+ * completes in submit order, so a read behind a write waits for it. */
+static int sim_submit(DmkQueue *q, DmkIo **ios, int n)
+{
+    DmkTarget *t = q->target;
+    int room = (int)(q->q.depth - q->q.count), accepted = 0;
     sim_lock(&t->sim);
-    double factor = sim_advance(&t->sim, dmk_clock_ns(), written);
+    double factor = sim_advance(&t->sim, dmk_clock_ns(), batch_written(ios, n < room ? n : room));
+    while (accepted < n && q->q.count < q->q.depth) {
+        DmkIo *io = ios[accepted++];
+        dmk_null_fifo_push(&q->q, io, paced_latency(q, io, factor));
+    }
     sim_unlock(&t->sim);
-    return (uint64_t)((double)q->q.latency_ns * factor);
+    return accepted;
 }
 
 static int null_submit(DmkQueue *q, DmkIo **ios, int n, DmkError *err)
 {
     (void)err;
+    /* The plain null backend's loop is the engine's overhead measurement:
+     * one test of sim_on, as before, then the pushes. */
+    if (q->target->sim_on)
+        return sim_submit(q, ios, n);
     int accepted = 0;
-    int room = (int)(q->q.depth - q->q.count);
-    uint64_t lat = batch_latency(q, ios, n < room ? n : room);
     while (accepted < n && q->q.count < q->q.depth)
-        dmk_null_fifo_push(&q->q, ios[accepted++], lat);
+        dmk_null_fifo_push(&q->q, ios[accepted++], q->q.latency_ns);
     return accepted;
 }
 

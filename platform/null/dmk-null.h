@@ -17,6 +17,10 @@ typedef struct {
     uint32_t slow_factor; /* latency multiplier past the cache (and while throttled) */
     double drain_s;       /* idle time that empties a full cache (0: never) */
     uint64_t bytes_per_c; /* > 0: a sensor; the drive warms 1 C per this many bytes written */
+    /* > 0: the drive writes this many bytes a second, one write after
+     * another over all queues, while reads take only latency_ns: a mixed
+     * test's throughput then has a known answer (tests only, no option). */
+    uint64_t write_bytes_s;
 } DmkNullSim;
 
 typedef struct {

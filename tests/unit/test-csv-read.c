@@ -183,7 +183,12 @@ static void check_same_test(const DmkTestResult *a, const DmkTestResult *b)
     DMK_CHECK_NEAR(a->mb_s_max, b->mb_s_max, 0.0005);
     check_same_stats(&a->score.total, &b->score.total);
     DMK_CHECK_NEAR(a->score.write.lat_p99_us, b->score.write.lat_p99_us, 0.0005);
+    /* the achieved read share, to the digit the file keeps */
+    DMK_CHECK(dmk_pass_read_pct(&a->score) == dmk_pass_read_pct(&b->score) ||
+              a->test.mode != DMK_MODE_MIX);
     for (uint32_t p = 0; p < a->n_passes && p < b->n_passes; p++) {
+        DMK_CHECK(dmk_pass_read_pct(&a->passes[p]) == dmk_pass_read_pct(&b->passes[p]) ||
+                  a->test.mode != DMK_MODE_MIX);
         check_same_stats(&a->passes[p].total, &b->passes[p].total);
         DMK_CHECK_NEAR(a->passes[p].read.mb_s, b->passes[p].read.mb_s, 0.0005);
         DMK_CHECK_NEAR(a->passes[p].write.iops, b->passes[p].write.iops, 0.005);
@@ -759,7 +764,7 @@ static void test_fs_size_column(void)
 {
     DMK_CHECK_STR(dmk_csv_column(DMK_COL_FS_SIZE).name, "fs_size_bytes");
     DMK_CHECK_INT(dmk_csv_column(DMK_COL_FS_SIZE).since, 5);
-    DMK_CHECK_INT(DMK_CSV_SCHEMA, 5);
+    DMK_CHECK(DMK_CSV_SCHEMA >= 5);
     DmkRunResult *r = build_result("fs size", 1);
     DmkRunResult *back = round_trip(r);
     DMK_CHECK(back && back->target.fs_size_bytes == 983351951360ULL);
@@ -773,6 +778,132 @@ static void test_fs_size_column(void)
     DMK_CHECK_INT(rc, DMK_OK);
     DMK_CHECK(old && old->target.fs_size_bytes == 0 && old->target.fs_free_bytes > 0);
     dmk_run_result_free(old);
+}
+
+/* Cell `col` (0-based) of line `line` (1-based; 0: every line but the
+ * header) of a CSV text replaced by `cell`, or removed with its comma
+ * when `cell` is NULL; quoted cells (commas, "" inside) are skipped
+ * whole. A new malloc'd text, its length in *len. */
+static char *edit_cell(const char *text, size_t len, unsigned line, size_t col, const char *cell,
+                       size_t *out_len)
+{
+    char *out = malloc(len + 64 * 1024);
+    size_t o = 0, field = 0;
+    unsigned l = 1;
+    bool quoted = false;
+    for (size_t i = 0; i < len; i++) {
+        char ch = text[i];
+        bool target = field == col && (line ? l == line : l > 1);
+        bool at_start = i == 0 || (!quoted && (text[i - 1] == ',' || text[i - 1] == '\n'));
+        if (target && at_start && cell) {
+            memcpy(out + o, cell, strlen(cell));
+            o += strlen(cell);
+        }
+        if (ch == '"')
+            quoted = !quoted;
+        if (!quoted && ch == ',') {
+            field++;
+            if (target && !cell)
+                continue; /* the removed cell's comma */
+        } else if (!quoted && (ch == '\r' || ch == '\n')) {
+            if (ch == '\n') {
+                l++;
+                field = 0;
+            }
+        } else if (target) {
+            continue; /* the old cell's text */
+        }
+        out[o++] = ch;
+    }
+    *out_len = o;
+    return out;
+}
+
+static size_t share_col(void)
+{
+    return dmk_csv_col_tail(DMK_COL_READ_SHARE_ACHIEVED);
+}
+
+static char *load_error(const char *text, size_t len, char *msg, size_t cap)
+{
+    DmkError err = {0};
+    DmkRunResult *r = NULL;
+    DMK_CHECK(dmk_csv_load_mem("r.csv", text, len, &r, &err) != DMK_OK);
+    printf("# %s\n", err.msg);
+    snprintf(msg, cap, "%s", err.msg);
+    dmk_run_result_free(r);
+    return msg;
+}
+
+/* Schema 6 keeps a mixed test's achieved read share on its test and pass
+ * rows (issue 18): it round-trips to the digit; a schema 5 file, without
+ * the column, still loads and the share comes from the read and write
+ * IOPS; a cell out of range, or one on a read or write test's row, is
+ * refused. */
+static void test_share_column(void)
+{
+    DMK_CHECK_STR(dmk_csv_column(share_col()).name, "read_share_achieved");
+    DMK_CHECK_INT(dmk_csv_column(share_col()).since, 6);
+    DMK_CHECK_INT(DMK_CSV_SCHEMA, 6);
+    DmkRunResult *r = build_result("share", 0);
+    DmkTestResult *mix = &r->tests[0];
+    /* a run's passes count their I/Os: 1,114 reads of 1,590 is 70.063 % */
+    for (uint32_t p = 0; p < mix->n_passes; p++) {
+        mix->passes[p].read.ios = 1114 + p;
+        mix->passes[p].write.ios = 476 - p;
+    }
+    mix->score = mix->passes[mix->best_pass];
+    DMK_CHECK(dmk_pass_read_pct(&mix->passes[0]) == 70.063);
+    DmkRunResult *back = round_trip(r);
+    DMK_CHECK(back != NULL);
+    if (back) {
+        check_same(r, back);
+        DMK_CHECK(dmk_pass_read_pct(&back->tests[0].passes[0]) == 70.063);
+        DMK_CHECK(dmk_pass_read_pct(&back->tests[0].passes[2]) == 70.189);
+        /* 0.1 point or more: 70.189 differs, 70.063 does not */
+        DMK_CHECK(dmk_pass_share_differs(&back->tests[0].passes[2], 70));
+        DMK_CHECK(!dmk_pass_share_differs(&back->tests[0].passes[0], 70));
+    }
+    dmk_run_result_free(back);
+
+    size_t len = 0, len5 = 0, len_bad = 0;
+    char *text = write_csv(r, &len);
+    DMK_CHECK(text && strstr(text, ",read_share_achieved,") != NULL);
+    DMK_CHECK(text && strstr(text, ",70.063,") != NULL);
+    /* the same file as schema 5 wrote it: no column, "5" in the first */
+    char *no_col = edit_cell(text, len, 0, share_col(), NULL, &len5);
+    char *header5 = edit_cell(no_col, len5, 1, share_col(), NULL, &len5);
+    char *old = edit_cell(header5, len5, 0, DMK_COL_SCHEMA, "5", &len5);
+    DmkError err = {0};
+    DmkRunResult *r5 = NULL;
+    int rc = dmk_csv_load_mem("r.csv", old, len5, &r5, &err);
+    if (rc != DMK_OK)
+        printf("# schema 5: %s\n", err.msg);
+    DMK_CHECK_INT(rc, DMK_OK);
+    if (r5) {
+        /* from the IOPS: 280.5 and 120.25 MB/s of 4 KiB, 69.994 % */
+        double pct = dmk_pass_read_pct(&r5->tests[0].passes[0]);
+        printf("# schema 5: read %.3f %%\n", pct);
+        DMK_CHECK_NEAR(pct, 100.0 * 280.5 / (280.5 + 120.25), 0.0006);
+        DMK_CHECK(dmk_pass_read_pct(&r5->tests[1].passes[0]) == 100.0);
+        DMK_CHECK(dmk_pass_read_pct(&r5->tests[2].passes[0]) == 0.0);
+    }
+    dmk_run_result_free(r5);
+
+    char msg[sizeof err.msg];
+    /* line 2 is the mixed test's row (3 passes, 3 samples), line 9 the read test's */
+    char *bad = edit_cell(text, len, 2, share_col(), "100.5", &len_bad);
+    DMK_CHECK_HAS(load_error(bad, len_bad, msg, sizeof msg), "out of range (0 to 100)");
+    free(bad);
+    bad = edit_cell(text, len, 9, share_col(), "100.000", &len_bad);
+    DMK_CHECK_HAS(load_error(bad, len_bad, msg, sizeof msg),
+                  "should be empty in a read or write test's row");
+    free(bad);
+    free(no_col);
+    free(header5);
+    free(old);
+    free(text);
+    dmk_run_result_free(r);
 }
 
 int main(int argc, char **argv)
@@ -795,5 +926,6 @@ int main(int argc, char **argv)
     DMK_TEST(test_locale);
     DMK_TEST(test_column_counts_exact);
     DMK_TEST(test_fs_size_column);
+    DMK_TEST(test_share_column);
     return dmk_test_done();
 }

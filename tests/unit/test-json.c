@@ -229,6 +229,10 @@ static void test_document(void)
     DMK_CHECK(strstr(s, "\"test\":\"RND4K Q32T1\",\"label\":\"\",") != NULL);
     DMK_CHECK(strstr(s, "\"read_share\":70,\"rate_iops\":0,") != NULL);
     DMK_CHECK(strstr(s, "\"best_pass\":2,\"partial\":false") != NULL);
+    /* a mixed test's achieved read share, after its flags, on the score
+     * and each pass (issue 18) */
+    DMK_CHECK(strstr(s, "\"flags\":[],\"read_share_achieved\":70.000,\"read\":{") != NULL);
+    DMK_CHECK_INT(count(s, "\"read_share_achieved\":70.000"), 3);
     /* every statistic once per score, direction and pass: 1 + 2 + 2 */
     DMK_CHECK_INT(count(s, "\"lat_p9999_us\":"), 5);
     DMK_CHECK_INT(count(s, "\"lat_stddev_us\":"), 5);
