@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dmk-lab-findings.h"
 #include "dmk-lab-private.h"
 #include "dmk-lab.h"
 #include "dmk-report.h"
@@ -15,6 +16,9 @@
 struct DmkLabOut {
     char *buf;
     size_t len, used; /* used may exceed len: snprintf's rule */
+    /* What was found, as the file says where it was loaded from one
+     * (dmk_lab_findings): every figure below is one of these. */
+    DmkLabFindings found;
 };
 typedef struct DmkLabOut Out;
 
@@ -107,6 +111,25 @@ static void put_temperature(Out *o, const DmkRunResult *r, const DmkTestResult *
     put(o, ".\n");
 }
 
+/* The cache and temperature of timeline test t, as found (or, for a test
+ * the lab's findings do not anchor, from its samples). */
+static void found_timeline(const Out *o, const DmkRunResult *r, const DmkTestResult *t,
+                           DmkLabCliff *c, DmkLabThermal *th)
+{
+    size_t i = (size_t)(t - r->tests);
+    const DmkLabFinding *fc = dmk_lab_findings_at(&o->found, DMK_LAB_SET_CLIFF, i);
+    const DmkLabFinding *ft = dmk_lab_findings_at(&o->found, DMK_LAB_SET_THERMAL, i);
+    const char *metric = dmk_lab_metric(&t->test);
+    if (fc)
+        *c = fc->u.cliff;
+    else
+        dmk_lab_cliff(t->samples, t->n_samples, metric, c);
+    if (ft)
+        *th = ft->u.thermal;
+    else
+        dmk_lab_thermal(t->samples, t->n_samples, metric, th);
+}
+
 /* Sustained, full span and the recovery's degradation: the cliff story. */
 static void put_timeline(Out *o, const DmkRunResult *r, const DmkTestResult *t)
 {
@@ -114,7 +137,8 @@ static void put_timeline(Out *o, const DmkRunResult *r, const DmkTestResult *t)
     bool iops = strcmp(metric, "iops") == 0;
     uint32_t bs = t->test.jobs[0].block_size;
     DmkLabCliff c;
-    dmk_lab_cliff(t->samples, t->n_samples, metric, &c);
+    DmkLabThermal th;
+    found_timeline(o, r, t, &c, &th);
     char a[32], b[32], d[32];
     double secs = t->n_samples ? t->samples[t->n_samples - 1].t_s : 0.0;
     double period = t->n_samples ? t->samples[0].t_s : 0.0;
@@ -122,8 +146,6 @@ static void put_timeline(Out *o, const DmkRunResult *r, const DmkTestResult *t)
         gib(c.total_bytes, a, sizeof a), num(secs, b, sizeof b),
         dmk_format_double(period, period < 1 ? 1 : 0, d, sizeof d),
         t->partial ? " (stopped early)" : "");
-    DmkLabThermal th;
-    dmk_lab_thermal(t->samples, t->n_samples, metric, &th);
     bool thermal_drop = th.throttled && c.cliff && fabs(th.throttle_t_s - c.cliff_t_s) < 1e-6;
     if (c.n < 10) {
         put(o, "Cache: too few samples (%zu) to look for a cache.\n", c.n);
@@ -155,8 +177,12 @@ static void put_timeline(Out *o, const DmkRunResult *r, const DmkTestResult *t)
 
 void dmk_lab_report_mixed(Out *o, const DmkRunResult *r)
 {
+    (void)r;
     DmkLabMixed m[2];
-    size_t n = dmk_lab_mixed(r, m, 2);
+    size_t n = 0;
+    for (size_t k = 0; k < o->found.n && n < 2; k++)
+        if (o->found.f[k].set == DMK_LAB_SET_MIXED)
+            m[n++] = o->found.f[k].u.mixed;
     char a[32];
     put(o, "%-14s", "Read share");
     for (size_t j = 0; j < n; j++)
@@ -207,16 +233,20 @@ static void put_latency_profile(Out *o, const DmkRunResult *r, const DmkLabLaten
 
 void dmk_lab_report_latency(Out *o, const DmkRunResult *r)
 {
-    DmkLabLatency l[DMK_LAB_LAT_PROFILES * 4];
-    size_t n = dmk_lab_latency(r, l, sizeof l / sizeof *l);
-    for (size_t i = 0; i < n; i++)
-        put_latency_profile(o, r, &l[i]);
+    (void)r;
+    for (size_t k = 0; k < o->found.n; k++)
+        if (o->found.f[k].set == DMK_LAB_SET_LATENCY)
+            put_latency_profile(o, r, &o->found.f[k].u.latency);
 }
 
 void dmk_lab_report_recovery(Out *o, const DmkRunResult *r)
 {
     DmkLabRecovery rec;
-    dmk_lab_recovery(r, &rec);
+    const DmkLabFinding *f = dmk_lab_findings_at(&o->found, DMK_LAB_SET_RECOVERY, 0);
+    if (f)
+        rec = f->u.recovery;
+    else
+        dmk_lab_recovery(r, &rec);
     bool iops = strcmp(rec.metric, "iops") == 0;
     uint32_t bs = r->n_tests ? r->tests[0].test.jobs[0].block_size : 4096;
     for (int k = 0; k < 4; k++) {
@@ -247,7 +277,8 @@ size_t dmk_lab_report(const DmkRunResult *result, char *buf, size_t len)
             buf[0] = '\0';
         return 0;
     }
-    Out o = {buf, len, 0};
+    Out o = {buf, len, 0, {0}};
+    dmk_lab_findings(r, &o.found);
     if (len)
         buf[0] = '\0';
     put_header(&o, r);
