@@ -11,8 +11,11 @@
 #include "dmk-csv-read-private.h"
 #include "dmk-lab-findings.h"
 
-/* Bytes written by the longest lab run come nowhere near this (10^18). */
-#define FINDING_MAX 1e18
+/* Above anything the analysis can give from cells the reader takes
+ * (bytes: at most 10^21 bytes/s for DMK_SECONDS_MAX, ~10^27), and short
+ * enough a cell for the reader's numbers (dmk-csv-cells.c: under 80
+ * characters): what is saved always loads again. */
+#define FINDING_MAX 1e40
 /* A count of samples or shares: no file has more rows than this. */
 #define COUNT_MAX DMK_CSV_READ_MAX_ROWS
 

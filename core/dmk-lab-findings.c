@@ -27,7 +27,7 @@ static const DmkLabFindingField cliff_fields[] = {
     F(DmkLabCliff, "written", BYTES, total_bytes, DOUBLE, "Written", NULL),
     F(DmkLabCliff, "cliff", NONE, cliff, BOOL, "Cache found", NULL),
     F(DmkLabCliff, "cache", BYTES, cache_bytes, DOUBLE, "SLC cache", "cliff"),
-    F(DmkLabCliff, "cliff_t", S, cliff_t_s, DOUBLE, "Cache full after", "cliff"),
+    F(DmkLabCliff, "cliff_t", S, cliff_t_s, DOUBLE, "Speed dropped at", "cliff"),
     F(DmkLabCliff, "before", SPEED, before, DOUBLE, "In the cache", "cliff"),
     F(DmkLabCliff, "after", SPEED, after, DOUBLE, "After the cache", "cliff"),
     F(DmkLabCliff, "steady", NONE, steady, BOOL, "Steady state", NULL),
@@ -185,11 +185,14 @@ char *dmk_lab_finding_cell(const DmkLabFinding *f, size_t i, char *buf, size_t l
         snprintf(buf, len, "%.0f", v);
         return buf;
     }
-    if (!isfinite(v)) {
+    DmkLabUnit u = dmk_lab_finding_unit(f, i);
+    /* A temperature no drive gives is no reading, as in the samples. */
+    bool implausible = u == DMK_LAB_UNIT_C && !(v >= DMK_TEMP_MIN_C && v <= DMK_TEMP_MAX_C);
+    if (!isfinite(v) || implausible) {
         snprintf(buf, len, "%s", "");
         return buf;
     }
-    return dmk_format_double(v, dmk_lab_unit_decimals(dmk_lab_finding_unit(f, i)), buf, len);
+    return dmk_format_double(v, dmk_lab_unit_decimals(u), buf, len);
 }
 
 /* strtod of what dmk_format_double wrote, whatever the C locale's decimal
@@ -217,9 +220,10 @@ static void round_as_saved(DmkLabFinding *f)
 {
     char b[400];
     for (size_t i = 0; i < sets[f->set].n_fields; i++) {
-        double v = dmk_lab_finding_get(f, i);
-        if (field_of(f, i)->kind == DMK_LAB_FIELD_DOUBLE && isfinite(v))
-            dmk_lab_finding_set(f, i, parse_c(dmk_lab_finding_cell(f, i, b, sizeof b)));
+        if (field_of(f, i)->kind != DMK_LAB_FIELD_DOUBLE)
+            continue;
+        dmk_lab_finding_cell(f, i, b, sizeof b);
+        dmk_lab_finding_set(f, i, b[0] ? parse_c(b) : NAN);
     }
 }
 
@@ -384,10 +388,7 @@ char *dmk_lab_finding_text(const DmkLabFindings *all, const DmkLabFinding *f, si
     char n[64];
     if (fd->kind == DMK_LAB_FIELD_BOOL) {
         bool thermal = is_cliff_row(f, fd->key) && dmk_lab_cliff_is_thermal(all, f);
-        snprintf(buf, len, "%s",
-                 thermal ? "no (the drop was thermal throttling)"
-                 : v     ? "yes"
-                         : "no");
+        snprintf(buf, len, "%s", thermal ? "no (thermal throttling)" : v ? "yes" : "no");
         return buf;
     }
     if (fd->kind == DMK_LAB_FIELD_COUNT) {
