@@ -34,14 +34,14 @@ def run(args, timeout=60, prefix=()):
 
 
 def test_show_fs_size():
-    """A schema 5 file keeps fs_size_bytes and show says "free of" it; a
+    """A file of schema 5 or later keeps fs_size_bytes and show says "free of" it; a
     schema 4 file loads and says only what was free."""
     with Dir() as d:
         csv = os.path.join(d, "r.csv")
         r = run(["run", "--target", d, "--size", "16MiB", "--csv", csv] + QUICK)
         check(r.returncode == 0, r.stderr)
         row = read_csv(csv)[0]
-        check(row["schema"] == "5" and int(row["fs_size_bytes"]) == 16 << 20, f"row {row}")
+        check(row["schema"] == "6" and int(row["fs_size_bytes"]) == 16 << 20, f"row {row}")
         s = run(["show", csv])
         check(s.returncode == 0 and "16 MiB free of 16 MiB]" in s.stdout, s.stdout)
         old = os.path.join(DATA, "bad-csv", "ok-schema4-verify.csv")
