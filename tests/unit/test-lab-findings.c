@@ -535,8 +535,7 @@ static void test_live_reads_as_saved(void)
         dmk_lab_findings(r, &f);
         DMK_CHECK(f.n == 2 && dmk_lab_cliff_is_thermal(&f, &f.f[0]));
         char v[64];
-        DMK_CHECK_STR(dmk_lab_finding_text(&f, &f.f[0], 2, v, sizeof v),
-                      "no (thermal throttling)");
+        DMK_CHECK_STR(dmk_lab_finding_text(&f, &f.f[0], 2, v, sizeof v), "no (thermal throttling)");
         DMK_CHECK(!dmk_lab_finding_shown(&f, &f.f[0], 3)); /* no "SLC cache" */
         DMK_CHECK(dmk_lab_finding_shown(&f, &f.f[1], 4));  /* "Throttled after" */
         DMK_CHECK_STR(dmk_lab_finding_text(&f, &f.f[1], 2, v, sizeof v), "80 C");
