@@ -241,6 +241,13 @@ static DmkLabFinding *add(DmkLabFindings *out, DmkLabSetId set, size_t test, con
     return f;
 }
 
+/* The sets of one run, with their anchor's block size. */
+static void set_block_sizes(const DmkRunResult *r, DmkLabFindings *out)
+{
+    for (size_t k = 0; k < out->n; k++)
+        out->f[k].block_size = r->tests[out->f[k].test].test.jobs[0].block_size;
+}
+
 /* Cache and temperature of one timeline test. */
 static void add_timeline(const DmkRunResult *r, size_t i, DmkLabFindings *out)
 {
@@ -307,6 +314,7 @@ void dmk_lab_findings_computed(const DmkRunResult *r, DmkLabFindings *out)
     const DmkLabTest *lab = dmk_lab_test(dmk_lab_from_name(r->lab));
     if (lab && lab->findings)
         lab->findings(r, out);
+    set_block_sizes(r, out);
     for (size_t k = 0; k < out->n; k++)
         round_as_saved(&out->f[k]);
 }
@@ -407,10 +415,17 @@ char *dmk_lab_finding_text(const DmkLabFindings *all, const DmkLabFinding *f, si
         snprintf(buf, len, "%s C", dmk_format_double(v, 0, n, sizeof n));
         return buf;
     default:
-        snprintf(buf, len, "%s%s%s", dmk_format_figure(v, n, sizeof n),
-                 units[u].symbol[0] ? " " : "", units[u].symbol);
+        break;
+    }
+    if (fd->unit == DMK_LAB_UNIT_SPEED && u == DMK_LAB_UNIT_IOPS) {
+        char mb[64];
+        snprintf(buf, len, "%s IOPS (%s MB/s)", dmk_format_figure(v, n, sizeof n),
+                 dmk_format_figure(v * f->block_size / 1e6, mb, sizeof mb));
         return buf;
     }
+    snprintf(buf, len, "%s%s%s", dmk_format_figure(v, n, sizeof n), units[u].symbol[0] ? " " : "",
+             units[u].symbol);
+    return buf;
 }
 
 /* "4K random read": the report's words for a profile. */

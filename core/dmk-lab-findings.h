@@ -19,6 +19,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "dmk-lab.h"
 #include "dmk-result.h"
@@ -90,8 +91,9 @@ DmkLabUnit dmk_lab_unit_resolve(DmkLabUnit u, const char *metric);
 /* One set of a result. */
 typedef struct {
     DmkLabSetId set;
-    size_t test;        /* the anchor: index in the result's tests */
-    const char *metric; /* "mb_s" or "iops": what SPEED fields are in */
+    size_t test;         /* the anchor: index in the result's tests */
+    const char *metric;  /* "mb_s" or "iops": what SPEED fields are in */
+    uint32_t block_size; /* the anchor's: an IOPS speed in MB/s as well, for people */
     union {
         DmkLabCliff cliff;
         DmkLabThermal thermal;
@@ -142,8 +144,9 @@ bool dmk_lab_cliff_is_thermal(const DmkLabFindings *all, const DmkLabFinding *cl
 /* Field i as a file keeps it: "1073741824", "58.900", "1", "" for NaN.
  * Returns buf. */
 char *dmk_lab_finding_cell(const DmkLabFinding *f, size_t i, char *buf, size_t len);
-/* Field i for people, with its unit: "1.0 GiB", "58.9 MB/s", "yes",
- * "not measured", in the lab report's digits. Returns buf. */
+/* Field i for people, with its unit: "1.0 GiB", "58.9 MB/s", "16,000 IOPS
+ * (65.5 MB/s)" (a speed in IOPS, as the report says it), "yes", "not
+ * measured", in the lab report's digits. Returns buf. */
 char *dmk_lab_finding_text(const DmkLabFindings *all, const DmkLabFinding *f, size_t i, char *buf,
                            size_t len);
 /* The set's heading for people: "Cache and steady state", "4K random read

@@ -259,7 +259,7 @@ static int attach_set(GtkGrid *grid, int row, const DmkRunResult *r, const DmkLa
                                     "finding-value", TRUE);
         /* Wrapped rather than widening the panel past the charts' room. */
         gtk_label_set_max_width_chars(GTK_LABEL(label), 24);
-        gtk_label_set_max_width_chars(GTK_LABEL(v), 18);
+        gtk_label_set_max_width_chars(GTK_LABEL(v), 22);
         gtk_accessible_update_relation(GTK_ACCESSIBLE(v), GTK_ACCESSIBLE_RELATION_LABELLED_BY,
                                        label, NULL, -1);
         snprintf(key, sizeof key, "%s.%s", set->name, set->fields[i].key);

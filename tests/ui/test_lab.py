@@ -238,7 +238,7 @@ def test_saved_findings_shown():
             found = findings(lines, "tab-lab-finding")
             shown[name] = found
             check(found.get("cliff.after") == ("Cache and steady state", "After the cache",
-                                               "3,840 IOPS"), f"{name}: {found}")
+                                               "3,840 IOPS (15.7 MB/s)"), f"{name}: {found}")
             check(found.get("cliff.steady") == ("Cache and steady state", "Steady state", "yes"),
                   f"{name}: {found}")
             cache = line_with([f[2] for f in lines if f[0] == "tab-lab-report"], "Cache: ")

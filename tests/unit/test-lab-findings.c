@@ -505,7 +505,8 @@ static void test_file_wins(void)
         /* the window's words */
         char v[64];
         DMK_CHECK_STR(dmk_lab_finding_text(&saved, &saved.f[0], 3, v, sizeof v), "2.0 GiB");
-        DMK_CHECK_STR(dmk_lab_finding_text(&saved, &saved.f[0], 6, v, sizeof v), "3,840 IOPS");
+        DMK_CHECK_STR(dmk_lab_finding_text(&saved, &saved.f[0], 6, v, sizeof v),
+                      "3,840 IOPS (15.7 MB/s)");
         DMK_CHECK_STR(dmk_lab_finding_text(&saved, &saved.f[0], 7, v, sizeof v), "no");
         free(text);
     }
