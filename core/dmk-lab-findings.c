@@ -341,6 +341,54 @@ const DmkLabFinding *dmk_lab_findings_at(const DmkLabFindings *all, DmkLabSetId 
     return NULL;
 }
 
+/* ---- as found, for the charts ---------------------------------------------------- */
+
+void dmk_lab_timeline_found(const DmkRunResult *r, const DmkTestResult *t, const char *metric,
+                            DmkLabCliff *cliff, DmkLabThermal *thermal)
+{
+    dmk_lab_cliff(t->samples, t->n_samples, metric, cliff);
+    dmk_lab_thermal(t->samples, t->n_samples, metric, thermal);
+    DmkLabFindings *all = malloc(sizeof *all);
+    if (!all)
+        return;
+    dmk_lab_findings(r, all);
+    size_t i = (size_t)(t - r->tests);
+    const DmkLabFinding *c = dmk_lab_findings_at(all, DMK_LAB_SET_CLIFF, i);
+    const DmkLabFinding *th = dmk_lab_findings_at(all, DMK_LAB_SET_THERMAL, i);
+    if (c && strcmp(c->metric, metric) == 0)
+        *cliff = c->u.cliff;
+    if (th && strcmp(th->metric, metric) == 0)
+        *thermal = th->u.thermal;
+    free(all);
+}
+
+void dmk_lab_recovery_found(const DmkRunResult *r, DmkLabRecovery *out)
+{
+    dmk_lab_recovery(r, out);
+    DmkLabFindings *all = malloc(sizeof *all);
+    if (!all)
+        return;
+    dmk_lab_findings(r, all);
+    const DmkLabFinding *f = dmk_lab_findings_at(all, DMK_LAB_SET_RECOVERY, 0);
+    if (f)
+        *out = f->u.recovery;
+    free(all);
+}
+
+size_t dmk_lab_mixed_found(const DmkRunResult *r, DmkLabMixed *out, size_t max)
+{
+    size_t n = dmk_lab_mixed(r, out, max);
+    DmkLabFindings *all = malloc(sizeof *all);
+    if (!all)
+        return n;
+    dmk_lab_findings(r, all);
+    for (size_t k = 0, j = 0; k < all->n && j < n; k++)
+        if (all->f[k].set == DMK_LAB_SET_MIXED)
+            out[j++] = all->f[k].u.mixed;
+    free(all);
+    return n;
+}
+
 /* ---- for people ---------------------------------------------------------------- */
 
 bool dmk_lab_cliff_is_thermal(const DmkLabFindings *all, const DmkLabFinding *cliff)

@@ -129,6 +129,16 @@ void dmk_lab_findings_computed(const DmkRunResult *r, DmkLabFindings *out);
 /* The set of that kind anchored at test, or NULL. */
 const DmkLabFinding *dmk_lab_findings_at(const DmkLabFindings *f, DmkLabSetId set, size_t test);
 
+/* For what else shows them (the charts): dmk-lab.h's analyses as found,
+ * the file's figures where it has them. The cache and temperature of
+ * timeline test t in metric (from its samples where the findings' metric
+ * is another, or no set is anchored at t); the recovery probes; the mixed
+ * patterns (as dmk_lab_mixed, its per-share speeds the steps' scores). */
+void dmk_lab_timeline_found(const DmkRunResult *r, const DmkTestResult *t, const char *metric,
+                            DmkLabCliff *cliff, DmkLabThermal *thermal);
+void dmk_lab_recovery_found(const DmkRunResult *r, DmkLabRecovery *out);
+size_t dmk_lab_mixed_found(const DmkRunResult *r, DmkLabMixed *out, size_t max);
+
 /* Field i of f's set: its value as a double (a bool 0 or 1), and its
  * unit with SPEED resolved. */
 double dmk_lab_finding_get(const DmkLabFinding *f, size_t i);
