@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "dmk-chart-lab-private.h"
+#include "dmk-lab-findings.h"
 #include "dmk-size.h"
 
 /* "Sequential 128 KiB, 2 threads"; the queue depth where it is not 1. */
@@ -104,7 +105,7 @@ static int mixed_categories(DmkLabChartJob *l, DmkLabMixed *mx, size_t np)
 static int add_mixed_bars(DmkLabChartJob *l, size_t f, const DmkLabMixed *first, size_t np)
 {
     DmkLabMixed mx[2];
-    size_t n = dmk_lab_mixed(l->res[f], mx, 2);
+    size_t n = dmk_lab_mixed_found(l->res[f], mx, 2); /* the file's means win */
     char who[128];
     dmk_lab_chart_result_name(l, f, who, sizeof who);
     DmkChartSeries *s =

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "dmk-chart-lab-private.h"
+#include "dmk-lab-findings.h"
 #include "dmk-size.h"
 
 /* "After 15 min idle", from the probe's own idle time. */
@@ -79,7 +80,7 @@ int dmk_lab_chart_build_recovery(DmkLabChartJob *l)
     DmkLabRecovery *rec = calloc(l->n, sizeof *rec);
     int rc = rec ? dmk_lab_chart_alloc(l->b, l->n, 4) : DMK_E_NOMEM;
     for (size_t f = 0; f < l->n && rc == DMK_OK; f++) {
-        dmk_lab_recovery(l->res[f], &rec[f]);
+        dmk_lab_recovery_found(l->res[f], &rec[f]); /* the file's figures win */
         if (strcmp(rec[f].metric, rec[0].metric) != 0)
             rc = dmk_error_set(
                 l->err, DMK_E_INVAL, 0, "result %zu probes in %s, the first in %s: no common unit",

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "dmk-chart-lab-private.h"
+#include "dmk-lab-findings.h"
 #include "dmk-chart-private.h" /* dmk_chart_format_value: numbers as the charts write them */
 #include "dmk-size.h"
 
@@ -80,12 +81,13 @@ typedef struct {
     DmkLabThermal thermal;
 } Timeline;
 
+/* The cache and temperature as found (a saved file's own figures: the
+ * subtitle tells what the report and the window's list tell). */
 static void timeline_of(const DmkRunResult *r, const char *metric, Timeline *tl)
 {
     tl->t = dmk_lab_timeline_test(r);
     tl->metric = metric;
-    dmk_lab_cliff(tl->t->samples, tl->t->n_samples, tl->metric, &tl->cliff);
-    dmk_lab_thermal(tl->t->samples, tl->t->n_samples, tl->metric, &tl->thermal);
+    dmk_lab_timeline_found(r, tl->t, metric, &tl->cliff, &tl->thermal);
 }
 
 /* GiB written by the end of each sample, counted as dmk_lab_cliff counts

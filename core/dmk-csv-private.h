@@ -24,8 +24,14 @@ typedef struct {
     int since;    /* the first schema version that has the column */
 } DmkCsvColumn;
 
-/* The record column's words: a test's row, a pass's, a sample's. */
-typedef enum { DMK_CSV_RECORD_TEST, DMK_CSV_RECORD_PASS, DMK_CSV_RECORD_SAMPLE } DmkCsvRecord;
+/* The record column's words: a test's row, a pass's, a sample's, and
+ * (schema 6) a figure of what the lab analysis found (dmk-lab-findings.h). */
+typedef enum {
+    DMK_CSV_RECORD_TEST,
+    DMK_CSV_RECORD_PASS,
+    DMK_CSV_RECORD_SAMPLE,
+    DMK_CSV_RECORD_FINDING,
+} DmkCsvRecord;
 extern const char *const dmk_csv_records[]; /* by DmkCsvRecord, NULL-terminated */
 
 /* The schema the writer writes and the newest the reader takes: the
@@ -85,6 +91,10 @@ typedef enum {
     DMK_COL_PASS,
     DMK_COL_T_S,
     DMK_COL_TEMP_C,
+    /* schema 6, finding rows only: "cliff.cache", its value, its unit */
+    DMK_COL_FINDING,
+    DMK_COL_FINDING_VALUE,
+    DMK_COL_FINDING_UNIT,
     DMK_COL_N_HEAD
 } DmkCsvHead;
 
@@ -120,7 +130,7 @@ typedef enum {
     DMK_COL_N_TAIL
 } DmkCsvTail;
 
-/* Room for every column of every schema (75 in schema 6), with a margin. */
+/* Room for every column of every schema (78 in schema 6), with a margin. */
 #define DMK_CSV_MAX_COLUMNS 96
 
 /* Context columns are DMK_COL_SCHEMA .. DMK_COL_COMPLETE; identity

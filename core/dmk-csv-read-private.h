@@ -10,7 +10,10 @@
  *   dmk-csv-test-row.c  what a test row holds (identity, statistics,
  *                       flags, verify), and the statistics a pass shares;
  *   dmk-csv-records.c   which record may come where (a test's row, its
- *                       passes, its samples), building the result;
+ *                       passes, its samples, its findings), building the
+ *                       result;
+ *   dmk-csv-finding-row.c  a lab file's finding rows (schema 6): the
+ *                       figure, checked against the findings' tables;
  *   dmk-csv-read.c      libcsv's callbacks and loading a file or memory.
  * Every check returns DMK_OK or the first error, which stays in the
  * reader (rd->rc): everything after it is ignored. */
@@ -60,7 +63,12 @@ typedef struct {
     DmkCsvCells test; /* the row of the test whose passes and samples follow */
     unsigned long test_line;
     bool in_samples;
-    size_t cap_tests, cap_passes, cap_samples;
+    bool in_findings; /* the test's finding rows have begun */
+    size_t cap_tests, cap_passes, cap_samples, cap_findings;
+    /* The line of every finding row, in file order (the tests' findings
+     * in order): the check after the last row names the line. */
+    unsigned long *finding_lines;
+    size_t n_finding_lines, cap_finding_lines;
     DmkRunResult *res;
     const char *decimal_point; /* the C locale's, for strtod */
 } DmkCsvReader;
@@ -145,5 +153,17 @@ int dmk_csv_read_share_achieved(DmkCsvReader *rd, const DmkCsvCells *c, const Dm
 int dmk_csv_read_row(DmkCsvReader *rd, const DmkCsvCells *c);
 /* The last test has all its passes and its best pass is one of them. */
 int dmk_csv_finish_test(DmkCsvReader *rd);
+/* *arr with room for need items of size bytes (*cap of them now). */
+int dmk_csv_grow(void **arr, size_t *cap, size_t need, size_t size);
+
+/* ---- dmk-csv-finding-row.c ---- */
+
+/* A finding row (its identity checked: it is the last test's). */
+int dmk_csv_read_finding_row(DmkCsvReader *rd, const DmkCsvCells *c);
+/* Rows of other records leave the finding columns empty. */
+int dmk_csv_need_no_finding(DmkCsvReader *rd, const DmkCsvCells *c, const char *record);
+/* After the last row: every finding row is kept with a test the lab's
+ * findings anchor a set of that kind at (dmk-lab-findings.h). */
+int dmk_csv_check_findings(DmkCsvReader *rd);
 
 #endif

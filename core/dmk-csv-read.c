@@ -2,7 +2,7 @@
  * bytes into cells; everything else is checked row by row, against the
  * column table the writer uses (dmk-csv-private.h): the header, the
  * schema, each cell's kind and range, and the order of the records (a
- * test's row, then its passes, then its timeline samples), in the files
+ * test's row, then its passes, its timeline samples and its findings), in the files
  * dmk-csv-read-private.h lists. Here: libcsv's callbacks, which hand each
  * complete row on, and the loading of a file or of memory. */
 #include "dmk-csv-read.h"
@@ -176,7 +176,10 @@ static int loader_end(Loader *l, int rc, DmkRunResult **out)
     }
     if (rc == DMK_OK)
         rc = dmk_csv_finish_test(rd);
+    if (rc == DMK_OK)
+        rc = dmk_csv_check_findings(rd);
     csv_free(&l->p);
+    free(rd->finding_lines);
     free(rd->cells.buf);
     free(rd->header.buf);
     free(rd->first.buf);

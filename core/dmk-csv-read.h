@@ -1,4 +1,4 @@
-/* Reads a result file (docs/results.md, CSV schema 1 to 3) back into a
+/* Reads a result file (docs/results.md, CSV schema 1 to 6) back into a
  * DmkRunResult, for the CLI's show and chart commands and the GUI's
  * result tabs. Built only where libcsv exists: it uses libcsv's strict
  * parser. A file is taken whole or not at all: any error leaves *out
@@ -8,7 +8,9 @@
  * What a file does not hold stays zero: the ios, bytes and seconds of
  * each period, and the per-direction statistics other than MB/s, IOPS,
  * mean and p99 latency. Saving a loaded result writes the same bytes
- * (for a schema 2 or 3 file). */
+ * (for a file of the current schema). A lab file's finding rows (schema
+ * 6) load into the tests they are kept with (DmkTestResult.findings); an
+ * older file has none, and its findings are computed from its samples. */
 #ifndef DMK_CSV_READ_H
 #define DMK_CSV_READ_H
 

@@ -1,13 +1,14 @@
 /* The CSV reader's record order: a test's row, then its passes, then its
- * timeline samples, each row in its place, building the result as the
- * rows come (dmk-csv-test-row.c reads what a test row holds). */
+ * timeline samples, then (a lab file) its findings, each row in its
+ * place, building the result as the rows come (dmk-csv-test-row.c reads
+ * what a test row holds, dmk-csv-finding-row.c a finding row). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "dmk-csv-read-private.h"
 
-static int grow(void **arr, size_t *cap, size_t need, size_t size)
+int dmk_csv_grow(void **arr, size_t *cap, size_t need, size_t size)
 {
     if (need <= *cap)
         return DMK_OK;
@@ -44,12 +45,13 @@ static int read_test_row(DmkCsvReader *rd, const DmkCsvCells *c)
         return rc;
     if (r->n_tests >= DMK_MAX_TESTS)
         return dmk_csv_fail_at(rd, rd->line, -1, "more than %d tests", DMK_MAX_TESTS);
-    if (grow((void **)&r->tests, &rd->cap_tests, r->n_tests + 1, sizeof *r->tests) != DMK_OK)
+    if (dmk_csv_grow((void **)&r->tests, &rd->cap_tests, r->n_tests + 1, sizeof *r->tests) !=
+        DMK_OK)
         return dmk_csv_fail_at(rd, 0, -1, "out of memory");
     DmkTestResult *t = &r->tests[r->n_tests++];
     memset(t, 0, sizeof *t);
-    rd->cap_passes = rd->cap_samples = 0;
-    rd->in_samples = false;
+    rd->cap_passes = rd->cap_samples = rd->cap_findings = 0;
+    rd->in_samples = rd->in_findings = false;
     rd->test_line = rd->line;
     uint32_t best = 0;
     rc = dmk_csv_read_test_cells(rd, c, t, &best);
@@ -84,8 +86,9 @@ static int read_pass_row(DmkCsvReader *rd, const DmkCsvCells *c)
 {
     DmkTestResult *t = &rd->res->tests[rd->res->n_tests - 1];
     uint32_t pass = 0;
-    if (rd->in_samples)
-        return dmk_csv_fail_at(rd, rd->line, -1, "a pass row after the test's timeline samples");
+    if (rd->in_samples || rd->in_findings)
+        return dmk_csv_fail_at(rd, rd->line, -1, "a pass row after the test's %s",
+                               rd->in_findings ? "finding rows" : "timeline samples");
     int rc = dmk_csv_get_u32(rd, c, DMK_COL_PASS, 1, DMK_PASSES_MAX, &pass);
     if (rc == DMK_OK && pass != t->n_passes + 1)
         rc = dmk_csv_fail_cell(rd, DMK_COL_PASS, "pass %u where pass %u was due", pass,
@@ -99,8 +102,8 @@ static int read_pass_row(DmkCsvReader *rd, const DmkCsvCells *c)
         rc = dmk_csv_need_empty(rd, c, DMK_COL_T_S, "pass");
     if (rc == DMK_OK)
         rc = dmk_csv_need_empty(rd, c, DMK_COL_TEMP_C, "pass");
-    if (rc == DMK_OK &&
-        grow((void **)&t->passes, &rd->cap_passes, t->n_passes + 1, sizeof *t->passes) != DMK_OK)
+    if (rc == DMK_OK && dmk_csv_grow((void **)&t->passes, &rd->cap_passes, t->n_passes + 1,
+                                     sizeof *t->passes) != DMK_OK)
         rc = dmk_csv_fail_at(rd, 0, -1, "out of memory");
     if (rc != DMK_OK)
         return rc;
@@ -121,6 +124,8 @@ static int read_sample_row(DmkCsvReader *rd, const DmkCsvCells *c)
     DmkTestResult *t = &rd->res->tests[rd->res->n_tests - 1];
     DmkStats st = {0};
     DmkSample s = {0};
+    if (rd->in_findings)
+        return dmk_csv_fail_at(rd, rd->line, -1, "a sample row after the test's finding rows");
     int rc = dmk_csv_need_empty(rd, c, DMK_COL_PASS, "sample");
     if (rc == DMK_OK)
         rc = dmk_csv_get_real(rd, c, DMK_COL_T_S, DMK_SECONDS_MAX, &s.t_s);
@@ -136,8 +141,8 @@ static int read_sample_row(DmkCsvReader *rd, const DmkCsvCells *c)
     }
     for (int k = 0; rc == DMK_OK && k < DMK_COL_N_TAIL; k++)
         rc = dmk_csv_need_empty(rd, c, dmk_csv_col_tail((DmkCsvTail)k), "sample");
-    if (rc == DMK_OK && grow((void **)&t->samples, &rd->cap_samples, t->n_samples + 1,
-                             sizeof *t->samples) != DMK_OK)
+    if (rc == DMK_OK && dmk_csv_grow((void **)&t->samples, &rd->cap_samples, t->n_samples + 1,
+                                     sizeof *t->samples) != DMK_OK)
         rc = dmk_csv_fail_at(rd, 0, -1, "out of memory");
     if (rc != DMK_OK)
         return rc;
@@ -177,9 +182,19 @@ int dmk_csv_read_row(DmkCsvReader *rd, const DmkCsvCells *c)
         rc = dmk_csv_get_choice(rd, c, DMK_COL_RECORD, records, &record);
     if (rc == DMK_OK && record != DMK_CSV_RECORD_TEST)
         rc = check_identity(rd, c, records[record]);
+    if (rc == DMK_OK && record != DMK_CSV_RECORD_FINDING)
+        rc = dmk_csv_need_no_finding(rd, c, records[record]);
     if (rc != DMK_OK)
         return rc;
-    return record == DMK_CSV_RECORD_TEST   ? read_test_row(rd, c)
-           : record == DMK_CSV_RECORD_PASS ? read_pass_row(rd, c)
-                                           : read_sample_row(rd, c);
+    switch ((DmkCsvRecord)record) {
+    case DMK_CSV_RECORD_TEST:
+        return read_test_row(rd, c);
+    case DMK_CSV_RECORD_PASS:
+        return read_pass_row(rd, c);
+    case DMK_CSV_RECORD_SAMPLE:
+        return read_sample_row(rd, c);
+    case DMK_CSV_RECORD_FINDING:
+        break;
+    }
+    return dmk_csv_read_finding_row(rd, c);
 }

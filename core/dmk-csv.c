@@ -3,10 +3,12 @@
 #include <csv.h>
 #include <errno.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dmk-csv-private.h"
 #include "dmk-escape.h"
+#include "dmk-lab-findings.h"
 #include "dmk-size.h"
 
 /* ---- the columns (shared with the reader) -------------------------------- */
@@ -67,6 +69,10 @@ static const DmkCsvColumn head_cols[DMK_COL_N_HEAD] = {
     [DMK_COL_PASS] = COL_UINT("pass"),
     [DMK_COL_T_S] = COL_REAL("t_s", 3),
     [DMK_COL_TEMP_C] = {"temp_c", DMK_CSV_REAL, 1, 3},
+    [DMK_COL_FINDING] = {"finding", DMK_CSV_TEXT, 0, 6},
+    /* Each finding's decimals are its unit's (dmk_lab_finding_cell). */
+    [DMK_COL_FINDING_VALUE] = {"value", DMK_CSV_REAL, -1, 6},
+    [DMK_COL_FINDING_UNIT] = {"unit", DMK_CSV_TEXT, 0, 6},
 };
 
 static const DmkCsvColumn tail_cols[DMK_COL_N_TAIL] = {
@@ -130,7 +136,7 @@ void dmk_csv_neutralise(const char *in, char *out, size_t len)
 
 typedef struct {
     bool set;
-    const char *text; /* DMK_CSV_TEXT */
+    const char *text; /* DMK_CSV_TEXT; a number already formatted (`value`) */
     unsigned long long u;
     double d;
 } Cell;
@@ -168,6 +174,8 @@ static void write_cell(FILE *f, const DmkCsvColumn *c, const Cell *v)
         dmk_csv_neutralise(v->text, b, sizeof b);
         dmk_utf8_valid_copy(b, u, sizeof u);
         csv_fwrite(f, u, strlen(u));
+    } else if (c->decimals < 0) {
+        fputs(v->text, f); /* formatted by its row's rule */
     } else if (c->kind == DMK_CSV_UINT) {
         fprintf(f, "%llu", v->u);
     } else {
@@ -221,7 +229,7 @@ static void put_honest_test(Row *r, const DmkTestResult *t, char *flags, size_t 
 }
 
 /* schema .. complete, the record, and the test's identity. */
-const char *const dmk_csv_records[] = {"test", "pass", "sample", NULL};
+const char *const dmk_csv_records[] = {"test", "pass", "sample", "finding", NULL};
 
 static void put_context(Row *r, const DmkRunResult *res, const char *record, const DmkTestResult *t)
 {
@@ -325,6 +333,29 @@ static void put_verify(Row *r, const DmkVerifyResult *v)
     put_num(r, dmk_csv_col_tail(DMK_COL_VERIFY_S), v->seconds);
 }
 
+/* Schema 6: every figure of each set of what the lab analysis found that
+ * is anchored at test i, a row each, after the test's samples. */
+static void write_findings(Row *r, const DmkRunResult *res, const DmkLabFindings *found, size_t i)
+{
+    for (size_t k = 0; k < found->n; k++) {
+        const DmkLabFinding *f = &found->f[k];
+        const DmkLabSetDesc *set = dmk_lab_set(f->set);
+        if (f->test != i)
+            continue;
+        for (size_t j = 0; j < set->n_fields; j++) {
+            char key[96], value[400];
+            snprintf(key, sizeof key, "%s.%s", set->name, set->fields[j].key);
+            put_context(r, res, dmk_csv_records[DMK_CSV_RECORD_FINDING], &res->tests[i]);
+            put_text(r, DMK_COL_FINDING, key);
+            dmk_lab_finding_cell(f, j, value, sizeof value);
+            if (value[0]) /* NaN, not measured: empty */
+                put_text(r, DMK_COL_FINDING_VALUE, value);
+            put_text(r, DMK_COL_FINDING_UNIT, dmk_lab_unit_name(dmk_lab_finding_unit(f, j)));
+            end_row(r);
+        }
+    }
+}
+
 static void write_test_rows(Row *r, const DmkRunResult *res, const DmkTestResult *t)
 {
     put_context(r, res, dmk_csv_records[DMK_CSV_RECORD_TEST], t);
@@ -357,9 +388,18 @@ int dmk_csv_write(FILE *f, const DmkRunResult *r, const char *path, DmkError *er
     Row row;
     memset(&row, 0, sizeof row);
     row.f = f;
+    /* A loaded result's findings are its file's: saving it again writes
+     * the same bytes. */
+    DmkLabFindings *found = malloc(sizeof *found);
+    if (!found)
+        return dmk_error_set(err, DMK_E_NOMEM, 0, "writing %s: out of memory", path);
+    dmk_lab_findings(r, found);
     write_header(f);
-    for (size_t i = 0; i < r->n_tests; i++)
+    for (size_t i = 0; i < r->n_tests; i++) {
         write_test_rows(&row, r, &r->tests[i]);
+        write_findings(&row, r, found, i);
+    }
+    free(found);
     if (fflush(f) != 0 || ferror(f))
         return dmk_error_errno(err, errno, "writing %s failed", path);
     return DMK_OK;

@@ -1,9 +1,12 @@
 #include "dmk-json.h"
 
 #include <errno.h>
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dmk-escape.h"
+#include "dmk-lab-findings.h"
 #include "dmk-size.h"
 
 void dmk_json_string(FILE *f, const char *str)
@@ -188,7 +191,8 @@ static void write_test(FILE *f, const DmkTestResult *t)
 static void write_context(FILE *f, const DmkRunResult *r)
 {
     const DmkTargetInfo *ti = &r->target;
-    fputs("{\"schema\":\"drivemark-result\",\"schema_version\":1", f);
+    /* 2: a lab result's "findings" */
+    fputs("{\"schema\":\"drivemark-result\",\"schema_version\":2", f);
     kv_str(f, "version", r->version, ",");
     fprintf(f, ",\"complete\":%s", r->complete ? "true" : "false");
     kv_str(f, "date", r->date, ",");
@@ -226,6 +230,56 @@ static void write_context(FILE *f, const DmkRunResult *r)
     write_verify(f, &sum);
 }
 
+/* One set of lab findings: its test (1-based, in "results"), then each
+ * field of its table, the unit in the key ("cache_bytes", "after_iops"). */
+static void write_finding(FILE *f, const DmkLabFinding *fd, const char *sep)
+{
+    const DmkLabSetDesc *set = dmk_lab_set(fd->set);
+    kv_u64(f, "test", fd->test + 1, sep);
+    for (size_t i = 0; i < set->n_fields; i++) {
+        const DmkLabFindingField *field = &set->fields[i];
+        const char *unit = dmk_lab_unit_name(dmk_lab_finding_unit(fd, i));
+        char key[96], cell[400];
+        snprintf(key, sizeof key, "%s%s%s", field->key, unit[0] ? "_" : "", unit);
+        double v = dmk_lab_finding_get(fd, i);
+        if (field->kind == DMK_LAB_FIELD_BOOL)
+            fprintf(f, ",\"%s\":%s", key, v != 0 ? "true" : "false");
+        else if (!isfinite(v))
+            fprintf(f, ",\"%s\":null", key);
+        else
+            fprintf(f, ",\"%s\":%s", key, dmk_lab_finding_cell(fd, i, cell, sizeof cell));
+    }
+    fputc('}', f);
+}
+
+/* A lab result's findings, as its CSV keeps them: per kind of set (the
+ * findings' tables: "cliff", "latency" ...) the list of its sets. */
+static int write_findings(FILE *f, const DmkRunResult *r)
+{
+    if (!r->lab[0])
+        return DMK_OK;
+    DmkLabFindings *found = malloc(sizeof *found);
+    if (!found)
+        return DMK_E_NOMEM;
+    dmk_lab_findings(r, found);
+    fputs(",\"findings\":{", f);
+    for (size_t s = 0, groups = 0; s < DMK_LAB_N_SETS; s++) {
+        size_t n = 0;
+        for (size_t k = 0; k < found->n; k++) {
+            if (found->f[k].set != (DmkLabSetId)s)
+                continue;
+            if (n == 0)
+                fprintf(f, "%s\"%s\":[", groups++ ? "," : "", dmk_lab_set((DmkLabSetId)s)->name);
+            write_finding(f, &found->f[k], n++ ? ",{" : "{");
+        }
+        if (n)
+            fputc(']', f);
+    }
+    fputc('}', f);
+    free(found);
+    return DMK_OK;
+}
+
 int dmk_json_write(FILE *f, const DmkRunResult *r, const char *path, DmkError *err)
 {
     write_context(f, r);
@@ -235,7 +289,10 @@ int dmk_json_write(FILE *f, const DmkRunResult *r, const char *path, DmkError *e
             fputc(',', f);
         write_test(f, &r->tests[i]);
     }
-    fputs("]}\n", f);
+    fputc(']', f);
+    if (write_findings(f, r) != DMK_OK)
+        return dmk_error_set(err, DMK_E_NOMEM, 0, "writing %s: out of memory", path);
+    fputs("}\n", f);
     if (fflush(f) != 0 || ferror(f))
         return dmk_error_errno(err, errno, "writing %s failed", path);
     return DMK_OK;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dmk-lab-findings.h"
 #include "dmk-lab-private.h"
 #include "dmk-lab.h"
 #include "dmk-report.h"
@@ -15,6 +16,9 @@
 struct DmkLabOut {
     char *buf;
     size_t len, used; /* used may exceed len: snprintf's rule */
+    /* What was found, as the file says where it was loaded from one
+     * (dmk_lab_findings): every figure below is one of these. */
+    DmkLabFindings found;
 };
 typedef struct DmkLabOut Out;
 
@@ -38,41 +42,15 @@ static const char *num(double v, char *buf, size_t len)
     return dmk_format_figure(v, buf, len);
 }
 
-/* GiB with one decimal; under 1 GiB in MiB, so a small cache is not "0.0 GiB". */
 static const char *gib(double bytes, char *buf, size_t len)
 {
-    char n[32];
-    /* Below what rounds to 1024 MiB: byte counts summed from samples
-     * (MB/s x seconds) land a hair either side of a whole GiB. */
-    if (bytes < 1023.5 * (double)(1ULL << 20)) {
-        snprintf(buf, len, "%s MiB",
-                 dmk_format_double(bytes / (double)(1ULL << 20), 0, n, sizeof n));
-        return buf;
-    }
-    snprintf(buf, len, "%s GiB", dmk_format_double(bytes / (double)(1ULL << 30), 1, n, sizeof n));
-    return buf;
+    return dmk_lab_size_text(bytes, buf, len);
 }
 
-/* A size found within +- err bytes, as precisely as it is known: "about
- * 64 MiB +-1 MiB", "about 1.0 GiB (1,025 +-3 MiB)": the nearest tenth of
- * a GiB for the reader, with the MiB the resolution supports. */
 static void put_size_within(Out *o, double bytes, double err)
 {
-    char a[32], b[32], c[32];
-    double mib = (double)(1ULL << 20), err_mib = ceil(err / mib);
-    if (!(err_mib >= 1))
-        err_mib = 1; /* a sample holds whole I/Os: no finer than that */
-    if (err_mib >= 1024) {
-        put(o, "about %s +-%s GiB", gib(bytes, a, sizeof a),
-            dmk_format_double(err / (mib * 1024), 1, b, sizeof b));
-        return;
-    }
-    dmk_format_thousands(err_mib, 0, b, sizeof b);
-    if (bytes < 1023.5 * mib)
-        put(o, "about %s +-%s MiB", gib(bytes, a, sizeof a), b);
-    else
-        put(o, "about %s (%s +-%s MiB)", gib(bytes, a, sizeof a),
-            dmk_format_thousands(bytes / mib, 0, c, sizeof c), b);
+    char a[96];
+    put(o, "%s", dmk_lab_size_within_text(bytes, err, a, sizeof a));
 }
 
 /* "180,000 IOPS (737 MB/s)" for random tests, "1,850 MB/s" for sequential ones. */
@@ -137,6 +115,25 @@ static void put_temperature(Out *o, const DmkRunResult *r, const DmkTestResult *
     put(o, ".\n");
 }
 
+/* The cache and temperature of timeline test t, as found (or, for a test
+ * the lab's findings do not anchor, from its samples). */
+static void found_timeline(const Out *o, const DmkRunResult *r, const DmkTestResult *t,
+                           DmkLabCliff *c, DmkLabThermal *th)
+{
+    size_t i = (size_t)(t - r->tests);
+    const DmkLabFinding *fc = dmk_lab_findings_at(&o->found, DMK_LAB_SET_CLIFF, i);
+    const DmkLabFinding *ft = dmk_lab_findings_at(&o->found, DMK_LAB_SET_THERMAL, i);
+    const char *metric = dmk_lab_metric(&t->test);
+    if (fc)
+        *c = fc->u.cliff;
+    else
+        dmk_lab_cliff(t->samples, t->n_samples, metric, c);
+    if (ft)
+        *th = ft->u.thermal;
+    else
+        dmk_lab_thermal(t->samples, t->n_samples, metric, th);
+}
+
 /* Sustained, full span and the recovery's degradation: the cliff story. */
 static void put_timeline(Out *o, const DmkRunResult *r, const DmkTestResult *t)
 {
@@ -144,7 +141,8 @@ static void put_timeline(Out *o, const DmkRunResult *r, const DmkTestResult *t)
     bool iops = strcmp(metric, "iops") == 0;
     uint32_t bs = t->test.jobs[0].block_size;
     DmkLabCliff c;
-    dmk_lab_cliff(t->samples, t->n_samples, metric, &c);
+    DmkLabThermal th;
+    found_timeline(o, r, t, &c, &th);
     char a[32], b[32], d[32];
     double secs = t->n_samples ? t->samples[t->n_samples - 1].t_s : 0.0;
     double period = t->n_samples ? t->samples[0].t_s : 0.0;
@@ -152,8 +150,6 @@ static void put_timeline(Out *o, const DmkRunResult *r, const DmkTestResult *t)
         gib(c.total_bytes, a, sizeof a), num(secs, b, sizeof b),
         dmk_format_double(period, period < 1 ? 1 : 0, d, sizeof d),
         t->partial ? " (stopped early)" : "");
-    DmkLabThermal th;
-    dmk_lab_thermal(t->samples, t->n_samples, metric, &th);
     bool thermal_drop = th.throttled && c.cliff && fabs(th.throttle_t_s - c.cliff_t_s) < 1e-6;
     if (c.n < 10) {
         put(o, "Cache: too few samples (%zu) to look for a cache.\n", c.n);
@@ -186,8 +182,12 @@ static void put_timeline(Out *o, const DmkRunResult *r, const DmkTestResult *t)
 
 void dmk_lab_report_mixed(Out *o, const DmkRunResult *r)
 {
+    (void)r;
     DmkLabMixed m[2];
-    size_t n = dmk_lab_mixed(r, m, 2);
+    size_t n = 0;
+    for (size_t k = 0; k < o->found.n && n < 2; k++)
+        if (o->found.f[k].set == DMK_LAB_SET_MIXED)
+            m[n++] = o->found.f[k].u.mixed;
     char a[32];
     put(o, "%-14s", "Read share");
     for (size_t j = 0; j < n; j++)
@@ -257,10 +257,12 @@ static void put_latency_profile(Out *o, const DmkRunResult *r, const DmkLabLaten
 
 void dmk_lab_report_latency(Out *o, const DmkRunResult *r)
 {
-    DmkLabLatency l[DMK_LAB_LAT_PROFILES * 4];
-    size_t n = dmk_lab_latency(r, l, sizeof l / sizeof *l);
-    for (size_t i = 0; i < n; i++)
-        put_latency_profile(o, r, &l[i]);
+    size_t n = 0;
+    for (size_t k = 0; k < o->found.n; k++)
+        if (o->found.f[k].set == DMK_LAB_SET_LATENCY) {
+            put_latency_profile(o, r, &o->found.f[k].u.latency);
+            n++;
+        }
     char a[32];
     if (n)
         put(o,
@@ -272,7 +274,11 @@ void dmk_lab_report_latency(Out *o, const DmkRunResult *r)
 void dmk_lab_report_recovery(Out *o, const DmkRunResult *r)
 {
     DmkLabRecovery rec;
-    dmk_lab_recovery(r, &rec);
+    const DmkLabFinding *f = dmk_lab_findings_at(&o->found, DMK_LAB_SET_RECOVERY, 0);
+    if (f)
+        rec = f->u.recovery;
+    else
+        dmk_lab_recovery(r, &rec);
     bool iops = strcmp(rec.metric, "iops") == 0;
     uint32_t bs = r->n_tests ? r->tests[0].test.jobs[0].block_size : 4096;
     for (int k = 0; k < 4; k++) {
@@ -303,7 +309,8 @@ size_t dmk_lab_report(const DmkRunResult *result, char *buf, size_t len)
             buf[0] = '\0';
         return 0;
     }
-    Out o = {buf, len, 0};
+    Out o = {buf, len, 0, {0}};
+    dmk_lab_findings(r, &o.found);
     if (len)
         buf[0] = '\0';
     put_header(&o, r);

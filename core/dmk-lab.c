@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dmk-lab-findings.h"
 #include "dmk-lab-private.h"
 #include "dmk-runner.h"
 #include "dmk-sweep.h"
@@ -287,32 +288,34 @@ static const DmkLabTest tests[] = {
      COMMON | DMK_LAB_P(DMK_LAB_P_JOB) | DMK_LAB_P(DMK_LAB_P_DURATION) |
          DMK_LAB_P(DMK_LAB_P_SETTLE),
      FIELDS(sustained_fields), true, true, sustained_defaults, build_sustained,
-     dmk_lab_describe_sustained, dmk_lab_report_first_timeline, "speed zoom temperature"},
+     dmk_lab_describe_sustained, dmk_lab_report_first_timeline, "speed zoom temperature",
+     dmk_lab_findings_first_timeline},
     {DMK_LAB_FULLSPAN, "fullspan", "Full-span write",
      "One sequential write across the free space, as AIDA64's linear write: the cache, the "
      "cliff and the native speed of the whole drive.",
      COMMON | DMK_LAB_P(DMK_LAB_P_JOB) | DMK_LAB_P(DMK_LAB_P_MARGIN), FIELDS(fullspan_fields), true,
      false, fullspan_defaults, build_fullspan, dmk_lab_describe_fullspan,
-     dmk_lab_report_first_timeline, "speed zoom temperature"},
+     dmk_lab_report_first_timeline, "speed zoom temperature", dmk_lab_findings_first_timeline},
     {DMK_LAB_MIXED, "mixed", "Mixed load",
      "Reads and writes at once, from 0 to 100 % reads: sequential 128 KiB with two threads, "
      "then random 4 KiB with four, as the reviews' Iometer runs.",
      COMMON | DMK_LAB_P(DMK_LAB_P_STEP) | DMK_LAB_P(DMK_LAB_P_QD) | DMK_LAB_P(DMK_LAB_P_SETTLE),
      FIELDS(mixed_fields), false, true, stepped_defaults, build_mixed, dmk_lab_describe_mixed,
-     dmk_lab_report_mixed, "mixed mixed-average"},
+     dmk_lab_report_mixed, "mixed mixed-average", dmk_lab_findings_mixed},
     {DMK_LAB_LATENCY, "latency", "Latency under load",
      "Four workloads, each at full speed and then held to 10 to 120 % of it: mean and "
      "99th-percentile latency against IOPS, as StorageReview shows.",
      COMMON | DMK_LAB_P(DMK_LAB_P_STEP) | DMK_LAB_P(DMK_LAB_P_SETTLE), FIELDS(latency_fields),
      false, true, stepped_defaults, build_latency, dmk_lab_describe_latency, dmk_lab_report_latency,
-     "latency"},
+     "latency", dmk_lab_findings_latency},
     {DMK_LAB_RECOVERY, "recovery", "Recovery",
      "Fresh, then worn down by a long random write, then after idle time and after TRIM: how "
      "far the drive falls and how well it recovers.",
      COMMON | DMK_LAB_P(DMK_LAB_P_JOB) | DMK_LAB_P(DMK_LAB_P_DURATION) | DMK_LAB_P(DMK_LAB_P_STEP) |
          DMK_LAB_P(DMK_LAB_P_IDLE) | DMK_LAB_P(DMK_LAB_P_SETTLE),
      FIELDS(recovery_fields), true, true, recovery_defaults, build_recovery,
-     dmk_lab_describe_recovery, dmk_lab_report_recovery, "recovery speed zoom temperature"},
+     dmk_lab_describe_recovery, dmk_lab_report_recovery, "recovery speed zoom temperature",
+     dmk_lab_findings_recovery},
 };
 
 size_t dmk_lab_test_count(void)

@@ -141,6 +141,8 @@ typedef struct {
 
 /* What a report section writes into (dmk-lab-report.c's). */
 typedef struct DmkLabOut DmkLabOut;
+/* What the analysis found, as files keep it (dmk-lab-findings.h). */
+typedef struct DmkLabFindings DmkLabFindings;
 
 /* One review-lab test. Everything that differs between the tests is
  * here; the CLI, the window, the report, the CSV reader and the charts
@@ -171,6 +173,9 @@ typedef struct {
     /* Its charts' names (chart/dmk-chart-lab.h's kinds), in display
      * order, separated by spaces. */
     const char *charts;
+    /* What its analysis found, each set anchored at its test, appended
+     * to out (dmk-lab-findings.h: files keep these, the report reads them). */
+    void (*findings)(const DmkRunResult *r, DmkLabFindings *out);
 } DmkLabTest;
 
 /* The tests, in the order the CLI's help and the Lab tab list them:

@@ -172,6 +172,7 @@ void dmk_run_result_free(DmkRunResult *r)
     for (size_t i = 0; i < r->n_tests; i++) {
         free(r->tests[i].passes);
         free(r->tests[i].samples);
+        free(r->tests[i].findings);
     }
     free(r->tests);
     free(r);

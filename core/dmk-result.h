@@ -72,6 +72,16 @@ typedef struct {
     double seconds; /* the read-back */
 } DmkVerifyResult;
 
+/* One figure a result file kept of what the review-lab analysis found
+ * (dmk-lab-findings.h: which finding struct, which row of its table, the
+ * value), anchored at the test whose rows the file keeps it with. A fresh
+ * result has none: its findings are computed from its samples. */
+typedef struct {
+    uint16_t set;   /* DmkLabSetId */
+    uint16_t field; /* the row of that set's table */
+    double value;   /* a bool or count as 0, 1, 2 ...; NaN: not measured */
+} DmkSavedFinding;
+
 typedef struct {
     DmkTest test;
     uint32_t n_passes; /* passes completed */
@@ -89,6 +99,10 @@ typedef struct {
     double achieved_qd;
     uint32_t flags;
     DmkVerifyResult verify;
+    /* Loaded from a file only (the CSV's finding rows): what it says wins
+     * over what the samples give (dmk_lab_findings). */
+    size_t n_findings;
+    DmkSavedFinding *findings;
 } DmkTestResult;
 
 typedef struct {

@@ -2,6 +2,7 @@
 
 #include "dmk-chart-lab.h"
 #include "dmk-escape.h"
+#include "dmk-lab-findings.h"
 #include "dmk-lab.h"
 #include "dmk-plot.h"
 #include "dmk-widgets.h"
@@ -20,9 +21,10 @@ struct _DmkLabView {
     size_t profiles[MAX_CHARTS];
     DmkChartBuild builds[MAX_CHARTS];
     GtkWidget *areas[MAX_CHARTS];
-    GtkWidget *grid;   /* the areas shown */
-    GtkWidget *picker; /* a toggle per chart, and "All" */
-    int shown;         /* the chart shown, or -1: all of them */
+    GtkWidget *grid;     /* the areas shown */
+    GtkWidget *picker;   /* a toggle per chart, and "All" */
+    int shown;           /* the chart shown, or -1: all of them */
+    GtkWidget *findings; /* the grid of what was found, beside the charts */
     GtkWidget *report;
 };
 
@@ -216,6 +218,94 @@ static GtkWidget *build_report(DmkLabView *self)
     return scroll;
 }
 
+/* ---- the findings ----------------------------------------------------------------- */
+
+/* A cell of the findings' grid; the text is ours (the tables' words and
+ * numbers) but for a heading, which names a test from the file: made
+ * valid and escaped as the context lines are. */
+static GtkWidget *finding_cell(const char *text, const char *css_class, gboolean selectable)
+{
+    char *valid = g_utf8_make_valid(text, -1);
+    dmk_escape_inplace(valid, NULL);
+    GtkWidget *l = gtk_label_new(valid);
+    g_free(valid);
+    gtk_label_set_xalign(GTK_LABEL(l), 0);
+    gtk_label_set_wrap(GTK_LABEL(l), TRUE);
+    gtk_label_set_selectable(GTK_LABEL(l), selectable);
+    gtk_widget_set_can_focus(l, FALSE);
+    gtk_widget_set_valign(l, GTK_ALIGN_START); /* a wrapped value's label on its first line */
+    gtk_widget_add_css_class(l, css_class);
+    return l;
+}
+
+/* One set's heading and its rows (those its table shows), from row on;
+ * returns the next free row. Each value keeps what the dump reports. */
+static int attach_set(GtkGrid *grid, int row, const DmkRunResult *r, const DmkLabFindings *all,
+                      const DmkLabFinding *f)
+{
+    const DmkLabSetDesc *set = dmk_lab_set(f->set);
+    char title[160], value[96], key[96];
+    dmk_lab_finding_title(r, f, title, sizeof title);
+    GtkWidget *head = finding_cell(title, "heading", FALSE);
+    gtk_label_set_max_width_chars(GTK_LABEL(head), 34);
+    if (row > 0)
+        gtk_widget_set_margin_top(head, 10);
+    gtk_grid_attach(grid, head, 0, row++, 2, 1);
+    for (size_t i = 0; i < set->n_fields; i++) {
+        if (!dmk_lab_finding_shown(all, f, i))
+            continue;
+        GtkWidget *label = finding_cell(set->fields[i].label, "finding-label", FALSE);
+        GtkWidget *v = finding_cell(dmk_lab_finding_text(all, f, i, value, sizeof value),
+                                    "finding-value", TRUE);
+        /* Wrapped rather than widening the panel past the charts' room. */
+        gtk_label_set_max_width_chars(GTK_LABEL(label), 24);
+        gtk_label_set_max_width_chars(GTK_LABEL(v), 22);
+        gtk_accessible_update_relation(GTK_ACCESSIBLE(v), GTK_ACCESSIBLE_RELATION_LABELLED_BY,
+                                       label, NULL, -1);
+        snprintf(key, sizeof key, "%s.%s", set->name, set->fields[i].key);
+        g_object_set_data_full(G_OBJECT(v), "dmk-finding", g_strdup(key), g_free);
+        g_object_set_data_full(G_OBJECT(v), "dmk-finding-set", g_strdup(title), g_free);
+        gtk_grid_attach(grid, label, 0, row, 1, 1);
+        gtk_grid_attach(grid, v, 1, row++, 1, 1);
+    }
+    return row;
+}
+
+/* What the analysis found (as the file says, for a saved result): each
+ * set a heading and its labelled values, scrolled beside the charts.
+ * NULL when there is nothing (stopped before a test). */
+static GtkWidget *build_findings(DmkLabView *self)
+{
+    const DmkRunResult *r = dmk_saved_get_result(self->saved);
+    DmkLabFindings *found = g_new(DmkLabFindings, 1);
+    dmk_lab_findings(r, found);
+    self->findings = gtk_grid_new();
+    GtkGrid *grid = GTK_GRID(self->findings);
+    gtk_grid_set_column_spacing(grid, 12);
+    gtk_grid_set_row_spacing(grid, 3);
+    gtk_widget_set_margin_start(self->findings, 12);
+    gtk_widget_set_margin_end(self->findings, 12);
+    gtk_widget_set_margin_top(self->findings, 10);
+    gtk_widget_set_margin_bottom(self->findings, 10);
+    gtk_widget_add_css_class(self->findings, "lab-findings");
+    gtk_accessible_update_property(GTK_ACCESSIBLE(self->findings), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                   "Findings", -1);
+    int row = 0;
+    for (size_t k = 0; k < found->n; k++)
+        row = attach_set(grid, row, r, found, &found->f[k]);
+    g_free(found);
+    if (row == 0)
+        return NULL;
+    GtkWidget *scroll = gtk_scrolled_window_new();
+    gtk_scrolled_window_set_policy(GTK_SCROLLED_WINDOW(scroll), GTK_POLICY_NEVER,
+                                   GTK_POLICY_AUTOMATIC);
+    gtk_scrolled_window_set_child(GTK_SCROLLED_WINDOW(scroll), self->findings);
+    gtk_scrolled_window_set_propagate_natural_width(GTK_SCROLLED_WINDOW(scroll), TRUE);
+    gtk_scrolled_window_set_has_frame(GTK_SCROLLED_WINDOW(scroll), TRUE);
+    gtk_widget_set_size_request(scroll, 270, -1);
+    return scroll;
+}
+
 /* ---- the rows above the charts ------------------------------------------------ */
 
 /* The picker on the left, Export Chart and Save Results on the right. */
@@ -279,8 +369,15 @@ static GtkWidget *build_body(DmkLabView *self)
     gtk_frame_set_child(GTK_FRAME(frame), self->grid);
     gtk_widget_set_overflow(frame, GTK_OVERFLOW_HIDDEN);
     gtk_widget_add_css_class(frame, "chart");
+    gtk_widget_set_hexpand(frame, TRUE);
+    /* The findings beside the charts, as a review's summary box. */
+    GtkWidget *top = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8);
+    gtk_box_append(GTK_BOX(top), frame);
+    GtkWidget *findings = build_findings(self);
+    if (findings)
+        gtk_box_append(GTK_BOX(top), findings);
     GtkWidget *paned = gtk_paned_new(GTK_ORIENTATION_VERTICAL);
-    gtk_paned_set_start_child(GTK_PANED(paned), frame);
+    gtk_paned_set_start_child(GTK_PANED(paned), top);
     gtk_paned_set_end_child(GTK_PANED(paned), build_report(self));
     gtk_paned_set_resize_end_child(GTK_PANED(paned), FALSE);
     gtk_paned_set_shrink_end_child(GTK_PANED(paned), FALSE);
@@ -358,6 +455,27 @@ static void dump_report(DmkLabView *self, const char *prefix, const char *lead, 
     g_free(text);
 }
 
+/* "<prefix>-finding\t<lead><heading>\t<key>\t<label>\t<value>" per value
+ * the findings' grid shows, read back from its labels. */
+static void dump_findings(DmkLabView *self, const char *prefix, const char *lead, GString *out)
+{
+    if (!self->findings)
+        return;
+    for (GtkWidget *c = gtk_widget_get_first_child(self->findings); c;
+         c = gtk_widget_get_next_sibling(c)) {
+        const char *key = g_object_get_data(G_OBJECT(c), "dmk-finding");
+        if (!key)
+            continue;
+        int col, row, w, h;
+        gtk_grid_query_child(GTK_GRID(self->findings), c, &col, &row, &w, &h);
+        GtkWidget *label = gtk_grid_get_child_at(GTK_GRID(self->findings), 0, row);
+        g_string_append_printf(out, "%s-finding\t%s%s\t%s\t%s\t%s\n", prefix, lead,
+                               (const char *)g_object_get_data(G_OBJECT(c), "dmk-finding-set"), key,
+                               gtk_label_get_text(GTK_LABEL(label)),
+                               gtk_label_get_text(GTK_LABEL(c)));
+    }
+}
+
 void dmk_lab_view_dump(DmkLabView *self, const char *prefix, int tab, GString *out)
 {
     char *lead = tab > 0 ? g_strdup_printf("%d\t", tab) : g_strdup("");
@@ -368,6 +486,7 @@ void dmk_lab_view_dump(DmkLabView *self, const char *prefix, int tab, GString *o
                                shown ? "shown" : "hidden", self->builds[i].model.title);
         g_free(label);
     }
+    dump_findings(self, prefix, lead, out);
     dump_report(self, prefix, lead, out);
     g_free(lead);
 }

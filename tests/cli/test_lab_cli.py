@@ -267,6 +267,47 @@ def test_sigterm_lab():
         check("after idle   not measured" in out, out)
 
 
+# ---- the findings saved -------------------------------------------------------------
+
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "lab-findings")
+
+
+def test_show_reads_saved_findings():
+    # show prints a lab file's findings as its finding rows say them (an
+    # edited cache size too); a schema 5 file, without them, as its
+    # samples give them; the run's own report and the JSON say the same.
+    with Dir() as d:
+        edited = os.path.join(d, "edited.csv")
+        with open(os.path.join(DATA, "cache-schema6.csv"), newline="") as f:
+            text = f.read()
+        with open(edited, "w", newline="") as f:
+            f.write(text.replace('"cliff.cache",65273856,', '"cliff.cache",2147483648,'))
+        said = {}
+        for name in ("cache-schema6.csv", "cache-schema5.csv", edited):
+            r = run(["show", os.path.join(DATA, name)])
+            check(r.returncode == 0, f"{name}: exit {r.returncode}: {r.stderr}")
+            said[name] = [x for x in r.stdout.splitlines() if x.startswith("Cache: ")]
+        check(said["cache-schema6.csv"] == said["cache-schema5.csv"] and
+              said["cache-schema6.csv"][0].startswith("Cache: 62 MiB written before"), said)
+        check(said[edited][0].startswith("Cache: 2.0 GiB written before"), said)
+        # a fresh run: its report, its CSV's finding rows and its JSON agree
+        c, j = os.path.join(d, "r.csv"), os.path.join(d, "r.json")
+        r = run(["sustained", "--backend", "null", "--null-latency", "2000", "--null-cache",
+                 "64M", "--size", "16M", "--settle", "0", "--duration", "2.5", "--sample", "0.1",
+                 "--null-clock", "simulated", "--quiet", "--csv", c, "--json", j])
+        check(r.returncode == 0, f"exit {r.returncode}: {r.stderr}")
+        rows = {x["finding"]: x for x in read_csv(c) if x["record"] == "finding"}
+        doc = json.load(open(j, encoding="utf-8"))["findings"]["cliff"][0]
+        check(rows["cliff.cache"]["unit"] == "bytes" and
+              int(rows["cliff.cache"]["value"]) == doc["cache_bytes"], f"{rows} / {doc}")
+        check(float(rows["cliff.after"]["value"]) == doc["after_iops"], f"{rows} / {doc}")
+        s = run(["show", c])
+        mine = [x for x in (r.stdout + r.stderr).splitlines() if x.startswith("Cache: ")]
+        check(mine and mine == [x for x in s.stdout.splitlines() if x.startswith("Cache: ")],
+              f"run: {mine}; show: {s.stdout}")
+        return mine[0]
+
+
 # ---- TAP runner ------------------------------------------------------------
 
 

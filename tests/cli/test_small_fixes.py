@@ -34,7 +34,7 @@ def run(args, timeout=60, prefix=()):
 
 
 def test_show_fs_size():
-    """A file of schema 5 on keeps fs_size_bytes and show says "free of" it; a
+    """A file of schema 5 or later keeps fs_size_bytes and show says "free of" it; a
     schema 4 file loads and says only what was free."""
     with Dir() as d:
         csv = os.path.join(d, "r.csv")

@@ -62,14 +62,16 @@ def lab(cmd, target, args, d, prefix=(), name=None):
 
 
 def tests_of(rows):
-    """[(test row, [pass rows], [sample rows])] in file order."""
+    """[(test row, [pass rows], [sample rows])] in file order (the finding
+    rows after them left out: check_common looks at those)."""
     out = []
     for row in rows:
         if row["record"] == "test":
             out.append((row, [], []))
         else:
             check(out, f"a {row['record']} row before any test row")
-            out[-1][1 if row["record"] == "pass" else 2].append(row)
+            if row["record"] != "finding":
+                out[-1][1 if row["record"] == "pass" else 2].append(row)
     return out
 
 
@@ -82,6 +84,9 @@ def check_common(cmd, rows, doc, target, period):
         check(row["backend"] == "libaio" and row["target"] == target, "context")
         check(row["complete"] == "1", "complete")
     check(doc["lab"] == cmd and doc["complete"] is True, "JSON lab, complete")
+    # What the analysis found, saved (schema 6) and in the JSON alike.
+    found = [r for r in rows if r["record"] == "finding"]
+    check(found and doc.get("findings"), f"{cmd}: no findings saved")
     sensor = doc["temp_sensor"]
     check(rows[0]["temp_sensor"] == sensor, "the same sensor in CSV and JSON")
     for test, passes, samples in tests_of(rows):

@@ -44,6 +44,14 @@ def charts(lines, key="lab-chart"):
     return [tuple(f[1:4]) for f in lines if f[0] == key]
 
 
+def findings(lines, key="lab-finding"):
+    """{finding key: (heading, label, value)} of the findings beside the charts
+    (a result tab's lines have the tab's number first)."""
+    o = 1 if key.startswith("tab-") else 0
+    return {f[2 + o]: (f[1 + o], f[3 + o], f[4 + o]) for f in lines
+            if f[0] == key and len(f) > 4 + o}
+
+
 def line_with(text, start):
     for line in text:
         if line.startswith(start):
@@ -92,6 +100,11 @@ def test_sustained_finds_cache():
               f"cache of {amount} {unit}, simulated 256 MiB (+ what drains)")
         temp = line_with(text, "Temperature: ")
         check("simulated sensor" in temp, f"the simulated sensor was not read: {temp}")
+        # The findings beside the charts say what the report says, to the digit.
+        found = findings(lines)
+        check(found.get("cliff.cache") == ("Cache and steady state", "SLC cache",
+                                           f"{cache.split()[1]} {unit}"), f"findings: {found}")
+        check(found.get("thermal.sensor", ("", "", ""))[2] == "yes", f"findings: {found}")
         labels = [c[0] for c in charts(lines)]
         check(labels == ["Speed", "Cache zoom", "Temperature"], f"charts: {charts(lines)}")
         check(charts(lines)[0][1] == "shown", f"speed chart not shown: {charts(lines)}")
@@ -102,6 +115,9 @@ def test_sustained_finds_cache():
         samples = csv_records(saved, "sample")
         check(len(samples) >= 30, f"{len(samples)} samples saved, expected about 40")
         check(all(r["lab"] == "sustained" for r in samples), "samples lack lab=sustained")
+        saved_cache = [r for r in csv_records(saved, "finding") if r["finding"] == "cliff.cache"]
+        check(len(saved_cache) == 1 and saved_cache[0]["unit"] == "bytes",
+              f"the cache's finding row: {saved_cache}")
         w, h = check_screenshot(shot)
         check_empty(d)
         return f"{cache}; {len(samples)} samples; screenshot {w}x{h}"
@@ -203,6 +219,41 @@ def test_saved_lab_result_opens_as_lab_tab():
         return f"{len(opened)} report lines, charts {labels}"
 
 
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "lab-findings")
+
+
+def test_saved_findings_shown():
+    """A saved lab file's findings beside its charts: the file's figures,
+    also where someone edited them (docs/results.md, "Findings"); an older
+    file (schema 5) shows what its samples give."""
+    with tempfile.TemporaryDirectory(prefix="out-", dir=t.TMP_BASE) as out:
+        edited = os.path.join(out, "edited.csv")
+        with open(os.path.join(DATA, "cache-schema6.csv"), newline="") as f:
+            text = f.read()
+        check('"cliff.cache",65273856,' in text, "the data file changed")
+        with open(edited, "w", newline="") as f:
+            f.write(text.replace('"cliff.cache",65273856,', '"cliff.cache",2147483648,'))
+        shown = {}
+        for name in ("cache-schema6.csv", "cache-schema5.csv", edited):
+            rc, lines, err, _ = t.run_app(["--open", os.path.join(DATA, name), "--dump-tiles",
+                                           "--quit-when-done"])
+            check(rc == 0, f"{name}: exit {rc}; stderr: {err}")
+            found = findings(lines, "tab-lab-finding")
+            shown[name] = found
+            check(found.get("cliff.after") == ("Cache and steady state", "After the cache",
+                                               "3,840 IOPS (15.7 MB/s)"), f"{name}: {found}")
+            check(found.get("cliff.steady") == ("Cache and steady state", "Steady state", "yes"),
+                  f"{name}: {found}")
+            cache = line_with([f[2] for f in lines if f[0] == "tab-lab-report"], "Cache: ")
+            check(cache.startswith(f"Cache: {found['cliff.cache'][2]} written"),
+                  f"{name}: the report says {cache!r}, the findings {found['cliff.cache']}")
+        check(shown["cache-schema6.csv"]["cliff.cache"][2] == "62 MiB" and
+              shown[edited]["cliff.cache"][2] == "2.0 GiB", f"cache: {shown}")
+        check(shown["cache-schema5.csv"] == shown["cache-schema6.csv"],
+              "schema 5 and 6 of the same run differ")
+        return f"{len(shown['cache-schema6.csv'])} findings shown"
+
+
 def test_fullspan_asks_first():
     with Dir() as d:
         rc, lines, err, _ = t.run_app(["--target", d, "--lab", "fullspan"] + SIM + [
@@ -260,8 +311,9 @@ def test_bad_lab_options():
 
 
 TESTS = [test_sustained_finds_cache, test_latency_four_profiles, test_stop_keeps_samples,
-         test_saved_lab_result_opens_as_lab_tab, test_fullspan_asks_first, test_mixed_runs,
-         test_engine_error_in_info_bar, test_bad_lab_options]
+         test_saved_lab_result_opens_as_lab_tab, test_saved_findings_shown,
+         test_fullspan_asks_first, test_mixed_runs, test_engine_error_in_info_bar,
+         test_bad_lab_options]
 
 
 if __name__ == "__main__":

@@ -870,9 +870,16 @@ static void test_share_column(void)
     char *text = write_csv(r, &len);
     DMK_CHECK(text && strstr(text, ",read_share_achieved,") != NULL);
     DMK_CHECK(text && strstr(text, ",70.063,") != NULL);
-    /* the same file as schema 5 wrote it: no column, "5" in the first */
+    /* the same file as schema 5 wrote it: no share column, nor schema 6's
+     * finding, value and unit before it, and "5" in the first */
     char *no_col = edit_cell(text, len, 0, share_col(), NULL, &len5);
     char *header5 = edit_cell(no_col, len5, 1, share_col(), NULL, &len5);
+    for (int k = 0; k < 3; k++) {
+        char *rows = edit_cell(header5, len5, 0, DMK_COL_FINDING, NULL, &len5);
+        free(header5);
+        header5 = edit_cell(rows, len5, 1, DMK_COL_FINDING, NULL, &len5);
+        free(rows);
+    }
     char *old = edit_cell(header5, len5, 0, DMK_COL_SCHEMA, "5", &len5);
     DmkError err = {0};
     DmkRunResult *r5 = NULL;

@@ -159,8 +159,9 @@ static void test_rows(void)
     int header = tb.n_fields[0];
     /* head, statistics, tail; schema 3 added 6 head columns and 1 tail, schema 4 the
      * honest-number columns (4 head, 2 tail) and the verify tail (7), schema 5
-     * fs_size_bytes (1 head), schema 6 read_share_achieved (1 tail) */
-    DMK_CHECK_INT(header, 42 + 11 + 22);
+     * fs_size_bytes (1 head), schema 6 the finding rows' finding, value and unit (3 head)
+     * and read_share_achieved (1 tail) */
+    DMK_CHECK_INT(header, 45 + 11 + 22);
     for (int row = 1; row < tb.n_rows; row++) {
         if (tb.n_fields[row] != header)
             printf("# row %d has %d fields, the header %d\n", row, tb.n_fields[row], header);

@@ -178,7 +178,7 @@ static void test_document(void)
     DMK_CHECK(s[0] == '{');
     DMK_CHECK(strlen(s) > 2 && strcmp(s + strlen(s) - 2, "}\n") == 0);
     DMK_CHECK(strstr(s, "\"schema\":\"drivemark-result\"") != NULL);
-    DMK_CHECK(strstr(s, "\"schema_version\":1") != NULL);
+    DMK_CHECK(strstr(s, "\"schema_version\":2") != NULL);
     DMK_CHECK(strstr(s, "\"version\":\"0.1.0\"") != NULL);
     DMK_CHECK(strstr(s, "\"complete\":true") != NULL);
     DMK_CHECK(strstr(s, "\"date\":\"2026-11-30T06:35:13Z\"") != NULL);
@@ -277,7 +277,7 @@ static void test_document_lab(void)
     if (!s)
         return;
     DMK_CHECK(balanced(s));
-    DMK_CHECK(strstr(s, "\"schema_version\":1,") != NULL);
+    DMK_CHECK(strstr(s, "\"schema_version\":2,") != NULL);
     DMK_CHECK(strstr(s, "\"lab\":\"sustained\",") != NULL);
     DMK_CHECK(strstr(s, "\"lab_note\":\"TRIM: 2.00 GiB punched, \\\"fstrim\\\" not permitted, as "
                         "a user\",") != NULL);
