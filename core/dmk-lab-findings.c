@@ -27,9 +27,9 @@ static const DmkLabFindingField cliff_fields[] = {
     F(DmkLabCliff, "written", BYTES, total_bytes, DOUBLE, "Written", NULL),
     F(DmkLabCliff, "cliff", NONE, cliff, BOOL, "Cache found", NULL),
     F(DmkLabCliff, "cache", BYTES, cache_bytes, DOUBLE, "SLC cache", "cliff"),
-    F(DmkLabCliff, "cache_err", BYTES, cache_bytes_err, DOUBLE, "SLC cache, +-", "cliff"),
+    F(DmkLabCliff, "cache_err", BYTES, cache_bytes_err, DOUBLE, NULL, "cliff"),
     F(DmkLabCliff, "cliff_t", S, cliff_t_s, DOUBLE, "Speed dropped at", "cliff"),
-    F(DmkLabCliff, "cliff_t_err", S, cliff_t_err_s, DOUBLE, "Speed dropped at, +-", "cliff"),
+    F(DmkLabCliff, "cliff_t_err", S, cliff_t_err_s, DOUBLE, NULL, "cliff"),
     F(DmkLabCliff, "before", SPEED, before, DOUBLE, "In the cache", "cliff"),
     F(DmkLabCliff, "after", SPEED, after, DOUBLE, "After the cache", "cliff"),
     F(DmkLabCliff, "steady", NONE, steady, BOOL, "Steady state", NULL),
@@ -46,8 +46,7 @@ static const DmkLabFindingField thermal_fields[] = {
     F(DmkLabThermal, "max", C, max_c, DOUBLE, "Highest temperature", "sensor"),
     F(DmkLabThermal, "throttled", NONE, throttled, BOOL, "Thermal throttling", "sensor"),
     F(DmkLabThermal, "throttle_t", S, throttle_t_s, DOUBLE, "Throttled after", "throttled"),
-    F(DmkLabThermal, "throttle_t_err", S, throttle_t_err_s, DOUBLE, "Throttled after, +-",
-      "throttled"),
+    F(DmkLabThermal, "throttle_t_err", S, throttle_t_err_s, DOUBLE, NULL, "throttled"),
     F(DmkLabThermal, "throttle", C, throttle_c, DOUBLE, "Throttled at", "throttled"),
     F(DmkLabThermal, "before", SPEED, before, DOUBLE, "Before throttling", "throttled"),
     F(DmkLabThermal, "after", SPEED, after, DOUBLE, "While throttled", "throttled"),
@@ -61,8 +60,7 @@ static const DmkLabFindingField latency_fields[] = {
     F(DmkLabLatency, "peak_outstanding", IOS, peak_outstanding, DOUBLE, "Outstanding at the peak",
       NULL),
     F(DmkLabLatency, "queued", IOS, outstanding_set, DOUBLE, "Queue depth x threads", NULL),
-    F(DmkLabLatency, "peak_tolerance", PCT, peak_tol_pct, DOUBLE, "Peak: within of the most IOPS",
-      NULL),
+    F(DmkLabLatency, "peak_tolerance", PCT, peak_tol_pct, DOUBLE, NULL, NULL),
     F(DmkLabLatency, "sub_ms", NONE, sub_ms, BOOL, "A step under 1 ms", NULL),
     F(DmkLabLatency, "sub_ms_up_to", IOPS, sub_ms_iops, DOUBLE, "Sub-millisecond up to", "sub_ms"),
 };
@@ -425,6 +423,8 @@ static bool is_cliff_row(const DmkLabFinding *f, const char *key)
 
 bool dmk_lab_finding_shown(const DmkLabFindings *all, const DmkLabFinding *f, size_t i)
 {
+    if (!field_of(f, i)->label) /* said with another row (a +-) or by the report only */
+        return false;
     const char *when = field_of(f, i)->when;
     int w = row_of(f, when);
     if (w >= 0 && dmk_lab_finding_get(f, (size_t)w) == 0)

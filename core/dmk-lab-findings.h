@@ -62,7 +62,8 @@ typedef struct {
     DmkLabUnit unit;
     size_t offset;        /* offsetof in the struct */
     DmkLabFieldKind kind; /* a temperature (unit C) may be below 0; nothing else */
-    const char *label;    /* for people: "SLC cache" */
+    const char *label;    /* for people: "SLC cache"; NULL: not shown on its own (a +- the row
+                           * before says, a rule the report states) */
     /* Shown only where the BOOL field of the same set with this key is
      * true (NULL: always): no speed "after the cache" where none was
      * found. Files keep every field. */
