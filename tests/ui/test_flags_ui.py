@@ -54,7 +54,7 @@ def cow_result(path):
     check(text.count(',"none","none","",') >= 2, "no cow/compression cells")
     text = text.replace(',"none","none","",', ',"active","none","",')
     text = text.replace(',"null","","Null backend', ',"btrfs","","Null backend')
-    text = re.sub(r',[0-9.]+,"peak"', ',8.50,"peak low_qd"', text)
+    text = re.sub(r',[0-9.]+,"peak[a-z_ ]*"', ',8.50,"peak low_qd"', text)  # whatever the load gave
     check('"peak low_qd"' in text, "the CSV has no flags cell to change")
     open(path, "w", encoding="utf-8", newline="").write(text)
 
@@ -90,8 +90,13 @@ def test_reopened_storage_flags():
                                   QUICK, capture_output=True, text=True, timeout=60)
             check(rc.returncode == 0, rc.stderr)
             text = open(path, encoding="utf-8", newline="").read()
-            check(',"peak"' in text, "the CSV has no flags cell to change")
-            text = text.replace(',"peak"', f',"peak {flag}"')
+            # The run's own flags cell: "peak" (16 MiB), and on a busy
+            # machine perhaps "low_qd" too (the null backend's requests may
+            # complete before the next is queued). Replaced whole, so the
+            # tile's words do not depend on the load.
+            cells = re.findall(r',"peak[a-z_ ]*"', text)
+            check(len(cells) == 1, f"the CSV's flags cells: {cells}")
+            text = text.replace(cells[0], f',"peak {flag}"')
             open(path, "w", encoding="utf-8", newline="").write(text)
             rc, lines, err, _ = t.run_app(["--open", path, "--quit-when-done", "--dump-tiles"])
             check(rc == 0, f"exit {rc}; stderr: {err}")
