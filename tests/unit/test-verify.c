@@ -237,7 +237,7 @@ static void test_stamp_crc_every_size(void)
         uint32_t bs = sizes[k];
         DmkVerifyMap map;
         DMK_CHECK_INT(dmk_verify_map_init(&map, 0, 16 * MIB, bs, 1, 0, &err), DMK_OK);
-        for (uint64_t off = 0; off + bs <= pool.size; off += 1021 * 4096ULL) {
+        for (uint64_t off = 0; off + bs <= pool.size; off += 61 * 4096ULL) {
             uint64_t key = off * 31 + bs;
             dmk_verify_stamp(&vp, &map, blk, 5ULL * bs, off, key);
             DmkBlockHeader h;
