@@ -10,8 +10,8 @@
  * 8 times so that the loop's own count and branch add little (AVX2: 2
  * instructions a 32-byte word and 3 a round, ~300 for 4 KiB). */
 #define XOR_UNIT_BODY                    \
-    d = __builtin_assume_aligned(d, 32); \
-    s = __builtin_assume_aligned(s, 32); \
+    d = __builtin_assume_aligned(d, 16); \
+    s = __builtin_assume_aligned(s, 16); \
     _Pragma("GCC unroll 8") for (size_t i = 0; i < UNIT_WORDS; i++) d[i] = s[i] ^ key;
 
 static void xor_unit(uint64_t *restrict d, const uint64_t *restrict s, uint64_t key)
