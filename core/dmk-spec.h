@@ -27,7 +27,8 @@
 #define DMK_RATE_MAX     100000000u
 #define DMK_PASSES_MAX   100
 #define DMK_SECONDS_MAX  (7.0 * 86400.0)
-/* Buffers for reads: QD x threads x block size may not exceed this. */
+/* Buffers (every request has one, for reads and for random data's
+ * writes): QD x threads x block size may not exceed this. */
 #define DMK_BUFFER_BYTES_MAX (1ULL << 30)
 
 typedef enum { DMK_PATTERN_SEQ = 0, DMK_PATTERN_RND = 1 } DmkPattern;

@@ -51,6 +51,13 @@ int dmk_verify_map_init(DmkVerifyMap *m, uint64_t base, uint64_t span, uint32_t 
     }
     m->shift_len = dmk_crc32c_shift(bs);
     m->shift_pay = dmk_crc32c_shift(bs - DMK_VERIFY_HEADER);
+    uint32_t unit = bs < DMK_POOL_KEY_UNIT ? bs : DMK_POOL_KEY_UNIT;
+    m->shift_unit = dmk_crc32c_shift(unit);
+    uint32_t x64 = dmk_crc32c_shift(8), p = 1u << 31; /* x^0 */
+    for (uint32_t i = 0; i < unit / 8; i++) {
+        m->key_sum ^= p;
+        p = dmk_crc32c_combine(p, 0, x64);
+    }
     return DMK_OK;
 }
 
@@ -62,29 +69,55 @@ void dmk_verify_map_free(DmkVerifyMap *m)
     memset(m, 0, sizeof *m);
 }
 
-/* The block is S = pool[a, a + len) with its first 64 bytes X replaced by
- * the header H; Y is the payload that follows. From the precomputed
- * prefixes, CRC(S) costs one multiplication; CRC(H || Y) =
- * CRC(H) * x^|Y| ^ CRC(Y) and CRC(Y) = CRC(X) * x^|Y| ^ CRC(S), so only
- * H and X (128 bytes) are hashed. The copy of Y is the write's one pass
- * over its data: the pool is shared by requests in flight. */
-void dmk_verify_stamp(const DmkVerifyPool *vp, DmkVerifyMap *m, unsigned char *buf, uint64_t offset,
-                      uint64_t pool_off)
+/* a * b modulo the CRC polynomial (dmk_crc32c_combine with nothing after). */
+static uint32_t gf_mul(uint32_t a, uint32_t b)
 {
-    const unsigned char *src = vp->pool->data + pool_off;
+    return a ? dmk_crc32c_combine(b, 0, a) : 0;
+}
+
+/* The CRC32C of the key stream K alone, without its init and final
+ * inversion (the part of CRC(S ^ K) that K adds, as a CRC is linear:
+ * CRC(S ^ K) = CRC(S) ^ this). Unit u repeats its 8-byte key k_u, so its
+ * share is crc(k_u) times the sum of x^(64 i) over its words (key_sum),
+ * and the units chain as any concatenation does: a few multiplications
+ * per 4 KiB, not a pass over the data. */
+static uint32_t keys_crc(const DmkVerifyMap *m, uint64_t x)
+{
+    static const unsigned char zeros[8];
+    uint32_t zero8 = dmk_crc32c(0, zeros, 8), acc = 0;
+    for (uint32_t u = 0; u < dmk_pool_units(m->bs); u++, x += DMK_POOL_KEY_STEP) {
+        uint64_t k = dmk_pool_key(x);
+        acc = dmk_crc32c_combine(acc, dmk_crc32c(0, &k, 8) ^ zero8, m->shift_unit);
+    }
+    return gf_mul(m->key_sum, acc);
+}
+
+/* The block is S' = pool[a, a + len) XOR the keys (the write's data,
+ * dmk_pool_fill) with its first 64 bytes X replaced by the header H; Y
+ * is the payload that follows. From the precomputed prefixes, CRC(S)
+ * costs one multiplication and CRC(S') = CRC(S) ^ keys_crc; CRC(H || Y)
+ * = CRC(H) * x^|Y| ^ CRC(Y) and CRC(Y) = CRC(X) * x^|Y| ^ CRC(S'), so
+ * only H and X (128 bytes) are hashed. The fill is the write's one pass
+ * over its data, as without verify. */
+void dmk_verify_stamp(const DmkVerifyPool *vp, DmkVerifyMap *m, unsigned char *buf, uint64_t offset,
+                      uint64_t pool_off, uint64_t key)
+{
     uint32_t len = m->bs;
-    memcpy(buf + DMK_VERIFY_HEADER, src + DMK_VERIFY_HEADER, len - DMK_VERIFY_HEADER);
+    dmk_pool_fill(vp->pool, buf, pool_off, len, key);
     DmkBlockHeader h = {.magic = DMK_VERIFY_MAGIC,
                         .run_id = vp->run_id,
                         .offset = offset,
                         .seq = m->seq++,
                         .pool_off = pool_off,
                         .len = len,
-                        .test = m->test};
+                        .test = m->test,
+                        .key = key};
     uint32_t crc_s =
         dmk_crc32c_combine(vp->prefix[pool_off / DMK_VERIFY_UNIT],
                            vp->prefix[(pool_off + len) / DMK_VERIFY_UNIT], m->shift_len);
-    uint32_t crc_x = dmk_crc32c(0, src, DMK_VERIFY_HEADER);
+    if (vp->pool->keyed)
+        crc_s ^= keys_crc(m, key);
+    uint32_t crc_x = dmk_crc32c(0, buf, DMK_VERIFY_HEADER);
     uint32_t crc_h = dmk_crc32c(0, &h, sizeof h);
     h.crc = dmk_crc32c_combine(crc_h ^ crc_x, crc_s, m->shift_pay);
     memcpy(buf, &h, sizeof h);
@@ -107,7 +140,7 @@ typedef struct {
 static const DmkSpan known_fields[] = {
     {offsetof(DmkBlockHeader, magic), offsetof(DmkBlockHeader, offset)}, /* magic, run id */
     {offsetof(DmkBlockHeader, offset), offsetof(DmkBlockHeader, seq)},
-    {offsetof(DmkBlockHeader, len), offsetof(DmkBlockHeader, reserved)}, /* len, test */
+    {offsetof(DmkBlockHeader, len), offsetof(DmkBlockHeader, key)}, /* len, test */
 };
 
 /* The first byte of a known field that differs from want; -1 when none. */
@@ -126,16 +159,33 @@ static bool pool_off_valid(const DmkPool *p, uint64_t off, uint32_t len)
     return off % p->align == 0 && off <= p->size && len <= p->size - off;
 }
 
-static uint32_t first_diff(const unsigned char *a, const unsigned char *b, uint32_t len)
+/* The first byte of the payload that differs from what the write put
+ * there, the pool at pool_off XOR the keys from counter value `key` on
+ * (dmk_pool_fill), as an offset in the block; len when none does. Made
+ * a word at a time and left at the first difference: the searches below
+ * try thousands of wrong places, each rejected by its first word. */
+static uint32_t payload_diff(const DmkPool *p, const unsigned char *buf, uint64_t pool_off,
+                             uint64_t key, uint32_t len)
 {
-    uint32_t i = 0;
-    while (i < len && a[i] == b[i])
-        i++;
-    return i;
+    const unsigned char *src = p->data + pool_off;
+    uint32_t unit = len < DMK_POOL_KEY_UNIT ? len : DMK_POOL_KEY_UNIT;
+    uint64_t k = 0;
+    for (uint32_t at = DMK_VERIFY_HEADER; at < len; at += 8) {
+        if (p->keyed && (at == DMK_VERIFY_HEADER || at % unit == 0))
+            k = dmk_pool_key(key + (uint64_t)(at / unit) * DMK_POOL_KEY_STEP);
+        uint64_t want, got;
+        memcpy(&want, src + at, 8);
+        memcpy(&got, buf + at, 8);
+        want ^= k;
+        for (uint32_t i = 0; want != got && i < 8; i++, want >>= 8, got >>= 8)
+            if ((want & 0xff) != (got & 0xff))
+                return at + i; /* little-endian: byte i of the word */
+    }
+    return len;
 }
 
 /* The payload matches the pool but the CRC does not: a byte of a header
- * field the reader cannot know (sequence, pool offset, reserved, the CRC
+ * field the reader cannot know (sequence, pool offset, key, reserved, the CRC
  * itself) changed. One changed byte is found by trying each value in
  * each place (~7000 64-byte CRCs, on this rare path only). */
 static uint32_t find_header_byte(DmkBlockHeader h, uint32_t crc_pay, uint32_t shift_pay)
@@ -148,7 +198,7 @@ static uint32_t find_header_byte(DmkBlockHeader h, uint32_t crc_pay, uint32_t sh
         if ((diff & ~(0xffu << (8 * k))) == 0) /* only byte k of the CRC differs */
             return crc_at + k;
     for (uint32_t i = offsetof(DmkBlockHeader, seq); i < crc_at; i++) {
-        if (i >= offsetof(DmkBlockHeader, len) && i < offsetof(DmkBlockHeader, reserved))
+        if (i >= offsetof(DmkBlockHeader, len) && i < offsetof(DmkBlockHeader, key))
             continue; /* known, and found right */
         unsigned char orig = b[i];
         for (unsigned v = 0; v < 256; v++) {
@@ -161,26 +211,42 @@ static uint32_t find_header_byte(DmkBlockHeader h, uint32_t crc_pay, uint32_t sh
     return offsetof(DmkBlockHeader, seq);
 }
 
-/* The payload differs from the pool from its first byte on: maybe the
- * pool offset in the header is what changed. Returns the header byte
- * that, set right, makes the whole payload match and the CRC hold (the
- * CRC rules out a chance match, as in a pool of zeros); 0 when none does. */
-static uint32_t find_pool_off_byte(const DmkPool *p, const unsigned char *buf,
-                                   const DmkBlockHeader *got, uint32_t len)
+/* Whether the header with pool_off and key set so makes the payload the
+ * write's and the CRC hold (the CRC rules out a chance match, as in a
+ * pool of zeros). */
+static bool header_explains(const DmkPool *p, const unsigned char *buf, const DmkBlockHeader *got,
+                            uint64_t pool_off, uint64_t key, uint32_t len)
 {
-    uint32_t at = offsetof(DmkBlockHeader, pool_off), pay_len = len - DMK_VERIFY_HEADER;
-    uint64_t off = got->pool_off;
+    if (!pool_off_valid(p, pool_off, len) || payload_diff(p, buf, pool_off, key, len) < len)
+        return false;
+    DmkBlockHeader h = *got;
+    h.pool_off = pool_off;
+    h.key = key;
+    return dmk_crc32c(header_crc(&h), buf + DMK_VERIFY_HEADER, len - DMK_VERIFY_HEADER) == got->crc;
+}
+
+/* The payload differs from the write's from its first word on: maybe the
+ * pool offset or (random data) the key in the header is what changed.
+ * Returns the header byte that, set right, makes the whole payload match
+ * and the CRC hold; 0 when none does. */
+static uint32_t find_source_byte(const DmkPool *p, const unsigned char *buf,
+                                 const DmkBlockHeader *got, uint32_t len)
+{
+    uint64_t off = got->pool_off, key = got->key;
     for (uint32_t i = 0; i < 8; i++) {
+        uint64_t mask = ~(0xffULL << (8 * i));
         for (uint64_t v = 0; v < 256; v++) {
-            uint64_t cand = (off & ~(0xffULL << (8 * i))) | v << (8 * i);
-            if (cand == off || !pool_off_valid(p, cand, len) ||
-                memcmp(buf + DMK_VERIFY_HEADER, p->data + cand + DMK_VERIFY_HEADER, pay_len))
-                continue;
-            DmkBlockHeader h = *got;
-            h.pool_off = cand;
-            uint32_t crc = dmk_crc32c(header_crc(&h), buf + DMK_VERIFY_HEADER, pay_len);
-            if (crc == got->crc)
-                return at + i;
+            uint64_t cand = (off & mask) | v << (8 * i);
+            if (cand != off && header_explains(p, buf, got, cand, key, len))
+                return offsetof(DmkBlockHeader, pool_off) + i;
+        }
+    }
+    for (uint32_t i = 0; p->keyed && i < 8; i++) {
+        uint64_t mask = ~(0xffULL << (8 * i));
+        for (uint64_t v = 0; v < 256; v++) {
+            uint64_t cand = (key & mask) | v << (8 * i);
+            if (cand != key && header_explains(p, buf, got, off, cand, len))
+                return offsetof(DmkBlockHeader, key) + i;
         }
     }
     return 0;
@@ -194,17 +260,17 @@ static uint32_t locate_corruption(const DmkVerifyPool *vp, const unsigned char *
     const unsigned char *pay = buf + DMK_VERIFY_HEADER;
     uint32_t pay_len = len - DMK_VERIFY_HEADER;
     if (!pool_off_valid(p, got->pool_off, len)) {
-        uint32_t at = find_pool_off_byte(p, buf, got, len);
+        uint32_t at = find_source_byte(p, buf, got, len);
         return at ? at : offsetof(DmkBlockHeader, pool_off);
     }
-    uint32_t d = first_diff(pay, p->data + got->pool_off + DMK_VERIFY_HEADER, pay_len);
-    if (d == 0) {
-        uint32_t at = find_pool_off_byte(p, buf, got, len);
+    uint32_t d = payload_diff(p, buf, got->pool_off, got->key, len);
+    if (d < DMK_VERIFY_HEADER + 8) {
+        uint32_t at = find_source_byte(p, buf, got, len);
         if (at)
             return at;
     }
-    if (d < pay_len)
-        return DMK_VERIFY_HEADER + d;
+    if (d < len)
+        return d;
     return find_header_byte(*got, dmk_crc32c(0, pay, pay_len), dmk_crc32c_shift(pay_len));
 }
 

@@ -1,6 +1,6 @@
 /* The verify option: every written block carries a 64-byte header (magic,
- * run id, offset, sequence, the payload's place in the run's data pool,
- * length, test, CRC32C of the block) and is read back and checked after
+ * run id, offset, sequence, the payload's place in the run's data pool and
+ * its first key, length, test, CRC32C of the block) and is read back and checked after
  * its test's timed part. Private to the core, except the result types in
  * dmk-result.h; docs/verify.md describes the format and what is caught. */
 #ifndef DMK_VERIFY_H
@@ -27,18 +27,19 @@ typedef struct {
     uint64_t run_id;
     uint64_t offset;   /* the block's byte offset in the test file */
     uint64_t seq;      /* the worker's write number; worker index in the top 16 bits */
-    uint64_t pool_off; /* the payload is pool[pool_off + 64, pool_off + len) */
+    uint64_t pool_off; /* the payload is pool[pool_off + 64, pool_off + len) ... */
     uint32_t len;
-    uint32_t test;        /* 1-based index of the test that wrote it */
-    uint32_t reserved[3]; /* zero */
-    uint32_t crc;         /* CRC32C of the whole block with this field zero */
+    uint32_t test;     /* 1-based index of the test that wrote it */
+    uint64_t key;      /* ... XOR the keys from this counter on (dmk_pool_fill) */
+    uint32_t reserved; /* zero */
+    uint32_t crc;      /* CRC32C of the whole block with this field zero */
 } DmkBlockHeader;
 
 _Static_assert(sizeof(DmkBlockHeader) == DMK_VERIFY_HEADER, "the block header is 64 bytes");
 
 /* The run's data pool with the CRC32C of each of its prefixes at every
- * DMK_VERIFY_UNIT, so that a write's CRC costs two 64-byte CRCs and two
- * multiplications instead of a pass over the block. */
+ * DMK_VERIFY_UNIT, so that a write's CRC costs two 64-byte CRCs and a
+ * few multiplications per key instead of a pass over the block. */
 typedef struct {
     const DmkPool *pool;
     uint32_t *prefix; /* prefix[k] = CRC32C(pool[0, k * UNIT)) */
@@ -60,6 +61,9 @@ typedef struct {
     uint64_t *inflight;            /* a write of it is in flight */
     uint64_t *overlap;             /* two writes of it were in flight at once: content undefined */
     uint32_t shift_len, shift_pay; /* dmk_crc32c_shift(bs), (bs - 64) */
+    /* For the keys' share of the CRC (dmk_verify_stamp): the shift over
+     * one key's unit, and the sum of x^(64 i) over its 8-byte words. */
+    uint32_t shift_unit, key_sum;
     uint64_t seq;
 } DmkVerifyMap;
 
@@ -67,10 +71,11 @@ int dmk_verify_map_init(DmkVerifyMap *m, uint64_t base, uint64_t span, uint32_t 
                         uint32_t worker, DmkError *err);
 void dmk_verify_map_free(DmkVerifyMap *m);
 
-/* Fills buf (len bytes) for a write at `offset`: the pool's bytes at
- * pool_off with the header stamped over the first 64. */
+/* Fills buf (len bytes) for a write at `offset`: the write's data
+ * (dmk_pool_fill of the pool's bytes at pool_off with the keys from
+ * counter value `key` on) with the header stamped over the first 64. */
 void dmk_verify_stamp(const DmkVerifyPool *vp, DmkVerifyMap *m, unsigned char *buf, uint64_t offset,
-                      uint64_t pool_off);
+                      uint64_t pool_off, uint64_t key);
 
 static inline void dmk_verify_bit_set(uint64_t *bits, uint64_t i)
 {

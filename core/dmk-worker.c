@@ -44,8 +44,11 @@ int dmk_worker_init(DmkWorker *w, const DmkBackend *be, DmkTarget *target, const
     w->bytes = slots ? calloc(slots, sizeof *w->bytes) : NULL;
     w->pause_ns = sched->n_passes ? calloc(sched->n_passes, sizeof *w->pause_ns) : NULL;
     w->pause_sum_ns = sched->n_passes ? calloc(sched->n_passes, sizeof *w->pause_sum_ns) : NULL;
-    /* Read buffers only where the job reads; writes point into the pool. */
-    size_t buf_bytes = job->read_share ? (size_t)w->depth * job->block_size : 0;
+    /* A buffer per request where the job reads or writes keyed data;
+     * writes of zeros point into the pool. */
+    w->data_key = dmk_pool_key(seed ^ 0x3c6ef372fe94f82bULL);
+    bool bufs = job->read_share || pool->keyed;
+    size_t buf_bytes = bufs ? (size_t)w->depth * job->block_size : 0;
     w->bufs =
         buf_bytes ? dmk_aligned_alloc(pool->align < 4096 ? 4096 : pool->align, buf_bytes) : NULL;
     if (!w->ios || !w->pending || !w->done || !w->idle ||
@@ -109,14 +112,25 @@ void dmk_worker_destroy(DmkWorker *w)
     memset(w, 0, sizeof *w);
 }
 
-/* The verify option: the write carries its own copy of the bytes it was
- * given from the pool, with the block header over the first 64. */
-static void stamp_write(DmkWorker *w, DmkIo *io)
+/* A write's data: zeros straight from the pool; random data filled per
+ * I/O into the request's own buffer, the pool XOR the next keys, so that
+ * no two blocks of the run are alike (dmk-pool.h); with the verify
+ * option, stamped with the block header and recorded in the map. */
+static void write_data(DmkWorker *w, DmkIo *io)
 {
-    uint64_t pool_off = (uint64_t)((unsigned char *)io->buf - w->pool->data);
-    dmk_verify_stamp(w->vpool, w->vmap, io->user, io->offset, pool_off);
-    dmk_verify_issued(w->vmap, io->offset);
-    io->buf = io->user;
+    size_t off = dmk_pool_pick(w->pool, io->len, &w->rng);
+    uint64_t key = w->data_key;
+    w->data_key += dmk_pool_units(io->len) * DMK_POOL_KEY_STEP;
+    if (w->vmap) {
+        dmk_verify_stamp(w->vpool, w->vmap, io->user, io->offset, off, key);
+        dmk_verify_issued(w->vmap, io->offset);
+        io->buf = io->user;
+    } else if (w->pool->keyed) {
+        dmk_pool_fill(w->pool, io->user, off, io->len, key);
+        io->buf = io->user;
+    } else {
+        io->buf = w->pool->data + off;
+    }
 }
 
 static inline void prep_io(DmkWorker *w, DmkIo *io)
@@ -125,9 +139,10 @@ static inline void prep_io(DmkWorker *w, DmkIo *io)
     io->offset = dmk_offsets_next(&w->offs);
     io->len = w->job->block_size;
     io->op = read ? DMK_OP_READ : DMK_OP_WRITE;
-    io->buf = read ? io->user : dmk_pool_pick(w->pool, io->len, &w->rng);
-    if (w->vmap && !read)
-        stamp_write(w, io);
+    if (read)
+        io->buf = io->user;
+    else
+        write_data(w, io);
     w->issued++;
 }
 

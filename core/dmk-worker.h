@@ -80,7 +80,8 @@ typedef struct DmkWorker {
     DmkIo **idle;        /* free requests, a stack */
     double period_ns;    /* 1e9 / rate_iops, 0 when unlimited */
     double next_due;     /* dmk_clock_ns() time the next rate-limited I/O is due */
-    unsigned char *bufs; /* depth x block_size, for reads */
+    unsigned char *bufs; /* depth x block_size: reads, and writes of keyed data */
+    uint64_t data_key;   /* the counter of the next write's first key (dmk_pool_fill) */
     /* results, [pass * 2 + op] */
     DmkHist *hist;
     uint64_t *bytes;
@@ -120,8 +121,8 @@ typedef struct DmkWorker {
     int inflight_left;
     int rc;
     DmkError err;
-    /* The verify option: each write carries its own stamped copy of the
-     * pool's bytes and is recorded in the map. NULL: no verify. */
+    /* The verify option: each write's buffer is stamped with its block
+     * header and the write is recorded in the map. NULL: no verify. */
     const DmkVerifyPool *vpool;
     DmkVerifyMap *vmap;
 } DmkWorker;

@@ -137,10 +137,12 @@ static void bench_free(Bench *b)
     dmk_aligned_free(b->blk);
 }
 
+#define KEY 0x0123456789abcdefULL /* the write's first key counter */
+
 /* A fresh stamped block from pool offset 3 pages in. */
 static void stamp(Bench *b)
 {
-    dmk_verify_stamp(&b->vp, &b->map, b->blk, BLOCK, 3 * 4096);
+    dmk_verify_stamp(&b->vp, &b->map, b->blk, BLOCK, 3 * 4096, KEY);
 }
 
 static void expect_bad(Bench *b, uint64_t offset, uint32_t test, uint32_t at, DmkVerifyBad why)
@@ -170,7 +172,16 @@ static void test_stamp_is_whole_block_crc(void)
     memset(b.blk + offsetof(DmkBlockHeader, crc), 0, 4);
     DMK_CHECK_INT(dmk_crc32c(0, b.blk, BS), crc);
     memcpy(b.blk + offsetof(DmkBlockHeader, crc), &crc, 4);
-    DMK_CHECK(memcmp(b.blk + 64, b.pool.data + 3 * 4096 + 64, BS - 64) == 0);
+    /* The payload is the write's data: the pool XOR the keys. */
+    unsigned char *want = dmk_aligned_alloc(4096, BS);
+    DMK_CHECK(want != NULL);
+    if (want) {
+        dmk_pool_fill(&b.pool, want, 3 * 4096, BS, KEY);
+        DMK_CHECK(memcmp(b.blk + 64, want + 64, BS - 64) == 0);
+        DMK_CHECK(memcmp(b.blk + 64, b.pool.data + 3 * 4096 + 64, 8) != 0);
+        dmk_aligned_free(want);
+    }
+    DMK_CHECK(h.key == KEY);
     uint32_t at;
     DmkVerifyBad why;
     DMK_CHECK(dmk_verify_block(&b.vp, b.blk, BLOCK, BS, TEST, &at, &why));
@@ -186,8 +197,8 @@ static void test_stamp_is_whole_block_crc(void)
  * and with zeros (where any pool offset holds the same payload). */
 static void test_every_byte_exact(void)
 {
-    uint32_t places[] = {0,  9,  16, 23, 24, 31, 32, 33,   36,    39,
-                         40, 44, 48, 59, 60, 63, 64, 1000, BS - 1};
+    uint32_t places[] = {0,  9,  16, 23, 24, 31, 32, 33, 36, 39,   40,   44,   48,
+                         51, 55, 56, 59, 60, 63, 64, 67, 71, 1000, 4096, 4100, BS - 1};
     for (int kind = DMK_DATA_RANDOM; kind <= DMK_DATA_ZERO; kind++) {
         Bench b;
         if (!bench_init_kind(&b, (DmkDataKind)kind)) {
@@ -208,6 +219,46 @@ static void test_every_byte_exact(void)
         }
         bench_free(&b);
     }
+}
+
+/* The CRC that the stamp derives from the pool's prefix CRCs and the
+ * keys is the CRC of the block as written, for blocks of one key (512
+ * bytes), one unit and many units, at pool offsets across the pool. */
+static void test_stamp_crc_every_size(void)
+{
+    uint32_t sizes[] = {512, 2048, 4096, 65536, 1024 * 1024};
+    DmkPool pool;
+    DmkVerifyPool vp;
+    DmkError err = {0};
+    DMK_CHECK_INT(dmk_pool_init(&pool, DMK_DATA_RANDOM, 4 * MIB, MIB, 4096, 7, &err), DMK_OK);
+    DMK_CHECK_INT(dmk_verify_pool_init(&vp, &pool, 0x77, &err), DMK_OK);
+    unsigned char *blk = dmk_aligned_alloc(4096, MIB);
+    for (size_t k = 0; blk && k < sizeof sizes / sizeof sizes[0]; k++) {
+        uint32_t bs = sizes[k];
+        DmkVerifyMap map;
+        DMK_CHECK_INT(dmk_verify_map_init(&map, 0, 16 * MIB, bs, 1, 0, &err), DMK_OK);
+        for (uint64_t off = 0; off + bs <= pool.size; off += 61 * 4096ULL) {
+            uint64_t key = off * 31 + bs;
+            dmk_verify_stamp(&vp, &map, blk, 5ULL * bs, off, key);
+            DmkBlockHeader h;
+            memcpy(&h, blk, sizeof h);
+            uint32_t crc = h.crc;
+            memset(blk + offsetof(DmkBlockHeader, crc), 0, 4);
+            DMK_CHECK_INT(dmk_crc32c(0, blk, bs), crc);
+            memcpy(blk + offsetof(DmkBlockHeader, crc), &crc, 4);
+            uint32_t at;
+            DmkVerifyBad why;
+            DMK_CHECK(dmk_verify_block(&vp, blk, 5ULL * bs, bs, 1, &at, &why));
+            /* A flip in the last byte is found there. */
+            blk[bs - 1] ^= 0x40;
+            DMK_CHECK(!dmk_verify_block(&vp, blk, 5ULL * bs, bs, 1, &at, &why));
+            DMK_CHECK_INT(at, bs - 1);
+        }
+        dmk_verify_map_free(&map);
+    }
+    dmk_aligned_free(blk);
+    dmk_verify_pool_free(&vp);
+    dmk_pool_free(&pool);
 }
 
 /* Blocks that are whole but not the ones expected. */
@@ -478,6 +529,7 @@ int main(void)
     DMK_TEST(test_crc_combine);
     DMK_TEST(test_stamp_is_whole_block_crc);
     DMK_TEST(test_every_byte_exact);
+    DMK_TEST(test_stamp_crc_every_size);
     DMK_TEST(test_lost_and_misdirected);
     DMK_TEST(test_report_and_json);
     DMK_TEST(test_null_backend_refused);
