@@ -455,6 +455,8 @@ static void test_older_schemas(void)
     dmk_run_result_free(r1);
 }
 
+#define REPLACE_ROOM 64
+
 static char *read_data(const char *name, size_t *len)
 {
     char path[1100];
@@ -466,19 +468,22 @@ static char *read_data(const char *name, size_t *len)
     fseek(f, 0, SEEK_END);
     long n = ftell(f);
     rewind(f);
-    char *s = calloc((size_t)n + 1, 1);
+    /* room for replace()'s edits to grow the text a little */
+    char *s = calloc((size_t)n + 1 + REPLACE_ROOM, 1);
     *len = fread(s, 1, (size_t)n, f);
     fclose(f);
     return s;
 }
 
-/* Replaces the first `from` in s (which has room: to is no longer). */
+/* Replaces the first `from` in s, a text of read_data's: to may be longer
+ * by REPLACE_ROOM bytes in all (2147483648 for 65230321 is 2 more). */
 static bool replace(char *s, const char *from, const char *to)
 {
     char *p = strstr(s, from);
     if (!p)
         return false;
     size_t lf = strlen(from), lt = strlen(to);
+    DMK_CHECK(lt <= lf + REPLACE_ROOM);
     memmove(p + lt, p + lf, strlen(p + lf) + 1);
     memcpy(p, to, lt);
     return true;
