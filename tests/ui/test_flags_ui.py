@@ -76,6 +76,17 @@ def test_reopened_result_shows_flags():
         return flags[0][3]
 
 
+def set_flags(text, flags):
+    """A null-backend run's CSV with its one flags cell set to `flags`.
+    The run leaves "peak" (a small file), and on a busy machine perhaps
+    "low_qd" too (the null backend's requests may complete before the
+    next is queued): replaced whole, so the tile's words do not depend on
+    the load."""
+    cells = re.findall(r',"peak[a-z_ ]*"', text)
+    check(len(cells) == 1, f"the CSV's flags cells: {cells}")
+    return text.replace(cells[0], f',"{flags}"')
+
+
 def test_reopened_storage_flags():
     """A result flagged ram_backed (a RAM-backed --device) and one flagged
     storage_unknown: the reopened tab's tile says "RAM-backed" and "may be
@@ -90,13 +101,7 @@ def test_reopened_storage_flags():
                                   QUICK, capture_output=True, text=True, timeout=60)
             check(rc.returncode == 0, rc.stderr)
             text = open(path, encoding="utf-8", newline="").read()
-            # The run's own flags cell: "peak" (16 MiB), and on a busy
-            # machine perhaps "low_qd" too (the null backend's requests may
-            # complete before the next is queued). Replaced whole, so the
-            # tile's words do not depend on the load.
-            cells = re.findall(r',"peak[a-z_ ]*"', text)
-            check(len(cells) == 1, f"the CSV's flags cells: {cells}")
-            text = text.replace(cells[0], f',"peak {flag}"')
+            text = set_flags(text, f"peak {flag}")
             open(path, "w", encoding="utf-8", newline="").write(text)
             rc, lines, err, _ = t.run_app(["--open", path, "--quit-when-done", "--dump-tiles"])
             check(rc == 0, f"exit {rc}; stderr: {err}")
@@ -129,12 +134,7 @@ def test_reopened_mixed_share():
                               QUICK, capture_output=True, text=True, timeout=60)
         check(rc.returncode == 0, rc.stderr)
         text = open(path, encoding="utf-8", newline="").read()
-        # The flags cell as the run left it ("peak", and on a busy machine
-        # perhaps "low_qd" too) set to "peak", so the tile's words do not
-        # depend on the load.
-        cells = re.findall(r',"peak[a-z_ ]*"', text)
-        check(len(cells) == 1, f"the CSV's flags cells: {cells}")
-        text = text.replace(cells[0], ',"peak"')
+        text = set_flags(text, "peak")
         lines = text.split("\r\n")
         col = lines[0].split(",").index("read_share_achieved")
         shares = [next(csv.reader([x]))[col] for x in lines[1:] if x]
