@@ -72,21 +72,34 @@ check_format() {
 
 # A closing line that any CI reads: "N passed, N failed, N skipped".
 # Counts the native, the ASan + UBSan (with its check of the sanitizers'
-# reports), the fuzzing and the Windows (Wine) test runs together.
+# reports), the fuzzing and the Windows (Wine) test runs together. Above
+# it, each failed test by build and name with the end of its output, so a
+# CI that keeps only the tail of the log still says what failed and why.
 summarize() {
     python3 - "$BUILD/meson-logs/testlog.json" "$ASAN_BUILD/meson-logs/testlog.json" \
         "$ASAN_BUILD/meson-logs/sanitizer-reports.json" "$FUZZ_BUILD/meson-logs/testlog.json" \
         "$WIN_BUILD/meson-logs/testlog.json" <<'PY'
 import json, os, sys
 counts = {"passed": 0, "failed": 0, "skipped": 0}
+failures = []
 for path in sys.argv[1:]:
+    build = os.path.basename(os.path.dirname(os.path.dirname(path)))
     if not os.path.exists(path):
         counts["failed"] += 1  # a suite that never ran is a failure, not a pass
+        failures.append((build, os.path.basename(path) + " (never written)", ""))
         continue
     for line in open(path, encoding="utf-8"):
-        r = json.loads(line)["result"]
+        t = json.loads(line)
+        r = t["result"]
         key = "passed" if r == "OK" else "skipped" if r == "SKIP" else "failed"
         counts[key] += 1
+        if key == "failed":
+            out = (t.get("stdout") or "") + (t.get("stderr") or "")
+            failures.append((build, f"{t.get('name', '?')} ({r})", out))
+for build, name, out in failures:
+    print(f"FAILED in {build}: {name}")
+    for tail in out.strip().splitlines()[-12:]:
+        print(f"    {tail[:200]}")
 print(f"{counts['passed']} passed, {counts['failed']} failed, {counts['skipped']} skipped")
 PY
 }
