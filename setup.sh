@@ -184,7 +184,10 @@ run)
     build
     shift
     if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
-        exec "$BUILD/app/drivemark" --target "${DMK_TARGET:-$PWD}" "$@"
+        # The uninstalled window's settings schema, compiled in the build
+        # dir (the program carries no build path of its own).
+        GSETTINGS_SCHEMA_DIR="$PWD/$BUILD/resources" \
+            exec "$BUILD/app/drivemark" --target "${DMK_TARGET:-$PWD}" "$@"
     fi
     log "no display: running drivemark-cli instead of the window"
     exec "$BUILD/app/drivemark-cli" run --target "${DMK_TARGET:-.}" "$@"

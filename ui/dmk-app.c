@@ -12,20 +12,14 @@ G_DEFINE_FINAL_TYPE(DmkApp, dmk_app, GTK_TYPE_APPLICATION)
 
 /* ---- settings --------------------------------------------------------- */
 
-/* The installed schema; in a build tree, the one compiled next to it. */
+/* The installed schema, or one in GSETTINGS_SCHEMA_DIR: the tests, `meson
+ * devenv` and ./setup.sh run point it at the build dir's compiled schema.
+ * The program carries no build path of its own, so that an installed binary
+ * is the same wherever it was built (reproducible builds). */
 static GSettings *settings_new(void)
 {
     GSettingsSchemaSource *src = g_settings_schema_source_get_default();
     GSettingsSchema *schema = src ? g_settings_schema_source_lookup(src, DMK_APP_ID, TRUE) : NULL;
-#ifdef DMK_BUILD_SCHEMA_DIR
-    if (!schema && g_file_test(DMK_BUILD_SCHEMA_DIR "/gschemas.compiled", G_FILE_TEST_EXISTS)) {
-        GSettingsSchemaSource *build =
-            g_settings_schema_source_new_from_directory(DMK_BUILD_SCHEMA_DIR, src, FALSE, NULL);
-        schema = build ? g_settings_schema_source_lookup(build, DMK_APP_ID, TRUE) : NULL;
-        if (build)
-            g_settings_schema_source_unref(build);
-    }
-#endif
     if (!schema)
         return NULL;
     GSettings *settings = g_settings_new_full(schema, NULL, NULL);
@@ -215,7 +209,7 @@ static void load_css(void)
 {
     GtkCssProvider *css = gtk_css_provider_new();
     g_signal_connect(css, "parsing-error", G_CALLBACK(on_css_error), NULL);
-    gtk_css_provider_load_from_resource(css, "/io/github/drivemark/Drivemark/style.css");
+    gtk_css_provider_load_from_resource(css, "/io/github/drivemark/drivemark/style.css");
     gtk_style_context_add_provider_for_display(gdk_display_get_default(), GTK_STYLE_PROVIDER(css),
                                                GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
     g_object_unref(css);

@@ -8,7 +8,7 @@
 
 G_BEGIN_DECLS
 
-#define DMK_APP_ID "io.github.drivemark.Drivemark"
+#define DMK_APP_ID "io.github.drivemark.drivemark"
 
 #define DMK_TYPE_APP (dmk_app_get_type())
 G_DECLARE_FINAL_TYPE(DmkApp, dmk_app, DMK, APP, GtkApplication)

@@ -623,7 +623,7 @@ static void dmk_window_class_init(DmkWindowClass *klass)
     oc->finalize = dmk_window_finalize;
     GTK_WINDOW_CLASS(klass)->close_request = _dmk_window_on_close_request;
     gtk_widget_class_set_template_from_resource(wc,
-                                                "/io/github/drivemark/Drivemark/ui/dmk-window.ui");
+                                                "/io/github/drivemark/drivemark/ui/dmk-window.ui");
     bind_children(wc);
     gtk_widget_class_bind_template_callback(wc, on_run_button_clicked);
     gtk_widget_class_bind_template_callback(wc, on_info_bar_response);

@@ -32,7 +32,7 @@ typedef struct {
     DmkBackendOpts backend_opts;
 } DmkRunOverrides;
 
-/* settings: an io.github.drivemark.Drivemark GSettings (maybe delayed). */
+/* settings: an io.github.drivemark.drivemark GSettings (maybe delayed). */
 DmkWindow *dmk_window_new(GtkApplication *app, GSettings *settings);
 
 void dmk_window_set_overrides(DmkWindow *self, const DmkRunOverrides *o);

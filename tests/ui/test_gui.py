@@ -473,7 +473,7 @@ def test_settings_read_options_not_saved():
         folder = os.path.join(cfg, "glib-2.0", "settings")
         os.makedirs(folder)
         keyfile = os.path.join(folder, "keyfile")
-        saved = ("[io/github/drivemark/Drivemark]\nprofile='nvme'\nmix=true\nmode='read'\n"
+        saved = ("[io/github/drivemark/drivemark]\nprofile='nvme'\nmix=true\nmode='read'\n"
                  "unit='iops'\n")
         open(keyfile, "w").write(saved)
         env = {"GSETTINGS_BACKEND": "keyfile", "XDG_CONFIG_HOME": cfg}
@@ -620,7 +620,7 @@ def test_recent_results_kept():
         folder = os.path.join(cfg, "glib-2.0", "settings")
         os.makedirs(folder)
         keyfile = os.path.join(folder, "keyfile")
-        open(keyfile, "w").write(f"[io/github/drivemark/Drivemark]\nrecent-results=['{r.a}']\n")
+        open(keyfile, "w").write(f"[io/github/drivemark/drivemark]\nrecent-results=['{r.a}']\n")
         env = {"GSETTINGS_BACKEND": "keyfile", "XDG_CONFIG_HOME": cfg}
         rc, lines, err, _ = run_app(["--dump-tiles", "--quit-when-done"], env=env)
         check(rc == 0, f"exit {rc}; stderr: {err}")
