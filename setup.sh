@@ -27,6 +27,7 @@ PACKAGES=(
     dmsetup                                                 # a device-mapper holder (raw device guard test)
     libgtk-4-dev libgtk-4-bin fonts-dejavu-core adwaita-icon-theme  # the desktop app
     xvfb dbus-daemon desktop-file-utils appstream           # its tests in a real window
+    dpkg-dev debhelper lintian flatpak-builder              # the Debian packages and the Flatpak manifest (tests/pkg)
     gcc-mingw-w64-x86-64 wine wine64                        # Windows cross build, tests under Wine
 )
 
