@@ -82,7 +82,8 @@ static int dmk_app_handle_local_options(GApplication *app, GVariantDict *d)
     self->settings = settings_new();
     if (!self->settings) {
         g_printerr("drivemark: the settings schema %s is not installed (run 'meson install', or "
-                   "point GSETTINGS_SCHEMA_DIR at a folder where it is compiled)\n",
+                   "point GSETTINGS_SCHEMA_DIR at a folder where it is compiled, as "
+                   "'meson devenv -C build drivemark' does for a build dir)\n",
                    DMK_APP_ID);
         return DMK_EXIT_FAILED;
     }
