@@ -39,6 +39,25 @@ else
     not_ok "debian/changelog says $version, meson.build $meson_version"
 fi
 
+# A fresh machine gets the build's dependencies from setup.sh only.
+missing=$(python3 - "$SRC/debian/control" "$SRC/setup.sh" <<'PY'
+import re, sys
+control, setup = (open(p, encoding="utf-8").read() for p in sys.argv[1:])
+control = re.sub(r"^#.*\n", "", control, flags=re.M)
+deps = re.search(r"^Build-Depends:(.*?)^\S", control, re.M | re.S).group(1)
+names = {re.match(r"\s*([a-z0-9.+-]+)", d).group(1) for d in deps.split(",") if d.strip()}
+names.discard("debhelper-compat")  # debhelper provides it
+packages = re.search(r"^PACKAGES=\((.*?)^\)", setup, re.M | re.S).group(1)
+listed = {w for line in packages.splitlines() for w in line.split("#")[0].split()}
+print(" ".join(sorted(names - listed)))
+PY
+)
+if [ -z "$missing" ]; then
+    ok "setup.sh installs every Build-Depends of debian/control"
+else
+    not_ok "setup.sh's PACKAGES lack the Build-Depends $missing"
+fi
+
 work=$BUILD/deb-src
 tree=$work/drivemark-$version
 rm -rf "$work"
@@ -52,6 +71,12 @@ if git -C "$SRC" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
 else
     (cd "$SRC" && tar -cf - --exclude='./build*' --exclude=./.git .) | tar -xf - -C "$tree"
 fi
+
+# The package build as on a builder, not in the test run's environment
+# (setup.sh's LOCPATH with only the test locale, meson test's
+# MALLOC_PERTURB_).
+unset LOCPATH MALLOC_PERTURB_
+export LC_ALL=C.UTF-8
 
 start=$(date +%s)
 if (cd "$tree" && DEB_BUILD_OPTIONS="nocheck parallel=$(nproc)" \
