@@ -13,10 +13,10 @@
 #include "null/dmk-null.h"
 
 /* The window's own options; the run request's come from its table
- * (add_request_options), the backends' from theirs (backend_options). */
+ * (add_request_options: --comment too), the backends' from theirs
+ * (backend_options). */
 static const GOptionEntry option_entries[] = {
     {"unit", 0, 0, G_OPTION_ARG_STRING, NULL, "mb-s, gb-s, mib-s, iops or us", "UNIT"},
-    {"comment", 0, 0, G_OPTION_ARG_STRING, NULL, "Comment for the results", "TEXT"},
     {"autorun", 0, 0, G_OPTION_ARG_NONE, NULL, "Run all tests (or the --sweep or --lab) at once",
      NULL},
     {"sweep", 0, 0, G_OPTION_ARG_STRING, NULL,
