@@ -28,6 +28,7 @@ PACKAGES=(
     libgtk-4-dev libgtk-4-bin fonts-dejavu-core adwaita-icon-theme  # the desktop app
     xvfb dbus-daemon desktop-file-utils appstream           # its tests in a real window
     gcc-mingw-w64-x86-64 wine wine64                        # Windows cross build, tests under Wine
+    man-db groff-base bash-completion zsh fish              # man pages rendered, completions loaded
 )
 
 log() { printf '==> %s\n' "$*" >&2; }

@@ -13,7 +13,8 @@
 /* ---- parsing ------------------------------------------------------------ */
 
 /* The command words but the lab tests (dmk-lab.h's table), with what
- * follows each in the synopsis (--help, the man page). */
+ * follows each in the synopsis and what it does, as --help and the man
+ * page (app/dmk-gen-docs.c) say them. */
 #define RUN_SUMMARY                                                                          \
     "run benchmarks the drive under a directory the way CrystalDiskMark does, with its own " \
     "test file that nothing leaves behind. MB/s = 1,000,000 bytes/s."
