@@ -29,6 +29,7 @@ PACKAGES=(
     xvfb dbus-daemon desktop-file-utils appstream           # its tests in a real window
     dpkg-dev debhelper lintian flatpak-builder              # the Debian packages and the Flatpak manifest (tests/pkg)
     gcc-mingw-w64-x86-64 wine wine64                        # Windows cross build, tests under Wine
+    man-db groff-base bash-completion zsh fish              # man pages rendered, completions loaded
 )
 
 log() { printf '==> %s\n' "$*" >&2; }

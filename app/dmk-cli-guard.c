@@ -2,6 +2,7 @@
 #define _GNU_SOURCE /* pipe2 */
 #endif
 #include "dmk-cli-guard.h"
+#include "dmk-cli-report.h"
 #include "dmk-escape.h"
 #include "dmk-request.h"
 #include "dmk-runner.h"
@@ -142,7 +143,8 @@ static int read_report(int fd, DmkGuardPipe *gp)
  * parent's own message starts on a clean line. */
 static void end_progress_line(void)
 {
-    if (isatty(STDERR_FILENO))
+    /* Plain lines (TERM=dumb) always end: nothing to clear. */
+    if (dmk_report_progress_style() == DMK_PROGRESS_REDRAW)
         fputs("\r\033[K", stderr);
 }
 

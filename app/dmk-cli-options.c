@@ -63,11 +63,26 @@ static int opt_csv(DmkCliArgs *a, const char *v, DmkError *err)
 
 /* ---- options of sweep --------------------------------------------------- */
 
+/* --pattern's words, by DmkPattern. */
+static const char *const patterns[] = {[DMK_PATTERN_RND] = "rnd", [DMK_PATTERN_SEQ] = "seq"};
+
+static size_t copy_words(const char *const *list, size_t n, const char **words, size_t max)
+{
+    for (size_t i = 0; i < n && i < max; i++)
+        words[i] = list[i];
+    return n;
+}
+
+static size_t pattern_words(const char **words, size_t max)
+{
+    return copy_words(patterns, sizeof patterns / sizeof patterns[0], words, max);
+}
+
 static int opt_pattern(DmkCliArgs *a, const char *v, DmkError *err)
 {
-    if (strcmp(v, "seq") == 0)
+    if (strcmp(v, patterns[DMK_PATTERN_SEQ]) == 0)
         a->pattern = DMK_PATTERN_SEQ;
-    else if (strcmp(v, "rnd") == 0)
+    else if (strcmp(v, patterns[DMK_PATTERN_RND]) == 0)
         a->pattern = DMK_PATTERN_RND;
     else
         return dmk_error_set(err, DMK_E_INVAL, 0,
@@ -92,6 +107,22 @@ static int parse_block(const char *what, const char *v, uint32_t *out, DmkError 
                              what, v);
     *out = (uint32_t)bs;
     return DMK_OK;
+}
+
+/* Every block size parse_block takes, as the option is written: "512",
+ * "1K" ... "64M". */
+static size_t block_words(const char **words, size_t max)
+{
+    static char text[32][8];
+    size_t n = 0;
+    for (uint64_t bs = DMK_BS_MIN; bs <= DMK_BS_MAX; bs *= 2, n++)
+        if (n < max && n < sizeof text / sizeof text[0]) {
+            const char *unit = bs >= (1u << 20) ? "M" : bs >= 1024 ? "K" : "";
+            uint64_t v = bs >= (1u << 20) ? bs >> 20 : bs >= 1024 ? bs >> 10 : bs;
+            snprintf(text[n], sizeof text[n], "%llu%s", (unsigned long long)v, unit);
+            words[n] = text[n];
+        }
+    return n;
 }
 
 static int opt_bs(DmkCliArgs *a, const char *v, DmkError *err)
@@ -156,6 +187,11 @@ static int opt_bs_list(DmkCliArgs *a, const char *v, DmkError *err)
 /* ---- options of show and chart ------------------------------------------ */
 
 static const char *const metrics[] = {"mb_s", "iops", "lat_mean_us", "lat_p99_us"};
+
+static size_t metric_words(const char **words, size_t max)
+{
+    return copy_words(metrics, sizeof metrics / sizeof metrics[0], words, max);
+}
 
 const DmkStatField *dmk_cli_metric_field(const char *metric)
 {
@@ -226,19 +262,35 @@ static bool is_lab_chart(const char *v)
 #endif
 }
 
+/* --kind's words for run and sweep results; the lab charts' are chart/'s. */
+static const struct {
+    const char *name;
+    DmkChartChoice kind;
+} chart_kinds[] = {
+    {"qd", DMK_CLI_CHART_QD},
+    {"bs", DMK_CLI_CHART_BS},
+    {"tiles", DMK_CLI_CHART_TILES},
+};
+
+static size_t kind_words(const char **words, size_t max)
+{
+    size_t n = 0;
+    for (; n < sizeof chart_kinds / sizeof chart_kinds[0]; n++)
+        if (n < max)
+            words[n] = chart_kinds[n].name;
+#ifdef DMK_HAVE_CHART
+    for (size_t i = 0; i < dmk_lab_chart_count(); i++, n++)
+        if (n < max)
+            words[n] = dmk_lab_chart_name((DmkLabChartKind)i);
+#endif
+    return n;
+}
+
 static int opt_kind(DmkCliArgs *a, const char *v, DmkError *err)
 {
-    static const struct {
-        const char *name;
-        DmkChartChoice kind;
-    } kinds[] = {
-        {"qd", DMK_CLI_CHART_QD},
-        {"bs", DMK_CLI_CHART_BS},
-        {"tiles", DMK_CLI_CHART_TILES},
-    };
-    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
-        if (strcmp(v, kinds[i].name) == 0) {
-            a->chart_kind = kinds[i].kind;
+    for (size_t i = 0; i < sizeof chart_kinds / sizeof chart_kinds[0]; i++) {
+        if (strcmp(v, chart_kinds[i].name) == 0) {
+            a->chart_kind = chart_kinds[i].kind;
             return DMK_OK;
         }
     }
@@ -272,10 +324,17 @@ static int opt_height(DmkCliArgs *a, const char *v, DmkError *err)
     return opt_dimension("--height", v, 10000, &a->height, err);
 }
 
+static const char *const scales[] = {"1", "2"}; /* --scale's range, 1 to 2 */
+
+static size_t scale_words(const char **words, size_t max)
+{
+    return copy_words(scales, sizeof scales / sizeof scales[0], words, max);
+}
+
 static int opt_scale(DmkCliArgs *a, const char *v, DmkError *err)
 {
     uint64_t n;
-    int rc = dmk_parse_uint_range("--scale", v, 1, 2, &n, err);
+    int rc = dmk_parse_uint_range("--scale", v, 1, sizeof scales / sizeof scales[0], &n, err);
     a->scale = (int)n;
     return rc;
 }
@@ -340,12 +399,19 @@ static int opt_null_slow(DmkCliArgs *a, const char *v, DmkError *err)
     return set_null(a, "slow", "--null-slow", v, err);
 }
 
+static const char *const clocks[] = {"real", "simulated"};
+
+static size_t clock_words(const char **words, size_t max)
+{
+    return copy_words(clocks, sizeof clocks / sizeof clocks[0], words, max);
+}
+
 static int opt_null_clock(DmkCliArgs *a, const char *v, DmkError *err)
 {
-    if (strcmp(v, "simulated") != 0 && strcmp(v, "real") != 0)
-        return dmk_error_set(err, DMK_E_INVAL, 0,
-                             "--null-clock '%s' is unknown: expected real or simulated", v);
-    a->req.null_clock_simulated = strcmp(v, "simulated") == 0;
+    if (strcmp(v, clocks[1]) != 0 && strcmp(v, clocks[0]) != 0)
+        return dmk_error_set(err, DMK_E_INVAL, 0, "--null-clock '%s' is unknown: expected %s or %s",
+                             v, clocks[0], clocks[1]);
+    a->req.null_clock_simulated = strcmp(v, clocks[1]) == 0;
     return DMK_OK;
 }
 
@@ -368,9 +434,9 @@ static char qd_help[512];
 
 /* A row of the run request's table (core/dmk-request.h): its name, value,
  * commands and help are the table's, filled in by rows_init. */
-#define REQ(id)                                   \
-    {                                             \
-        NULL, NULL, 0, NULL, NULL, NULL, (id) + 1 \
+#define REQ(id)                                            \
+    {                                                      \
+        NULL, NULL, 0, NULL, NULL, NULL, (id) + 1, 0, NULL \
     }
 
 /* Grouped by the commands that take them: the help prints a heading
@@ -390,10 +456,15 @@ static DmkOption options[] = {
     {"--null-serve", "US", ALL_RUNS, opt_null_serve, NULL},
     {"--null-clock", "KIND", ALL_RUNS, opt_null_clock,
      "null backend only: real (default) or simulated time, which moves only while the run waits "
-     "for its I/O (exact, machine-independent numbers; needs --null-latency)"},
+     "for its I/O (exact, machine-independent numbers; needs --null-latency)",
+     .choices = clock_words},
     {"--json", "FILE", ALL_RUNS, opt_json, "write results as JSON to FILE (- for stdout)"},
     {"--csv", "FILE", ALL_RUNS, opt_csv, "write results as CSV to FILE (- for stdout)"},
-    {"--quiet", NULL, ALL_RUNS, opt_quiet, "no progress line"},
+    {"--quiet", NULL, ALL_RUNS, opt_quiet,
+     "no progress line and no notices (\"writing the result file\"): only the results, "
+     "warnings and errors",
+     .short_name = 'q'},
+    REQ(DMK_REQ_COMMENT),
     REQ(DMK_REQ_WATCHDOG),
     REQ(DMK_REQ_WARMUP),
     REQ(DMK_REQ_MODE),
@@ -405,9 +476,10 @@ static DmkOption options[] = {
     REQ(DMK_REQ_PROFILE),
     REQ(DMK_REQ_TEST),
     REQ(DMK_REQ_READ_SHARE),
-    {"--pattern", "P", SWEEP, opt_pattern, "rnd (random, default) or seq (sequential)"},
+    {"--pattern", "P", SWEEP, opt_pattern, "rnd (random, default) or seq (sequential)",
+     .choices = pattern_words},
     {"--bs", "SIZE", SWEEP, opt_bs,
-     "qd: the block size, 512-64M (default: 4K random, 128K sequential)"},
+     "qd: the block size, 512-64M (default: 4K random, 128K sequential)", .choices = block_words},
     {"--qd", "LIST", SWEEP | LAB, opt_qd, qd_help}, /* filled by lab_rows_init */
     {"--bs-list", "LIST", SWEEP, opt_bs_list,
      "bs: block sizes, powers of two, e.g. 512,4K,64K,1M (default: 512..256K random, "
@@ -417,14 +489,15 @@ static DmkOption options[] = {
     {"--null-thermal", "SIZE", LAB, opt_null_thermal, NULL},
     {"--null-slow", "N", LAB, opt_null_slow, NULL},
     {"--metric", "NAME", READERS, opt_metric,
-     "the number shown: mb_s (default), iops, lat_mean_us or lat_p99_us"},
+     "the number shown: mb_s (default), iops, lat_mean_us or lat_p99_us", .choices = metric_words},
     {"--out", "FILE", CHART, opt_out, "the chart file: .png, .svg or .pdf (required)"},
-    {"--kind", "KIND", CHART, opt_kind, kind_help}, /* filled by lab_rows_init */
+    {"--kind", "KIND", CHART, opt_kind, kind_help, .choices = kind_words}, /* lab_rows_init */
     {"--width", "W", CHART, opt_width, "width in pixels (PNG) or points, 100-10000 (default: 800)"},
     {"--height", "H", CHART, opt_height, "height, 100-10000 (default: 500)"},
-    {"--scale", "N", CHART, opt_scale, "PNG pixels per unit: 1, or 2 for a 2x image (default: 1)"},
-    {"--help", NULL, ANY, opt_help, "show this help"},
-    {"--version", NULL, ANY, opt_version, "show the version"},
+    {"--scale", "N", CHART, opt_scale, "PNG pixels per unit: 1, or 2 for a 2x image (default: 1)",
+     .choices = scale_words},
+    {"--help", NULL, ANY, opt_help, "show this help", .short_name = 'h'},
+    {"--version", NULL, ANY, opt_version, "show the version", .short_name = 'V'},
 };
 
 /* The lab tests' own settings (not --size, --warmup, --test or --qd,
@@ -494,8 +567,8 @@ static void lab_rows_init(void)
         if (lp->shared)
             continue;
         snprintf(lab_names[n_lab_rows], sizeof lab_names[0], "--%s", lp->name);
-        lab_rows[n_lab_rows] =
-            (DmkOption){lab_names[n_lab_rows], lp->value, DMK_CMD_LAB, NULL, lp->help, lp};
+        lab_rows[n_lab_rows] = (DmkOption){
+            lab_names[n_lab_rows], lp->value, DMK_CMD_LAB, NULL, lp->help, lp, 0, 0, NULL};
         n_lab_rows++;
     }
 }
@@ -510,6 +583,42 @@ const DmkOption *_dmk_cli_find_option(const char *name, size_t len)
         if (strlen(lab_rows[i].name) == len && strncmp(lab_rows[i].name, name, len) == 0)
             return &lab_rows[i];
     return NULL;
+}
+
+const DmkOption *_dmk_cli_find_short(char c)
+{
+    for (size_t i = 0; c && i < sizeof options / sizeof options[0]; i++)
+        if (options[i].short_name == c)
+            return &options[i];
+    return NULL;
+}
+
+size_t _dmk_cli_option_choices(const DmkOption *o, const char **words, size_t max)
+{
+    if (o->req)
+        return dmk_request_option_choices(dmk_request_option((DmkRequestOptionId)(o->req - 1)),
+                                          words, max);
+    return o->choices ? o->choices(words, max) : 0;
+}
+
+/* The lab setting o stands for (DMK_LAB_P), 0 for none: a lab test's own
+ * row, or a shared option that check_lab_options counts as one. */
+static unsigned lab_param_of(const DmkOption *o)
+{
+    if (o->lab)
+        return DMK_LAB_P(o->lab->id);
+    if (o->req == DMK_REQ_TEST + 1)
+        return DMK_LAB_P(DMK_LAB_P_JOB);
+    return o->fn == opt_qd ? DMK_LAB_P(DMK_LAB_P_QD) : 0;
+}
+
+bool _dmk_cli_option_applies(const DmkOption *o, DmkCommand cmd, DmkLabKind lab)
+{
+    if (o->commands && !(o->commands & (unsigned)cmd))
+        return false;
+    const DmkLabTest *t = cmd == DMK_CMD_LAB ? dmk_lab_test(lab) : NULL;
+    unsigned param = lab_param_of(o);
+    return !t || !param || (t->params & param);
 }
 
 const DmkOption *_dmk_cli_options(size_t *n)

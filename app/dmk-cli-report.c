@@ -10,6 +10,7 @@
 #endif
 #include "dmk-escape.h"
 #include "dmk-lab.h"
+#include "dmk-platform.h"
 #include "dmk-report.h"
 
 #include "dmk-size.h"
@@ -36,6 +37,14 @@ void dmk_report_lab(FILE *f, const DmkRunResult *r)
     }
     fputs(text ? text : "(out of memory printing the results)\n", f);
     free(text);
+    /* The comment, as the run's table ends with it (the window shows it
+     * beside the report, so dmk_lab_report leaves it out). */
+    if (r->comment[0]) {
+        char comment[sizeof r->comment];
+        snprintf(comment, sizeof comment, "%s", r->comment);
+        dmk_escape_inplace(comment, NULL);
+        fprintf(f, "Comment: %s\n", comment);
+    }
     fflush(f);
 }
 
@@ -83,59 +92,114 @@ static void format_clock(double s, char *buf, size_t len)
         snprintf(buf, len, "%lu:%02lu", t / 60, t % 60);
 }
 
+/* ---- the progress display ----------------------------------------------- */
+
+static DmkProgressStyle progress_style = DMK_PROGRESS_REDRAW;
+/* DMK_PROGRESS_LINES: the step's latest line, printed once the step is over. */
+static char held[512];
+static long held_key[4];
+
+DmkProgressStyle dmk_report_progress_style(void)
+{
+    if (!dmk_os_stderr_is_tty())
+        return DMK_PROGRESS_NONE;
+    /* A terminal that says it cannot move the cursor (Emacs' shell, a
+     * serial console, a CI log behind a pty) gets plain lines. */
+    const char *term = getenv("TERM");
+    return !term || !term[0] || strcmp(term, "dumb") == 0 ? DMK_PROGRESS_LINES
+                                                          : DMK_PROGRESS_REDRAW;
+}
+
+void dmk_report_progress_start(DmkProgressStyle style)
+{
+    progress_style = style;
+    held[0] = '\0';
+}
+
 /* A lab step runs for minutes or hours: elapsed time and temperature too. */
-static void lab_progress(const DmkProgress *p, const char *mb, const char *left)
+static void lab_progress(const DmkProgress *p, const char *mb, const char *left, char *line,
+                         size_t len)
 {
     char done[32], temp[32] = "";
     format_clock(p->elapsed_s, done, sizeof done);
     if (isfinite(p->temp_c))
         snprintf(temp, sizeof temp, "  %.0f C", p->temp_c);
-    fprintf(stderr, "  [%zu/%zu] %s %s, %s - %s elapsed  %.1f GiB  %s MB/s%s  (%s left)",
-            p->test_index + 1, p->n_tests, p->test->name, dmk_mode_title(p->test->mode),
-            p->test->label, done, (double)p->test_bytes / (double)(1ULL << 30), mb, temp, left);
+    snprintf(line, len, "  [%zu/%zu] %s %s, %s - %s elapsed  %.1f GiB  %s MB/s%s  (%s left)",
+             p->test_index + 1, p->n_tests, p->test->name, dmk_mode_title(p->test->mode),
+             p->test->label, done, (double)p->test_bytes / (double)(1ULL << 30), mb, temp, left);
 }
 
-void dmk_report_progress(const DmkProgress *p)
+static void progress_line(const DmkProgress *p, char *line, size_t len)
 {
     char left[32], mb[32];
     format_clock(p->remaining_s, left, sizeof left);
     dmk_format_double(p->mb_s, 1, mb, sizeof mb);
     int pct = (int)(p->fraction * 100.0 + 0.5);
-    fputs("\r\033[K", stderr);
     switch (p->stage) {
     case DMK_STAGE_PREPARE:
-        fprintf(stderr, "  Preparing test file %3d %%  %s MB/s", pct, mb);
+        snprintf(line, len, "  Preparing test file %3d %%  %s MB/s", pct, mb);
         break;
     case DMK_STAGE_WARMUP:
-        fprintf(stderr, "  [%zu/%zu] %s %s - warm-up %3d %%  %s MB/s  (%s left)", p->test_index + 1,
-                p->n_tests, p->test->name, dmk_mode_title(p->test->mode), pct, mb, left);
+        snprintf(line, len, "  [%zu/%zu] %s %s - warm-up %3d %%  %s MB/s  (%s left)",
+                 p->test_index + 1, p->n_tests, p->test->name, dmk_mode_title(p->test->mode), pct,
+                 mb, left);
         break;
     case DMK_STAGE_MEASURE:
         if (p->test->label[0]) {
-            lab_progress(p, mb, left);
+            lab_progress(p, mb, left, line, len);
             break;
         }
-        fprintf(stderr, "  [%zu/%zu] %s %s - pass %u/%u  %s MB/s  (%s left)", p->test_index + 1,
-                p->n_tests, p->test->name, dmk_mode_title(p->test->mode), p->pass, p->passes, mb,
-                left);
+        snprintf(line, len, "  [%zu/%zu] %s %s - pass %u/%u  %s MB/s  (%s left)", p->test_index + 1,
+                 p->n_tests, p->test->name, dmk_mode_title(p->test->mode), p->pass, p->passes, mb,
+                 left);
         break;
     case DMK_STAGE_CLEANUP:
-        fprintf(stderr, "  Removing the test file...");
+        snprintf(line, len, "  Removing the test file...");
         break;
     case DMK_STAGE_VERIFY:
-        fprintf(stderr, "  [%zu/%zu] %s %s - verifying written data %3d %%", p->test_index + 1,
-                p->n_tests, p->test->name, dmk_mode_title(p->test->mode), pct);
+        snprintf(line, len, "  [%zu/%zu] %s %s - verifying written data %3d %%", p->test_index + 1,
+                 p->n_tests, p->test->name, dmk_mode_title(p->test->mode), pct);
         break;
     case DMK_STAGE_INTERVAL:
-        fprintf(stderr, "  Interval before %s %s  (%s left)", p->test->name,
-                dmk_mode_title(p->test->mode), left);
+        snprintf(line, len, "  Interval before %s %s  (%s left)", p->test->name,
+                 dmk_mode_title(p->test->mode), left);
         break;
+    }
+}
+
+/* The step a report belongs to: a line per step, and one a minute in a
+ * lab test's long step. */
+static bool same_step(const DmkProgress *p)
+{
+    long key[4] = {(long)p->stage, (long)p->test_index, (long)p->pass,
+                   p->test && p->test->label[0] ? (long)(p->elapsed_s / 60) : 0};
+    bool same = memcmp(key, held_key, sizeof key) == 0;
+    memcpy(held_key, key, sizeof key);
+    return same;
+}
+
+void dmk_report_progress(const DmkProgress *p)
+{
+    char line[sizeof held];
+    progress_line(p, line, sizeof line);
+    if (progress_style == DMK_PROGRESS_NONE)
+        return;
+    if (progress_style == DMK_PROGRESS_REDRAW) {
+        fprintf(stderr, "\r\033[K%s", line);
+    } else {
+        if (!same_step(p) && held[0])
+            fprintf(stderr, "%s\n", held);
+        snprintf(held, sizeof held, "%s", line);
     }
     fflush(stderr);
 }
 
 void dmk_report_progress_end(void)
 {
-    fputs("\r\033[K", stderr);
+    if (progress_style == DMK_PROGRESS_REDRAW)
+        fputs("\r\033[K", stderr);
+    else if (progress_style == DMK_PROGRESS_LINES && held[0])
+        fprintf(stderr, "%s\n", held);
+    held[0] = '\0';
     fflush(stderr);
 }

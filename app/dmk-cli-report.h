@@ -3,6 +3,7 @@
 #ifndef DMK_CLI_REPORT_H
 #define DMK_CLI_REPORT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "dmk-result.h"
@@ -11,8 +12,21 @@
 /* The CrystalDiskMark-style table (core/dmk-report.h) on f. */
 void dmk_report_table(FILE *f, const DmkRunResult *r);
 
-/* Redraws the progress line on stderr ("\r" + erase). */
+/* How progress reaches stderr: not at all where it is no terminal, as a
+ * line redrawn in place ("\r" + erase) on a terminal, and as plain lines,
+ * one per step, without an escape sequence, where TERM is unset, empty
+ * or "dumb". */
+typedef enum {
+    DMK_PROGRESS_NONE,
+    DMK_PROGRESS_LINES,
+    DMK_PROGRESS_REDRAW,
+} DmkProgressStyle;
+
+DmkProgressStyle dmk_report_progress_style(void);
+/* Before the first report; the style dmk_report_progress draws in. */
+void dmk_report_progress_start(DmkProgressStyle style);
 void dmk_report_progress(const DmkProgress *p);
+/* Ends the display: the redrawn line erased, or the last step's line. */
 void dmk_report_progress_end(void);
 
 /* A review-lab result's findings (dmk_lab_report). */

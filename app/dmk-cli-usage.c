@@ -1,13 +1,13 @@
 /* drivemark-cli --help: the commands, the lab tests from dmk-lab.h's
  * table, and every option of dmk-cli-options.c's table under a heading
  * for the commands that take it. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "dmk-cli-private.h"
 
-/* "Options of run and sweep:" for a DmkCommand mask. */
-static void print_heading(FILE *f, unsigned commands)
+const char *_dmk_cli_heading(unsigned commands, char *buf, size_t len)
 {
     static const struct {
         unsigned bit;
@@ -17,33 +17,38 @@ static void print_heading(FILE *f, unsigned commands)
                  {DMK_CMD_SHOW, "show"},
                  {DMK_CMD_CHART, "chart"},
                  {DMK_CMD_LAB, "the lab tests"}};
-    if (commands == 0) { /* accepted everywhere */
-        fputs("\nOptions of every command:\n", f);
-        return;
-    }
-    fputs("\nOptions of ", f);
-    int n = 0;
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    int used = snprintf(buf, len, "%s", commands ? "" : "every command");
+    for (size_t i = 0; i < sizeof names / sizeof names[0] && used >= 0 && (size_t)used < len; i++)
         if (commands & names[i].bit)
-            fprintf(f, "%s%s", n++ ? " and " : "", names[i].name);
-    fputs(":\n", f);
+            used += snprintf(buf + used, len - (size_t)used, "%s%s", used ? " and " : "",
+                             names[i].name);
+    return buf;
+}
+
+static void print_heading(FILE *f, unsigned commands)
+{
+    char words[128];
+    fprintf(f, "\nOptions of %s:\n", _dmk_cli_heading(commands, words, sizeof words));
 }
 
 /* Words of `text` on lines of at most `width` columns, each indented by
- * `indent` but the first, which continues after `col` columns. */
+ * `indent` but the first, which continues after `col` columns (a space
+ * before its first word unless col is 0 or the caller padded to indent). */
 static void print_wrapped(FILE *f, const char *text, size_t col, size_t indent, size_t width)
 {
+    bool fresh = true; /* nothing of text on this line yet */
     while (*text) {
         size_t n = strcspn(text, " ");
-        if (col > indent && col + 1 + n > width) {
+        if (!fresh && col + 1 + n > width) {
             fprintf(f, "\n%*s", (int)indent, "");
             col = indent;
-        } else if (col > indent) {
+        } else if (col > 0 && (!fresh || col != indent)) {
             fputc(' ', f);
             col++;
         }
         fprintf(f, "%.*s", (int)n, text);
         col += n;
+        fresh = false;
         text += n;
         text += strspn(text, " ");
     }
@@ -98,7 +103,7 @@ static const char *backend_option_help(const char *name, char *buf, size_t len)
     return "";
 }
 
-static const char *help_of(const DmkOption *o, char *buf, size_t len)
+const char *_dmk_cli_option_help(const DmkOption *o, char *buf, size_t len)
 {
     if (o->help)
         return o->help;
@@ -106,35 +111,82 @@ static const char *help_of(const DmkOption *o, char *buf, size_t len)
                                          : backend_option_help(o->name, buf, len);
 }
 
+/* Help lines fit an 80-column terminal (and the test that checks every
+ * line of it): the help wrapped after the option's column. */
+#define HELP_WIDTH  79
+#define HELP_INDENT 25
+
 static void print_option(FILE *f, const DmkOption *o)
 {
-    char left[40];
-    snprintf(left, sizeof left, "%s%s%s", o->name, o->value ? " " : "", o->value ? o->value : "");
-    char help[512];
-    fprintf(f, "  %-22s %s\n", left, help_of(o, help, sizeof help));
+    char left[48], help[512];
+    snprintf(left, sizeof left, "%s%c%s%s%s", o->short_name ? "-" : "",
+             o->short_name ? o->short_name : ' ', o->short_name ? ", " : "", o->name,
+             o->value ? " " : "");
+    if (!o->short_name)
+        memmove(left, left + 1, strlen(left)); /* the ' ' placeholder */
+    snprintf(left + strlen(left), sizeof left - strlen(left), "%s", o->value ? o->value : "");
+    if (strlen(left) > HELP_INDENT - 4) /* a long name: its help on the next line */
+        fprintf(f, "  %s\n%*s", left, HELP_INDENT, "");
+    else
+        fprintf(f, "  %-*s", HELP_INDENT - 2, left);
+    print_wrapped(f, _dmk_cli_option_help(o, help, sizeof help), HELP_INDENT, HELP_INDENT,
+                  HELP_WIDTH);
+}
+
+/* The commands' summaries, the lab tests' after sweep's; show's and
+ * chart's run on as one paragraph ("chart draws them"). */
+static void print_summaries(FILE *f)
+{
+    size_t n;
+    const DmkCliCommand *cmds = _dmk_cli_commands(&n);
+    char text[512] = "";
+    for (size_t i = 0; i < n; i++) {
+        if (!cmds[i].summary)
+            continue;
+        size_t used = strlen(text);
+        snprintf(text + used, sizeof text - used, "%s%s", used ? " " : "", cmds[i].summary);
+        if (cmds[i].cmd == DMK_CMD_SHOW)
+            continue;
+        print_wrapped(f, text, 0, 0, HELP_WIDTH);
+        text[0] = '\0';
+        if (cmds[i].cmd == DMK_CMD_SWEEP)
+            print_lab_tests(f);
+    }
+}
+
+/* "Usage: drivemark-cli run [OPTION]..." for each command of the table,
+ * the lab tests' line after sweep's. */
+static void print_synopsis(FILE *f)
+{
+    char labs[256];
+    size_t n;
+    const DmkCliCommand *cmds = _dmk_cli_commands(&n);
+    const char *lead = "Usage:";
+    for (size_t i = 0; i < n; i++) {
+        if (!cmds[i].usage[0])
+            continue; /* help and version: the options' line below */
+        char line[160];
+        snprintf(line, sizeof line, "%s %s", cmds[i].name, cmds[i].usage);
+        fprintf(f, "%-6s drivemark-cli", lead);
+        print_wrapped(f, line, 20, 21, HELP_WIDTH);
+        lead = "";
+        if (cmds[i].cmd == DMK_CMD_SWEEP) {
+            snprintf(line, sizeof line, "%s [OPTION]...",
+                     dmk_lab_names_text("|", "|", labs, sizeof labs));
+            fputs("       drivemark-cli", f);
+            print_wrapped(f, line, 20, 21, HELP_WIDTH);
+        }
+    }
+    fputs("       drivemark-cli -h|--help | -V|--version\n\n", f);
 }
 
 void dmk_cli_usage(FILE *f)
 {
-    char labs[256];
     size_t n_options, n_lab_rows;
     const DmkOption *options = _dmk_cli_options(&n_options);
     const DmkOption *lab_rows = _dmk_cli_lab_rows(&n_lab_rows);
-    fprintf(f,
-            "Usage: drivemark-cli run [OPTION]...\n"
-            "       drivemark-cli sweep qd|bs [OPTION]...\n"
-            "       drivemark-cli %s [OPTION]...\n"
-            "       drivemark-cli show [--metric NAME] [--] FILE.csv...\n"
-            "       drivemark-cli chart --out FILE.png|svg|pdf [OPTION]... [--] FILE.csv...\n"
-            "       drivemark-cli --help | --version\n\n"
-            "run benchmarks the drive under a directory the way CrystalDiskMark does, with\n"
-            "its own test file that nothing leaves behind. MB/s = 1,000,000 bytes/s.\n"
-            "sweep measures one workload at a series of queue depths (qd) or block sizes\n"
-            "(bs), as reviews chart them: all reads, then all writes.\n",
-            dmk_lab_names_text("|", "|", labs, sizeof labs));
-    print_lab_tests(f);
-    fprintf(f, "show prints saved results (--csv files); several side by side, with the\n"
-               "difference to the first in %%. chart draws them as a PNG, SVG or PDF file.\n");
+    print_synopsis(f);
+    print_summaries(f);
     unsigned group = ~0u;
     for (size_t i = 0; i < n_options; i++) {
         if (options[i].commands != group) {
@@ -146,8 +198,11 @@ void dmk_cli_usage(FILE *f)
         print_option(f, &options[i]);
     }
     char exits[512];
-    fprintf(f, "\nSizes are binary: K, M, G, T, P, E or KiB, MiB, GiB, TiB, PiB, EiB. Seconds may "
-               "end in s, m or h.\n");
+    fputc('\n', f);
+    print_wrapped(f,
+                  "Sizes are binary: K, M, G, T, P, E or KiB, MiB, GiB, TiB, PiB, EiB. Seconds "
+                  "may end in s, m or h.",
+                  0, 0, HELP_WIDTH);
     fputs("Exit status:", f);
     print_wrapped(f, dmk_exit_status_text(exits, sizeof exits), 12, 0, 79);
 }

@@ -12,26 +12,56 @@
 
 /* ---- parsing ------------------------------------------------------------ */
 
-static int parse_command(const char *word, DmkCliArgs *a, DmkError *err)
-{
-    static const struct {
-        const char *name;
-        DmkCommand cmd;
-        bool built;
-    } commands[] = {
-        {"run", DMK_CMD_RUN, true},     {"sweep", DMK_CMD_SWEEP, true},
+/* The command words but the lab tests (dmk-lab.h's table), with what
+ * follows each in the synopsis and what it does, as --help and the man
+ * page (app/dmk-gen-docs.c) say them. */
+#define RUN_SUMMARY                                                                          \
+    "run benchmarks the drive under a directory the way CrystalDiskMark does, with its own " \
+    "test file that nothing leaves behind. MB/s = 1,000,000 bytes/s."
+#define SWEEP_SUMMARY                                                                       \
+    "sweep measures one workload at a series of queue depths (qd) or block sizes (bs), as " \
+    "reviews chart them: all reads, then all writes."
+#define SHOW_SUMMARY                                                                         \
+    "show prints saved results (--csv files); several side by side, with the difference to " \
+    "the first in %."
+#define CHART_SUMMARY "chart draws saved results as a PNG, SVG or PDF file."
+#define SHOW_USAGE    "[--metric NAME] [--] FILE.csv..."
+#define CHART_USAGE   "--out FILE.png|svg|pdf [OPTION]... [--] FILE.csv..."
+
+static const DmkCliCommand commands[] = {
+    {"run", DMK_CMD_RUN, true, "[OPTION]...", RUN_SUMMARY},
+    {"sweep", DMK_CMD_SWEEP, true, "qd|bs [OPTION]...", SWEEP_SUMMARY},
 #ifdef DMK_HAVE_CSV
-        {"show", DMK_CMD_SHOW, true},
+    {"show", DMK_CMD_SHOW, true, SHOW_USAGE, SHOW_SUMMARY},
 #else
-        {"show", DMK_CMD_SHOW, false},
+    {"show", DMK_CMD_SHOW, false, SHOW_USAGE, SHOW_SUMMARY},
 #endif
 #ifdef DMK_HAVE_CHART
-        {"chart", DMK_CMD_CHART, true},
+    {"chart", DMK_CMD_CHART, true, CHART_USAGE, CHART_SUMMARY},
 #else
-        {"chart", DMK_CMD_CHART, false},
+    {"chart", DMK_CMD_CHART, false, CHART_USAGE, CHART_SUMMARY},
 #endif
-        {"help", DMK_CMD_HELP, true},   {"version", DMK_CMD_VERSION, true},
-    };
+    {"help", DMK_CMD_HELP, true, "", NULL},
+    {"version", DMK_CMD_VERSION, true, "", NULL},
+};
+
+const DmkCliCommand *_dmk_cli_commands(size_t *n)
+{
+    *n = sizeof commands / sizeof commands[0];
+    return commands;
+}
+
+/* sweep's kinds, by DmkSweepKind. */
+size_t _dmk_cli_sweep_kinds(const char **words, size_t max)
+{
+    const DmkSweepKind kinds[] = {DMK_SWEEP_QD, DMK_SWEEP_BS};
+    for (size_t i = 0; i < 2 && i < max; i++)
+        words[i] = dmk_sweep_name(kinds[i]);
+    return 2;
+}
+
+static int parse_command(const char *word, DmkCliArgs *a, DmkError *err)
+{
     DmkLabKind lab = dmk_lab_from_name(word);
     if (lab != DMK_LAB_NONE) {
         a->cmd = DMK_CMD_LAB;
@@ -62,9 +92,9 @@ static int parse_command(const char *word, DmkCliArgs *a, DmkError *err)
 static int parse_positional(const char *word, DmkCliArgs *a, DmkError *err)
 {
     if (a->cmd == DMK_CMD_SWEEP && !a->sweep_kind_set) {
-        if (strcmp(word, "qd") == 0)
+        if (strcmp(word, dmk_sweep_name(DMK_SWEEP_QD)) == 0)
             a->sweep_kind = DMK_SWEEP_QD;
-        else if (strcmp(word, "bs") == 0)
+        else if (strcmp(word, dmk_sweep_name(DMK_SWEEP_BS)) == 0)
             a->sweep_kind = DMK_SWEEP_BS;
         else
             return dmk_error_set(err, DMK_E_INVAL, 0,
@@ -96,13 +126,20 @@ static const char *command_name(const DmkCliArgs *a)
                                   : "this command";
 }
 
-/* One "--name value" or "--name=value" at argv[*i]; advances *i. */
+/* "-q": a short option, a flag alone ("-qh" is not one). */
+static bool is_short(const char *arg)
+{
+    return arg[0] == '-' && arg[1] && arg[1] != '-' && !arg[2];
+}
+
+/* One "--name value", "--name=value" or "-q" at argv[*i]; advances *i. */
 static int parse_option(int argc, char **argv, int *i, DmkCommand cmd, DmkCliArgs *a, DmkError *err)
 {
     const char *arg = argv[*i];
-    const char *eq = strchr(arg, '=');
+    const char *eq = is_short(arg) ? NULL : strchr(arg, '=');
     size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
-    const DmkOption *o = _dmk_cli_find_option(arg, len);
+    const DmkOption *o =
+        is_short(arg) ? _dmk_cli_find_short(arg[1]) : _dmk_cli_find_option(arg, len);
     if (!o)
         return dmk_error_set(err, DMK_E_INVAL, 0, "unknown option '%.*s'", (int)len, arg);
     if (o->commands && cmd == DMK_CMD_NONE)
@@ -269,7 +306,8 @@ int dmk_cli_parse(int argc, char **argv, DmkCliArgs *a, DmkError *err)
         }
         if (options_end)
             rc = parse_positional(argv[i], a, err);
-        else if (strncmp(argv[i], "--", 2) == 0 && argv[i][2])
+        else if ((strncmp(argv[i], "--", 2) == 0 && argv[i][2]) ||
+                 (is_short(argv[i]) && _dmk_cli_find_short(argv[i][1])))
             rc = parse_option(argc, argv, &i, cmd, a, err);
         else if (cmd == DMK_CMD_NONE && argv[i][0] != '-') {
             rc = parse_command(argv[i], a, err);

@@ -244,7 +244,9 @@ static int cmd_run(DmkCliArgs *a)
     dmk_os_on_interrupt(on_interrupt);
     if (atomic_load(&caught_signal))
         dmk_runner_stop(runner);
-    bool progress = !a->quiet && dmk_os_stderr_is_tty();
+    DmkProgressStyle style = a->quiet ? DMK_PROGRESS_NONE : dmk_report_progress_style();
+    bool progress = style != DMK_PROGRESS_NONE;
+    dmk_report_progress_start(style);
     out.progress_shown = progress;
     DmkRunCallbacks cb = {progress ? on_progress : NULL,
                           NULL,

@@ -10,6 +10,20 @@ static const DmkProfile profiles[] = {
     {"nvme", "NVMe SSD", 4, {"SEQ1M Q8T1", "SEQ128K Q32T1", "RND4K Q32T16", "RND4K Q1T1"}},
 };
 
+/* In MiB. */
+static const uint32_t size_presets_mib[] = {16,   32,   64,   128,   256,   512,  1024,
+                                            2048, 4096, 8192, 16384, 32768, 65536};
+
+size_t dmk_size_preset_count(void)
+{
+    return sizeof size_presets_mib / sizeof size_presets_mib[0];
+}
+
+uint64_t dmk_size_preset_at(size_t i)
+{
+    return i < dmk_size_preset_count() ? (uint64_t)size_presets_mib[i] << 20 : 0;
+}
+
 size_t dmk_profile_count(void)
 {
     return sizeof profiles / sizeof profiles[0];

@@ -3,6 +3,7 @@
 #define DMK_PRESETS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "dmk-spec.h"
 
@@ -17,6 +18,11 @@ typedef struct {
 const DmkProfile *dmk_profile_find(const char *id);
 size_t dmk_profile_count(void);
 const DmkProfile *dmk_profile_at(size_t i);
+
+/* CrystalDiskMark's test sizes, 16 MiB to 64 GiB, in bytes: the window's
+ * size list and the completions' values of --size. */
+size_t dmk_size_preset_count(void);
+uint64_t dmk_size_preset_at(size_t i); /* 0 when out of range */
 
 /* Adds the profile's tests to spec in the directions of run_mode. */
 int dmk_profile_add(DmkRunSpec *spec, const DmkProfile *p, DmkRunMode run_mode, uint32_t read_share,

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "dmk-escape.h"
 #include "dmk-presets.h"
 #include "dmk-size.h"
 #include "null/dmk-null.h"
@@ -20,6 +21,19 @@ static const struct {
     {DMK_EXIT_INTERRUPTED, "interrupted (SIGINT, or Stop in the window)"},
     {DMK_EXIT_TERMINATED, "terminated (SIGTERM)"},
 };
+
+size_t dmk_exit_status_count(void)
+{
+    return sizeof exit_statuses / sizeof exit_statuses[0];
+}
+
+int dmk_exit_status_at(size_t i, const char **meaning)
+{
+    if (i >= dmk_exit_status_count())
+        return -1;
+    *meaning = exit_statuses[i].meaning;
+    return exit_statuses[i].status;
+}
 
 char *dmk_exit_status_text(char *buf, size_t len)
 {
@@ -90,6 +104,9 @@ static const DmkRequestOption options[DMK_REQ_N_OPTIONS] = {
      "timed); exit status 3 when one is bad"},
     /* help NULL: the front ends write it from the backend registry */
     {DMK_REQ_BACKEND, "backend", "NAME", DMK_REQ_VALUE_CHOICE, 0, 0, 0, 0, NULL, ALL, BOTH, NULL},
+    /* max: the bytes DmkRunResult.comment holds */
+    {DMK_REQ_COMMENT, "comment", "TEXT", DMK_REQ_VALUE_TEXT, 0, 511, 0, 0, NULL, ALL, BOTH,
+     "a comment kept with the results (the CSV, the JSON, the report), up to 511 bytes of UTF-8"},
 };
 
 size_t dmk_request_option_count(void)
@@ -134,8 +151,9 @@ void dmk_run_request_init(DmkRunRequest *r, DmkRequestKind kind, DmkLabKind lab)
 
 /* ---- parsing one option ------------------------------------------------------ */
 
-/* --mode's words, indexed by DmkRunMode. */
+/* --mode's words, indexed by DmkRunMode; --data's, by DmkDataKind. */
 static const char *const mode_names[] = {"rw", "read", "write", "mix"};
+static const char *const data_names[] = {[DMK_DATA_RANDOM] = "random", [DMK_DATA_ZERO] = "zero"};
 
 const char *dmk_run_mode_name(DmkRunMode m)
 {
@@ -160,10 +178,12 @@ static int set_choice(DmkRunRequest *r, const DmkRequestOption *o, const char *w
             }
         break;
     case DMK_REQ_DATA:
-        if (strcmp(v, "random") != 0 && strcmp(v, "zero") != 0)
-            break;
-        r->data = strcmp(v, "zero") == 0 ? DMK_DATA_ZERO : DMK_DATA_RANDOM;
-        return DMK_OK;
+        for (size_t i = 0; i < sizeof data_names / sizeof data_names[0]; i++)
+            if (data_names[i] && strcmp(v, data_names[i]) == 0) {
+                r->data = (DmkDataKind)i;
+                return DMK_OK;
+            }
+        break;
     case DMK_REQ_BACKEND:
         /* The registry's own message lists its backends. */
         if (dmk_backend_choose(what, v, &be, err) != DMK_OK)
@@ -197,6 +217,26 @@ static int set_test(DmkRunRequest *r, const char *v, DmkError *err)
         return dmk_error_set(err, DMK_E_INVAL, 0, "too many --test options (at most %d)",
                              DMK_REQUEST_TESTS_MAX);
     snprintf(r->tests[r->n_tests++], sizeof r->tests[0], "%s", v);
+    return DMK_OK;
+}
+
+/* The comment goes into result files as it is: valid UTF-8 that fits,
+ * or a usage error (not a comment cut short or changed). */
+static int set_text(DmkRunRequest *r, const DmkRequestOption *o, const char *what, const char *v,
+                    DmkError *err)
+{
+    size_t n = strlen(v);
+    if (n > (size_t)o->max || n >= sizeof r->comment)
+        return dmk_error_set(err, DMK_E_INVAL, 0, "%s is %zu bytes long: at most %.0f", what, n,
+                             o->max);
+    for (size_t i = 0; i < n;) {
+        size_t k = dmk_utf8_len((const unsigned char *)v + i, n - i);
+        if (!k)
+            return dmk_error_set(err, DMK_E_INVAL, 0, "%s is not valid UTF-8 (byte %zu of %zu)",
+                                 what, i + 1, n);
+        i += k;
+    }
+    snprintf(r->comment, sizeof r->comment, "%s", v);
     return DMK_OK;
 }
 
@@ -254,6 +294,9 @@ int dmk_run_request_set(DmkRunRequest *r, DmkRequestOptionId id, const char *val
     case DMK_REQ_VALUE_TEST:
         rc = set_test(r, value, err);
         break;
+    case DMK_REQ_VALUE_TEXT:
+        rc = set_text(r, o, what, value, err);
+        break;
     default:
         rc = set_number(r, o, what, value, err);
         break;
@@ -261,6 +304,88 @@ int dmk_run_request_set(DmkRunRequest *r, DmkRequestOptionId id, const char *val
     if (rc == DMK_OK)
         r->given |= DMK_REQ_BIT(id);
     return rc;
+}
+
+/* ---- the words an option's value may be ------------------------------------ */
+
+static size_t add_word(const char **words, size_t n, size_t max, const char *w)
+{
+    for (size_t i = 0; i < n && i < max; i++)
+        if (strcmp(words[i], w) == 0)
+            return n; /* each once */
+    if (n < max)
+        words[n] = w;
+    return n + 1;
+}
+
+static size_t words_of(const char *const *list, size_t count, const char **words, size_t max)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < count; i++)
+        if (list[i])
+            n = add_word(words, n, max, list[i]);
+    return n;
+}
+
+/* CrystalDiskMark's sizes as the option takes them: "16MiB" ... "64GiB". */
+static size_t size_words(const char **words, size_t max)
+{
+    static char text[32][32];
+    size_t n = dmk_size_preset_count();
+    for (size_t i = 0; i < n && i < max && i < sizeof text / sizeof text[0]; i++) {
+        uint64_t v = dmk_size_preset_at(i);
+        snprintf(text[i], sizeof text[i], "%llu%s",
+                 (unsigned long long)(v % (1ULL << 30) ? v >> 20 : v >> 30),
+                 v % (1ULL << 30) ? "MiB" : "GiB");
+        words[i] = text[i];
+    }
+    return n;
+}
+
+/* A range of at most a dozen integers, each a word: --passes 1..9. */
+static size_t number_words(const DmkRequestOption *o, const char **words, size_t max)
+{
+    static char text[DMK_REQ_N_OPTIONS][12][8];
+    if (o->max - o->min >= 12)
+        return 0;
+    size_t n = 0;
+    for (double v = o->min; v <= o->max; v++, n++)
+        if (n < max) {
+            snprintf(text[o->id][n], sizeof text[0][0], "%.0f", v);
+            words[n] = text[o->id][n];
+        }
+    return n;
+}
+
+size_t dmk_request_option_choices(const DmkRequestOption *o, const char **words, size_t max)
+{
+    size_t n = 0;
+    switch (o->id) {
+    case DMK_REQ_PROFILE:
+        for (size_t i = 0; i < dmk_profile_count(); i++)
+            n = add_word(words, n, max, dmk_profile_at(i)->id);
+        return n;
+    case DMK_REQ_TEST: /* not the only names, but the ones people use */
+        for (size_t i = 0; i < dmk_profile_count(); i++)
+            for (size_t t = 0; t < dmk_profile_at(i)->n_tests; t++)
+                n = add_word(words, n, max, dmk_profile_at(i)->tests[t]);
+        return n;
+    case DMK_REQ_MODE:
+        return words_of(mode_names, sizeof mode_names / sizeof mode_names[0], words, max);
+    case DMK_REQ_DATA:
+        return words_of(data_names, sizeof data_names / sizeof data_names[0], words, max);
+    case DMK_REQ_BACKEND:
+        /* dmk_backend_choose's: native and every backend but the tests' */
+        n = add_word(words, n, max, "native");
+        for (size_t i = 0; i < dmk_backend_count(); i++)
+            if (!dmk_backend_at(i)->tests_only)
+                n = add_word(words, n, max, dmk_backend_at(i)->name);
+        return n;
+    case DMK_REQ_SIZE:
+        return size_words(words, max);
+    default:
+        return o->kind == DMK_REQ_VALUE_UINT ? number_words(o, words, max) : 0;
+    }
 }
 
 const DmkBackend *dmk_run_request_backend(const DmkRunRequest *r)
@@ -292,6 +417,7 @@ static void base_spec(const DmkRunRequest *r, DmkRunSpec *s)
     s->watchdog_s = r->watchdog_s;
     s->data = r->data;
     s->backend_opts = r->backend_opts;
+    snprintf(s->comment, sizeof s->comment, "%s", r->comment);
 }
 
 /* The profile's tests, or the --test ones, in the request's directions;

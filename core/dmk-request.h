@@ -33,6 +33,10 @@ typedef enum {
 
 /* "0 done, 1 failed, ...": the table's words, for help texts. */
 char *dmk_exit_status_text(char *buf, size_t len);
+/* The table's rows, for the man pages: how many, and row i's status
+ * with its meaning ("done"); -1 past the end. */
+size_t dmk_exit_status_count(void);
+int dmk_exit_status_at(size_t i, const char **meaning);
 
 /* ---- the request ---------------------------------------------------- */
 
@@ -59,6 +63,7 @@ typedef enum {
     DMK_REQ_DATA,
     DMK_REQ_VERIFY,
     DMK_REQ_BACKEND,
+    DMK_REQ_COMMENT,
     DMK_REQ_N_OPTIONS
 } DmkRequestOptionId;
 
@@ -72,6 +77,7 @@ typedef enum {
     DMK_REQ_VALUE_UINT,    /* an integer in [min, max] */
     DMK_REQ_VALUE_SIZE,    /* a binary size in [min, max] */
     DMK_REQ_VALUE_SECONDS, /* seconds in [min, max] */
+    DMK_REQ_VALUE_TEXT,    /* free text, valid UTF-8 (the comment) */
 } DmkRequestValueKind;
 
 /* Which front end offers an option. */
@@ -106,6 +112,14 @@ const DmkRequestOption *dmk_request_option_by_name(const char *name);
  * NULL for --backend, whose help each front end writes from the registry. */
 const char *dmk_request_option_help(const DmkRequestOption *o, char *buf, size_t len);
 
+/* The words o's value may be, for completions and man pages: the
+ * table's behind it (profiles, --mode's and --data's words, the backend
+ * registry, CrystalDiskMark's sizes, the profiles' test names, a small
+ * range of numbers), up to max of them into words; how many there are
+ * (0: any value, such as a path). The words stay valid for the program's
+ * life. */
+size_t dmk_request_option_choices(const DmkRequestOption *o, const char **words, size_t max);
+
 #define DMK_REQUEST_TESTS_MAX (DMK_MAX_TESTS / 2)
 
 typedef struct {
@@ -135,6 +149,7 @@ typedef struct {
     char backend[16];            /* a name of the registry's; "native" by default */
     DmkBackendOpts backend_opts; /* the backend's own options (dmk_backend_set_option) */
     bool null_clock_simulated;   /* the null backend's simulated clock (tests) */
+    char comment[512];           /* --comment: the result's (DmkRunSpec.comment) */
 } DmkRunRequest;
 
 /* Every option at the table's default; kind's lab test (if a lab

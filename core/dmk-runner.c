@@ -1079,6 +1079,7 @@ static DmkRunResult *result_new(const DmkRunner *r)
     snprintf(res->profile, sizeof res->profile, "%s", s->profile);
     snprintf(res->sweep, sizeof res->sweep, "%s", s->sweep);
     snprintf(res->lab, sizeof res->lab, "%s", s->lab);
+    snprintf(res->comment, sizeof res->comment, "%s", s->comment);
     snprintf(res->target.path, sizeof res->target.path, "%s", s->dir);
     res->size = s->size;
     res->passes = s->passes;

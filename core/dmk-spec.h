@@ -102,6 +102,8 @@ typedef struct {
      * each test that writes (docs/verify.md); needs a backend that keeps
      * data (DmkBackend.keeps_data). */
     bool verify;
+    /* The user's comment, copied into the result (DmkRunResult.comment). */
+    char comment[512];
     size_t n_tests;
     DmkTest tests[DMK_MAX_TESTS];
 } DmkRunSpec;

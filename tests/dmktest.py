@@ -22,6 +22,14 @@ TMP_BASE = os.environ.get("DMK_TEST_TMPDIR", ".")
 # a moment ("stop 0.8 s in, while the file is filling") scale by it.
 TIME_SCALE = float(os.environ.get("DMK_TEST_TIME_SCALE", "1"))
 
+# The tests that read the progress line off a pseudo-terminal expect the
+# line redrawn in place, which drivemark-cli draws only where TERM names a
+# terminal that can erase a line (an unset or "dumb" TERM gets plain lines
+# instead: test_conventions.py). CI may run without TERM: give the children
+# one; test_conventions sets its own for the plain-line cases.
+if os.environ.get("TERM", "") in ("", "dumb"):
+    os.environ["TERM"] = "xterm"
+
 
 class Skip(Exception):
     pass

@@ -13,10 +13,10 @@
 #include "null/dmk-null.h"
 
 /* The window's own options; the run request's come from its table
- * (add_request_options), the backends' from theirs (backend_options). */
+ * (add_request_options: --comment too), the backends' from theirs
+ * (backend_options). */
 static const GOptionEntry option_entries[] = {
     {"unit", 0, 0, G_OPTION_ARG_STRING, NULL, "mb-s, gb-s, mib-s, iops or us", "UNIT"},
-    {"comment", 0, 0, G_OPTION_ARG_STRING, NULL, "Comment for the results", "TEXT"},
     {"autorun", 0, 0, G_OPTION_ARG_NONE, NULL, "Run all tests (or the --sweep or --lab) at once",
      NULL},
     {"sweep", 0, 0, G_OPTION_ARG_STRING, NULL,
@@ -57,6 +57,14 @@ static const GOptionEntry option_entries[] = {
     {NULL, 0, 0, 0, NULL, NULL, NULL},
 };
 
+/* One option to fn: GApplication's, or the man page's generator. */
+static void add_option(DmkAppOptionFn fn, void *data, const char *name, char short_name, int flags,
+                       GOptionArg arg, const char *help, const char *value)
+{
+    GOptionEntry e = {name, short_name, flags, arg, NULL, help, value};
+    fn(&e, data);
+}
+
 static int parse_lab_kind(DmkAppOptions *o, GVariantDict *d, DmkError *err)
 {
     g_variant_dict_lookup(d, "lab", "s", &o->lab);
@@ -90,20 +98,20 @@ static char lab_option_names[DMK_LAB_N_PARAMS][40];
 static char lab_option_help[DMK_LAB_N_PARAMS][320];
 static char lab_kind_help[320];
 
-static void add_lab_options(GApplication *app)
+static void add_lab_options(DmkAppOptionFn fn, void *data)
 {
     char names[256];
     g_snprintf(lab_kind_help, sizeof lab_kind_help, "Show the Lab tab with test KIND: %s",
                dmk_lab_names_text(", ", " or ", names, sizeof names));
-    g_application_add_main_option(app, "lab", 0, 0, G_OPTION_ARG_STRING, lab_kind_help, "KIND");
+    add_option(fn, data, "lab", 0, 0, G_OPTION_ARG_STRING, lab_kind_help, "KIND");
     for (int id = 0; id < DMK_LAB_N_PARAMS; id++) {
         const DmkLabParam *lp = dmk_lab_param((DmkLabParamId)id);
         if (!is_window_setting(lp))
             continue;
         g_snprintf(lab_option_names[id], sizeof lab_option_names[id], "lab-%s", lp->name);
         g_snprintf(lab_option_help[id], sizeof lab_option_help[id], "Lab: %s", lp->help);
-        g_application_add_main_option(app, lab_option_names[id], 0, 0, G_OPTION_ARG_STRING,
-                                      lab_option_help[id], lp->value);
+        add_option(fn, data, lab_option_names[id], 0, 0, G_OPTION_ARG_STRING, lab_option_help[id],
+                   lp->value);
     }
 }
 
@@ -155,7 +163,7 @@ static const DmkBackendOption *backend_option_of(const DmkBackend *be, const cha
     return NULL;
 }
 
-static void add_backend_options(GApplication *app)
+static void add_backend_options(DmkAppOptionFn fn, void *data)
 {
     for (size_t i = 0; i < N_BACKEND_OPTIONS; i++) {
         const char *be_name = backend_options[i].backend;
@@ -165,8 +173,8 @@ static void add_backend_options(GApplication *app)
             continue;
         g_snprintf(backend_option_help[i], sizeof backend_option_help[i],
                    "The %s backend: %s (tests)", be_name, bo->help);
-        g_application_add_main_option(app, backend_option_name(i), 0, G_OPTION_FLAG_HIDDEN,
-                                      G_OPTION_ARG_STRING, backend_option_help[i], bo->arg);
+        add_option(fn, data, backend_option_name(i), 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING,
+                   backend_option_help[i], bo->arg);
     }
 }
 
@@ -468,7 +476,7 @@ static const char *request_help_of(const DmkRequestOption *ro)
 
 /* The run request's options that the window offers, from its table;
  * values as text, parsed by the table (parse_request). */
-static void add_request_options(GApplication *app)
+static void add_request_options(DmkAppOptionFn fn, void *data)
 {
     for (size_t i = 0; i < dmk_request_option_count(); i++) {
         const DmkRequestOption *ro = dmk_request_option((DmkRequestOptionId)i);
@@ -479,17 +487,28 @@ static void add_request_options(GApplication *app)
                                                           : G_OPTION_ARG_STRING;
         GOptionFlags flags = ro->fronts & DMK_REQ_WINDOW_HIDDEN ? G_OPTION_FLAG_HIDDEN : 0;
         char short_name = ro->id == DMK_REQ_TARGET ? 't' : 0;
-        g_application_add_main_option(app, ro->name, short_name, flags, arg, request_help_of(ro),
-                                      ro->value);
+        add_option(fn, data, ro->name, short_name, flags, arg, request_help_of(ro), ro->value);
     }
+}
+
+void _dmk_app_options_each(DmkAppOptionFn fn, void *data)
+{
+    add_request_options(fn, data);
+    for (const GOptionEntry *e = option_entries; e->long_name; e++)
+        fn(e, data);
+    add_backend_options(fn, data);
+    add_lab_options(fn, data);
+}
+
+static void add_to_app(const GOptionEntry *e, void *app)
+{
+    g_application_add_main_option(app, e->long_name, e->short_name, e->flags, e->arg,
+                                  e->description, e->arg_description);
 }
 
 void _dmk_app_options_add(GApplication *app)
 {
-    add_request_options(app);
-    g_application_add_main_option_entries(app, option_entries);
-    add_backend_options(app);
-    add_lab_options(app);
+    _dmk_app_options_each(add_to_app, app);
 }
 
 void _dmk_app_options_init(DmkAppOptions *o)

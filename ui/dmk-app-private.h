@@ -48,6 +48,10 @@ struct _DmkApp {
 };
 
 void _dmk_app_options_add(GApplication *app);
+/* Every option of the window's, in the order --help lists them, to fn
+ * (the man page's generator, app/dmk-gen-gui-docs.c, reads them here). */
+typedef void (*DmkAppOptionFn)(const GOptionEntry *e, void *data);
+void _dmk_app_options_each(DmkAppOptionFn fn, void *data);
 void _dmk_app_options_init(DmkAppOptions *o);
 void _dmk_app_options_clear(DmkAppOptions *o);
 /* The options into o, checked; DMK_OK or a usage error in err. */

@@ -6,9 +6,6 @@
 #include "dmk-target-list.h"
 #include "dmk-text.h"
 
-/* CrystalDiskMark's sizes, 16 MiB to 64 GiB. */
-static const guint64 cdm_sizes_mib[] = {16,   32,   64,   128,   256,   512,  1024,
-                                        2048, 4096, 8192, 16384, 32768, 65536};
 static const char *const mode_ids[] = {"rw", "read", "write"};
 static const char *const mode_labels[] = {"Read & Write", "Read", "Write"};
 
@@ -311,11 +308,12 @@ static void sync_sizes(DmkWindow *self)
     guint64 current = g_settings_get_uint64(self->settings, "test-size");
     GtkStringList *labels = gtk_string_list_new(NULL);
     g_free(self->sizes);
-    self->sizes = g_new(guint64, G_N_ELEMENTS(cdm_sizes_mib) + 1);
+    self->sizes = g_new(guint64, dmk_size_preset_count() + 1);
     self->n_sizes = 0;
     gboolean listed = FALSE;
-    for (guint i = 0; i < G_N_ELEMENTS(cdm_sizes_mib); i++) {
-        guint64 v = cdm_sizes_mib[i] << 20;
+    /* CrystalDiskMark's sizes, 16 MiB to 64 GiB (core/dmk-presets.h). */
+    for (size_t i = 0; i < dmk_size_preset_count(); i++) {
+        guint64 v = dmk_size_preset_at(i);
         if (!listed && current < v)
             add_size(self, labels, current);
         listed = listed || current <= v;

@@ -61,8 +61,10 @@ def test_help():
     # options shared with run and sweep name the lab tests where they apply
     check("Options of run and the lab tests:\n  --test NAME" in text, "--test for the lab tests")
     check("Options of sweep and the lab tests:\n  --qd LIST" in text, "--qd for mixed")
-    check("mixed: one, per thread" in text, "--qd's meaning for mixed")
-    check("default: 5m for sustained and recovery" in text, "--settle's default")
+    # help texts wrap at 80 columns: phrases compared with the line breaks undone
+    words = " ".join(text.split())
+    check("mixed: one, per thread" in words, "--qd's meaning for mixed")
+    check("default: 5m for sustained and recovery" in words, "--settle's default")
     # each lab command's --help is the same help
     for lab in LABS:
         r2 = run([lab, "--help"])

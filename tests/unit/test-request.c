@@ -356,6 +356,84 @@ static void test_exit_statuses(void)
     DMK_CHECK_STR(dmk_run_mode_name(DMK_RUN_MIX), "mix");
 }
 
+/* Each choice word an option offers (the completions' and man pages')
+ * is one its parser takes; a word it does not take is refused. */
+static void test_choices(void)
+{
+    static const DmkRequestOptionId ids[] = {DMK_REQ_PROFILE, DMK_REQ_MODE, DMK_REQ_DATA,
+                                             DMK_REQ_BACKEND, DMK_REQ_SIZE, DMK_REQ_TEST,
+                                             DMK_REQ_PASSES};
+    const char *words[64];
+    char list[256];
+    for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++) {
+        const DmkRequestOption *o = dmk_request_option(ids[i]);
+        size_t n = dmk_request_option_choices(o, words, 64);
+        DMK_CHECK(n > 1 && n <= 64);
+        for (size_t k = 0; k < n && k < 64; k++) {
+            DmkRunRequest *r = new_request(DMK_REQUEST_RUN, DMK_LAB_NONE);
+            DmkError err = {0};
+            if (!r)
+                return;
+            DMK_CHECK_INT(dmk_run_request_set(r, ids[i], words[k], &err), DMK_OK);
+            free(r);
+        }
+    }
+    /* the backends are those --backend's message names, native first */
+    size_t n = dmk_request_option_choices(dmk_request_option(DMK_REQ_BACKEND), words, 64);
+    DMK_CHECK_STR(words[0], "native");
+    dmk_backend_choices(list, sizeof list);
+    for (size_t k = 0; k < n; k++)
+        DMK_CHECK_HAS(list, words[k]);
+    /* --passes: its range, 1 to 9; CrystalDiskMark's sizes, 16MiB..64GiB */
+    DMK_CHECK_INT(dmk_request_option_choices(dmk_request_option(DMK_REQ_PASSES), words, 64), 9);
+    DMK_CHECK_STR(words[0], "1");
+    DMK_CHECK_STR(words[8], "9");
+    n = dmk_request_option_choices(dmk_request_option(DMK_REQ_SIZE), words, 64);
+    DMK_CHECK_INT(n, dmk_size_preset_count());
+    DMK_CHECK_STR(words[0], "16MiB");
+    DMK_CHECK_STR(words[n - 1], "64GiB");
+    /* a path, a number range too wide to list: any value */
+    DMK_CHECK_INT(dmk_request_option_choices(dmk_request_option(DMK_REQ_TARGET), words, 64), 0);
+    DMK_CHECK_INT(dmk_request_option_choices(dmk_request_option(DMK_REQ_READ_SHARE), words, 64), 0);
+    /* fewer room than words: the count still says how many */
+    DMK_CHECK_INT(dmk_request_option_choices(dmk_request_option(DMK_REQ_PASSES), words, 2), 9);
+}
+
+/* --comment: valid UTF-8 of at most 511 bytes, into the spec as it is. */
+static void test_comment(void)
+{
+    DmkRunRequest *r = new_request(DMK_REQUEST_RUN, DMK_LAB_NONE);
+    DmkRunSpec *s = new_spec();
+    DmkError err = {0};
+    char longer[513];
+    if (!r || !s)
+        return;
+    DMK_CHECK_INT(dmk_run_request_set(r, DMK_REQ_COMMENT, "=caf\xc3\xa9, \"2\"", &err), DMK_OK);
+    DMK_CHECK_INT(dmk_run_request_build(r, s, &err), DMK_OK);
+    DMK_CHECK_STR(s->comment, "=caf\xc3\xa9, \"2\"");
+    DMK_CHECK_INT(dmk_run_request_set(r, DMK_REQ_COMMENT, "caf\xe9", &err), DMK_E_INVAL);
+    DMK_CHECK_HAS(err.msg, "--comment is not valid UTF-8");
+    memset(longer, 'x', 512);
+    longer[512] = '\0';
+    DMK_CHECK_INT(dmk_run_request_set(r, DMK_REQ_COMMENT, longer, &err), DMK_E_INVAL);
+    DMK_CHECK_HAS(err.msg, "at most 511");
+    longer[511] = '\0';
+    DMK_CHECK_INT(dmk_run_request_set(r, DMK_REQ_COMMENT, longer, &err), DMK_OK);
+    DMK_CHECK_INT((int)strlen(r->comment), 511);
+    free(r);
+    free(s);
+}
+
+/* The table's exit statuses, one by one, as the man pages list them. */
+static void test_exit_status_rows(void)
+{
+    const char *meaning = NULL;
+    DMK_CHECK(dmk_exit_status_count() >= 5);
+    DMK_CHECK_INT(dmk_exit_status_at(0, &meaning), DMK_EXIT_OK);
+    DMK_CHECK_STR(meaning, "done");
+    DMK_CHECK_INT(dmk_exit_status_at(dmk_exit_status_count(), &meaning), -1);
+}
+
 int main(int argc, char **argv)
 {
     dmk_gschema_path = argc > 1 ? argv[1] : NULL;
@@ -371,5 +449,8 @@ int main(int argc, char **argv)
     DMK_TEST(test_gschema_passes);
     DMK_TEST(test_lab_help);
     DMK_TEST(test_exit_statuses);
+    DMK_TEST(test_choices);
+    DMK_TEST(test_comment);
+    DMK_TEST(test_exit_status_rows);
     return dmk_test_done();
 }
