@@ -67,6 +67,8 @@ class Mock:
         return self
 
     def calls(self):
+        if not os.path.exists(self.log):
+            return []  # nothing was asked
         with open(self.log) as f:
             return [line.rstrip("\n").split("\t") for line in f]
 
@@ -222,6 +224,75 @@ def test_device_udisks_does_not_list():
           "(Block.OpenForBenchmark) failed: UDisks2 does not know the device (UDisks2 lists no "
           "block device 7:251)", msg)
     check([c[0] for c in calls] == ["GetManagedObjects"], calls)
+
+
+# ---- the window (Xvfb), as a user who may not open the device sees it ----
+
+WINDOW = ["--size", "16MiB", "--passes", "1", "--measure", "0.2", "--warmup", "0",
+          "--interval", "0", "--udisks-always", "--autorun", "--dump-tiles",
+          "--quit-when-done"]
+
+
+def listed_disk():
+    """A disk the window lists (it offers /sys/block's, no other node):
+    named, stat()ed and looked up in the mock, never opened: the mock
+    serves a regular file or refuses, and the engine refuses the file
+    before any guard or I/O. Loop, zram and RAM disks are left alone
+    (another test series may be using loop devices)."""
+    for name in sorted(os.listdir("/sys/block")):
+        p = f"/dev/{name}"
+        if (not name.startswith(("loop", "zram", "ram")) and os.path.exists(p)
+                and os.stat(p).st_mode & 0o170000 == 0o060000):
+            return p
+    raise Skip("no disk in /sys/block with a node in /dev for the window to list")
+
+
+def run_window(address, args):
+    import test_gui  # Xvfb and the window's dump; only these tests need it
+    rc, lines, err, _ = test_gui.run_app(args, env={"DBUS_SYSTEM_BUS_ADDRESS": address})
+    return rc, lines, err, test_gui.field
+
+
+def test_window_hands_the_descriptor_to_the_run():
+    """Read-only: UDisks2 is asked (OpenForBenchmark), the descriptor
+    reaches the engine, which refuses the stand-in file: the info bar
+    says so, as for any refusal of the engine's."""
+    with Dir() as d, dmkbus.PrivateBus(d) as address:
+        node = listed_disk()
+        with Mock(d, address, node, "--serve", stand_in(d)) as m:
+            rc, lines, err, field = run_window(address, ["--target", node, "--mode", "read"] +
+                                               WINDOW)
+            calls = m.calls()
+        check(rc == 1, f"exit {rc}, expected 1; stderr: {err}")
+        check([c[0] for c in calls] == ["GetManagedObjects", "OpenForBenchmark"],
+              f"{calls}: {lines}")
+        msg = field(lines, "error") or ""
+        check("the descriptor handed over for it is a regular file, not the device" in msg, msg)
+        return msg
+
+
+def test_window_says_the_dialog_was_dismissed():
+    """A write: the typed name first, then UDisks2's OpenDevice, refused
+    as a dismissed polkit dialog: the info bar names the operation, the
+    device and the D-Bus error; nothing ran."""
+    with Dir() as d, dmkbus.PrivateBus(d) as address:
+        node = listed_disk()
+        refusal = ("org.freedesktop.UDisks2.Error.NotAuthorizedDismissed:"
+                   "The authentication dialog was dismissed")
+        with Mock(d, address, node, "--refuse", refusal) as m:
+            rc, lines, err, field = run_window(address, ["--target", node, "--confirm-device",
+                                                         node] + WINDOW)
+            calls = m.calls()
+        check(rc == 1, f"exit {rc}, expected 1; stderr: {err}")
+        check([c[0] for c in calls] == ["GetManagedObjects", "OpenDevice"], calls)
+        msg = field(lines, "error") or ""
+        check(msg == "The device cannot be opened: "
+              f"Opening the device {node} for writing through UDisks2 (Block.OpenDevice) "
+              "failed: the authentication dialog was dismissed (org.freedesktop.UDisks2.Error."
+              "NotAuthorizedDismissed: The authentication dialog was dismissed)", msg)
+        check(field(lines, "status") == "Failed: the device cannot be opened",
+              field(lines, "status"))
+        return msg
 
 
 if __name__ == "__main__":
