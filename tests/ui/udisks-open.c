@@ -9,6 +9,10 @@
  *   run    RC  MESSAGE                   the run's status and message
  *   closed 0|1                           whether the run closed the descriptor
  *
+ * With DMK_UDISKS_HOLD set it prints "held" after the fd line and waits
+ * for a line on stdin before the run, so a test can look at the device
+ * while only the descriptor UDisks2 gave holds it.
+ *
  *   udisks-open DEVICE read|write [SIZE_MIB [TYPED_NAME]]
  *
  * A write run is one SEQ1M Q1T1 write and read of SIZE_MIB (default 16);
@@ -102,6 +106,13 @@ int main(int argc, char **argv)
     printf("fd\t%d\t%llu:%llu\t%u:%u\n", fl, (unsigned long long)st.st_dev,
            (unsigned long long)st.st_ino, major(st.st_rdev), minor(st.st_rdev));
     fflush(stdout);
+    if (getenv("DMK_UDISKS_HOLD")) {
+        char line[8];
+        printf("held\n");
+        fflush(stdout);
+        if (!fgets(line, sizeof line, stdin))
+            return 1;
+    }
     run_with(argv[1], write, g.fd, argc > 3 ? strtoull(argv[3], NULL, 10) : 16,
              argc > 4 ? argv[4] : NULL);
     return 0;
