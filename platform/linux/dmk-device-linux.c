@@ -184,6 +184,11 @@ static int check_given_fd(const DmkTargetParams *p, const char *real, const stru
                              "refusing to use %s: the descriptor handed over for it was not opened "
                              "for direct I/O (O_DIRECT), and cached I/O would measure memory",
                              p->dir);
+    if ((fl & O_ACCMODE) == O_WRONLY)
+        return dmk_error_set(err, DMK_E_PERM, 0,
+                             "refusing to use %s: the descriptor handed over for it was opened for "
+                             "writing only, and every run reads",
+                             p->dir);
     if (p->device_write && (fl & O_ACCMODE) != O_RDWR)
         return dmk_error_set(err, DMK_E_PERM, 0,
                              "refusing to write to %s: the descriptor handed over for it was "

@@ -140,6 +140,21 @@ static void test_read_only_descriptor_refused_for_writes(void)
     close(fd);
 }
 
+static void test_write_only_descriptor_refused(void)
+{
+    NEED_NODE();
+    const char *why = NULL;
+    int fd = open_file(O_WRONLY | O_DIRECT, &why);
+    if (fd < 0)
+        DMK_SKIP(why);
+    DmkError err;
+    DMK_CHECK_INT(open_with(fd, false, NULL, &err), DMK_E_PERM);
+    DMK_CHECK_HAS(err.msg, "was opened for writing only, and every run reads");
+    DMK_CHECK_INT(open_with(fd, true, node, &err), DMK_E_PERM);
+    DMK_CHECK_HAS(err.msg, "was opened for writing only");
+    close(fd);
+}
+
 /* O_SYNC makes each direct write FUA: other numbers than the path's
  * open; refused for writes, harmless for reads (which then meet the
  * identity check instead). */
@@ -258,6 +273,7 @@ int main(void)
     setup();
     DMK_TEST(test_without_direct_io_refused);
     DMK_TEST(test_read_only_descriptor_refused_for_writes);
+    DMK_TEST(test_write_only_descriptor_refused);
     DMK_TEST(test_sync_descriptor_refused_for_writes);
     DMK_TEST(test_descriptor_of_another_file_refused);
     DMK_TEST(test_write_without_consent_refused);
