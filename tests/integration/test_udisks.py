@@ -127,6 +127,18 @@ class Setup:
             time.sleep(0.5)
         return listed
 
+    def holds(self, rdev):
+        """Whether udisksd has a descriptor of the block device rdev."""
+        fds = f"/proc/{self.udisksd.pid}/fd"
+        for name in os.listdir(fds):
+            try:
+                st = os.stat(os.path.join(fds, name))
+            except OSError:
+                continue  # closed meanwhile
+            if st.st_mode & 0o170000 == 0o060000 and st.st_rdev == rdev:
+                return True
+        return False
+
     def tail(self):
         with open(self.log) as f:
             return "; udisksd said: " + " | ".join(f.read().splitlines()[-10:])
@@ -197,6 +209,14 @@ def test_write_through_udisksd():
     probed = {}
 
     def probe(lines):
+        # udisksd lets go of its copy once the reply is sent, which may be
+        # a moment after the reply arrived: until then the engine's guard
+        # (root reads every /proc/PID/fd) would rightly see the device
+        # open in udisksd. Waited for as a state, not a time.
+        rdev, deadline = os.stat(S.a).st_rdev, time.monotonic() + 60
+        while S.holds(rdev):
+            check(time.monotonic() < deadline, "udisksd keeps the device open")
+            time.sleep(0.05)
         try:
             os.close(os.open(S.a, os.O_RDONLY | os.O_EXCL))
             probed["excl"] = "opened"
