@@ -67,6 +67,7 @@ struct DmkRunner {
     char what[sizeof((DmkRunSpec *)0)->dir + 32];
     void *sync_left; /* a flush left behind the same way (guarded_sync) */
     DmkRunner *next_abandoned;
+    bool fd_closed; /* the spec's device_fd was closed (it is the run's) */
 };
 
 /* Whether a thread of this runner's was left stuck in the kernel. */
@@ -89,6 +90,16 @@ DmkRunner *dmk_runner_new(const DmkRunSpec *spec, const DmkBackend *backend)
     return r;
 }
 
+/* The device descriptor a front end handed over belongs to the run: the
+ * target works on its own duplicate, so the original goes when the run
+ * ends (or with a runner that never ran), once, whatever happened. */
+static void close_device_fd(DmkRunner *r)
+{
+    if (r->spec->has_device_fd && !r->fd_closed)
+        dmk_os_device_fd_close(r->spec->device_fd);
+    r->fd_closed = true;
+}
+
 void dmk_runner_stop(DmkRunner *r)
 {
     atomic_store(&r->stop, 1);
@@ -96,6 +107,8 @@ void dmk_runner_stop(DmkRunner *r)
 
 void dmk_runner_free(DmkRunner *r)
 {
+    if (r)
+        close_device_fd(r);
     if (r && left_behind(r)) {
         /* A stuck worker still points into r: keep it, reachable. */
         DmkRunner *head = atomic_load(&abandoned_runners);
@@ -1148,6 +1161,8 @@ static int prepare(DmkRunner *r, DmkRunResult *res, DmkError *err)
     params.device = s->device;
     params.device_write = s->device && dmk_run_spec_writes(s);
     params.device_confirm = s->device_confirm;
+    params.has_device_fd = s->has_device_fd;
+    params.device_fd = s->device_fd;
     int rc = r->be->target_open(&params, &r->target, &r->info, err);
     if (rc != DMK_OK)
         return rc;
@@ -1248,11 +1263,13 @@ int dmk_runner_run(DmkRunner *r, const DmkRunCallbacks *cb, DmkRunResult **out, 
     if (out)
         *out = NULL;
     int rc = dmk_run_spec_validate(s, dmk_os_max_inflight(), err);
-    if (rc != DMK_OK)
+    DmkRunResult *res = rc == DMK_OK ? result_new(r) : NULL;
+    if (rc == DMK_OK && !res)
+        rc = dmk_error_set(err, DMK_E_NOMEM, 0, "out of memory for the results");
+    if (rc != DMK_OK) {
+        close_device_fd(r);
         return rc;
-    DmkRunResult *res = result_new(r);
-    if (!res)
-        return dmk_error_set(err, DMK_E_NOMEM, 0, "out of memory for the results");
+    }
     r->res = res;
     rc = prepare(r, res, err);
     if (rc == DMK_OK)
@@ -1271,6 +1288,7 @@ int dmk_runner_run(DmkRunner *r, const DmkRunCallbacks *cb, DmkRunResult **out, 
     }
     if (!left_behind(r))
         r->target = NULL;
+    close_device_fd(r);
     r->res = NULL;
     if (out)
         *out = res;

@@ -60,7 +60,9 @@ typedef struct {
 
 typedef struct DmkRunner DmkRunner;
 
-/* spec must outlive the runner. */
+/* spec must outlive the runner. A spec's device descriptor
+ * (has_device_fd) is the runner's: closed when dmk_runner_run returns,
+ * or by dmk_runner_free when it never ran. */
 DmkRunner *dmk_runner_new(const DmkRunSpec *spec, const DmkBackend *backend);
 
 /* The seconds spec plans: every test's warm-up, passes and the pauses

@@ -98,6 +98,14 @@ typedef struct {
      * tests reads what is there and writes nothing. */
     bool device;
     char device_confirm[1024];
+    /* The device is already open (has_device_fd): device_fd, obtained by
+     * the window through UDisks2 where this user may not open it, is
+     * what the target uses (DmkTargetParams.device_fd). The run owns it:
+     * dmk_runner_run closes it when it returns, whatever happened (and
+     * dmk_runner_free, for a runner that never ran), so a spec with one
+     * runs once. */
+    bool has_device_fd;
+    int device_fd;
     /* Written blocks carry a header and CRC32C and are read back after
      * each test that writes (docs/verify.md); needs a backend that keeps
      * data (DmkBackend.keeps_data). */

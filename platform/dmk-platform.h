@@ -135,6 +135,12 @@ void dmk_os_resolve_device(const char *path, char *buf, size_t len);
  * reports an empty drive). */
 bool dmk_os_device_empty(const char *path);
 
+/* Closes a device descriptor a front end handed to a run
+ * (DmkRunSpec.device_fd, DmkTargetParams.device_fd): the runner does,
+ * once, when the run is over (a target keeps its own duplicate). Windows
+ * is handed none (its target_open refuses one), so it does nothing. */
+void dmk_os_device_fd_close(int fd);
+
 /* ---- result files ------------------------------------------------------ */
 
 /* What a path names, symbolic links followed (a dangling link: what its
@@ -281,6 +287,16 @@ typedef struct {
     bool device;
     bool device_write;
     const char *device_confirm;
+    /* The device is already open: device_fd is a descriptor of it that
+     * the front end obtained where this user may not open the node (the
+     * window, through UDisks2). target_open never opens dir then: it
+     * checks that the descriptor is the block device dir names (its
+     * st_rdev), opened with O_DIRECT (for writing: read-write and without
+     * O_SYNC/O_DSYNC), runs the same write guards on that device, and
+     * uses a duplicate of it. The descriptor stays the caller's (the
+     * runner closes it, dmk_os_device_fd_close). Linux only. */
+    bool has_device_fd;
+    int device_fd;
     const DmkBackendOpts *opts; /* the backend's own options; NULL: its defaults */
 } DmkTargetParams;
 

@@ -53,6 +53,8 @@ static const GOptionEntry option_entries[] = {
      "Close the window SECONDS after the run started (tests)", "SECONDS"},
     {"confirm-device", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_FILENAME, NULL,
      "Type NAME into a device's \"type its name\" question when asked (tests)", "NAME"},
+    {"udisks-always", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, NULL,
+     "Ask UDisks2 to open a device even where this user may open it (tests)", NULL},
     {"version", 0, 0, G_OPTION_ARG_NONE, NULL, "Show the version", NULL},
     {NULL, 0, 0, 0, NULL, NULL, NULL},
 };
@@ -416,6 +418,7 @@ static int parse_null_clock(DmkAppOptions *o, GVariantDict *d, DmkError *err)
 int _dmk_app_options_parse(DmkAppOptions *o, GVariantDict *d, DmkError *err)
 {
     g_variant_dict_lookup(d, "confirm-device", "^ay", &o->confirm_device);
+    o->udisks_always = g_variant_dict_contains(d, "udisks-always");
     g_variant_dict_lookup(d, "screenshot", "^ay", &o->screenshot);
     g_variant_dict_lookup(d, "json", "^ay", &o->json);
     g_variant_dict_lookup(d, "export-chart", "^ay", &o->export_chart);

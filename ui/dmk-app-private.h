@@ -20,7 +20,8 @@ typedef struct {
     DmkRunRequest req;
     char *unit, *comment;
     char *screenshot, *json, *export_chart, *sweep, *lab;
-    char *confirm_device; /* tests: typed into a device's question */
+    char *confirm_device;   /* tests: typed into a device's question */
+    gboolean udisks_always; /* tests: a device is asked of UDisks2 even as root */
     char **open, **drop, **activate;
     gboolean compare;
     gboolean autorun, quit_when_done, dump_tiles, dump_clipboard;

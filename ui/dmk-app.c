@@ -132,6 +132,7 @@ static void dmk_app_activate(GApplication *app)
         dmk_window_set_target(self->window, r->target);
     if (o->confirm_device)
         dmk_window_set_device_answer(self->window, o->confirm_device);
+    dmk_window_set_udisks_always(self->window, o->udisks_always);
     if (o->comment)
         dmk_window_set_comment(self->window, o->comment);
     if (o->lab_set)

@@ -2,13 +2,19 @@
  * the user has typed the device's name, as the CLI's --yes-destroy-data
  * asks. The engine checks the typed name again and refuses a device in
  * use (mounted, swap, held); such a refusal shows in the info bar like
- * any other error. */
+ * any other error. A device this user may not open (no root, not in the
+ * disk group) is asked of UDisks2 after that question, as GNOME Disks
+ * does (dmk-udisks.h): the descriptor it gives goes to the engine, which
+ * checks and guards it as it would its own open. */
 #include "dmk-window-private.h"
 
 #include <string.h>
 
 #include "dmk-target-list.h"
 #include "dmk-target-rules.h"
+#ifdef DMK_HAVE_UDISKS
+#include "dmk-udisks.h"
+#endif
 
 gboolean _dmk_window_target_is_device(DmkWindow *self)
 {
@@ -114,6 +120,82 @@ gboolean _dmk_window_device_ready(DmkWindow *self, DmkRunSpec *spec, const DmkRu
         g_object_unref(d);
     }
     return FALSE;
+}
+
+/* ---- UDisks2 -------------------------------------------------------------- */
+
+typedef struct {
+    DmkWindow *self; /* a reference */
+    DmkRunSpec spec;
+    DmkRunStart start;
+} DmkUdisksAsk;
+
+#ifdef DMK_HAVE_UDISKS
+static void on_udisks(GObject *source, GAsyncResult *res, gpointer data)
+{
+    (void)source;
+    DmkUdisksAsk *ask = data;
+    DmkWindow *self = ask->self;
+    GError *e = NULL;
+    int fd = dmk_udisks_open_finish(res, &e);
+    gboolean gone = !self->udisks_wait || g_cancellable_is_cancelled(self->udisks_wait);
+    g_clear_object(&self->udisks_wait);
+    if (fd >= 0 && !gone) {
+        ask->spec.has_device_fd = true;
+        ask->spec.device_fd = fd;
+        _dmk_window_launch(self, &ask->spec, &ask->start);
+        if (self->worker)
+            fd = -1; /* the run's now */
+    } else if (!gone) {
+        /* As a run refused by the engine would end: said, and over. */
+        _dmk_window_set_status(self, "Failed: the device cannot be opened");
+        _dmk_window_show_problem(self, "The device cannot be opened", e->message);
+        _dmk_window_emit_run_finished(self, DMK_E_PERM);
+    }
+    if (fd >= 0)
+        dmk_os_device_fd_close(fd);
+    g_clear_error(&e);
+    g_object_unref(self);
+    g_free(ask);
+}
+#endif
+
+gboolean _dmk_window_device_via_udisks(DmkWindow *self, const DmkRunSpec *spec,
+                                       const DmkRunStart *start)
+{
+#ifdef DMK_HAVE_UDISKS
+    gboolean writes = dmk_run_spec_writes(spec);
+    if (!spec->device || spec->has_device_fd ||
+        !(self->udisks_always || dmk_udisks_needed(spec->dir, writes)))
+        return FALSE;
+    DmkUdisksAsk *ask = g_new0(DmkUdisksAsk, 1);
+    ask->self = g_object_ref(self);
+    ask->spec = *spec;
+    ask->start = *start;
+    self->udisks_wait = g_cancellable_new();
+    char *status = g_strdup_printf("Asking for permission to open %s\u2026", spec->dir);
+    _dmk_window_set_status(self, status);
+    g_free(status);
+    dmk_udisks_open_async(spec->dir, writes, self->udisks_wait, on_udisks, ask);
+    return TRUE;
+#else
+    (void)self, (void)spec, (void)start;
+    return FALSE; /* the engine's own open says what it needs */
+#endif
+}
+
+void _dmk_window_device_dispose(DmkWindow *self)
+{
+    /* The callback still comes (it holds the window) and closes a
+     * descriptor that arrives anyway. */
+    if (self->udisks_wait)
+        g_cancellable_cancel(self->udisks_wait);
+    g_clear_object(&self->udisks_wait);
+}
+
+void dmk_window_set_udisks_always(DmkWindow *self, gboolean always)
+{
+    self->udisks_always = always;
 }
 
 void dmk_window_set_device_answer(DmkWindow *self, const char *typed)

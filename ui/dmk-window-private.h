@@ -107,6 +107,8 @@ struct _DmkWindow {
     DmkLabOverrides lab_overrides;
     GtkWidget *lab_confirm; /* the full-span write's (or a device's) question, while asked */
     char *device_answer;    /* tests: typed into the device question at once (--confirm-device) */
+    GCancellable *udisks_wait; /* UDisks2 is asked to open the device (polkit may ask), or NULL */
+    gboolean udisks_always;    /* tests: ask UDisks2 even where this user may open it */
 
     DmkRunWorker *worker;
     DmkRunStart run;        /* the run under way's owner (NULL when none) and tiles */
@@ -202,5 +204,14 @@ gboolean _dmk_window_target_is_device(DmkWindow *self);
  * refused until it matches exactly), then starts it as start says with
  * spec->device_confirm set; FALSE meanwhile. */
 gboolean _dmk_window_device_ready(DmkWindow *self, DmkRunSpec *spec, const DmkRunStart *start);
+/* TRUE when spec's device is one this user may not open (EACCES), no
+ * descriptor is there yet, and UDisks2 was asked for one: once it
+ * answers, spec is launched with it (DmkRunSpec.device_fd) or the info
+ * bar says why not (polkit's refusal, a dismissed dialog, no UDisks2).
+ * FALSE: launch spec as it is. Cancelled with the window. */
+gboolean _dmk_window_device_via_udisks(DmkWindow *self, const DmkRunSpec *spec,
+                                       const DmkRunStart *start);
+/* Lets go of a UDisks2 question under way (the window is going). */
+void _dmk_window_device_dispose(DmkWindow *self);
 
 #endif

@@ -499,7 +499,12 @@ void _dmk_window_start_sweep(DmkWindow *self)
  * first: the worker's reports go to it from the first one on. */
 void _dmk_window_launch(DmkWindow *self, const DmkRunSpec *spec, const DmkRunStart *start)
 {
-    if (self->worker)
+    if (self->worker || self->udisks_wait)
+        return;
+    /* A device only root may open is asked of UDisks2 first (the native
+     * backend's: the null and fault backends open nothing). */
+    if (run_backend(self) == dmk_backend_native() &&
+        _dmk_window_device_via_udisks(self, spec, start))
         return;
     DmkRunWorkerCallbacks cb = {on_progress, on_test_done, on_finished, self, on_held, on_stalled};
     self->run = *start;
@@ -646,6 +651,7 @@ void _dmk_window_run_dispose(DmkWindow *self)
     /* Normally the run ended before; this is the last resort (the app is
      * torn down): stop, wait, and drop what the worker still had to say. */
     clear_run_timers(self);
+    _dmk_window_device_dispose(self);
     dmk_run_worker_cancel(self->worker);
     self->worker = NULL;
     g_clear_pointer(&self->stall_msg, g_free);

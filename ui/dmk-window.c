@@ -519,7 +519,7 @@ void dmk_window_set_lab_overrides(DmkWindow *self, const DmkLabOverrides *o)
 
 gboolean dmk_window_is_running(DmkWindow *self)
 {
-    return self->worker != NULL;
+    return self->worker != NULL || self->udisks_wait != NULL;
 }
 
 static void on_lab_kind(DmkLabPage *page, DmkWindow *self)

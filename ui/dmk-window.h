@@ -42,6 +42,9 @@ void dmk_window_set_comment(DmkWindow *self, const char *comment);
 /* Tests: the text typed into a device's "type its name" question as soon
  * as it is asked (the question's own button then decides). */
 void dmk_window_set_device_answer(DmkWindow *self, const char *typed);
+/* Tests: a device the window runs on is asked of UDisks2 even where this
+ * user may open it (as root), so the UDisks2 path can be tried. */
+void dmk_window_set_udisks_always(DmkWindow *self, gboolean always);
 /* The question the window asks (a full-span write, a device's name), or NULL. */
 GtkWidget *dmk_window_get_question(DmkWindow *self);
 
@@ -58,6 +61,8 @@ void dmk_window_set_stop_at(DmkWindow *self, DmkStage stage, unsigned count, gbo
 /* Tests: Stop (or close the window) as soon as the next run's stall is
  * shown, as a user who reads it would (--stop-at stall, --close-at stall). */
 void dmk_window_set_stop_at_stall(DmkWindow *self, gboolean close);
+/* A run is under way, or about to be: UDisks2 is asked for its device
+ * (then "run-finished" follows too, with the failure if it refuses). */
 gboolean dmk_window_is_running(DmkWindow *self);
 
 /* The result of the tab shown, or the newest run of the Benchmark tab

@@ -3,7 +3,10 @@
  * use the device's storage by any path (dmk-guard-linux.c: mounts, swap,
  * holders, loop devices over the same storage, the kernel's claims), and
  * the device itself is opened with O_EXCL. Each guard names what it
- * found, so a refusal says exactly why. */
+ * found, so a refusal says exactly why. A descriptor a front end
+ * obtained elsewhere (the window, through UDisks2) is checked to be that
+ * device, opened as this file would open it, and guarded the same way;
+ * the path is then never opened. */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
@@ -108,17 +111,141 @@ static void describe(const DmkTargetParams *p, const char *real, dev_t rdev, Dmk
     dmk_linux_describe_disk(rdev, info, t->sensor, sizeof t->sensor);
 }
 
-/* Writing needs the user's confirmation and an unused device. */
-static int check_write(const DmkTargetParams *p, const char *real, dev_t rdev, DmkError *err)
+/* Writing needs the user's confirmation... */
+static int check_consent(const DmkTargetParams *p, DmkError *err)
 {
-    if (!dmk_device_confirmed(p->dir, p->device_confirm))
+    if (dmk_device_confirmed(p->dir, p->device_confirm))
+        return DMK_OK;
+    return dmk_error_set(err, DMK_E_PERM, 0,
+                         "refusing to write to %s: writing destroys its data, and the "
+                         "device's name was not confirmed (%s given)",
+                         p->dir,
+                         p->device_confirm && *p->device_confirm ? p->device_confirm : "none");
+}
+
+/* ... and an unused device. */
+static int check_write(const DmkTargetParams *p, dev_t rdev, DmkError *err)
+{
+    int rc = check_consent(p, err);
+    return rc == DMK_OK ? dmk_linux_device_check_unused("", p->dir, rdev, err) : rc;
+}
+
+/* The root (or disk group) way: the guards, then an O_EXCL open of the
+ * resolved path, then the guards once more on what is now held. */
+static int open_by_path(const DmkTargetParams *p, const char *real, const struct stat *st,
+                        DmkError *err)
+{
+    int rc = p->device_write ? check_write(p, st->st_rdev, err) : DMK_OK;
+    if (rc != DMK_OK)
+        return -1;
+    int fd = open_device(p, real, err);
+    if (fd < 0)
+        return -1;
+    /* The node must still be the device the guards checked (a path
+     * replaced in between would send the writes elsewhere). */
+    struct stat now;
+    if (fstat(fd, &now) != 0 || !S_ISBLK(now.st_mode) || now.st_rdev != st->st_rdev) {
+        close(fd);
+        dmk_error_set(err, DMK_E_PERM, 0,
+                      "refusing to use %s: the device changed between the checks and the "
+                      "open (%s is now another device)",
+                      p->dir, real);
+        return -1;
+    }
+    /* Between the guards and the open a loop device can be detached and
+     * attached to another file under the same device number, which the
+     * fstat above cannot tell. While this descriptor is open the kernel
+     * defers a detach (LOOP_CLR_FD only sets autoclear) and refuses a new
+     * attach (EBUSY), so what is checked now stays true for the run. */
+    if (p->device_write && dmk_linux_device_check_unused_held(p->dir, st->st_rdev, err) != DMK_OK) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+/* A descriptor handed over must be the device the user named, opened
+ * the way open_device opens it: direct I/O (a cached one would measure
+ * memory), read-write for a run that writes, and without O_SYNC/O_DSYNC
+ * for one that writes (each write would then carry FUA, a write-through
+ * to the medium that the path's open does not ask for, so the numbers
+ * would not compare). O_EXCL cannot be read back (the kernel keeps no
+ * creation flag in F_GETFL): the guards below look for users instead. */
+static int check_given_fd(const DmkTargetParams *p, const char *real, const struct stat *st,
+                          DmkError *err)
+{
+    struct stat got;
+    int fl = fcntl(p->device_fd, F_GETFL);
+    if (fl < 0 || fstat(p->device_fd, &got) != 0)
+        return dmk_error_os(err, DMK_E_INVAL, errno,
+                            "the descriptor handed over for the device %s cannot be used", p->dir);
+    if (!(fl & O_DIRECT))
+        return dmk_error_set(err, DMK_E_NOTSUP, 0,
+                             "refusing to use %s: the descriptor handed over for it was not opened "
+                             "for direct I/O (O_DIRECT), and cached I/O would measure memory",
+                             p->dir);
+    if ((fl & O_ACCMODE) == O_WRONLY)
         return dmk_error_set(err, DMK_E_PERM, 0,
-                             "refusing to write to %s: writing destroys its data, and the "
-                             "device's name was not confirmed (%s given)",
+                             "refusing to use %s: the descriptor handed over for it was opened for "
+                             "writing only, and every run reads",
+                             p->dir);
+    if (p->device_write && (fl & O_ACCMODE) != O_RDWR)
+        return dmk_error_set(err, DMK_E_PERM, 0,
+                             "refusing to write to %s: the descriptor handed over for it was "
+                             "opened for reading only",
+                             p->dir);
+    if (p->device_write && (fl & O_DSYNC))
+        return dmk_error_set(err, DMK_E_NOTSUP, 0,
+                             "refusing to write to %s: the descriptor handed over for it was "
+                             "opened with O_SYNC, which makes every write a write-through (FUA), "
+                             "so the write numbers would not compare with a plain direct open",
+                             p->dir);
+    if (!S_ISBLK(got.st_mode) || got.st_rdev != st->st_rdev)
+        return dmk_error_set(err, DMK_E_PERM, 0,
+                             "refusing to use %s: the descriptor handed over for it is %s, not "
+                             "the device %s (%u:%u)",
                              p->dir,
-                             p->device_confirm && *p->device_confirm ? p->device_confirm : "none");
-    (void)real;
-    return dmk_linux_device_check_unused("", p->dir, rdev, err);
+                             S_ISBLK(got.st_mode) ? "another block device" : file_kind(got.st_mode),
+                             real, major(st->st_rdev), minor(st->st_rdev));
+    return DMK_OK;
+}
+
+/* The way for a user who may not open the node (the window, through
+ * UDisks2): the same consent and guards on the device the descriptor
+ * is, checked as held (the descriptor is open already), and a duplicate
+ * of it for the target; the path is never opened. */
+static int adopt_fd(const DmkTargetParams *p, const char *real, const struct stat *st,
+                    DmkError *err)
+{
+    int rc = p->device_write ? check_consent(p, err) : DMK_OK;
+    if (rc == DMK_OK)
+        rc = check_given_fd(p, real, st, err);
+    if (rc == DMK_OK && p->device_write)
+        rc = dmk_linux_device_check_unused_held(p->dir, st->st_rdev, err);
+    if (rc != DMK_OK)
+        return -1;
+    int fd = fcntl(p->device_fd, F_DUPFD_CLOEXEC, 0);
+    if (fd < 0)
+        dmk_error_os(err, dmk_error_from_errno(errno), errno,
+                     "duplicating the descriptor of the device %s failed", p->dir);
+    return fd;
+}
+
+static int finish_open(const DmkTargetParams *p, const char *real, dev_t rdev, DmkLinuxTarget *t,
+                       DmkTargetInfo *info, DmkError *err)
+{
+    uint64_t size = 0;
+    int rc = learn_geometry(t->fd, p, &size, info, err);
+    if (rc != DMK_OK)
+        return rc;
+    describe(p, real, rdev, t, info);
+    t->device = true;
+    t->writable = p->device_write;
+    t->size = size;
+    t->discard = -1;
+    info->test_size = size;
+    snprintf(t->dir, sizeof t->dir, "%s", p->dir);
+    return DMK_OK;
 }
 
 int dmk_linux_device_open(const DmkTargetParams *p, DmkLinuxTarget **out, DmkTargetInfo *info,
@@ -129,58 +256,30 @@ int dmk_linux_device_open(const DmkTargetParams *p, DmkLinuxTarget **out, DmkTar
     memset(info, 0, sizeof *info);
     snprintf(info->path, sizeof info->path, "%s", p->dir);
     int rc = resolve(p->dir, real, &st, err);
-    if (rc == DMK_OK && p->device_write)
-        rc = check_write(p, real, st.st_rdev, err);
     if (rc != DMK_OK)
         return rc;
     DmkLinuxTarget *t = calloc(1, sizeof *t);
     if (!t)
         return dmk_error_set(err, DMK_E_NOMEM, 0, "out of memory");
-    t->fd = open_device(p, real, err);
+    t->fd = p->has_device_fd ? adopt_fd(p, real, &st, err) : open_by_path(p, real, &st, err);
     if (t->fd < 0) {
         free(t);
         return err->code;
     }
-    /* The node must still be the device the guards checked (a path
-     * replaced in between would send the writes elsewhere). */
-    struct stat now;
-    if (fstat(t->fd, &now) != 0 || !S_ISBLK(now.st_mode) || now.st_rdev != st.st_rdev) {
-        close(t->fd);
-        free(t);
-        return dmk_error_set(err, DMK_E_PERM, 0,
-                             "refusing to use %s: the device changed between the checks and the "
-                             "open (%s is now another device)",
-                             p->dir, real);
-    }
-    /* Between the guards and the open a loop device can be detached and
-     * attached to another file under the same device number, which the
-     * fstat above cannot tell. While this descriptor is open the kernel
-     * defers a detach (LOOP_CLR_FD only sets autoclear) and refuses a new
-     * attach (EBUSY), so what is checked now stays true for the run. */
-    if (p->device_write) {
-        rc = dmk_linux_device_check_unused_held(p->dir, st.st_rdev, err);
-        if (rc != DMK_OK) {
-            close(t->fd);
-            free(t);
-            return rc;
-        }
-    }
-    uint64_t size = 0;
-    rc = learn_geometry(t->fd, p, &size, info, err);
+    rc = finish_open(p, real, st.st_rdev, t, info, err);
     if (rc != DMK_OK) {
         close(t->fd);
         free(t);
         return rc;
     }
-    describe(p, real, st.st_rdev, t, info);
-    t->device = true;
-    t->writable = p->device_write;
-    t->size = size;
-    t->discard = -1;
-    info->test_size = size;
-    snprintf(t->dir, sizeof t->dir, "%s", p->dir);
     *out = t;
     return DMK_OK;
+}
+
+void dmk_os_device_fd_close(int fd)
+{
+    if (fd >= 0)
+        close(fd);
 }
 
 int dmk_linux_device_trim(DmkLinuxTarget *t, DmkTrimReport *rep, DmkError *err)

@@ -260,6 +260,10 @@ static int learn_geometry(DmkWinTarget *t, const DmkTargetParams *p, DmkTargetIn
 static int open_target(DmkWinTarget *t, const DmkTargetParams *p, DmkTargetInfo *info,
                        DmkError *err)
 {
+    if (p->has_device_fd) /* only the Linux window obtains one (UDisks2) */
+        return dmk_error_set(err, DMK_E_NOTSUP, 0,
+                             "%s: an already-open device descriptor is not supported on Windows",
+                             p->dir);
     if (p->device_write && !dmk_device_confirmed(p->dir, p->device_confirm))
         return dmk_error_set(err, DMK_E_PERM, 0,
                              "refusing to write to %s: writing destroys its data, and the "
@@ -351,6 +355,11 @@ bool dmk_os_device_empty(const char *path)
 void dmk_os_resolve_device(const char *path, char *buf, size_t len)
 {
     snprintf(buf, len, "%s", path ? path : ""); /* Windows device names have no links */
+}
+
+void dmk_os_device_fd_close(int fd)
+{
+    (void)fd; /* no descriptor is handed over here: open_target refuses one */
 }
 
 static void device_model(HANDLE h, char *out, size_t len)
