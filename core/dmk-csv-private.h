@@ -34,9 +34,15 @@ typedef enum {
 } DmkCsvRecord;
 extern const char *const dmk_csv_records[]; /* by DmkCsvRecord, NULL-terminated */
 
-/* The schema the writer writes and the newest the reader takes: the
- * highest `since` in the table (test-csv-read checks that they agree). */
-#define DMK_CSV_SCHEMA 6
+/* The schema the writer writes and the newest the reader takes: at
+ * least the highest `since` in the table (test-csv-read checks). */
+#define DMK_CSV_SCHEMA 7
+/* Schema 7 added no column: cells that do not apply to a row (a write
+ * test's read columns, an unknown capacity or link, a raw device's file
+ * system, no rate) are empty instead of 0, and text cells that pandas
+ * reads as missing ("null", "NA") or that begin with an apostrophe get
+ * the leading apostrophe too (dmk_csv_neutralise). */
+#define DMK_CSV_SCHEMA_EMPTY_NA 7
 
 /* A temperature cell holds a plausible reading or nothing (dmk-result.h). */
 #define DMK_CSV_TEMP_MIN DMK_TEMP_MIN_C
@@ -161,6 +167,10 @@ static inline size_t dmk_csv_col_direction(int write)
 {
     return dmk_csv_col_tail(write ? DMK_COL_WRITE_MB_S : DMK_COL_READ_MB_S);
 }
+
+/* Whether a test of mode has the per-direction columns of read (write
+ * 0) or of write (1) filled: a mixed test both. */
+bool dmk_csv_direction_applies(DmkMode mode, int write);
 
 /* True for the DmkStats fields a timeline sample has. */
 bool dmk_csv_sample_field(const DmkStatField *f);

@@ -120,16 +120,41 @@ DmkCsvColumn dmk_csv_column(size_t i)
     return tail_cols[i - dmk_stat_field_count];
 }
 
+bool dmk_csv_direction_applies(DmkMode mode, int write)
+{
+    return mode == DMK_MODE_MIX || (write ? mode == DMK_MODE_WRITE : mode == DMK_MODE_READ);
+}
+
 bool dmk_csv_sample_field(const DmkStatField *f)
 {
     return f->offset == offsetof(DmkStats, mb_s) || f->offset == offsetof(DmkStats, iops) ||
            f->offset == offsetof(DmkStats, lat_mean_us);
 }
 
+/* The texts pandas' read_csv takes for a missing value by default (its
+ * na_values, less "" and those that begin with '-', which the formula
+ * rule already marks): the null backend's name among them. */
+static const char *const na_words[] = {"1.#QNAN", "1.#IND", "#N/A N/A", "#N/A", "N/A",
+                                       "n/a",     "NA",     "<NA>",     "#NA",  "NULL",
+                                       "null",    "NaN",    "nan",      "None"};
+
+bool dmk_csv_na_word(const char *s, size_t len)
+{
+    for (size_t i = 0; i < sizeof na_words / sizeof na_words[0]; i++)
+        if (strlen(na_words[i]) == len && memcmp(na_words[i], s, len) == 0)
+            return true;
+    return false;
+}
+
+bool dmk_csv_risky_text(const char *s, size_t len)
+{
+    return (len > 0 && strchr("=+-@\t\r'", s[0]) != NULL && s[0] != '\0') ||
+           (len > 0 && dmk_csv_na_word(s, len));
+}
+
 void dmk_csv_neutralise(const char *in, char *out, size_t len)
 {
-    bool risky = strchr("=+-@\t\r", in[0]) != NULL && in[0] != '\0';
-    snprintf(out, len, "%s%s", risky ? "'" : "", in);
+    snprintf(out, len, "%s%s", dmk_csv_risky_text(in, strlen(in)) ? "'" : "", in);
 }
 
 /* ---- a row: cells set by column index, written in the table's order ------ */
@@ -217,7 +242,8 @@ static void put_honest_context(Row *r, const DmkRunResult *res)
     put_text(r, DMK_COL_COW, dmk_fs_feature_name(ti->cow));
     put_text(r, DMK_COL_COMPRESSION, dmk_fs_feature_name(ti->compression));
     put_text(r, DMK_COL_INTERFACE, ti->iface);
-    put_num(r, DMK_COL_INTERFACE_MB_S, (double)ti->iface_bytes_s / 1e6);
+    if (ti->iface_bytes_s) /* an unknown link: empty (schema 7) */
+        put_num(r, DMK_COL_INTERFACE_MB_S, (double)ti->iface_bytes_s / 1e6);
 }
 
 /* Schema 4: a test row's achieved queue depth and flags; the flags'
@@ -244,9 +270,15 @@ static void put_context(Row *r, const DmkRunResult *res, const char *record, con
     put_text(r, DMK_COL_DEVICE, ti->device);
     put_text(r, DMK_COL_DEVICE_MODEL, ti->model);
     put_text(r, DMK_COL_TEMP_SENSOR, ti->temp_sensor);
-    put_u64(r, DMK_COL_CAPACITY, ti->capacity_bytes);
-    put_u64(r, DMK_COL_FS_SIZE, ti->fs_size_bytes);
-    put_u64(r, DMK_COL_FS_FREE, ti->fs_free_bytes);
+    /* Schema 7: what is unknown or does not apply is an empty cell, not
+     * a 0 that a spreadsheet would average: a capacity the OS did not
+     * give, the file system of a raw device. */
+    if (ti->capacity_bytes)
+        put_u64(r, DMK_COL_CAPACITY, ti->capacity_bytes);
+    if (!ti->is_device) {
+        put_u64(r, DMK_COL_FS_SIZE, ti->fs_size_bytes);
+        put_u64(r, DMK_COL_FS_FREE, ti->fs_free_bytes);
+    }
     put_text(r, DMK_COL_OS, res->os);
     put_text(r, DMK_COL_BACKEND, res->backend);
     put_text(r, DMK_COL_PROFILE, res->profile);
@@ -270,7 +302,8 @@ static void put_context(Row *r, const DmkRunResult *res, const char *record, con
     put_u64(r, DMK_COL_QUEUE_DEPTH, j->queue_depth);
     put_u64(r, DMK_COL_THREADS, dmk_test_threads(&t->test));
     put_u64(r, DMK_COL_READ_SHARE, j->read_share);
-    put_u64(r, DMK_COL_RATE_IOPS, t->test.rate_iops);
+    if (t->test.rate_iops) /* 0: no rate asked, empty (schema 7) */
+        put_u64(r, DMK_COL_RATE_IOPS, t->test.rate_iops);
 }
 
 static void put_stats(Row *r, const DmkStats *s)
@@ -279,11 +312,15 @@ static void put_stats(Row *r, const DmkStats *s)
         put_num(r, dmk_csv_col_stat(i), dmk_stat_get(s, &dmk_stat_fields[i]));
 }
 
-static void put_directions(Row *r, const DmkPassResult *p)
+/* The directions the test does: a write test's read columns are empty
+ * (schema 7), not 0.0 MB/s that an average over the column would count. */
+static void put_directions(Row *r, const DmkTestResult *t, const DmkPassResult *p)
 {
     const DmkStats *d[2] = {&p->read, &p->write};
     for (int i = 0; i < 2; i++) {
         size_t c = dmk_csv_col_direction(i);
+        if (!dmk_csv_direction_applies(t->test.mode, i))
+            continue;
         put_num(r, c, d[i]->mb_s);
         put_num(r, c + 1, d[i]->iops);
         put_num(r, c + 2, d[i]->lat_mean_us);
@@ -367,7 +404,7 @@ static void write_test_rows(Row *r, const DmkRunResult *res, const DmkTestResult
     put_u64(r, dmk_csv_col_tail(DMK_COL_PARTIAL), t->partial ? 1 : 0);
     char flags[160];
     put_honest_test(r, t, flags, sizeof flags);
-    put_directions(r, &t->score);
+    put_directions(r, t, &t->score);
     put_share(r, t, &t->score);
     put_verify(r, &t->verify);
     end_row(r);
@@ -375,7 +412,7 @@ static void write_test_rows(Row *r, const DmkRunResult *res, const DmkTestResult
         put_context(r, res, dmk_csv_records[DMK_CSV_RECORD_PASS], t);
         put_u64(r, DMK_COL_PASS, p + 1);
         put_stats(r, &t->passes[p].total);
-        put_directions(r, &t->passes[p]);
+        put_directions(r, t, &t->passes[p]);
         put_share(r, t, &t->passes[p]);
         end_row(r);
     }
