@@ -61,6 +61,21 @@ static int opt_csv(DmkCliArgs *a, const char *v, DmkError *err)
 #endif
 }
 
+static int opt_xlsx(DmkCliArgs *a, const char *v, DmkError *err)
+{
+#ifdef DMK_HAVE_XLSX
+    (void)err;
+    a->xlsx_path = v;
+    return DMK_OK;
+#else
+    (void)a;
+    return dmk_error_set(err, DMK_E_INVAL, 0,
+                         "--xlsx '%s': this build has no spreadsheet export (built without "
+                         "libxlsxwriter); --csv writes the same cells",
+                         v);
+#endif
+}
+
 /* ---- options of sweep --------------------------------------------------- */
 
 static int opt_pattern(DmkCliArgs *a, const char *v, DmkError *err)
@@ -393,6 +408,7 @@ static DmkOption options[] = {
      "for its I/O (exact, machine-independent numbers; needs --null-latency)"},
     {"--json", "FILE", ALL_RUNS, opt_json, "write results as JSON to FILE (- for stdout)"},
     {"--csv", "FILE", ALL_RUNS, opt_csv, "write results as CSV to FILE (- for stdout)"},
+    {"--xlsx", "FILE", ALL_RUNS, opt_xlsx, "write results as a spreadsheet (.xlsx) to FILE"},
     {"--quiet", NULL, ALL_RUNS, opt_quiet, "no progress line"},
     REQ(DMK_REQ_WATCHDOG),
     REQ(DMK_REQ_WARMUP),

@@ -47,6 +47,7 @@ typedef struct {
     DmkRunRequest req;
     const char *json_path;
     const char *csv_path;
+    const char *xlsx_path;
     bool quiet;
     /* sweep: the kind, then what the options change of its defaults */
     bool sweep_kind_set, pattern_set, bs_set, threads_set;

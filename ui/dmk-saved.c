@@ -9,6 +9,9 @@
 #include "dmk-csv-read.h"
 #include "dmk-csv.h"
 #endif
+#ifdef DMK_HAVE_XLSX
+#include "dmk-xlsx.h"
+#endif
 
 struct DmkSaved {
     DmkRunResult *result;
@@ -81,8 +84,23 @@ static gboolean is_json(const char *path)
 #endif
 }
 
+static gboolean is_xlsx(const char *path)
+{
+    return g_str_has_suffix(path, ".xlsx") || g_str_has_suffix(path, ".XLSX");
+}
+
 static int write_file(const DmkRunResult *r, FILE *f, const char *path, DmkError *err)
 {
+    if (is_xlsx(path)) {
+#ifdef DMK_HAVE_XLSX
+        return dmk_xlsx_write(f, r, path, err);
+#else
+        return dmk_error_set(err, DMK_E_INVAL, 0,
+                             "%s: this build has no spreadsheet export (built without "
+                             "libxlsxwriter); save as .csv instead",
+                             path);
+#endif
+    }
 #ifdef DMK_HAVE_CSV
     if (!is_json(path))
         return dmk_csv_write(f, r, path, err);
@@ -112,8 +130,8 @@ gboolean dmk_saved_write(DmkSaved *s, const char *path, GError **error)
         g_set_error_literal(error, G_IO_ERROR, G_IO_ERROR_FAILED, err.msg);
         return FALSE;
     }
-    if (!is_json(path))
-        set_path(s, path); /* JSON is an export: only CSV opens again */
+    if (!is_json(path) && !is_xlsx(path))
+        set_path(s, path); /* JSON and .xlsx are exports: only CSV opens again */
     return TRUE;
 }
 
