@@ -18,6 +18,7 @@
 
 #include "dmk-csv-private.h"
 #include "dmk-escape.h"
+#include "dmk-size.h"
 
 #define N_KINDS      4 /* DmkCsvRecord: test, pass, sample, finding */
 #define MAX_DECIMALS 6
@@ -45,6 +46,12 @@ typedef struct {
 static bool is_context(size_t col)
 {
     return col <= DMK_COL_LAST_CONTEXT;
+}
+
+/* An empty text (no label, no flags) is no more than an empty cell. */
+static bool has_value(size_t col, const DmkCsvCell *c)
+{
+    return c->set && !(dmk_csv_column(col).kind == DMK_CSV_TEXT && c->text[0] == '\0');
 }
 
 /* A heading: the table's title; on the tests' sheet the pass column is
@@ -88,7 +95,7 @@ static void write_cell(Book *b, lxw_worksheet *ws, lxw_row_t row, lxw_col_t xc, 
                        const DmkCsvCell *c)
 {
     DmkCsvColumn k = dmk_csv_column(col);
-    if (!c->set)
+    if (!has_value(col, c))
         return;
     if (k.kind == DMK_CSV_TEXT) {
         char u[3 * 4100];
@@ -101,8 +108,12 @@ static void write_cell(Book *b, lxw_worksheet *ws, lxw_row_t row, lxw_col_t xc, 
     } else if (k.kind == DMK_CSV_UINT) {
         note(b, worksheet_write_number(ws, row, xc, (double)c->u, b->number[0]));
     } else {
-        int dec = k.decimals > MAX_DECIMALS ? MAX_DECIMALS : k.decimals;
-        note(b, worksheet_write_number(ws, row, xc, c->d, b->number[dec]));
+        /* The CSV's and the JSON's number, to the same decimals: a sum
+         * over the sheet is the sum over the CSV's column. */
+        char text[80];
+        int dec = 0;
+        double v = formatted_number(dmk_format_double(c->d, k.decimals, text, sizeof text), &dec);
+        note(b, worksheet_write_number(ws, row, xc, v, b->number[dec]));
     }
 }
 
@@ -128,7 +139,7 @@ static void on_row(DmkCsvRecord rec, const DmkCsvCell *cells, void *ctx)
     size_t n = dmk_csv_column_count();
     if (!b->writing) {
         for (size_t col = 0; col < n; col++)
-            s->used[col] = s->used[col] || (!is_context(col) && cells[col].set);
+            s->used[col] = s->used[col] || (!is_context(col) && has_value(col, &cells[col]));
         s->rows++;
         return;
     }
