@@ -219,20 +219,23 @@ def json_value(doc, record, i, j, col, mode):
         v = doc.get(col)
     else:
         t = doc["results"][i]
-        if record == "test":
-            if col == "pass":
-                v = t.get("best_pass")
-            elif col.startswith(("read_", "write_")) and col != "read_share_achieved" \
-                    and col not in t:
-                d, k = col.split("_", 1)
-                v = t[d].get(k) if isinstance(t.get(d), dict) else (
-                    t.get(k) if mode == d else None)
-            else:
-                v = t.get(col)
-        elif record == "pass":
-            v = t["passes"][j].get(col)
-        elif record == "sample":
-            v = t["timeline"][j].get(col)
+        obj = {"test": t, "pass": t["passes"][j] if record == "pass" else None,
+               "sample": t["timeline"][j] if record == "sample" else None}.get(record)
+        direction = col.split("_", 1)
+        if obj is None:
+            v = None
+        elif record == "test" and col == "pass":
+            v = t.get("best_pass")
+        elif col in obj:
+            v = obj[col]
+        elif record != "test" and col in t and col not in ("mb_s", "iops", "lat_mean_us"):
+            v = t[col]  # the test's identity, repeated on its rows
+        elif direction[0] in ("read", "write") and col != "read_share_achieved":
+            # a mixed test's score has read and write objects; a read or
+            # write test's direction is its total
+            d, k = direction
+            v = obj[d].get(k) if isinstance(obj.get(d), dict) else (
+                obj.get(k) if mode == d else None)
         else:
             v = None
     if isinstance(v, bool):
