@@ -70,7 +70,11 @@ typedef struct {
      * in order): the check after the last row names the line. */
     unsigned long *finding_lines;
     size_t n_finding_lines, cap_finding_lines;
-    DmkRunResult *res;
+    DmkRunResult *res; /* the run being read */
+    /* Files joined with cat: each header line after the first ends a run
+     * (kept here, in file order) and starts the next. */
+    DmkRunResult **runs;
+    size_t n_runs, cap_runs;
     const char *decimal_point; /* the C locale's, for strtod */
 } DmkCsvReader;
 

@@ -989,6 +989,78 @@ static void test_share_column(void)
     dmk_run_result_free(r);
 }
 
+/* Result files joined with cat: each header line starts a run, of any
+ * schema; show and chart read each (dmk_csv_load_runs), a caller of one
+ * result is told the file holds several; a header with no rows after it,
+ * or rows of another run under one header, are refused. */
+static void test_joined_files(void)
+{
+    DmkRunResult *a = build_result("first", 3), *b = build_result("second", 0);
+    snprintf(b->date, sizeof b->date, "2026-12-01T10:00:00Z");
+    size_t la = 0, lb = 0, l5 = 0;
+    char *ta = write_csv(a, &la), *tb = write_csv(b, &lb);
+    /* b as a schema 5 file: no schema 6 columns (nor its share cells) */
+    size_t l6 = 0;
+    char *zeros = with_old_zeros(tb, lb, &l6);
+    char *t5 = edit_cell(zeros, l6, 0, share_col(), NULL, &l5);
+    free(zeros);
+    zeros = edit_cell(t5, l5, 1, share_col(), NULL, &l5);
+    free(t5);
+    t5 = zeros;
+    for (int k = 0; k < 3; k++) {
+        char *rows = edit_cell(t5, l5, 0, DMK_COL_FINDING, NULL, &l5);
+        free(t5);
+        t5 = edit_cell(rows, l5, 1, DMK_COL_FINDING, NULL, &l5);
+        free(rows);
+    }
+    zeros = edit_cell(t5, l5, 0, DMK_COL_SCHEMA, "5", &l5);
+    free(t5);
+    t5 = zeros;
+    char *joined = malloc(la + l5 + la + 8);
+    memcpy(joined, ta, la);
+    memcpy(joined + la, t5, l5);
+    memcpy(joined + la + l5, ta, la);
+    DmkRunResult **runs = NULL;
+    size_t n = 0;
+    DmkError err = {0};
+    int rc = dmk_csv_load_runs_mem("j.csv", joined, la + l5 + la, &runs, &n, &err);
+    if (rc != DMK_OK)
+        printf("# joined: %s\n", err.msg);
+    DMK_CHECK_INT(rc, DMK_OK);
+    DMK_CHECK_INT(n, 3);
+    if (rc == DMK_OK && n == 3) {
+        check_same(a, runs[0]);
+        DMK_CHECK_STR(runs[1]->comment, "second");
+        DMK_CHECK_STR(runs[1]->date, "2026-12-01T10:00:00Z");
+        DMK_CHECK_INT(runs[1]->n_tests, b->n_tests);
+        check_same(a, runs[2]);
+    }
+    for (size_t i = 0; i < n; i++)
+        dmk_run_result_free(runs[i]);
+    free(runs);
+    /* one result asked for: the file says it holds several */
+    DmkRunResult *one = NULL;
+    DMK_CHECK(dmk_csv_load_mem("j.csv", joined, la + l5, &one, &err) != DMK_OK && !one);
+    DMK_CHECK_HAS(err.msg, "j.csv holds 2 runs (result files joined with cat)");
+    /* a header and nothing after it, at the end */
+    char hdr[8192];
+    size_t lh = (size_t)(strchr(ta, '\n') - ta) + 1;
+    memcpy(hdr, ta, lh < sizeof hdr ? lh : 0);
+    memcpy(joined + la, hdr, lh);
+    DMK_CHECK(dmk_csv_load_runs_mem("j.csv", joined, la + lh, &runs, &n, &err) != DMK_OK);
+    DMK_CHECK_HAS(err.msg, "no results after this header line");
+    /* b's rows under a's header, no header between: one file, two runs */
+    memcpy(joined + la, tb + lh, lb - lh);
+    DMK_CHECK(dmk_csv_load_runs_mem("j.csv", joined, la + lb - lh, &runs, &n, &err) != DMK_OK);
+    DMK_CHECK_HAS(err.msg, "a file holds one run");
+    free(joined);
+    free(t5);
+    free(ta);
+    free(tb);
+    dmk_run_result_free(a);
+    dmk_run_result_free(b);
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1)
@@ -1010,5 +1082,6 @@ int main(int argc, char **argv)
     DMK_TEST(test_column_counts_exact);
     DMK_TEST(test_fs_size_column);
     DMK_TEST(test_share_column);
+    DMK_TEST(test_joined_files);
     return dmk_test_done();
 }
