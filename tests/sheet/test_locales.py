@@ -1,5 +1,6 @@
 """A run's spreadsheet (--xlsx) and its CSV opened by LibreOffice, headless,
-in three locales whose decimal point is a comma (de_DE, ru_RU, cs_CZ):
+in three locales whose decimal point is a comma (de_DE, ru_RU, cs_CZ),
+and in en_US as the control:
 each file converted by LibreOffice to its flat ODF format (.fods), which
 says how it read each cell (a number and its value, or text). Every
 number of the .xlsx must come back a number equal to the JSON of the
@@ -113,7 +114,7 @@ def csv_as_read(sheet, csv):
     return right, wrong, text, example
 
 
-def in_locale(name, language):
+def in_locale(name, language, csv_right=False):
     (book, lang_b), (machine, lang_m) = libreoffice(name)
     check(lang_b == language and lang_m == language,
           f"LibreOffice ran in {lang_b}/{lang_m}, not {language}: the locale was not taken")
@@ -121,6 +122,8 @@ def in_locale(name, language):
     n_csv, n_json = sheetcheck.check_workbook(book, csv, doc)
     check(n_json == n_csv and n_json > 100, f"{n_json} of {n_csv} numbers in the JSON")
     right, wrong, text, example = csv_as_read(machine["machine"], csv)
+    if csv_right:  # the control: where the decimal point is '.', the CSV reads right too
+        check(wrong == 0 and text == 0, f"{language}: the CSV: {wrong} misread, {text} as text")
     return (f"{language}: .xlsx: {n_json} of {n_json} numbers equal to the JSON's; the CSV: "
             f"{right} numbers right, {wrong} read as other numbers"
             f"{' (' + example + ')' if example else ''}, {text} as text")
@@ -136,6 +139,12 @@ def test_libreoffice_ru_RU():
 
 def test_libreoffice_cs_CZ():
     return in_locale("cs_CZ", "cs-CZ")
+
+
+def test_libreoffice_en_US():
+    """The control: in a locale whose decimal point is '.', LibreOffice
+    reads every number of the CSV right, as the comparison must show."""
+    return in_locale("en_US", "en-US", csv_right=True)
 
 
 def main():
