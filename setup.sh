@@ -21,6 +21,7 @@ PACKAGES=(
     clang libclang-rt-14-dev llvm-14                        # ASan/UBSan and libFuzzer builds, symbolizer
     locales                                                 # a decimal-comma locale for tests
     zstd                                                    # unit/data: the write data do not compress
+    libxlsxwriter-dev libreoffice-calc-nogui                # the .xlsx export; its check in 3 locales
     e2fsprogs mount util-linux fdisk dosfstools             # loop-device tests, partitions (sfdisk), vfat
     bindfs fuse3                                            # FUSE targets: leftovers, RAM-backed storage
     btrfs-progs xfsprogs                                    # loop-mounted btrfs (NOCOW, compression, two devices), xfs (a log device)

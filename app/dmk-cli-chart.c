@@ -87,7 +87,7 @@ static void kinds_that_fit(const DmkRunResult *r, char *buf, size_t len)
 static int refuse(const DmkCliArgs *a, size_t f, const DmkRunResult *r, const char *why)
 {
     char fits[128], name[4096];
-    const char *file = dmk_escape(a->files[f], name, sizeof name);
+    const char *file = dmk_cli_input_name(a, f, name, sizeof name);
     if (!is_lab(r)) {
         fprintf(stderr,
                 "drivemark-cli: \"%s\" is not a review-lab result: %s; --kind qd, bs or tiles "
@@ -232,12 +232,14 @@ static bool out_is_an_input(const DmkCliArgs *a)
     return same;
 }
 
-int dmk_cli_chart(const DmkCliArgs *a)
+int dmk_cli_chart(const DmkCliArgs *args)
 {
     DmkRunResult *res[DMK_CLI_MAX_FILES] = {0};
-    if (out_is_an_input(a))
+    if (out_is_an_input(args))
         return DMK_EXIT_USAGE; /* a usage error, as --json and --csv naming one file */
-    if (dmk_cli_load_all(a, res) != DMK_OK)
+    DmkCliArgs in = *args;     /* its files become the results loaded */
+    const DmkCliArgs *a = &in;
+    if (dmk_cli_load_all(&in, res) != DMK_OK)
         return DMK_EXIT_FAILED;
     bool any_lab = false;
     for (size_t f = 0; f < a->n_files; f++)

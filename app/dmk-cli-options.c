@@ -61,6 +61,21 @@ static int opt_csv(DmkCliArgs *a, const char *v, DmkError *err)
 #endif
 }
 
+static int opt_xlsx(DmkCliArgs *a, const char *v, DmkError *err)
+{
+#ifdef DMK_HAVE_XLSX
+    (void)err;
+    a->xlsx_path = v;
+    return DMK_OK;
+#else
+    (void)a;
+    return dmk_error_set(err, DMK_E_INVAL, 0,
+                         "--xlsx '%s': this build has no spreadsheet export (built without "
+                         "libxlsxwriter); --csv writes the same cells",
+                         v);
+#endif
+}
+
 /* ---- options of sweep --------------------------------------------------- */
 
 /* --pattern's words, by DmkPattern. */
@@ -460,6 +475,7 @@ static DmkOption options[] = {
      .choices = clock_words},
     {"--json", "FILE", ALL_RUNS, opt_json, "write results as JSON to FILE (- for stdout)"},
     {"--csv", "FILE", ALL_RUNS, opt_csv, "write results as CSV to FILE (- for stdout)"},
+    {"--xlsx", "FILE", ALL_RUNS, opt_xlsx, "write results as a spreadsheet (.xlsx) to FILE"},
     {"--quiet", NULL, ALL_RUNS, opt_quiet,
      "no progress line and no notices (\"writing the result file\"): only the results, "
      "warnings and errors",

@@ -9,18 +9,49 @@
 #include "dmk-report.h"
 #include "dmk-size.h"
 
-int dmk_cli_load_all(const DmkCliArgs *a, DmkRunResult **out)
+int dmk_cli_load_all(DmkCliArgs *a, DmkRunResult **out)
 {
-    for (size_t i = 0; i < a->n_files; i++) {
+    const char *files[DMK_CLI_MAX_FILES];
+    size_t n_in = a->n_files, n = 0;
+    memcpy(files, a->files, sizeof files);
+    for (size_t i = 0; i < n_in; i++) {
         DmkError err = {0};
-        int rc = dmk_csv_load(a->files[i], &out[i], &err);
+        DmkRunResult **runs = NULL;
+        size_t k = 0;
+        int rc = dmk_csv_load_runs(files[i], &runs, &k, &err);
+        if (rc == DMK_OK && n + k > DMK_CLI_MAX_FILES) {
+            char name[4096];
+            rc = dmk_error_set(&err, DMK_E_INVAL, 0,
+                               "%s holds %zu runs: with the files before it more than %d results",
+                               dmk_escape(files[i], name, sizeof name), k, DMK_CLI_MAX_FILES);
+            for (size_t j = 0; j < k; j++)
+                dmk_run_result_free(runs[j]);
+        }
         if (rc != DMK_OK) {
+            free(runs);
             fprintf(stderr, "drivemark-cli: %s\n", err.msg);
-            dmk_cli_free_all(out, i);
+            dmk_cli_free_all(out, n);
             return rc;
         }
+        for (size_t j = 0; j < k; j++, n++) {
+            out[n] = runs[j];
+            a->files[n] = files[i];
+            a->file_run[n] = k > 1 ? (unsigned)(j + 1) : 0;
+        }
+        free(runs);
     }
+    a->n_files = n;
     return DMK_OK;
+}
+
+const char *dmk_cli_input_name(const DmkCliArgs *a, size_t i, char *buf, size_t len)
+{
+    dmk_escape(a->files[i], buf, len);
+    if (a->file_run[i]) {
+        size_t u = strlen(buf);
+        snprintf(buf + u, len - u, " (run %u)", a->file_run[i]);
+    }
+    return buf;
 }
 
 void dmk_cli_free_all(DmkRunResult **r, size_t n)
@@ -106,7 +137,7 @@ static void print_files(FILE *f, const DmkCliArgs *a, DmkRunResult *const *res)
         /* The file's name and its cells, escaped (dmk-escape.h). */
         dmk_escape_inplace(label, NULL);
         fprintf(f, "  [%zu] %s\n      %s (%s%s%s)%s\n", i + 1,
-                dmk_escape(a->files[i], name, sizeof name), label,
+                dmk_cli_input_name(a, i, name, sizeof name), label,
                 dmk_escape(t->path, path, sizeof path), t->fs_type[0] ? ", " : "",
                 dmk_escape(t->fs_type, fs, sizeof fs), res[i]->complete ? "" : " - incomplete run");
         print_file_flags(f, res[i]);
@@ -192,7 +223,7 @@ static void print_each(FILE *f, const DmkCliArgs *a, DmkRunResult *const *res)
     for (size_t i = 0; i < a->n_files; i++) {
         char name[4096];
         if (a->n_files > 1)
-            fprintf(f, "%s== %s ==\n", i ? "\n" : "", dmk_escape(a->files[i], name, sizeof name));
+            fprintf(f, "%s== %s ==\n", i ? "\n" : "", dmk_cli_input_name(a, i, name, sizeof name));
         if (res[i]->lab[0])
             dmk_report_lab(f, res[i]);
         else
@@ -200,10 +231,12 @@ static void print_each(FILE *f, const DmkCliArgs *a, DmkRunResult *const *res)
     }
 }
 
-int dmk_cli_show(const DmkCliArgs *a, FILE *f)
+int dmk_cli_show(const DmkCliArgs *args, FILE *f)
 {
     DmkRunResult *res[DMK_CLI_MAX_FILES] = {0};
-    if (dmk_cli_load_all(a, res) != DMK_OK)
+    DmkCliArgs in = *args; /* its files become the results loaded */
+    const DmkCliArgs *a = &in;
+    if (dmk_cli_load_all(&in, res) != DMK_OK)
         return DMK_EXIT_FAILED;
     if (any_lab(res, a->n_files))
         print_each(f, a, res);

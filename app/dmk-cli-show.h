@@ -9,8 +9,13 @@
 #include "dmk-result.h"
 
 /* Loads a->files into out[0..n_files); on a bad file prints the reader's
- * message, frees what was loaded and returns it. */
-int dmk_cli_load_all(const DmkCliArgs *a, DmkRunResult **out);
+ * message, frees what was loaded and returns it. A file of several runs
+ * (result files joined with cat) gives a result each: a->files and
+ * a->n_files then list the results, a->file_run numbers them. */
+int dmk_cli_load_all(DmkCliArgs *a, DmkRunResult **out);
+/* The i-th result's name for the user: its file, escaped, and "(run 2)"
+ * for one of several runs in a file. */
+const char *dmk_cli_input_name(const DmkCliArgs *a, size_t i, char *buf, size_t len);
 void dmk_cli_free_all(DmkRunResult **r, size_t n);
 
 /* Prints the files: one as CrystalDiskMark's table (unless --metric asks

@@ -240,15 +240,21 @@ static int fill_lab(DmkCliArgs *a, DmkError *err)
     return rc;
 }
 
-/* One file (or stdout) for both formats would hold one of them cut into
+/* One file (or stdout) for two formats would hold one of them cut into
  * the other. */
 static int check_outputs(const DmkCliArgs *a, DmkError *err)
 {
-    if (a->json_path && a->csv_path && strcmp(a->json_path, a->csv_path) == 0)
-        return dmk_error_set(err, DMK_E_INVAL, 0,
-                             "--json and --csv both name '%s': give each its own file (at most "
-                             "one of them may be - for stdout)",
-                             a->csv_path);
+    const struct {
+        const char *option, *path;
+    } out[] = {{"--json", a->json_path}, {"--csv", a->csv_path}, {"--xlsx", a->xlsx_path}};
+    size_t n = sizeof out / sizeof out[0];
+    for (size_t k = 0; k < n; k++)
+        for (size_t j = 0; j < k; j++)
+            if (out[j].path && out[k].path && strcmp(out[j].path, out[k].path) == 0)
+                return dmk_error_set(err, DMK_E_INVAL, 0,
+                                     "%s and %s both name '%s': give each its own file (at most "
+                                     "one of them may be - for stdout)",
+                                     out[j].option, out[k].option, out[k].path);
     return DMK_OK;
 }
 

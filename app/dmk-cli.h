@@ -47,6 +47,7 @@ typedef struct {
     DmkRunRequest req;
     const char *json_path;
     const char *csv_path;
+    const char *xlsx_path;
     bool quiet;
     /* sweep: the kind, then what the options change of its defaults */
     bool sweep_kind_set, pattern_set, bs_set, threads_set;
@@ -59,6 +60,9 @@ typedef struct {
     /* show and chart */
     const char *files[DMK_CLI_MAX_FILES];
     size_t n_files;
+    /* once loaded (dmk_cli_load_all): each result's number in its file,
+     * 1, 2, ... for result files joined with cat, 0 for a file of one */
+    unsigned file_run[DMK_CLI_MAX_FILES];
     const char *metric; /* a DmkStats field: mb_s, iops, lat_mean_us, lat_p99_us */
     bool metric_set;
     const char *chart_out;

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +25,9 @@
 #endif
 #ifdef DMK_HAVE_CHART
 #include "dmk-cli-chart.h"
+#endif
+#ifdef DMK_HAVE_XLSX
+#include "dmk-xlsx.h"
 #endif
 
 /* Exit statuses: core/dmk-request.h's DmkExitStatus, the window's too.
@@ -61,20 +65,47 @@ static void on_progress(const DmkProgress *p, void *user_data)
     dmk_report_progress(p);
 }
 
-/* An output named by --json/--csv (dmk-outfile.h): checked before the
- * run, so a bad path fails in a second, not after the benchmark; a
- * regular file is written to a temporary file and renamed over the old
- * one only once there is a complete result: a failed, stopped or killed
- * run, or a full disk, keeps the file from before. */
+/* An output named by --json/--csv/--xlsx (dmk-outfile.h): checked
+ * before the run, so a bad path fails in a second, not after the
+ * benchmark; a regular file is written to a temporary file and renamed
+ * over the old one only once there is a complete result: a failed,
+ * stopped or killed run, or a full disk, keeps the file from before. */
 typedef DmkOutFile DmkOutput;
+
+typedef int (*DmkWriteFn)(FILE *, const DmkRunResult *, const char *, DmkError *);
+
+/* The result files a run writes, in this order: the option that names
+ * each, its path in the arguments and its writer (NULL where this build
+ * has none: dmk-cli-options.c refuses the option then). */
+enum { OUT_JSON, OUT_CSV, OUT_XLSX, N_OUTPUTS };
+static const struct {
+    const char *option;
+    size_t path; /* offset of the path in DmkCliArgs */
+    DmkWriteFn write;
+} outputs_table[N_OUTPUTS] = {
+    [OUT_JSON] = {"--json", offsetof(DmkCliArgs, json_path), dmk_json_write},
+#ifdef DMK_HAVE_CSV
+    [OUT_CSV] = {"--csv", offsetof(DmkCliArgs, csv_path), dmk_csv_write},
+#else
+    [OUT_CSV] = {"--csv", offsetof(DmkCliArgs, csv_path), NULL},
+#endif
+#ifdef DMK_HAVE_XLSX
+    [OUT_XLSX] = {"--xlsx", offsetof(DmkCliArgs, xlsx_path), dmk_xlsx_write},
+#else
+    [OUT_XLSX] = {"--xlsx", offsetof(DmkCliArgs, xlsx_path), NULL},
+#endif
+};
+
+static const char *output_path(const DmkCliArgs *a, int k)
+{
+    return *(const char *const *)((const char *)a + outputs_table[k].path);
+}
 
 static bool quiet_notices; /* --quiet */
 
-static int output_write(DmkOutput *o, const DmkRunResult *res,
-                        int (*write_fn)(FILE *, const DmkRunResult *, const char *, DmkError *),
-                        DmkError *err)
+static int output_write(DmkOutput *o, const DmkRunResult *res, DmkWriteFn write_fn, DmkError *err)
 {
-    if (o->kind == DMK_OUT_NONE)
+    if (o->kind == DMK_OUT_NONE || !write_fn)
         return DMK_OK;
     /* Said before the write, not after: on a frozen or hung file system
      * the wait is here (fsync, rename), and the user sees what for. */
@@ -89,45 +120,48 @@ static int output_write(DmkOutput *o, const DmkRunResult *res,
     return rc;
 }
 
-static int write_outputs(const DmkRunResult *res, DmkOutput *json, DmkOutput *csv, DmkError *err)
+/* Each file is tried: a JSON file that failed does not cost the CSV.
+ * The last failure is left in err for the caller; earlier ones are said
+ * here, each file's own reason. */
+static int write_outputs(const DmkRunResult *res, DmkOutput *out, DmkError *err)
 {
-    /* Both are tried: a JSON file that failed does not cost the CSV. */
-    int rc = output_write(json, res, dmk_json_write, err);
-#ifdef DMK_HAVE_CSV
-    DmkError csv_err = {0};
-    int rc_csv = output_write(csv, res, dmk_csv_write, &csv_err);
-    if (rc != DMK_OK && rc_csv != DMK_OK) /* both said: each file's own reason */
-        fprintf(stderr, "drivemark-cli: %s\n", err->msg);
-    if (rc_csv != DMK_OK) {
-        rc = rc_csv;
-        *err = csv_err;
+    int rc = DMK_OK;
+    for (int k = 0; k < N_OUTPUTS; k++) {
+        DmkError e = {0};
+        int rc_k = output_write(&out[k], res, outputs_table[k].write, &e);
+        if (rc_k == DMK_OK)
+            continue;
+        if (rc != DMK_OK)
+            fprintf(stderr, "drivemark-cli: %s\n", err->msg);
+        rc = rc_k;
+        *err = e;
     }
-#else
-    (void)csv;
-#endif
     return rc;
 }
 
-/* Both outputs checked, and not one file twice under two names (the
+/* The outputs checked, and not one file twice under two names (the
  * second would silently replace the first). */
-static int outputs_open(DmkOutput *json, DmkOutput *csv, const DmkCliArgs *a, bool *usage,
-                        DmkError *err)
+static int outputs_open(DmkOutput *out, const DmkCliArgs *a, bool *usage, DmkError *err)
 {
-    int rc = dmk_outfile_check(json, a->json_path, err);
-    if (rc == DMK_OK)
-        rc = dmk_outfile_check(csv, a->csv_path, err);
-    *usage = rc == DMK_OK && dmk_outfile_same(json, csv);
-    if (*usage)
-        rc = dmk_error_set(err, DMK_E_INVAL, 0,
-                           "--json '%s' and --csv '%s' are the same file: give each its own file",
-                           json->path, csv->path);
+    int rc = DMK_OK;
+    *usage = false;
+    for (int k = 0; k < N_OUTPUTS && rc == DMK_OK; k++)
+        rc = dmk_outfile_check(&out[k], output_path(a, k), err);
+    for (int k = 0; k < N_OUTPUTS && rc == DMK_OK; k++)
+        for (int j = 0; j < k && rc == DMK_OK; j++)
+            if (dmk_outfile_same(&out[j], &out[k])) {
+                *usage = true;
+                rc = dmk_error_set(err, DMK_E_INVAL, 0,
+                                   "%s '%s' and %s '%s' are the same file: give each its own file",
+                                   outputs_table[j].option, out[j].path, outputs_table[k].option,
+                                   out[k].path);
+            }
     /* The temporary files now, before anything is measured: a directory
      * where a result cannot be renamed into place fails in a second, and
      * the file system is known to take a new file before the run. */
-    if (rc == DMK_OK && json->kind == DMK_OUT_REPLACE)
-        rc = dmk_outfile_begin(json, err);
-    if (rc == DMK_OK && csv->kind == DMK_OUT_REPLACE)
-        rc = dmk_outfile_begin(csv, err);
+    for (int k = 0; k < N_OUTPUTS && rc == DMK_OK; k++)
+        if (out[k].kind == DMK_OUT_REPLACE)
+            rc = dmk_outfile_begin(&out[k], err);
     return rc;
 }
 
@@ -143,7 +177,7 @@ static int exit_code(int rc)
  * result files, produced as soon as everything is measured (before the
  * test file's removal, which a discard-mounted file system can make slow). */
 typedef struct {
-    DmkOutput json, csv;
+    DmkOutput out[N_OUTPUTS];
     const DmkCliArgs *args;
     FILE *table;
     bool progress_shown;
@@ -157,8 +191,8 @@ static void discard_outputs(DmkRunOutputs *o)
     /* Nothing was measured: the temporary file made before the run is
      * removed, an old result under that name is kept; a device is only
      * closed. */
-    dmk_outfile_abort(&o->json);
-    dmk_outfile_abort(&o->csv);
+    for (int k = 0; k < N_OUTPUTS; k++)
+        dmk_outfile_abort(&o->out[k]);
 }
 
 static void on_measured(const DmkRunResult *res, int rc, void *user_data)
@@ -178,7 +212,7 @@ static void on_measured(const DmkRunResult *res, int rc, void *user_data)
         dmk_report_lab_as_saved(o->table, res);
     else
         dmk_report_table(o->table, res);
-    o->rc = write_outputs(res, &o->json, &o->csv, &o->err);
+    o->rc = write_outputs(res, o->out, &o->err);
 }
 
 /* --verify found bad blocks: said on stderr too, where a script sees it. */
@@ -229,14 +263,17 @@ static int cmd_run(DmkCliArgs *a)
     }
     bool usage = false;
     quiet_notices = a->quiet;
-    int rc = outputs_open(&out.json, &out.csv, a, &usage, &err);
+    int rc = outputs_open(out.out, a, &usage, &err);
     if (rc != DMK_OK) {
         discard_outputs(&out);
         fprintf(stderr, "drivemark-cli: %s\n", err.msg);
         return usage ? DMK_EXIT_USAGE : DMK_EXIT_FAILED;
     }
-    /* The table goes to stderr when stdout carries JSON or CSV. */
-    out.table = out.json.kind == DMK_OUT_STDOUT || out.csv.kind == DMK_OUT_STDOUT ? stderr : stdout;
+    /* The table goes to stderr when stdout carries a result file. */
+    out.table = stdout;
+    for (int k = 0; k < N_OUTPUTS; k++)
+        if (out.out[k].kind == DMK_OUT_STDOUT)
+            out.table = stderr;
     if (a->req.null_clock_simulated)
         dmk_clock_simulate(); /* before the runner starts any thread */
     DmkRunner *runner = dmk_runner_new(a->spec, be);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "dmk-csv-read-private.h"
+#include "dmk-csv.h"
 #include "dmk-escape.h"
 
 /* ---- messages ------------------------------------------------------------ */
@@ -351,6 +352,22 @@ int dmk_csv_get_temp(DmkCsvReader *rd, const DmkCsvCells *c, size_t col, double 
     return DMK_OK;
 }
 
+bool dmk_csv_cell_empty(const DmkCsvReader *rd, const DmkCsvCells *c, size_t col)
+{
+    size_t len;
+    dmk_csv_cell(rd, c, col, &len);
+    return len == 0;
+}
+
+int dmk_csv_get_uint_or_empty(DmkCsvReader *rd, const DmkCsvCells *c, size_t col, uint64_t min,
+                              uint64_t max, uint64_t *out)
+{
+    *out = 0;
+    if (rd->schema >= DMK_CSV_SCHEMA_EMPTY_NA && dmk_csv_cell_empty(rd, c, col))
+        return DMK_OK;
+    return dmk_csv_get_uint(rd, c, col, min, max, out);
+}
+
 /* Cells a kind of record leaves empty must be: anything there is not ours. */
 int dmk_csv_need_empty(DmkCsvReader *rd, const DmkCsvCells *c, size_t col, const char *record)
 {
@@ -363,10 +380,17 @@ int dmk_csv_need_empty(DmkCsvReader *rd, const DmkCsvCells *c, size_t col, const
 
 /* ---- text ---------------------------------------------------------------- */
 
-/* The writer's apostrophe before = + - @ tab CR, taken off again. */
-static const char *unneutralise(const char *s, size_t *len)
+/* The writer's apostrophe (dmk_csv_neutralise) taken off again: before
+ * = + - @ tab CR, and from schema 7 before an apostrophe and before a
+ * word pandas reads as missing ("'null"). */
+static const char *unneutralise(const DmkCsvReader *rd, const char *s, size_t *len)
 {
-    if (*len >= 2 && s[0] == '\'' && strchr("=+-@\t\r", s[1]) && s[1] != '\0') {
+    bool marked = *len >= 2 && s[0] == '\'';
+    if (marked && rd->schema >= DMK_CSV_SCHEMA_EMPTY_NA)
+        marked = dmk_csv_risky_text(s + 1, *len - 1);
+    else if (marked)
+        marked = strchr("=+-@\t\r", s[1]) && s[1] != '\0';
+    if (marked) {
         (*len)--;
         return s + 1;
     }
@@ -381,7 +405,7 @@ int dmk_csv_get_text(DmkCsvReader *rd, const DmkCsvCells *c, size_t col, char *d
         return fail_shown(rd, col, s, len, "contains a NUL byte");
     if (!utf8_valid(s, len))
         return fail_shown(rd, col, s, len, "is not valid UTF-8");
-    s = unneutralise(s, &len);
+    s = unneutralise(rd, s, &len);
     if (len >= cap)
         return fail_shown(rd, col, s, len, "is too long (at most %zu bytes)", cap - 1);
     memcpy(dst, s, len);

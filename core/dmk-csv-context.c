@@ -85,7 +85,10 @@ static int read_honest_context(DmkCsvReader *rd, const DmkCsvCells *c)
     if (rc == DMK_OK)
         rc = dmk_csv_get_text(rd, c, DMK_COL_INTERFACE, ti->iface, sizeof ti->iface);
     if (rc == DMK_OK)
-        rc = dmk_csv_get_real(rd, c, DMK_COL_INTERFACE_MB_S, IFACE_MB_S_MAX, &mb);
+        rc = rd->schema >= DMK_CSV_SCHEMA_EMPTY_NA &&
+                     dmk_csv_cell_empty(rd, c, DMK_COL_INTERFACE_MB_S)
+                 ? DMK_OK /* an unknown link (schema 7) */
+                 : dmk_csv_get_real(rd, c, DMK_COL_INTERFACE_MB_S, IFACE_MB_S_MAX, &mb);
     ti->cow = (DmkFsFeature)cow;
     ti->compression = (DmkFsFeature)z;
     /* Only a value that passed its range check becomes bytes/s: a
@@ -105,12 +108,15 @@ int dmk_csv_read_context(DmkCsvReader *rd, const DmkCsvCells *c)
     if (rc == DMK_OK)
         rc = read_context_text(rd, c);
     if (rc == DMK_OK)
-        rc = dmk_csv_get_uint(rd, c, DMK_COL_CAPACITY, 0, UINT64_MAX, &r->target.capacity_bytes);
+        rc = dmk_csv_get_uint_or_empty(rd, c, DMK_COL_CAPACITY, 0, UINT64_MAX,
+                                       &r->target.capacity_bytes);
     /* Schema 5; an older file does not know the size (0: not shown). */
     if (rc == DMK_OK && rd->file_col[DMK_COL_FS_SIZE] >= 0)
-        rc = dmk_csv_get_uint(rd, c, DMK_COL_FS_SIZE, 0, UINT64_MAX, &r->target.fs_size_bytes);
+        rc = dmk_csv_get_uint_or_empty(rd, c, DMK_COL_FS_SIZE, 0, UINT64_MAX,
+                                       &r->target.fs_size_bytes);
     if (rc == DMK_OK)
-        rc = dmk_csv_get_uint(rd, c, DMK_COL_FS_FREE, 0, UINT64_MAX, &r->target.fs_free_bytes);
+        rc = dmk_csv_get_uint_or_empty(rd, c, DMK_COL_FS_FREE, 0, UINT64_MAX,
+                                       &r->target.fs_free_bytes);
     /* A lab run may span a whole drive; read_context_text read `lab`. */
     if (rc == DMK_OK)
         rc = dmk_csv_get_uint(rd, c, DMK_COL_TEST_SIZE, 1,

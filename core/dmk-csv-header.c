@@ -102,5 +102,6 @@ int dmk_csv_read_schema(DmkCsvReader *rd, const DmkCsvCells *c)
             "schema %llu is not supported: this Drivemark reads schemas 1 to %d "
             "(a newer Drivemark wrote the file?)",
             (unsigned long long)v, DMK_CSV_SCHEMA);
+    rd->schema = (int)v;
     return dmk_csv_check_header(rd, (int)v);
 }

@@ -7,6 +7,7 @@
 #ifndef DMK_CSV_PRIVATE_H
 #define DMK_CSV_PRIVATE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "dmk-result.h"
@@ -20,8 +21,9 @@ typedef enum {
 typedef struct {
     const char *name;
     DmkCsvKind kind;
-    int decimals; /* DMK_CSV_REAL only */
-    int since;    /* the first schema version that has the column */
+    int decimals;      /* DMK_CSV_REAL only */
+    int since;         /* the first schema version that has the column */
+    const char *title; /* a spreadsheet's heading, with the unit (dmk-xlsx.c) */
 } DmkCsvColumn;
 
 /* The record column's words: a test's row, a pass's, a sample's, and
@@ -34,9 +36,15 @@ typedef enum {
 } DmkCsvRecord;
 extern const char *const dmk_csv_records[]; /* by DmkCsvRecord, NULL-terminated */
 
-/* The schema the writer writes and the newest the reader takes: the
- * highest `since` in the table (test-csv-read checks that they agree). */
-#define DMK_CSV_SCHEMA 6
+/* The schema the writer writes and the newest the reader takes: at
+ * least the highest `since` in the table (test-csv-read checks). */
+#define DMK_CSV_SCHEMA 7
+/* Schema 7 added no column: cells that do not apply to a row (a write
+ * test's read columns, an unknown capacity or link, a raw device's file
+ * system, no rate) are empty instead of 0, and text cells that pandas
+ * reads as missing ("null", "NA") or that begin with an apostrophe get
+ * the leading apostrophe too (dmk_csv_neutralise). */
+#define DMK_CSV_SCHEMA_EMPTY_NA 7
 
 /* A temperature cell holds a plausible reading or nothing (dmk-result.h). */
 #define DMK_CSV_TEMP_MIN DMK_TEMP_MIN_C
@@ -161,6 +169,29 @@ static inline size_t dmk_csv_col_direction(int write)
 {
     return dmk_csv_col_tail(write ? DMK_COL_WRITE_MB_S : DMK_COL_READ_MB_S);
 }
+
+/* Whether a test of mode has the per-direction columns of read (write
+ * 0) or of write (1) filled: a mixed test both. */
+bool dmk_csv_direction_applies(DmkMode mode, int write);
+
+/* A cell of a row as the writers fill it: empty (!set), a text (also a
+ * number already formatted by its row's rule: a finding's `value`), a
+ * whole number (DMK_CSV_UINT) or a decimal (DMK_CSV_REAL). */
+typedef struct {
+    bool set;
+    const char *text;
+    unsigned long long u;
+    double d;
+} DmkCsvCell;
+
+/* A row of kind rec: cells by column index (dmk_csv_column_count()),
+ * valid during the call only. */
+typedef void (*DmkCsvRowFn)(DmkCsvRecord rec, const DmkCsvCell *cells, void *ctx);
+
+/* Every row of r, in the file's order, to emit: the CSV writer's and the
+ * .xlsx writer's one source (dmk-xlsx.c), so the two hold the same cells. */
+int dmk_csv_each_row(const DmkRunResult *r, DmkCsvRowFn emit, void *ctx, const char *path,
+                     DmkError *err);
 
 /* True for the DmkStats fields a timeline sample has. */
 bool dmk_csv_sample_field(const DmkStatField *f);

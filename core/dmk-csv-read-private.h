@@ -55,6 +55,7 @@ typedef struct {
     bool have_header;
     unsigned long header_line;
     size_t n_cols;
+    int schema;                         /* the first row's, once read (dmk_csv_read_schema) */
     int file_col[DMK_CSV_MAX_COLUMNS];  /* table column -> file column, -1 if absent */
     int table_col[DMK_CSV_MAX_COLUMNS]; /* file column -> table column, -1 if unknown */
     size_t rows;                        /* data rows */
@@ -69,7 +70,11 @@ typedef struct {
      * in order): the check after the last row names the line. */
     unsigned long *finding_lines;
     size_t n_finding_lines, cap_finding_lines;
-    DmkRunResult *res;
+    DmkRunResult *res; /* the run being read */
+    /* Files joined with cat: each header line after the first ends a run
+     * (kept here, in file order) and starts the next. */
+    DmkRunResult **runs;
+    size_t n_runs, cap_runs;
     const char *decimal_point; /* the C locale's, for strtod */
 } DmkCsvReader;
 
@@ -112,6 +117,12 @@ int dmk_csv_get_text(DmkCsvReader *rd, const DmkCsvCells *c, size_t col, char *d
 /* The index of the cell's text in names (NULL-terminated). */
 int dmk_csv_get_choice(DmkCsvReader *rd, const DmkCsvCells *c, size_t col, const char *const *names,
                        int *out);
+/* Whether the cell of col is empty (or the file lacks the column). */
+bool dmk_csv_cell_empty(const DmkCsvReader *rd, const DmkCsvCells *c, size_t col);
+/* A whole number as dmk_csv_get_uint, or (schema 7, a cell that may not
+ * apply) empty: *out 0. */
+int dmk_csv_get_uint_or_empty(DmkCsvReader *rd, const DmkCsvCells *c, size_t col, uint64_t min,
+                              uint64_t max, uint64_t *out);
 /* Cells a kind of record leaves empty must be: anything there is not ours. */
 int dmk_csv_need_empty(DmkCsvReader *rd, const DmkCsvCells *c, size_t col, const char *record);
 
@@ -141,8 +152,10 @@ int dmk_csv_read_test_cells(DmkCsvReader *rd, const DmkCsvCells *c, DmkTestResul
                             uint32_t *best);
 /* The statistics columns, as a test and a pass row have them. */
 int dmk_csv_read_stats(DmkCsvReader *rd, const DmkCsvCells *c, DmkStats *s);
-/* The four per-direction columns of read and of write. */
-int dmk_csv_read_directions(DmkCsvReader *rd, const DmkCsvCells *c, DmkPassResult *p);
+/* The four per-direction columns of read and of write (from schema 7,
+ * those of the directions test t does; the others empty). */
+int dmk_csv_read_directions(DmkCsvReader *rd, const DmkCsvCells *c, const DmkTest *t,
+                            DmkPassResult *p);
 /* The achieved read share (schema 6) of a row of test t, into p. */
 int dmk_csv_read_share_achieved(DmkCsvReader *rd, const DmkCsvCells *c, const DmkTest *t,
                                 DmkPassResult *p);

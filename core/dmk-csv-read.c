@@ -43,16 +43,71 @@ static void on_field(void *s, size_t len, void *data)
     const char *text = s ? s : "";
     if (len && (memchr(text, '\n', len) || memchr(text, '\r', len)))
         rd->pending += count_breaks(text, len);
-    /* Past the header's count (or the most any header has) a cell is
-     * only counted: the message gives the row's real count, on the line
-     * the row starts, once the row is complete (on_row). */
-    size_t limit = rd->have_header ? rd->n_cols : DMK_CSV_MAX_COLUMNS;
-    if (rd->cells.n >= limit) {
+    /* Past the most any header has a cell is only counted: the message
+     * gives the row's real count, on the line the row starts, once the
+     * row is complete (on_row). Up to that all are kept: a row may be
+     * the header of the next file joined with cat, of another schema. */
+    if (rd->cells.n >= DMK_CSV_MAX_COLUMNS) {
         rd->cells.over++;
         return;
     }
     if (dmk_csv_cells_add(&rd->cells, text, len) != DMK_OK)
         dmk_csv_fail_at(rd, 0, -1, "out of memory");
+}
+
+/* A header line after rows: its schema cell is the column's name, where
+ * a data row has a number. */
+static bool is_header_again(const DmkCsvReader *rd, const DmkCsvCells *c)
+{
+    size_t len;
+    int f = rd->file_col[DMK_COL_SCHEMA];
+    if (f < 0 || (size_t)f >= c->n)
+        return false;
+    const char *s = dmk_csv_cell(rd, c, DMK_COL_SCHEMA, &len);
+    return len == 6 && memcmp(s, "schema", 6) == 0;
+}
+
+/* What is checked once a run's rows are all read: it has some, its last
+ * test is whole, its findings are those its lab test finds. */
+static int check_run_end(DmkCsvReader *rd)
+{
+    int rc = DMK_OK;
+    if (rd->rows == 0) {
+        /* Say what is wrong with the header first, if anything. */
+        rc = dmk_csv_check_header(rd, dmk_csv_header_schema(rd));
+        if (rc == DMK_OK)
+            rc = rd->n_runs
+                     ? dmk_csv_fail_at(rd, rd->header_line, -1, "no results after this header line")
+                     : dmk_csv_fail_at(rd, 0, -1, "no results: the file has only a header");
+    }
+    if (rc == DMK_OK)
+        rc = dmk_csv_finish_test(rd);
+    if (rc == DMK_OK)
+        rc = dmk_csv_check_findings(rd);
+    return rc;
+}
+
+/* The run read so far joins the list; the reader starts on the next,
+ * whose header is c (files joined with cat: docs/results.md). */
+static int next_run(DmkCsvReader *rd, const DmkCsvCells *c)
+{
+    int rc = check_run_end(rd);
+    if (rc == DMK_OK &&
+        dmk_csv_grow((void **)&rd->runs, &rd->cap_runs, rd->n_runs + 1, sizeof *rd->runs) != DMK_OK)
+        rc = dmk_csv_fail_at(rd, 0, -1, "out of memory");
+    DmkRunResult *next = rc == DMK_OK ? calloc(1, sizeof *next) : NULL;
+    if (rc == DMK_OK && !next)
+        rc = dmk_csv_fail_at(rd, 0, -1, "out of memory");
+    if (rc != DMK_OK)
+        return rc;
+    rd->runs[rd->n_runs++] = rd->res;
+    rd->res = next;
+    rd->rows = 0;
+    rd->schema = 0;
+    rd->in_samples = rd->in_findings = false;
+    rd->cap_tests = rd->cap_passes = rd->cap_samples = rd->cap_findings = 0;
+    rd->n_finding_lines = 0;
+    return dmk_csv_read_header(rd, c);
 }
 
 /* With CSV_REPALL_NL libcsv reports every CR and LF: an empty row is a
@@ -74,6 +129,8 @@ static void on_row(int c, void *data)
                 rd->cells.n + rd->cells.over, DMK_CSV_MAX_COLUMNS);
         else if (!rd->have_header)
             dmk_csv_read_header(rd, &rd->cells);
+        else if (is_header_again(rd, &rd->cells))
+            next_run(rd, &rd->cells);
         else
             dmk_csv_read_row(rd, &rd->cells);
     }
@@ -158,8 +215,18 @@ static int loader_feed(Loader *l, const char *buf, size_t len)
     return rd->rc;
 }
 
-/* Ends the parse; on success hands the result over. */
-static int loader_end(Loader *l, int rc, DmkRunResult **out)
+static void free_runs(DmkCsvReader *rd)
+{
+    for (size_t i = 0; i < rd->n_runs; i++)
+        dmk_run_result_free(rd->runs[i]);
+    free(rd->runs);
+    rd->runs = NULL;
+    rd->n_runs = 0;
+}
+
+/* Ends the parse; on success hands the runs over (*n of them, in file
+ * order: more than one where files were joined with cat). */
+static int loader_end(Loader *l, int rc, DmkRunResult ***out, size_t *n)
 {
     DmkCsvReader *rd = &l->rd;
     if (rc == DMK_OK && csv_fini(&l->p, on_field, on_row, rd) != 0 && rd->rc == DMK_OK)
@@ -168,16 +235,15 @@ static int loader_end(Loader *l, int rc, DmkRunResult **out)
     rc = rc != DMK_OK ? rc : rd->rc;
     if (rc == DMK_OK && !rd->have_header)
         rc = dmk_csv_fail_at(rd, 0, -1, "the file is empty");
-    if (rc == DMK_OK && rd->rows == 0) {
-        /* Say what is wrong with the header first, if anything. */
-        rc = dmk_csv_check_header(rd, dmk_csv_header_schema(rd));
-        if (rc == DMK_OK)
-            rc = dmk_csv_fail_at(rd, 0, -1, "no results: the file has only a header");
+    if (rc == DMK_OK)
+        rc = check_run_end(rd);
+    if (rc == DMK_OK &&
+        dmk_csv_grow((void **)&rd->runs, &rd->cap_runs, rd->n_runs + 1, sizeof *rd->runs) != DMK_OK)
+        rc = dmk_csv_fail_at(rd, 0, -1, "out of memory");
+    if (rc == DMK_OK) {
+        rd->runs[rd->n_runs++] = rd->res;
+        rd->res = NULL;
     }
-    if (rc == DMK_OK)
-        rc = dmk_csv_finish_test(rd);
-    if (rc == DMK_OK)
-        rc = dmk_csv_check_findings(rd);
     csv_free(&l->p);
     free(rd->finding_lines);
     free(rd->cells.buf);
@@ -186,17 +252,41 @@ static int loader_end(Loader *l, int rc, DmkRunResult **out)
     free(rd->test.buf);
     if (rc != DMK_OK) {
         dmk_run_result_free(rd->res);
+        free_runs(rd);
         return rc;
     }
-    *out = rd->res;
+    *out = rd->runs;
+    *n = rd->n_runs;
     return DMK_OK;
 }
 
-int dmk_csv_load_mem(const char *name, const void *data, size_t len, DmkRunResult **out,
-                     DmkError *err)
+/* One run only: a file of several (joined with cat) is refused here, for
+ * the callers that show one result (the window reads each run). */
+static int one_run(const char *name, int rc, DmkRunResult **runs, size_t n, DmkRunResult **out,
+                   DmkError *err)
+{
+    if (rc != DMK_OK)
+        return rc;
+    if (n == 1) {
+        *out = runs[0];
+        free(runs);
+        return DMK_OK;
+    }
+    for (size_t i = 0; i < n; i++)
+        dmk_run_result_free(runs[i]);
+    free(runs);
+    return dmk_error_set(err, DMK_E_INVAL, 0,
+                         "%s holds %zu runs (result files joined with cat): open them one by one, "
+                         "or with drivemark-cli show or chart, which read each",
+                         name, n);
+}
+
+int dmk_csv_load_runs_mem(const char *name, const void *data, size_t len, DmkRunResult ***out,
+                          size_t *n, DmkError *err)
 {
     Loader l;
     *out = NULL;
+    *n = 0;
     int rc = loader_begin(&l, name, err);
     if (rc != DMK_OK)
         return rc;
@@ -204,7 +294,17 @@ int dmk_csv_load_mem(const char *name, const void *data, size_t len, DmkRunResul
     const char *p = data;
     for (size_t off = 0; rc == DMK_OK && off < len; off += CHUNK_BYTES)
         rc = loader_feed(&l, p + off, len - off < CHUNK_BYTES ? len - off : CHUNK_BYTES);
-    return loader_end(&l, rc, out);
+    return loader_end(&l, rc, out, n);
+}
+
+int dmk_csv_load_mem(const char *name, const void *data, size_t len, DmkRunResult **out,
+                     DmkError *err)
+{
+    DmkRunResult **runs = NULL;
+    size_t n = 0;
+    *out = NULL;
+    int rc = dmk_csv_load_runs_mem(name, data, len, &runs, &n, err);
+    return one_run(name, rc, runs, n, out, err);
 }
 
 static int load_stream(Loader *l, FILE *f, const char *path)
@@ -222,9 +322,10 @@ static int load_stream(Loader *l, FILE *f, const char *path)
     return rc;
 }
 
-int dmk_csv_load(const char *path, DmkRunResult **out, DmkError *err)
+int dmk_csv_load_runs(const char *path, DmkRunResult ***out, size_t *n, DmkError *err)
 {
     *out = NULL;
+    *n = 0;
     FILE *f = NULL;
     /* A FIFO with no writer would block the open or the read forever; a
      * device is no result: only a regular file is read. */
@@ -248,5 +349,14 @@ int dmk_csv_load(const char *path, DmkRunResult **out, DmkError *err)
     errno = 0;
     rc = load_stream(&l, f, path);
     fclose(f);
-    return loader_end(&l, rc, out);
+    return loader_end(&l, rc, out, n);
+}
+
+int dmk_csv_load(const char *path, DmkRunResult **out, DmkError *err)
+{
+    DmkRunResult **runs = NULL;
+    size_t n = 0;
+    *out = NULL;
+    int rc = dmk_csv_load_runs(path, &runs, &n, err);
+    return one_run(path, rc, runs, n, out, err);
 }

@@ -1,4 +1,4 @@
-/* Reads a result file (docs/results.md, CSV schema 1 to 6) back into a
+/* Reads a result file (docs/results.md, CSV schema 1 to 7) back into a
  * DmkRunResult, for the CLI's show and chart commands and the GUI's
  * result tabs. Built only where libcsv exists: it uses libcsv's strict
  * parser. A file is taken whole or not at all: any error leaves *out
@@ -24,8 +24,17 @@
 #define DMK_CSV_READ_MAX_ROWS  1000000
 
 /* Loads path; on success *out is the result (free it with
- * dmk_run_result_free), on error NULL with err filled. */
+ * dmk_run_result_free), on error NULL with err filled. A file of several
+ * runs (result files joined with cat) is refused, saying so. */
 int dmk_csv_load(const char *path, DmkRunResult **out, DmkError *err);
+
+/* Loads every run of path: one per header line, so that result files
+ * joined with cat (a header each, of any schema 1 to 7) read as the runs
+ * they hold, each checked as a file of its own. *out is a malloc'd array
+ * of *n results (free each with dmk_run_result_free, then the array). */
+int dmk_csv_load_runs(const char *path, DmkRunResult ***out, size_t *n, DmkError *err);
+int dmk_csv_load_runs_mem(const char *name, const void *data, size_t len, DmkRunResult ***out,
+                          size_t *n, DmkError *err);
 
 /* The same from memory; name is what the messages call the file. */
 int dmk_csv_load_mem(const char *name, const void *data, size_t len, DmkRunResult **out,

@@ -111,7 +111,7 @@ static int read_pass_row(DmkCsvReader *rd, const DmkCsvCells *c)
     memset(p, 0, sizeof *p);
     rc = dmk_csv_read_stats(rd, c, &p->total);
     if (rc == DMK_OK)
-        rc = dmk_csv_read_directions(rd, c, p);
+        rc = dmk_csv_read_directions(rd, c, &t->test, p);
     if (rc == DMK_OK)
         rc = dmk_csv_read_share_achieved(rd, c, &t->test, p);
     if (rc == DMK_OK)

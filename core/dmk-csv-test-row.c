@@ -35,7 +35,7 @@ static int read_identity(DmkCsvReader *rd, const DmkCsvCells *c, DmkTest *t)
     if (rc == DMK_OK && rd->file_col[DMK_COL_LABEL] >= 0)
         rc = dmk_csv_get_text(rd, c, DMK_COL_LABEL, t->label, sizeof t->label);
     if (rc == DMK_OK && rd->file_col[DMK_COL_RATE_IOPS] >= 0)
-        rc = dmk_csv_get_uint(rd, c, DMK_COL_RATE_IOPS, 0, DMK_RATE_MAX, &t->rate_iops);
+        rc = dmk_csv_get_uint_or_empty(rd, c, DMK_COL_RATE_IOPS, 0, DMK_RATE_MAX, &t->rate_iops);
     t->mode = (DmkMode)mode;
     j->pattern = (DmkPattern)pattern; /* patterns[] is in DmkPattern's order */
     return rc;
@@ -53,12 +53,30 @@ int dmk_csv_read_stats(DmkCsvReader *rd, const DmkCsvCells *c, DmkStats *s)
     return DMK_OK;
 }
 
-/* The four per-direction columns of read and of write. */
-int dmk_csv_read_directions(DmkCsvReader *rd, const DmkCsvCells *c, DmkPassResult *p)
+/* A direction the test does not do (schema 7): its four cells empty. */
+static int read_no_direction(DmkCsvReader *rd, const DmkCsvCells *c, size_t col, DmkMode mode)
+{
+    int rc = DMK_OK;
+    for (size_t k = 0; rc == DMK_OK && k < 4; k++)
+        rc = dmk_csv_need_empty(rd, c, col + k,
+                                mode == DMK_MODE_READ ? "read test's" : "write test's");
+    return rc;
+}
+
+/* The four per-direction columns of read and of write; from schema 7
+ * only those of the directions the test does (t's mode). */
+int dmk_csv_read_directions(DmkCsvReader *rd, const DmkCsvCells *c, const DmkTest *t,
+                            DmkPassResult *p)
 {
     DmkStats *d[2] = {&p->read, &p->write};
     for (int i = 0; i < 2; i++) {
         size_t col = dmk_csv_col_direction(i);
+        if (rd->schema >= DMK_CSV_SCHEMA_EMPTY_NA && !dmk_csv_direction_applies(t->mode, i)) {
+            int rc = read_no_direction(rd, c, col, t->mode);
+            if (rc != DMK_OK)
+                return rc;
+            continue;
+        }
         int rc = dmk_csv_get_real(rd, c, col, DMK_CSV_STAT_MAX, &d[i]->mb_s);
         if (rc == DMK_OK)
             rc = dmk_csv_get_real(rd, c, col + 1, DMK_CSV_STAT_MAX, &d[i]->iops);
@@ -209,7 +227,7 @@ int dmk_csv_read_test_cells(DmkCsvReader *rd, const DmkCsvCells *c, DmkTestResul
     if (rc == DMK_OK)
         rc = read_partial(rd, c, t);
     if (rc == DMK_OK)
-        rc = dmk_csv_read_directions(rd, c, &t->score);
+        rc = dmk_csv_read_directions(rd, c, &t->test, &t->score);
     if (rc == DMK_OK)
         rc = dmk_csv_read_share_achieved(rd, c, &t->test, &t->score);
     if (rc == DMK_OK)

@@ -5,6 +5,8 @@
 #ifndef DMK_CSV_H
 #define DMK_CSV_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "dmk-result.h"
@@ -12,7 +14,14 @@
 int dmk_csv_write(FILE *f, const DmkRunResult *r, const char *path, DmkError *err);
 
 /* A text cell as written: cells starting with = + - @ tab or CR get a
- * leading apostrophe, so a spreadsheet never runs them as formulas. */
+ * leading apostrophe, so a spreadsheet never runs them as formulas; so
+ * do (schema 7) cells starting with an apostrophe, which the reader would
+ * otherwise take off, and the whole words pandas reads as a missing
+ * value (dmk_csv_na_word: "null", the null backend's name, "NA", ...). */
 void dmk_csv_neutralise(const char *in, char *out, size_t len);
+/* Whether the text s of len bytes gets the apostrophe. */
+bool dmk_csv_risky_text(const char *s, size_t len);
+/* Whether s (len bytes) is one of pandas' default missing-value words. */
+bool dmk_csv_na_word(const char *s, size_t len);
 
 #endif

@@ -9,14 +9,22 @@
 
 #include "dmk-size.h"
 
-#define FIELD(name, dec)                     \
-    {                                        \
-#name, offsetof(DmkStats, name), dec \
+#define FIELD(name, dec, title)                     \
+    {                                               \
+#name, offsetof(DmkStats, name), dec, title \
     }
 const DmkStatField dmk_stat_fields[] = {
-    FIELD(mb_s, 3),       FIELD(iops, 2),          FIELD(lat_mean_us, 3),  FIELD(lat_min_us, 3),
-    FIELD(lat_max_us, 3), FIELD(lat_stddev_us, 3), FIELD(lat_p50_us, 3),   FIELD(lat_p90_us, 3),
-    FIELD(lat_p99_us, 3), FIELD(lat_p999_us, 3),   FIELD(lat_p9999_us, 3),
+    FIELD(mb_s, 3, "Speed (MB/s)"),
+    FIELD(iops, 2, "IOPS"),
+    FIELD(lat_mean_us, 3, "Mean latency (µs)"),
+    FIELD(lat_min_us, 3, "Min latency (µs)"),
+    FIELD(lat_max_us, 3, "Max latency (µs)"),
+    FIELD(lat_stddev_us, 3, "Latency std. dev. (µs)"),
+    FIELD(lat_p50_us, 3, "p50 latency (µs)"),
+    FIELD(lat_p90_us, 3, "p90 latency (µs)"),
+    FIELD(lat_p99_us, 3, "p99 latency (µs)"),
+    FIELD(lat_p999_us, 3, "p99.9 latency (µs)"),
+    FIELD(lat_p9999_us, 3, "p99.99 latency (µs)"),
 };
 #undef FIELD
 const size_t dmk_stat_field_count = sizeof dmk_stat_fields / sizeof dmk_stat_fields[0];

@@ -131,6 +131,7 @@ typedef struct {
     const char *name; /* "mb_s", "iops", "lat_mean_us", ... */
     size_t offset;    /* of a double in DmkStats */
     int decimals;
+    const char *title; /* a spreadsheet's heading, with the unit: "Speed (MB/s)" */
 } DmkStatField;
 
 extern const DmkStatField dmk_stat_fields[];

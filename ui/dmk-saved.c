@@ -1,6 +1,7 @@
 #include "dmk-saved.h"
 
 #include <gio/gio.h>
+#include <stdlib.h>
 
 #include "dmk-json.h"
 #include "dmk-outfile.h"
@@ -8,6 +9,9 @@
 #ifdef DMK_HAVE_CSV
 #include "dmk-csv-read.h"
 #include "dmk-csv.h"
+#endif
+#ifdef DMK_HAVE_XLSX
+#include "dmk-xlsx.h"
 #endif
 
 struct DmkSaved {
@@ -81,8 +85,23 @@ static gboolean is_json(const char *path)
 #endif
 }
 
+static gboolean is_xlsx(const char *path)
+{
+    return g_str_has_suffix(path, ".xlsx") || g_str_has_suffix(path, ".XLSX");
+}
+
 static int write_file(const DmkRunResult *r, FILE *f, const char *path, DmkError *err)
 {
+    if (is_xlsx(path)) {
+#ifdef DMK_HAVE_XLSX
+        return dmk_xlsx_write(f, r, path, err);
+#else
+        return dmk_error_set(err, DMK_E_INVAL, 0,
+                             "%s: this build has no spreadsheet export (built without "
+                             "libxlsxwriter); save as .csv instead",
+                             path);
+#endif
+    }
 #ifdef DMK_HAVE_CSV
     if (!is_json(path))
         return dmk_csv_write(f, r, path, err);
@@ -112,21 +131,36 @@ gboolean dmk_saved_write(DmkSaved *s, const char *path, GError **error)
         g_set_error_literal(error, G_IO_ERROR, G_IO_ERROR_FAILED, err.msg);
         return FALSE;
     }
-    if (!is_json(path))
-        set_path(s, path); /* JSON is an export: only CSV opens again */
+    if (!is_json(path) && !is_xlsx(path))
+        set_path(s, path); /* JSON and .xlsx are exports: only CSV opens again */
     return TRUE;
 }
 
-DmkSaved *dmk_saved_load(const char *path, GError **error)
+GPtrArray *dmk_saved_load(const char *path, GError **error)
 {
 #ifdef DMK_HAVE_CSV
-    DmkRunResult *r = NULL;
+    DmkRunResult **runs = NULL;
+    size_t n = 0;
     DmkError err = {0};
-    if (dmk_csv_load(path, &r, &err) != DMK_OK) {
+    if (dmk_csv_load_runs(path, &runs, &n, &err) != DMK_OK) {
         g_set_error_literal(error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, err.msg);
         return NULL;
     }
-    return dmk_saved_new(r, path);
+    GPtrArray *all = g_ptr_array_new_with_free_func((GDestroyNotify)dmk_saved_unref);
+    for (size_t i = 0; i < n; i++) {
+        /* One of several runs (files joined with cat) is not known by the
+         * file: saving it must not replace the others with it alone. */
+        DmkSaved *s = dmk_saved_new(runs[i], n == 1 ? path : NULL);
+        if (n > 1) {
+            char *name = g_filename_display_basename(path);
+            g_free(s->title);
+            s->title = g_strdup_printf("%s (run %zu)", name, i + 1);
+            g_free(name);
+        }
+        g_ptr_array_add(all, s);
+    }
+    free(runs);
+    return all;
 #else
     g_set_error(error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
                 "%s: this build cannot read result files (built without libcsv)", path);

@@ -25,12 +25,15 @@ const char *dmk_saved_get_title(const DmkSaved *s);
 
 void dmk_saved_set_comment(DmkSaved *s, const char *comment);
 
-/* Writes the result as CSV (JSON for a name ending in .json); after a CSV
- * the result is known by that file, which can be opened again. */
+/* Writes the result as CSV (JSON for a name ending in .json, a workbook
+ * for .xlsx: dmk-xlsx.h); after a CSV the result is known by that file,
+ * which can be opened again. */
 gboolean dmk_saved_write(DmkSaved *s, const char *path, GError **error);
 
-/* Loads a result file (CSV); NULL with error set to the reader's message,
- * which names the file, line and column. */
-DmkSaved *dmk_saved_load(const char *path, GError **error);
+/* Loads a result file (CSV): its runs, one unless result files were
+ * joined with cat (then each is titled "r.csv (run 2)" and known by no
+ * file); NULL with error set to the reader's message, which names the
+ * file, line and column. */
+GPtrArray *dmk_saved_load(const char *path, GError **error);
 
 #endif

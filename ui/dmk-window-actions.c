@@ -162,6 +162,10 @@ static void act_save(GSimpleAction *a, GVariant *p, gpointer data)
                                     G_CALLBACK(on_save_response));
     add_filter(d, "CSV results (*.csv)", "*.csv");
     add_filter(d, "JSON results (*.json)", "*.json");
+#ifdef DMK_HAVE_XLSX
+    /* An export for spreadsheets: numbers typed, so any locale reads them. */
+    add_filter(d, "Spreadsheet (*.xlsx)", "*.xlsx");
+#endif
     suggest_name(d, _dmk_window_current_saved(self));
     show_dialog(d);
 }

@@ -331,18 +331,21 @@ static GtkWidget *open_one(DmkWindow *self, GFile *file, GString *errors)
     char *path = g_file_get_path(file);
     GError *error = NULL;
     GtkWidget *page = path ? find_tab(self, NULL, path) : NULL;
-    DmkSaved *saved = page || !path ? NULL : dmk_saved_load(path, &error);
+    GPtrArray *runs = page || !path ? NULL : dmk_saved_load(path, &error);
     if (!path) {
         char *uri = g_file_get_uri(file);
         g_string_append_printf(errors, "%s%s is not a local file", errors->len ? "\n" : "", uri);
         g_free(uri);
-    } else if (!page && !saved) {
+    } else if (!page && !runs) {
         g_string_append_printf(errors, "%s%s", errors->len ? "\n" : "", error->message);
         g_error_free(error);
-    } else if (saved) {
-        _dmk_window_add_result(self, saved, FALSE);
-        page = find_tab(self, saved, NULL);
-        dmk_saved_unref(saved);
+    } else if (runs) {
+        /* a tab per run: one, or each of result files joined with cat */
+        for (guint i = 0; i < runs->len; i++) {
+            _dmk_window_add_result(self, g_ptr_array_index(runs, i), FALSE);
+            page = find_tab(self, g_ptr_array_index(runs, i), NULL);
+        }
+        g_ptr_array_unref(runs);
     }
     if (page)
         _dmk_window_add_recent(self, path);

@@ -8,6 +8,7 @@
 #include <locale.h>
 
 #include "dmk-csv.h"
+#include "dmk-platform.h"
 
 #define MAX_ROWS   16
 #define MAX_FIELDS 96
@@ -178,15 +179,15 @@ static void test_rows(void)
         if (row == 0)
             continue;
         /* the context on every row */
-        DMK_CHECK_STR(cell(&tb, row, "schema"), "6");
+        DMK_CHECK_STR(cell(&tb, row, "schema"), "7");
         DMK_CHECK_STR(cell(&tb, row, "sweep"), "");
         /* an ordinary run: the lab's columns say nothing */
         DMK_CHECK_STR(cell(&tb, row, "lab"), "");
         DMK_CHECK_STR(cell(&tb, row, "lab_note"), "");
         DMK_CHECK_STR(cell(&tb, row, "temp_sensor"), "");
         DMK_CHECK_STR(cell(&tb, row, "label"), "");
-        DMK_CHECK_STR(cell(&tb, row, "rate_iops"), "0");
-        DMK_CHECK_STR(cell(&tb, row, "temp_c"), ""); /* no sensor: NaN is empty, not 0 */
+        DMK_CHECK_STR(cell(&tb, row, "rate_iops"), ""); /* no rate asked: empty, not 0 */
+        DMK_CHECK_STR(cell(&tb, row, "temp_c"), "");    /* no sensor: NaN is empty, not 0 */
         DMK_CHECK_STR(cell(&tb, row, "partial"), row == 1 ? "0" : "");
         DMK_CHECK_STR(cell(&tb, row, "version"), "0.1.0");
         DMK_CHECK_STR(cell(&tb, row, "date"), "2026-11-30T06:35:13Z");
@@ -197,7 +198,8 @@ static void test_rows(void)
         DMK_CHECK_STR(cell(&tb, row, "capacity_bytes"), "1000204886016");
         DMK_CHECK_STR(cell(&tb, row, "fs_free_bytes"), "123456789");
         DMK_CHECK_STR(cell(&tb, row, "os"), "Linux 6.1.0 x86_64");
-        DMK_CHECK_STR(cell(&tb, row, "backend"), "null");
+        /* pandas reads a bare null as missing (its na_values) */
+        DMK_CHECK_STR(cell(&tb, row, "backend"), "'null");
         DMK_CHECK_STR(cell(&tb, row, "profile"), "default");
         DMK_CHECK_STR(cell(&tb, row, "test_size"), "1073741824");
         DMK_CHECK_STR(cell(&tb, row, "passes"), "2");
@@ -287,9 +289,41 @@ static void test_text_round_trip(void)
         DMK_CHECK_INT(tb.n_fields[row], tb.n_fields[0]);
         DMK_CHECK_STR(cell(&tb, row, "comment"), comment);
         DMK_CHECK_STR(cell(&tb, row, "mode"), "read");
+        /* schema 7: a read test's write columns are empty, not 0.000 */
+        DMK_CHECK_STR(cell(&tb, row, "read_mb_s"), row == 1   ? "114.688"
+                                                   : row == 2 ? "57.344"
+                                                              : "114.688");
+        DMK_CHECK_STR(cell(&tb, row, "write_mb_s"), "");
+        DMK_CHECK_STR(cell(&tb, row, "write_iops"), "");
+        DMK_CHECK_STR(cell(&tb, row, "write_lat_mean_us"), "");
+        DMK_CHECK_STR(cell(&tb, row, "write_lat_p99_us"), "");
     }
     table_free(&tb);
     free(s);
+
+    /* and a write test's read columns; a raw device has no file system,
+     * an unknown capacity and link are no 0 either */
+    t.test.mode = DMK_MODE_WRITE;
+    r.target.is_device = true;
+    r.target.capacity_bytes = 0;
+    s = write_csv(&r);
+    if (s && parse(s, &tb) == 0) {
+        for (int row = 1; row < tb.n_rows; row++) {
+            DMK_CHECK_STR(cell(&tb, row, "read_mb_s"), "");
+            DMK_CHECK_STR(cell(&tb, row, "read_iops"), "");
+            DMK_CHECK_STR(cell(&tb, row, "read_lat_mean_us"), "");
+            DMK_CHECK_STR(cell(&tb, row, "read_lat_p99_us"), "");
+            DMK_CHECK(cell(&tb, row, "write_mb_s")[0] != '\0');
+            DMK_CHECK_STR(cell(&tb, row, "fs_size_bytes"), "");
+            DMK_CHECK_STR(cell(&tb, row, "fs_free_bytes"), "");
+            DMK_CHECK_STR(cell(&tb, row, "capacity_bytes"), "");
+            DMK_CHECK_STR(cell(&tb, row, "interface_mb_s"), "");
+        }
+        table_free(&tb);
+    }
+    free(s);
+    r.target.is_device = false;
+    t.test.mode = DMK_MODE_READ;
 
     /* no test: the header alone */
     r.n_tests = 0;
@@ -372,7 +406,18 @@ static void test_neutralise(void)
     check_neutralise("abc", "abc");
     check_neutralise("a=b", "a=b");
     check_neutralise("", "");
-    check_neutralise("'quoted", "'quoted");
+    /* schema 7: a leading apostrophe is doubled, so the reader's taking
+     * off one gives the text back */
+    check_neutralise("'quoted", "''quoted");
+    check_neutralise("'", "''");
+    /* pandas' default missing-value words, whole cells only */
+    check_neutralise("null", "'null");
+    check_neutralise("NA", "'NA");
+    check_neutralise("None", "'None");
+    check_neutralise("#N/A", "'#N/A");
+    check_neutralise("nullable", "nullable");
+    check_neutralise("NAS", "NAS");
+    check_neutralise("none", "none"); /* cow, compression: pandas keeps it */
     /* truncated to the buffer, still terminated */
     char small[4];
     dmk_csv_neutralise("=abcdef", small, sizeof small);
@@ -380,6 +425,52 @@ static void test_neutralise(void)
 }
 
 /* Numbers keep '.' whatever LC_NUMERIC says. */
+/* pandas' read_csv default na_values (pandas 2.x, io/parsers, STR_NA_VALUES):
+ * kept here as the outside reference the writer is checked against. */
+static const char *const pandas_na[] = {
+    "-1.#IND", "1.#QNAN", "1.#IND", "-1.#QNAN", "#N/A N/A", "#N/A", "N/A", "n/a",  "NA",
+    "<NA>",    "#NA",     "NULL",   "null",     "NaN",      "-NaN", "nan", "-nan", "None"};
+
+static bool pandas_reads_missing(const char *cell)
+{
+    for (size_t i = 0; i < sizeof pandas_na / sizeof pandas_na[0]; i++)
+        if (strcmp(cell, pandas_na[i]) == 0)
+            return true;
+    return cell[0] == '\0';
+}
+
+/* No text cell the writer writes is one pandas takes for missing data:
+ * every backend's name in the registry (the null backend's "null"), every
+ * word of the program's own tables, and any such word as free text. */
+static void test_pandas_na_words(void)
+{
+    char out[64];
+    for (size_t i = 0; i < dmk_backend_count(); i++) {
+        dmk_csv_neutralise(dmk_backend_at(i)->name, out, sizeof out);
+        DMK_CHECK(!pandas_reads_missing(out));
+    }
+    const char *words[] = {dmk_mode_name(DMK_MODE_READ),
+                           dmk_mode_name(DMK_MODE_WRITE),
+                           dmk_mode_name(DMK_MODE_MIX),
+                           dmk_pattern_name(DMK_PATTERN_SEQ),
+                           dmk_pattern_name(DMK_PATTERN_RND),
+                           dmk_data_name(DMK_DATA_RANDOM),
+                           dmk_data_name(DMK_DATA_ZERO),
+                           dmk_fs_feature_name(DMK_FS_FEATURE_NONE),
+                           dmk_fs_feature_name(DMK_FS_FEATURE_OFF),
+                           dmk_fs_feature_name(DMK_FS_FEATURE_ACTIVE),
+                           dmk_verify_bad_key(DMK_VERIFY_CORRUPT)};
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+        dmk_csv_neutralise(words[i], out, sizeof out);
+        DMK_CHECK(!pandas_reads_missing(out));
+    }
+    for (size_t i = 0; i < sizeof pandas_na / sizeof pandas_na[0]; i++) {
+        dmk_csv_neutralise(pandas_na[i], out, sizeof out);
+        DMK_CHECK(!pandas_reads_missing(out));
+        DMK_CHECK(out[0] == '\'' && strcmp(out + 1, pandas_na[i]) == 0);
+    }
+}
+
 static void test_locale(void)
 {
     DmkRunResult r;
@@ -411,6 +502,7 @@ int main(void)
     DMK_TEST(test_lab_rows);
     DMK_TEST(test_text_round_trip);
     DMK_TEST(test_neutralise);
+    DMK_TEST(test_pandas_na_words);
     DMK_TEST(test_locale);
     return dmk_test_done();
 }
