@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Drivemark's one set-up script for Debian 12 (bookworm).
 #
 #   ./setup.sh run    install what is missing, build, open the window

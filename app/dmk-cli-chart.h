@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* `drivemark-cli chart`: saved results as a review's chart (PNG, SVG,
  * PDF), drawn by the same Cairo renderer as the window (chart/dmk-chart.h).
  * Built only where libcsv and Cairo are. */

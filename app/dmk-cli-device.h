@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* drivemark-cli's raw device options: --device /dev/X instead of a
  * directory, and --yes-destroy-data=/dev/X, the typed consent that any
  * write test needs. Kept apart from dmk-cli.c's table of the rest. */

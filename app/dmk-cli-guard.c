@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifdef __linux__
 #define _GNU_SOURCE /* pipe2 */
 #endif

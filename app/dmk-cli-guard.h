@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The exit guard of drivemark-cli (Linux): the command runs in a child
  * process, and the process the shell waits for is a small parent that
  * does no I/O. A thread blocked in the kernel (io_submit on a frozen file

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* drivemark-cli's options: one table for every subcommand (options[],
  * with the run request's rows from core/dmk-request.h's table and the
  * lab tests' own settings from dmk-lab.h's) and a handler per option. */

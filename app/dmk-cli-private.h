@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* drivemark-cli's grammar in three files: the option table and its
  * handlers (dmk-cli-options.c), the help text printed from it
  * (dmk-cli-usage.c), and the command line's parser with the checks that

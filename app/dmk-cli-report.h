@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* What drivemark-cli prints: a CrystalDiskMark-style text table of a run
  * and a one-line progress display for terminals. */
 #ifndef DMK_CLI_REPORT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* `drivemark-cli show` and `chart`'s shared part: saved results (CSV),
  * loaded whole with the core's reader. Built only where libcsv is. */
 #ifndef DMK_CLI_SHOW_H

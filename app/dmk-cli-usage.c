@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* drivemark-cli --help: the commands, the lab tests from dmk-lab.h's
  * table, and every option of dmk-cli-options.c's table under a heading
  * for the commands that take it. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* drivemark-cli's command line: the command, its words and options
  * (dmk-cli-options.c's table), then the checks that build what a
  * measuring command will run. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* drivemark-cli's grammar: one table of options for every subcommand, one
  * parser, and the help text generated from the table. Plain C, no GLib,
  * so it cross-builds for Windows. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dmk-gen-docs: drivemark-cli's man page and its bash, zsh and fish
  * completions, written at build time from the tables its parser reads
  * (dmk-cli-options.c's rows, the run request's table, the lab tests',

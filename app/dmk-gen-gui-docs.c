@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dmk-gen-gui-docs: the window's man page, drivemark(1), its OPTIONS
  * written at build time from the options the window registers
  * (ui/dmk-app-options.c: its own table, the run request's, the lab

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* What the man pages' generators share (dmk-gen-docs for drivemark-cli,
  * dmk-gen-gui-docs for the window): roff's escaping, and the template
  * filled in from the tables. Build tools, never installed. */

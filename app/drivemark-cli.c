@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* drivemark-cli: the headless runner over the same engine as the GUI. */
 #include <errno.h>
 #include <signal.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* drivemark: the GTK window over the same engine as drivemark-cli. */
 #include "dmk-app.h"
 

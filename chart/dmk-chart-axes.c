@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Axes: "nice" 1-2-5 ticks from zero for values (a bar or line that does
  * not start at zero exaggerates differences between drives), powers of
  * two for queue depths and block sizes, gridlines and axis titles. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Grouped bars: a group per category (a test and direction, such as
  * "SEQ1M Q8T1 Read"), a bar per series (a drive), the value written above
  * each bar where it fits, so an article can quote the chart directly. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Saved results turned into the renderer's model (dmk-chart.h): the one
  * builder behind both `drivemark-cli chart` and the window's charts, so
  * what a reviewer exports from either is the same chart. Plain C like the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Export: the same render call on a Cairo image, SVG or PDF surface.
  * Cairo writes through our stream callback rather than to a path, so a
  * failure reports the C library's reason ("Permission denied"), not just

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Numbers on charts: '.' as the decimal point whatever the C locale (a
  * chart pasted into an article must not change with the reviewer's
  * settings), "," between thousands, and an M suffix only where the

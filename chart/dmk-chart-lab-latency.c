@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The lab's latency-under-load chart: mean and 99th percentile latency
  * against achieved IOPS, one chart per profile of the ramp. */
 #include <math.h>

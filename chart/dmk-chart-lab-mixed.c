@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The lab's mixed-load charts: MB/s against the read share, a line per
  * pattern (mixed), and a bar per pattern with its mean over the read
  * shares (mixed average). */

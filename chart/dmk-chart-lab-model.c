@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The pieces of a lab chart's model that every builder uses: its arrays,
  * series and categories (owned by the build until dmk_chart_build_free),
  * the results' legend names, the subtitle, the unit in a title. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* What the lab charts' files share (dmk-chart-lab.h is the interface;
  * this is not for callers):
  *   dmk-chart-lab.c           the kinds' table and lookups, which charts a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The lab's recovery chart: a bar per probe (fresh, degraded, after idle,
  * after TRIM), a bar per result in each. */
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The lab's timeline charts: each sample's speed as a dot against GiB
  * written with its moving average (speed), the same over the start of the
  * run (cache zoom), and speed with the drive's temperature against time

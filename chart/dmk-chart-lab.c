@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Review-lab results as the reviews chart them (docs/methodology.md
  * sections 2-5): the kinds' table, which charts a result has, and the
  * entry points, which check what they are asked for and hand it to the

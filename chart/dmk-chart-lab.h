@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Charts of review-lab results (core/dmk-lab.h), built into the same
  * renderer model as the other charts (dmk-chart-build.h), so the window
  * and `drivemark-cli chart` draw and export the same pictures. The

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The legend: one entry per series, flowing left to right in rows between
  * the titles and the plot, where it can never hide a data point. Each
  * entry shows the series as drawn (dash and marker, or hatched swatch). */

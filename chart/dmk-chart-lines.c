@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Line charts: y vs x per series, e.g. IOPS vs queue depth, one line per
  * drive. A missing value breaks the line rather than bridging it, so a
  * reader never takes an interpolation for a measurement. */

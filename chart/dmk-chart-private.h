@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* What the chart renderer's files share: layout, axes, text and style
  * helpers. Not installed, not for callers: they use dmk-chart.h. */
 #ifndef DMK_CHART_PRIVATE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* How series look. Each of the first eight differs in three ways at once:
  * colour (picked for colour-blind readers and spread in lightness, so
  * they still differ as greys), marker shape (filled and hollow in turn)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Text through Cairo's toy font API: no Pango, so the headless CLI can
  * link the renderer without GLib. DejaVu Sans is on every Linux desktop
  * and Cairo falls back to another sans font where it is missing. */

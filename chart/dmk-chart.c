@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The chart renderer's entry point: lays the chart out (titles, legend,
  * axes, plot) from the size it is given, so one model looks the same on
  * screen, in a 1x or 2x PNG, in SVG and in PDF. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Charts for reviews: one Cairo renderer that knows nothing of GTK (nor
  * GLib, nor Pango), so the GUI's GtkDrawingArea and the headless
  * `drivemark-cli chart` draw the same pixels, and what a reviewer exports

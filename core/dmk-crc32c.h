@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* CRC32C (Castagnoli, the iSCSI / ext4 / NVMe polynomial 0x1EDC6F41,
  * reflected), as used by the verify option to check written blocks.
  * SSE4.2's crc32 instruction where the CPU has it, slice-by-8 tables

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The CSV reader's typed cells: a row's cells as libcsv gave them, a cell
  * found by its table column, and each read as the kind the column table
  * (dmk-csv-private.h) gives it: a number in its range, a temperature, a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The CSV reader's run context: the columns every row repeats (the run's
  * date, target, drive, settings, ...), read from the first row into the
  * result, and checked to be the same on every later row. */

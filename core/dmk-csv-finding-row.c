@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The CSV reader's finding rows (schema 6): one figure of what the lab
  * analysis found ("cliff.cache", its value, its unit), kept after the
  * rows of the test its set is anchored at (dmk-lab-findings.h). The key,

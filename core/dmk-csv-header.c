@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The CSV reader's header row: each name mapped to the column table, and
  * the whole checked against the columns of the schema the first row
  * names (dmk-csv-private.h: a column has the schema that added it). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The columns of the CSV result file, shared by the writer (dmk-csv.c)
  * and the reader (dmk-csv-read.c and its parts, dmk-csv-read-private.h)
  * so the two can never disagree: both address a cell by its index here,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* What the CSV reader's files share (dmk-csv-read.h is the reader's
  * interface; this is not for callers). The reader is split along its
  * seams:

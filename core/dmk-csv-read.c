@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The reader of the CSV result file. libcsv's strict parser splits the
  * bytes into cells; everything else is checked row by row, against the
  * column table the writer uses (dmk-csv-private.h): the header, the

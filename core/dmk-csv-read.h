@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Reads a result file (docs/results.md, CSV schema 1 to 7) back into a
  * DmkRunResult, for the CLI's show and chart commands and the GUI's
  * result tabs. Built only where libcsv exists: it uses libcsv's strict

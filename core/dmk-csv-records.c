@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The CSV reader's record order: a test's row, then its passes, then its
  * timeline samples, then (a lab file) its findings, each row in its
  * place, building the result as the rows come (dmk-csv-test-row.c reads

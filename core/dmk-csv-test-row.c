@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* What the CSV reader takes from a test row: the test's identity, its
  * score's statistics and spread, whether it was cut short, its flags and
  * what the verify option found; the statistics a pass row shares. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The result file format (docs/results.md): RFC 4180 CSV with CRLF, one
  * header row, the run's context on every row, and three kinds of record
  * (a test's summary, each pass, each timeline sample). Written with

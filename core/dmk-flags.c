@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Honest numbers: the flags that say when a score is not what the drive
  * sustains, and the words for them, shared by every front end (report,
  * CLI, tiles) and the file formats. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Latency histogram with log-linear buckets (the layout fio and
  * HdrHistogram use): values below 128 ns are exact, above that each power
  * of two is split into 128 equal buckets, so a bucket's midpoint is within

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The run result as JSON (schema in docs/results.md). Written by hand:
  * no JSON library exists for the mingw build. Numbers never depend on the
  * C locale. */

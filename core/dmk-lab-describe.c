@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* What a lab test's settings will do, in a sentence or two: the Lab
  * tab's summary under its form, from the tests' table (dmk-lab.c). Times
  * read as people pick them ("2 h", "30 min", "0.5 s"), numbers with a

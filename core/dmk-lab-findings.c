@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The finding structs' tables (dmk-lab-findings.h) and what reads them:
  * which sets a result has, each figure as a file keeps it and as people
  * read it. The analysis itself is dmk-lab.c's; this only describes and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* What the review-lab analysis found (dmk-lab.h's DmkLabCliff,
  * DmkLabThermal, DmkLabLatency, DmkLabMixed, DmkLabRecovery), as result
  * files keep it and people read it. Each finding struct is described once,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* What the lab tests' table (dmk-lab.c) points at in the lab's other
  * files: each test's sentence (dmk-lab-describe.c) and report section
  * (dmk-lab-report.c). Core only. */

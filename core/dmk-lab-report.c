@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The review-lab report: what the analysis found, in sentences a reviewer
  * can quote, with the unit on every number. Shared by drivemark-cli and
  * the window. */

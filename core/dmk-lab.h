@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The review-lab tests of docs/methodology.md sections 2-5, built on the
  * ordinary runner: each is a DmkRunSpec (dmk_lab_build) whose tests are
  * its steps, and an analysis of the result that turns samples into what a

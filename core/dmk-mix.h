@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A mixed job's read-or-write choice: each worker holds the asked read
  * share by construction, not by chance. Private to the core; the worker
  * calls dmk_mix_next once per I/O.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Where each I/O of one worker goes. Every worker owns a slice of the test
  * file, so threads never share offsets. Sequential walks the slice and
  * wraps; random visits every block-aligned offset of the slice exactly

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A file the program writes for the user (a result, a chart, a
  * screenshot): never replaced in place. A regular file is written to a
  * temporary file in the same directory (nameless, O_TMPFILE, where the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The data that writes carry. Random data: one buffer of random bytes
  * made once per run is the source, and each write's own buffer is filled
  * per I/O with a random aligned slice of it XORed with a 64-bit key per

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* CrystalDiskMark 8's profiles, by the names the CLI and the GUI use. */
 #ifndef DMK_PRESETS_H
 #define DMK_PRESETS_H

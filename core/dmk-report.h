@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* CrystalDiskMark's text layout of a run: what drivemark-cli prints and
  * what the window copies to the clipboard, from one implementation. */
 #ifndef DMK_REPORT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The help lines of the run request's options that the lab tests share
  * (--size, --warmup, --test): the table's words for run and sweep, then
  * each lab test's default from dmk-lab.h's table (the tests that take the

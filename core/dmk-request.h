@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* One run request for every front end: what the user asked for (target,
  * profile or tests, mode and mix share, size, passes, times, verify, a
  * sweep or a lab test, the backend and its options), described by one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The immutable record of a run: its context and, per test, every pass
  * and the CrystalDiskMark score. Front ends only read it. */
 #ifndef DMK_RESULT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Small fast PRNG for the I/O path: xoshiro256** seeded by splitmix64
  * (algorithms by Blackman and Vigna, public domain; written from their
  * description). Not for anything secret; it picks offsets and data. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Runs a DmkRunSpec on a backend: creates and fills the test file, then
  * each test (warm-up, timed passes, interval), and returns a DmkRunResult.
  * dmk_runner_run() blocks; call it from a worker thread in a GUI. The

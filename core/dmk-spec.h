@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* What to run: tests named the CrystalDiskMark way ("SEQ1M Q8T1"), each
  * made of one or more jobs (groups of identical workers), and the run's
  * settings. Specs are plain data; dmk_run_spec_validate() checks them

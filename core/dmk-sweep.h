@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Sweeps: one workload measured at a series of queue depths or block
  * sizes, the line charts of the reviews (docs/methodology.md, section 2).
  * A sweep is nothing but a DmkRunSpec whose tests are its points (one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The verify option: every written block carries a 64-byte header (magic,
  * run id, offset, sequence, the payload's place in the run's data pool and
  * its first key, length, test, CRC32C of the block) and is read back and checked after

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* One worker: a thread with its own queue, buffers, offsets and counters.
  * Private to the core; the runner drives it. */
 #ifndef DMK_WORKER_H

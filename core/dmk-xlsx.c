@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The .xlsx export: the rows the CSV writer makes (dmk_csv_each_row),
  * each cell typed as the column table says, into a workbook. Two passes
  * over the rows: the first finds which columns each kind of row fills

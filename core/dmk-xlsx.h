@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The spreadsheet export (docs/results.md, "Spreadsheets: .xlsx"): the
  * CSV's cells (dmk_csv_each_row) as an Office Open XML workbook, written
  * with libxlsxwriter, so that a double-click opens it right in any

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The backend registry: the descriptors platform/meson.build lists for
  * this OS (the generated dmk-backend-list.h), looked up by name, and the
  * texts and checks every front end shares, so that a backend is named in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Between dmk-clock.c (the clock every caller reads, real or simulated)
  * and the per-OS files: the OS's own clock and sleep, and the hooks that
  * let the simulated clock know which threads of the run are busy. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The clock the engine reads (dmk_clock_ns) and waits on (dmk_sleep_ns,
  * dmk_wait_until_ns): the OS's monotonic clock, or, once a test called
  * dmk_clock_simulate(), a simulated one.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Errors cross layers as a negative code plus the raw OS code (as libuv
  * does) and a message that already names the operation, the path and the
  * OS's own text, so every front end can show it as it is. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Text from outside the program (a result file's cells, a file or drive
  * name) made safe to print on a terminal: every control character (C0
  * but those the caller keeps, DEL, C1 such as the 8-bit CSI), every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* What every platform's result-file functions share. */
 #include "dmk-platform.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The platform layer: the only header the core includes for anything that
  * differs per operating system. Two parts:
  *  - plain OS services (clock, threads, memory, system facts), one

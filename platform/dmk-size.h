@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Parsing and formatting of sizes, counts and durations as users type
  * them. Sizes are binary (K = KiB = 1024); "KB"/"MB" are refused because
  * they are ambiguous, and so are zero, negatives, overflow and junk. */

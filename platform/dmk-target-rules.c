@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The target rules every OS and backend shares (dmk-target-rules.h). */
 #include "dmk-target-rules.h"
 

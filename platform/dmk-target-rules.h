@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The rules every target follows, whatever the OS or backend: how big a
  * test file may be for the free space, how a raw device's test region is
  * cut, and what consent to write to a device is. Policy, not OS service:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "dmk-text.h"
 
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Words joined into a sentence's list: "a, b or c". The lab tests', the
  * chart kinds' and the backends' names in help and error texts are each
  * a table's names joined this one way. */

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """The layers' include rules (docs/design.md, "Layers"), checked on the
 source tree. The build enforces them first: each layer's library is
 compiled with its own include directory and those below it only, so an

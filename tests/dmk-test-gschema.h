@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The window's settings schema as the unit tests read it: one key's text,
  * so a test can check the choices or range the schema offers against the
  * table that describes them (the lab tests', the run request's). The path

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A review-lab result (dmk_test_build_lab_result) together with the
  * storage it points into, for the tests of the writers and the reader. */
 #ifndef DMK_TEST_LAB_H

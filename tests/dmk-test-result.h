@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A result built by hand, the same for every test of a writer or reader
  * (JSON, CSV), so their expectations can be read against one fixture. */
 #ifndef DMK_TEST_RESULT_H

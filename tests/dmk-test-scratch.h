@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Scratch files for tests of writers (JSON, CSV): tmpfile(), or where that
  * fails (Windows' C runtime makes it in the drive's root) a named file in
  * $DMK_TEST_TMPDIR or the current directory, removed on close. */

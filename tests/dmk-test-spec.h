@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The engine's tests' run specs: one start for each, so a test says only
  * what it changes (its backend's latency, a watchdog, verify); and what a
  * run came to. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A fake sysfs/procfs tree for the Linux storage tests (the write guard,
  * the storage walk): files and directories under a root directory. */
 #ifndef DMK_TEST_TREE_H

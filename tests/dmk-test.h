@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A minimal TAP test harness: plain C, no GLib, so the same tests build
  * natively and with mingw-w64 and run under Wine. Each test function
  * checks with DMK_CHECK*; main() lists them with DMK_TEST.

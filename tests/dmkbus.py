@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """A private D-Bus "system" bus for a test (tests/ui/test_udisks.py,
 tests/integration/test_udisks.py): a dbus-daemon of its own, listening on
 a socket under a test directory, with a config that lets anyone own and

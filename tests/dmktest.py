@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """What the Python test scripts share (tests/cli, tests/integration,
 tests/ui): check() and Skip, fresh directories on the build dir's file
 system, drivemark-cli's usage errors, CSV output read back, and the TAP

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The window's command line: the options (each described once, in the
  * run request's table of core/dmk-request.h, shared with drivemark-cli,
  * in option_entries for the window's own, and in dmk-lab.h's and the

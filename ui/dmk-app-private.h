@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* What the application's three files share (dmk-app.c: the application;
  * dmk-app-options.c: its command line; dmk-app-script.c: the scripted runs
  * the tests and screenshots drive). Private to them: the rest of ui/ sees

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Scripted runs, for tests, screenshots and reviews' automation: the
  * autorun, stop and close at a given moment, the outputs written when the
  * run ends (screenshot, JSON, chart, tiles, clipboard) and the exit status. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The GtkApplication: one window, the settings, app.quit and app.about,
  * accelerators and the style sheet. Its command line is dmk-app-options.c,
  * its scripted runs dmk-app-script.c. */

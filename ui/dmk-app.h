@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The GtkApplication: one window, the settings, app.quit and app.about,
  * accelerators, the style sheet, and the command line for scripted use
  * (--autorun, --screenshot, --json, --dump-tiles, --quit-when-done). */

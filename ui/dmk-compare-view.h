@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The compare tab: pick kept results with check buttons, and the chart
  * overlays them (a bar or a line per result) above a table of the
  * numbers with each one's difference in % to the first picked. The

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The Lab tab's form: each test's settings fields, built from the lab
  * tests' table (core/dmk-lab.h), read back into DmkLabParams, set from the
  * command line, and what they mean (dmk-lab-page-private.h lists the

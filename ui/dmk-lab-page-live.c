@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A Lab tab run's progress line and its live chart: speed over data
  * written (or time) from the progress reports, an approximation until the
  * exact charts of the samples replace it (dmk-lab-page-private.h lists the

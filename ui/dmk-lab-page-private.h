@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The Lab tab's parts (dmk-lab-page.h is what the window sees):
  * dmk-lab-page.c, the tab itself (its layout, the test chooser, Start and
  * Stop, a run's beginning and end, the result's view, the tests' dump);

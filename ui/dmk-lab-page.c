@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The Lab tab itself: its layout (the form down the left, the run's
  * progress and charts on the right), the test chooser, Start and Stop, a
  * run's beginning and end, and the result's view (dmk-lab-page-private.h

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The Lab tab: the review-lab tests of core/dmk-lab.h (sustained write,
  * full-span write, mixed load, latency under load, recovery), each with
  * its settings, a live chart while it runs and, at the end, its result in

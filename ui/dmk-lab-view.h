@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* One finished (or stopped) lab result, as the window shows it: a picker
  * of its charts (chart/dmk-chart-lab.h: speed, cache zoom, temperature,
  * mixed, latency or recovery), the chart or charts picked, and the

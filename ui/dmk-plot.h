@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The window's charts: kept results turned into the model the Cairo
  * renderer (dmk-chart.h) draws, and the GtkDrawingArea that shows one.
  * Every result a sweep of one kind: a line per direction and result vs

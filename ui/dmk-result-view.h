@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A result tab: a kept result (DmkSaved) shown read-only as
  * CrystalDiskMark's tile grid, its chart (bars of the tests, or lines vs
  * queue depth or block size for a sweep) and its context: drive, capacity,

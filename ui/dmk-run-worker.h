@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The bridge between the engine, which blocks in dmk_runner_run(), and
  * the GTK main loop, which must never block and is the only thread that
  * may touch widgets. The run happens on a GThread; what it reports comes

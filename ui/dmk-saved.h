@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A result the window keeps: a finished run or sweep, or a file that was
  * opened. The tab that shows it, the compare view and the window share it
  * (reference counted, main thread only). The result is not changed once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A PNG of a window as GTK itself renders it (no X server or compositor
  * involved), at the widget's scale factor, so screenshots for tests and
  * documentation look exactly like the screen. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The sweep tab: one workload measured at a series of queue depths or
  * block sizes (dmk-sweep.h), the reviews' line charts. The user picks the
  * kind, pattern and directions (the points are the reviews' defaults,

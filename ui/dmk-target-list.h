@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The target drop-down's model: the home folder, every mounted file
  * system the platform layer lists (unusable ones shown disabled with the
  * reason), folders the user picked, the whole block devices as raw

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Text the window hands out: the results as CrystalDiskMark lays them out
  * (the same table drivemark-cli prints, built in a GString so it works on
  * every OS without a FILE*), and the words for tests, tooltips and status. */

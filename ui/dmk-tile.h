@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* One CrystalDiskMark tile: a big right-aligned number over a meter bar
  * whose length is the value on a log scale. It keeps the score it shows,
  * so switching the unit re-renders without rerunning; hovering shows MB/s,

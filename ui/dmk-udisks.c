@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* UDisks2's open of a raw device for this user (dmk-udisks.h): find the
  * device's Block object by device number, then call its open method,
  * each step a callback on the main context, so the window stays live

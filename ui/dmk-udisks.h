@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A raw device this user may not open (no root, not in the disk group),
  * opened by UDisks2 instead, as GNOME Disks' benchmark does: udisksd
  * (root) asks polkit, which may ask the user for a password, opens the

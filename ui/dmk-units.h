@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The tiles' units and how numbers look in them: CrystalDiskMark's way of
  * writing a value (as many decimals as fit in a tile) and its meter, a bar
  * proportional to the value on a log scale. Plain C and GLib-free so the

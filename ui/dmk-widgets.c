@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "dmk-widgets.h"
 
 GtkWidget *dmk_empty_state_new(GtkWidget **title, GtkWidget **text)

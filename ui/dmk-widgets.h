@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Small widget helpers the window's tabs share, so each looks and behaves
  * the same wherever it appears. */
 #ifndef DMK_WIDGETS_H

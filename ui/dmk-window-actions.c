@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The window's actions (win.*): what the menu, the accelerators and the
  * buttons trigger, plus the dialogs they open (GtkFileChooserNative:
  * GTK 4.8 has no GtkFileDialog). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A raw device as the target: a run that writes to it starts only after
  * the user has typed the device's name, as the CLI's --yes-destroy-data
  * asks. The engine checks the typed name again and refuses a device in

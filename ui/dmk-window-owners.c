@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The run owners: the page a run reports to, one const table each. The
  * Benchmark tab's tiles, the sweep tab and the Lab tab each start runs;
  * the window keeps the owner of the run under way (self->run.owner) and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The window's parts, shared by dmk-window.c (layout and settings),
  * dmk-window-run.c (runs and sweeps, progress, errors),
  * dmk-window-owners.c (the pages a run reports to: its run owner),

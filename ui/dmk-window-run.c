@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The window's runs, sweeps and lab tests: settings (and the sweep and
  * Lab tabs' choices) become a spec, the spec runs on a worker thread, and
  * what it reports lands in the status line and goes to the run's owner,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The window's tabs: Benchmark (the template's board), Sweep, Lab,
  * Compare (while there are results) and a closable tab per kept result (a
  * lab result's shows its charts and report instead of tiles), and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Drivemark's one window: the settings row, the tile grid with its run
  * buttons, the comment, the status line and an info bar for errors. It
  * owns the run (a DmkRunWorker) and the last result. Signal

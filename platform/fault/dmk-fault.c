@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The fault backend (dmk-fault.h): requests complete in memory as in the
  * null backend, in submit order, at once or after a fixed latency, except
  * where the installed script makes them fail. Faults are decided as a real

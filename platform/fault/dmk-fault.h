@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The fault backend: the null backend's in-memory requests, but following
  * a script of faults (a failed or short completion, a full drive, a
  * request that never completes, a submit that pushes back or fails, a

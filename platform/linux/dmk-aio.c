@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The libaio backend: io_submit / io_getevents on an O_DIRECT file, one
  * AIO context per queue. Completions are first taken straight from the
  * context's ring in user space (as fio's userspace_reap does), so a busy

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Copy-on-write and compression under the test file on Linux: btrfs
  * (and bcachefs) let a new, empty file be marked NOCOW (chattr +C),
  * which also turns compression off for it; zfs copies on write always. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A raw block device as the target (opt-in, --device): nothing is created
  * or deleted, links are resolved first, and before any write nothing may
  * use the device's storage by any path (dmk-guard-linux.c: mounts, swap,

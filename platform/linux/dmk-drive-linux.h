@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* What the review-lab tests ask of the drive under the test file on
  * Linux: its temperature (hwmon: NVMe's own, or drivetemp for SATA) and
  * giving the file's blocks back (TRIM). */

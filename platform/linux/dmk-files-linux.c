@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Result files on Linux (POSIX calls only): what an output path is, the
  * temporary file beside it, and the rename that replaces the old file
  * only once the new one is complete and on disk. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The raw-device write guard: before a write, find everything that shares
  * storage with the device and refuse when any of it is in use.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The most the drive's link can carry, from sysfs: the PCIe link of an
  * NVMe drive, the SATA link's speed, a USB device's speed. A result
  * beyond it cannot have come from the drive (a cache, compression or a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Where a file's data really is. The same file can be seen through
  * layers that give it another device number: an overlay shows its upper
  * or lower layer's file, a passthrough FUSE mount (bindfs) shows its

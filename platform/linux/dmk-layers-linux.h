@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A file's identity below overlay and passthrough FUSE layers
  * (dmk-layers-linux.c), for the raw-device write guard. */
 #ifndef DMK_LAYERS_LINUX_H

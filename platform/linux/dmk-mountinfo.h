@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* One line of /proc/self/mountinfo, for the test file's description and
  * the drive list alike. */
 #ifndef DMK_MOUNTINFO_H

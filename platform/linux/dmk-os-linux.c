@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* OS services on Linux (and other POSIX systems with pthreads). */
 #define _GNU_SOURCE
 #include "dmk-platform.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Following a file system or block device down to its storage; see
  * dmk-storage-linux.h. Everything here only reads (sysfs, mountinfo,
  * stat, LOOP_GET_STATUS64 on a read-only descriptor): nothing is opened

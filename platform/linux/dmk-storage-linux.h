@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* What storage really holds a block device or a directory on Linux: a
  * drive, RAM, or something that cannot be known. A file system's speed
  * is its storage's: ext4 on a loop device over a file in /dev/shm, an

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The benchmark's own test file on Linux: refuse unsuitable file systems,
  * create a file that nothing leaves behind, learn its direct-I/O
  * alignment, and describe the drive under it. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The Linux test file, shared by the libaio backend. */
 #ifndef DMK_TARGET_LINUX_H
 #define DMK_TARGET_LINUX_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The drive list on Linux: /proc/self/mountinfo for what is mounted,
  * statvfs for size and free space. Pseudo file systems are left out;
  * RAM-backed, read-only and unwritable ones stay in the list, marked, so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The null backend's queue, shared with the fault backend that wraps it:
  * a FIFO of in-flight requests, each due a fixed latency after its
  * submit (and, with serve_ns, one at a time), completed in submit order.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The null backend (dmk-null.h): requests complete in memory, at once or
  * after a fixed latency, and no byte reaches a disk. It measures what the
  * engine itself costs per I/O and makes unit tests of the core

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The null backend: requests complete in memory, at once or after a set
  * latency, and no byte reaches a disk. Its options (DmkNullOpts, in a
  * DmkBackendOpts block) are what front ends set through

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A raw device as the target on Windows (opt-in, --device): a physical
  * drive ("\\.\PhysicalDrive1") or a volume ("\\.\E:"), opened unbuffered
  * and overlapped; nothing is created or deleted. Before any write every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* What the review-lab tests ask of the drive under the test file on
  * Windows: its temperature (the storage temperature property, Windows 10
  * and later) and giving the file's clusters back (file-level TRIM). */

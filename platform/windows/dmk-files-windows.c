@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Result files on Windows: what an output path is, the temporary file
  * beside it, and MoveFileExW, which replaces the old file in one step
  * once the new one is complete and flushed. Paths are the C runtime's

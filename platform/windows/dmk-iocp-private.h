@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The completion-port backend's internals, exposed to tests/windows only:
  * Wine queues every overlapped I/O to the port and does not enforce the
  * FILE_FLAG_NO_BUFFERING rules, so the inline-completion path and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The Windows backend: overlapped, unbuffered ReadFile/WriteFile on the
  * test file, one I/O completion port per queue (each queue is used by one
  * worker thread). Requests that complete at once skip the port

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* OS services on Windows (Win32 API, mingw-w64 or MSVC-compatible CRT). */
 #include <windows.h>
 #include <bcrypt.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The benchmark's own test file on Windows: a uniquely named file in the
  * target directory that the system deletes when its last handle closes,
  * even after a crash; its sector alignment; and the drive under it. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The Windows test file, shared by the completion-port backend. */
 #ifndef DMK_TARGET_WINDOWS_H
 #define DMK_TARGET_WINDOWS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The drive list on Windows: every drive letter, with its file system,
  * label, size and free space. Drives that cannot be targets (RAM disks,
  * empty card readers, read-only media, full drives) stay in the list,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Strings, paths and error codes on Win32. */
 #include "dmk-win32.h"
 

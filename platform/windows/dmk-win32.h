@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Helpers shared by the Windows platform files: UTF-8 <-> UTF-16, long
  * paths, and Win32 error codes as DmkErrCode. Not part of the interface. */
 #ifndef DMK_WIN32_H

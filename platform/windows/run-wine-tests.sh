@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Cross-builds the engine, drivemark-cli.exe and the tests for 64-bit
 # Windows with mingw-w64, and runs the tests under Wine.
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* What the chart tests (test-chart.c, test-chart-lab.c) share: the
  * renderer's palette, a model drawn on an image surface and its pixels
  * counted, and the files an export writes read back. */

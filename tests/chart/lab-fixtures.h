@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Review-lab results built by hand, with known numbers, for the chart
  * tests (test-chart-lab.c, test-chart-cli.c). Each is malloc'd like a
  * runner's result: free it with dmk_run_result_free. */

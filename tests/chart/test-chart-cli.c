@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* `drivemark-cli chart` on review-lab results (app/dmk-cli-chart.c): lab
  * results saved as CSV and charted by --kind (the DmkChartChoice the
  * parser gives), the first chart of the lab without one, and the messages

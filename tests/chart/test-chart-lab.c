@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Review-lab charts (chart/dmk-chart-lab.h): models built from hand-made
  * results with known numbers, and from real lab runs on the null backend
  * (a simulated SLC cache and temperature sensor), drawn and exported.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The chart renderer without a display: models are drawn on Cairo image
  * surfaces and the pixels checked, and exports are checked as files.
  * `test-chart --shots DIR` writes sample charts to look at instead. */

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Bad input to every drivemark-cli command, table-driven: each number,
 size and duration option of run, sweep, the lab commands and chart gets
 zero, negative, overflowing, unit-less, wrong-unit, non-finite and absurd

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """drivemark-cli as a user drives it: exit codes, messages, JSON and CSV
 output that agree, signals, and no test file left behind. Prints TAP."""
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """drivemark-cli's command-line conventions: -h, -V and -q beside --help,
 --version and --quiet in every command that takes them, every line of
 every --help within 80 columns, no escape sequence on stderr where it is

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """The man pages and shell completions that app/dmk-gen-docs and
 app/dmk-gen-gui-docs write from the option tables: each page renders
 without a warning, every option drivemark-cli (and the window) accepts is

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """An empty device is told before consent is asked for (issue 13, class
 8): every command that takes --device (run, sweep qd and bs, the five lab
 tests) on an unattached (0-byte) loop device of the test's own says that

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Terminal injection: a result file someone sent (or a target whose name
 holds escape sequences) must not reach the terminal with its control or
 bidi characters. `show` (one file, a comparison, a lab result), `chart`'s

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """drivemark-cli's review-lab commands (sustained, fullspan, mixed, latency,
 recovery) as a user drives them: the help, usage errors (exit 2, a message
 naming the option, nothing on stdout), the null backend's simulated drive

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Issue 13's smaller faults, through drivemark-cli: show says what the
 file system's size is (schema 5) and leaves it out for an older file
 instead of "free of 0 B"; the lab commands' refusal to write a raw device

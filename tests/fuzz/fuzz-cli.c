@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* libFuzzer target: drivemark-cli's grammar (app/dmk-cli.h) and the
  * parsers under it (platform/dmk-size.h, core/dmk-spec.h). The input is split
  * at newlines into argv words (argv[0] is the program), so a seed is one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* libFuzzer target: the result-file reader (core/dmk-csv-read.h) on any
  * bytes. A file is taken whole or refused with a message; what it takes
  * must save (core/dmk-csv.h), load back, and save again to the same bytes

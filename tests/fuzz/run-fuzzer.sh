@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Runs one libFuzzer target for a bounded time (tests/fuzz/meson.build):
 #   run-fuzzer.sh FUZZER NAME SECONDS DICT SEED_DIR...
 # New inputs go to a corpus beside the fuzzer in the build dir (kept between

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A sample program for tests/dmk-test.h's own test (test_harness.py):
  * four cases, each saying on a TAP comment line that it ran, so the test
  * sees which ones a run by name (DMK_TEST_ONLY) ran. One fails on

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """A sample script for tests/dmktest.py's own test (test_harness.py):
 the four cases of sample.c, each saying on a TAP comment line that it
 ran; one fails on purpose and one skips. No test of the suite itself.

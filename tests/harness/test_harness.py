@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """The test harnesses' run by name (DMK_TEST_ONLY), on both: tests/
 dmk-test.h through sample.c's program and tests/dmktest.py through
 sample.py, plan last and plan first. A run by name runs that case alone

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Prints the drive list (dmk_os_list_volumes) one volume a line, tab
  * separated: path, "usable" or "unusable", the reason. For
  * test_target_storage.py, which checks the window's list marks what

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The libaio backend on a real file system: a temp dir under the build
  * dir (never tmpfs). Checks that runs at QD1 and QD32 measure something,
  * that the test file is really written (no holes, no unwritten extents,

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Raw block device targets (--device) through drivemark-cli, on loop
 devices this script creates over backing files under the build dir and
 removes again whatever happens. Each guard is tried for real: a read-only

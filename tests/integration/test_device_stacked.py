@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Raw-device writes that would reach a mounted file system through
 stacked storage (loop devices over the same image, over a partition,
 under a mounted loop; partitions of partitioned loop devices; swap

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """A stop while a slow drive drains a deep queue, through drivemark-cli
 (issue 13, round four). The null backend's --null-serve makes each
 queue's drive answer one request at a time, here 500 ms apart, so

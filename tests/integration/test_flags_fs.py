@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Honest numbers on real file systems through drivemark-cli: on a
 loop-mounted btrfs the test file is made NOCOW before it is written (read
 from the live file's inode flags while the run is under way, as lsattr

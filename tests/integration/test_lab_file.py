@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """The review-lab commands on a real file system (libaio, a temp dir under
 the build dir, never tmpfs), shortened to seconds: each runs to exit 0,
 its CSV loads back (`show` prints the lab report again), holds what the

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Real faults under directory targets, through drivemark-cli: a full file
 system before the test file is allocated and during the run, root-reserved
 blocks, a read-only bind mount, a directory the user may not write, ramfs

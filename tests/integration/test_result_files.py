@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Result files are never replaced in place (docs/results.md, "Result
 files"): on a full loop-mounted ext4 an older CSV, JSON or chart survives
 byte for byte for every command that writes one (run, sweep, a lab test,

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Result files, round three (review findings 5, 7, 8, 9, 10): a directory
 where a result could not be renamed into place (chattr +a or +i, an
 append-only directory behind bindfs, another user's file in a sticky

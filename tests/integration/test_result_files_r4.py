@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Result files, round four: without /proc (a chroot or a minimal
 container) a non-root user could not name an O_TMPFILE file at the end
 (linkat of /proc/self/fd/N; AT_EMPTY_PATH needs CAP_DAC_READ_SEARCH

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Stalls and pauses through drivemark-cli, for real:
 
 - fsfreeze of a loop-mounted ext4 that the test makes under the build

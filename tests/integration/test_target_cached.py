@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Directory and device targets' storage, round three (the hostile
 review's findings 6 and 11b), through drivemark-cli:
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Directory targets' storage and test files (issue 13, classes 3 and 6),
 through drivemark-cli and the drive list:
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """The window's UDisks2 path against a real udisksd, on a private system
 bus (tests/dmkbus.py) so the machine's own bus and any udisksd on it are
 left alone, and on loop devices this script makes over files under the

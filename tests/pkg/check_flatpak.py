@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """The Flatpak manifest (flatpak/io.github.drivemark.drivemark.yml), checked
 as far as it can be without the GNOME runtime, which cannot be downloaded
 here: flatpak-builder reads it with no warning (an unknown or misspelt

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The Debian packages, built from a copy of the tree as a distribution
 # would (dpkg-buildpackage -us -uc: the native source package and the two
 # binary packages), then checked: lintian at its default level reports

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """`meson install --destdir` of the build dir, checked as a packager would:
 exactly the files of installed-files.txt (and docs/) are installed, none
 of them holds the build or source dir's absolute path (a reproducible

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """The verdict on an ASan + UBSan test run: reads every report the
 sanitizers wrote (tests/sanitizers/env.sh sends them to files, one per
 process), prints those that fail the run and says how many.

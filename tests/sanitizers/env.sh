@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Sourced by setup.sh (and by hand) before running the ASan + UBSan build's
 # tests, then check the reports:
 #   source tests/sanitizers/env.sh REPORT_DIR

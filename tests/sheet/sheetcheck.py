@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """What the spreadsheet tests share: the machine CSV read with each cell's
 quoting kept (a quoted cell is text, a bare one a number), an .xlsx read
 straight from its zip (sheet XML, shared strings), a LibreOffice flat ODF

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """A run's spreadsheet (--xlsx) and its CSV opened by LibreOffice, headless,
 in three locales whose decimal point is a comma (de_DE, ru_RU, cs_CZ),
 and in en_US as the control:

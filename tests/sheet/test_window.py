@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """The window and spreadsheets: Save Results (and --json) to a name
 ending in .xlsx writes the workbook, every cell equal to the CSV of the
 same result; a CSV of result files joined with cat opens a tab per run.

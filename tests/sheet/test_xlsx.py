@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """The .xlsx writer (core/dmk-xlsx.c) on the test fixtures: xlsx-sample
 writes each result as CSV and .xlsx, and the workbook is read straight
 from its zip: its sheets (Run, then one per kind of row), headings that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Writes the test fixtures' results (tests/dmk-test-result.h) as CSV and
  * .xlsx into the directory argv[1]: plain.* (a mixed test, its passes and
  * samples, texts pandas or a spreadsheet would misread) and lab.* (a

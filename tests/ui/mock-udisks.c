@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A stand-in for udisksd on a private bus (tests/ui/test_udisks.py): it
  * owns org.freedesktop.UDisks2 on the bus $DBUS_SYSTEM_BUS_ADDRESS names
  * and offers what ui/dmk-udisks.c asks of the real one: the object

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Screenshots of the window for review and documentation, written to
 OUTDIR (ninja -C build ui-shots puts them in build/ui-shots): a short real
 run of the default profile (light.png, dark.png, scale2.png); two saved

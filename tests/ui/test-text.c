@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The GUI's words and numbers: tile formatting and meters (CrystalDiskMark's
  * rules), status lines, and the copied text, which must be drivemark-cli's
  * table to the byte. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dmk_os_list_volumes: what the target drop-down offers. Checks what holds
  * on any Linux machine: real file systems listed with their size, the
  * build dir's file system among them, RAM-backed ones marked unusable. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* DmkRunWorker, the thread bridge, on the null backend (no disk, no
  * display): every callback arrives on the main thread, progress at most
  * about ten times a second, each test once, then the end; a stop ends the

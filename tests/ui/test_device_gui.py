@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """The window's raw device target ("Device (destroys data)") on a loop
 device this script makes over a backing file under the build dir and
 removes again: a run that writes asks for the device's name, a wrong

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Honest numbers in the window: after a run every flagged tile shows its
 badge under the number (here the null backend with no latency: a 64 MiB
 file is "peak", and the engine cannot keep 32 requests in flight on a

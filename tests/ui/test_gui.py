@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """The real drivemark window under Xvfb: a short run fills the tiles with
 the engine's numbers, the screenshot is a real picture, Stop ends a run
 within a second (also while the test file is being filled), closing the

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """The window's Lab tab under Xvfb, end to end on the null backend with a
 simulated drive (a write cache that slows writes 4-fold once full, a
 temperature sensor), each test shortened to seconds by the command line:

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """The window's files (Save Results and --json, Export Chart and
 --export-chart, --screenshot share their writers): on a full loop-mounted
 ext4 each old file survives byte for byte and the message says it was

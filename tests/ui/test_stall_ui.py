@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """The window and a stalled run (issue 13, class 4), on the fault backend:
 its --fault-hang N makes the Nth submit call never return, as io_submit on
 a frozen file system, and DMK_TEST_STUCK_AFTER_STALL makes the run's own

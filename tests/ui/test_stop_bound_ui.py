@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """The window's Close and Quit once a stop's own bound has passed (issue
 13, round four): the user pressed Stop, the run's thread did not end (a
 call on a frozen file system), the window said "Not stopped" after its

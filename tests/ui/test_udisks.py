@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """The window's UDisks2 path (ui/dmk-udisks.c) against a mock udisksd
 (tests/ui/mock-udisks.c) on a private bus (tests/dmkbus.py), with no
 window: udisks-open (tests/ui/udisks-open.c) asks for a descriptor as the

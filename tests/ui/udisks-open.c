@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* What the window does with a device it may not open, without the
  * window (tests/ui/test_udisks.py, tests/integration/test_udisks.py):
  * asks UDisks2 for a descriptor (ui/dmk-udisks.c), then hands it to a

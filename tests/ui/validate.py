@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Runs a validator (desktop-file-validate, appstreamcli, ...) and fails on
 what it reports; exits 77 (skipped) when the tool is not installed.
 With --svg FILE, checks that FILE is a well-formed, scalable SVG icon;

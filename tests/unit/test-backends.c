@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The backend registry (platform/dmk-backends.c): every backend this build
  * has, once, described; lookups by name; the texts front ends print; each
  * backend's own options, and what its target does with them. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dmk-csv-read: result files load back whole (save, open, save gives the
  * same bytes), fast, and bad files are refused with a message that names
  * the file, the line and the column. argv[1] is tests/data. */

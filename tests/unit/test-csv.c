@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dmk-csv: the CSV result file, read back with libcsv's strict parser. */
 #include "dmk-test.h"
 #include "dmk-test-lab.h"

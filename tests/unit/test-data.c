@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The data that writes carry (core/dmk-pool.h), with known answers: a
  * backend that is the null one but keeps what each write gives it, so a
  * whole run's writes (the fill and the test) can be checked. Random data:

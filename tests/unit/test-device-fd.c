@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A raw device handed over as an open descriptor (the window obtains one
  * from UDisks2 where the user may not open the node): the Linux target
  * takes it only when it is that block device, opened for direct I/O (and,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The raw device write guards on a fake sysfs/procfs tree, so that what
  * this machine's kernel cannot make (partitions, device-mapper and md
  * holders, loop devices sharing a file, dm built on a partition) is

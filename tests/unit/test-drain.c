@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A stop while a slow drive drains a deep queue: the fault backend's
  * serve_ns makes every queue's drive answer one request at a time, here
  * one a second, so RND4K Q32T16 (512 requests in flight, 32 a queue)

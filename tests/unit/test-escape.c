@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dmk-escape: control and bidi characters of text from files become '?',
  * everything else (UTF-8 letters, emoji) stays; the one rule that show,
  * the loader's messages and every DmkError use. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The engine against a misbehaving drive: whole runs on the fault backend
  * (platform/fault), one per fault, in the fill and in a measured test.
  * Each failed run must end with the fault's DmkErrCode and OS code, a

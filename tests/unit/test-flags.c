@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Honest numbers: the flags' rules (peak, over the interface, a queue
  * that fell short), their words, the achieved queue depth the engine
  * measures on the fault backend with a capped submit, and the flags

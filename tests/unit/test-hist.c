@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dmk-hist: log-linear latency histogram against exact statistics. */
 #include "dmk-test.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The drive's link from sysfs (Linux): the parsers on the strings sysfs
  * writes, and the walk from a disk to its link on a fake sysfs tree
  * under the build directory (NVMe on PCIe, SATA, USB, virtio, loop). */

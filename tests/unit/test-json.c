@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dmk-json: string escaping and the result document. */
 #include "dmk-test.h"
 #include "dmk-test-lab.h"

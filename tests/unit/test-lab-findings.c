@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dmk-lab-findings: the findings' tables are whole; every field of every
  * finding struct is saved in the CSV and read back exactly (saved, read
  * and saved again gives the same bytes) and lands in the JSON; older

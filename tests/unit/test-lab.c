@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The review-lab tests (dmk-lab.h) on the null backend, no disk: how each
  * kind is built, the analysis on hand-made samples with known answers, and
  * whole runs through the runner against the null backend's simulated

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dmk-mix: a mixed job's read-or-write choice holds the asked share by
  * construction (every prefix less than one I/O from exact, for every
  * share and every worker), without falling into a short fixed pattern,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dmk-offsets: random order visits every block once per cycle; sequential
  * walks and wraps; the permutation is a bijection. */
 #include "dmk-test.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dmk-outfile: a result file is replaced only when the new one is
  * complete (a temporary file beside it, renamed over it); a failed write
  * keeps the old file and leaves no temporary file; two spellings of one

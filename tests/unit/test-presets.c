@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dmk-presets: CrystalDiskMark 8's profiles, test by test. */
 #include "dmk-test.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The CrystalDiskMark-style text report that the CLI prints and the
  * window copies: its exact lines. */
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dmk-request: the run request's table gives every option one name,
  * range and default; its parser refuses each out-of-range value with
  * the option's name and range; its builder applies CrystalDiskMark's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dmk-runner on the null backend: whole runs, no disk. The null backend
  * completes in memory after a fixed latency, and the program runs on the
  * simulated clock (dmk_clock_simulate), so throughput, IOPS, latency and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dmk-size: parsing sizes, counts and durations; formatting sizes and numbers. */
 #include "dmk-test.h"
 

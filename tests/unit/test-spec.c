@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dmk-spec: test names, run specs and their validation. */
 #include "dmk-test.h"
 

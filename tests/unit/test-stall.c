@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Stalls and pauses, on the fault backend: a submit call that never
  * returns (io_submit on a frozen file system, where no signal reaches the
  * thread) and one that returns late by a set time (a short freeze, or the

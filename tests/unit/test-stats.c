@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dmk-result: statistics from a histogram, and a test's score from its passes. */
 #include "dmk-test.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The storage walk (dmk-storage-linux.c) on a fake sysfs/procfs tree, for
  * what this machine's kernel cannot make: device-mapper and md over
  * several devices, a RAM disk, nbd. The real kernel paths (loop devices,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dmk-sweep: the reviews' queue-depth and block-size sweeps become specs
  * of the expected points, in the expected order, and run on the null
  * backend into a result that says which sweep it was. */

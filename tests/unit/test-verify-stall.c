@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The verify option's read-back on the fault backend that keeps its data
  * (DmkFaultScript.keep_data): a clean read-back checks every written
  * block and finds none bad; a read-back read that never completes (`lose`

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The verify option: CRC32C against published values, the block header's
  * stamp and check (every kind of damage found at its exact byte), the
  * refusal on backends that keep no data, and whole runs on the native

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # drivemark-cli.exe under Wine (cross builds on Linux only): a short demo
 # run completes with numbers and leaves no file behind, and so does a run
 # killed mid-way, with SIGKILL to its process or with `wineserver -k`:

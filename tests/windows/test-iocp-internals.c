@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* What Wine cannot show through real I/O, through the backend's internals:
  * Wine queues every overlapped request to the port (so the inline path of
  * FILE_SKIP_COMPLETION_PORT_ON_SUCCESS never runs) and ignores the

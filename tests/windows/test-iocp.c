@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The completion-port backend on a real file system (under Wine: the
  * Linux file system behind drive Z:). Checks that runs at QD1 and QD32
  * measure something, that the test file is really written (random or zero
