@@ -6,9 +6,12 @@ each file converted by LibreOffice to its flat ODF format (.fods), which
 says how it read each cell (a number and its value, or text). Every
 number of the .xlsx must come back a number equal to the JSON of the
 same run (and to the CSV's cell); the CSV's cells are counted and
-reported as LibreOffice read them (the issue: de_DE reads "1166.017" as
-1166017, ru_RU and cs_CZ keep decimals as text), not asserted: the
-machine CSV is for programs, the .xlsx for spreadsheets.
+reported as LibreOffice read them when opened plainly (the issue: de_DE
+reads "1166.017" as 1166017, ru_RU and cs_CZ keep decimals as text), not
+asserted: the machine CSV is for programs, the .xlsx for spreadsheets.
+Opened as docs/results.md tells a LibreOffice user to, with the import's
+Language English (USA), every number of the CSV must come back a number
+equal to the CSV's cell and to the JSON's, in every locale.
 
 LibreOffice takes its locale from LC_ALL/LANG itself (it read de-DE even
 where glibc had no such locale); the locales are still built under the
@@ -35,6 +38,9 @@ CLI = sys.argv[1]
 LOCPATH = os.environ.get("DMK_TEST_LOCPATH", os.path.join(dmktest.TMP_BASE, "locale"))
 DIR = None
 FILES = {}
+# LibreOffice's CSV import: comma, double quote, UTF-8 (76), from line 1,
+# no column formats, language English (USA) (1033).
+CSV_FILTER = "Text - txt - csv (StarCalc):44,34,76,1,,1033"
 
 
 def setup():
@@ -92,7 +98,47 @@ def libreoffice(name):
     books = [os.path.join(out, b) for b in ("book.fods", "machine.fods")]
     check(r.returncode == 0 and all(os.path.exists(b) for b in books),
           f"soffice: exit {r.returncode}: {r.stdout[-300:]} {r.stderr[-300:]}")
+    # The CSV again, as docs/results.md tells a LibreOffice user to open
+    # it: the Text Import's Language set to English (USA), which the
+    # filter's sixth option (1033) is, whatever the locale.
+    as_en = os.path.join(out, "machine-en.csv")
+    shutil.copyfile(FILES["csv"], as_en)
+    r = subprocess.run([soffice, f"-env:UserInstallation=file://{out}/profile", "--headless",
+                        "--norestore", f"--infilter={CSV_FILTER}", "--convert-to", "fods",
+                        "--outdir", out, as_en],
+                       capture_output=True, text=True, timeout=240, env=env)
+    books.append(os.path.join(out, "machine-en.fods"))
+    check(r.returncode == 0 and os.path.exists(books[-1]),
+          f"soffice (CSV as English): exit {r.returncode}: {r.stdout[-300:]} {r.stderr[-300:]}")
     return [sheetcheck.read_fods(b) for b in books]
+
+
+def csv_against_json(sheet, csv, doc):
+    """The CSV read with its language given: every bare number of the CSV
+    a number cell of the same value, and equal to the JSON's where the
+    JSON has it. Returns (numbers compared with the CSV, with the JSON)."""
+    n_csv = n_json = 0
+    i, mine = -1, {}
+    for r, row in enumerate(csv.rows, start=1):
+        rec = row["record"][0]
+        if rec == "test":
+            i, mine = i + 1, {}
+        mine[rec] = j = mine.get(rec, -1) + 1
+        for c, col in enumerate(csv.header):
+            text, quoted = row[col]
+            if quoted or not sheetcheck.NUMBER.match(text):
+                continue
+            got = sheetcheck.cell_at(sheet, r, c)
+            where = f"row {r + 1} ({col} {text})"
+            check(got is not None and got[0] == "n" and got[1] == float(text),
+                  f"{where}: LibreOffice read {got}")
+            n_csv += 1
+            ctx = col in csv.context
+            jv = sheetcheck.json_value(doc, None if ctx else rec, i, j, col, row["mode"][0])
+            if jv is not None:
+                check(got[1] == jv, f"{where}: {got[1]} != JSON {jv}")
+                n_json += 1
+    return n_csv, n_json
 
 
 def csv_as_read(sheet, csv):
@@ -116,18 +162,22 @@ def csv_as_read(sheet, csv):
 
 
 def in_locale(name, language, csv_right=False):
-    (book, lang_b), (machine, lang_m) = libreoffice(name)
-    check(lang_b == language and lang_m == language,
-          f"LibreOffice ran in {lang_b}/{lang_m}, not {language}: the locale was not taken")
+    (book, lang_b), (machine, lang_m), (as_en, lang_e) = libreoffice(name)
+    check(lang_b == language and lang_m == language and lang_e == language,
+          f"LibreOffice ran in {lang_b}/{lang_m}/{lang_e}, not {language}: the locale was "
+          "not taken")
     csv, doc = expected()
     n_csv, n_json = sheetcheck.check_workbook(book, csv, doc)
     check(n_json == n_csv and n_json > 100, f"{n_json} of {n_csv} numbers in the JSON")
+    e_csv, e_json = csv_against_json(as_en["machine-en"], csv, doc)
+    check(e_json > 100, f"the CSV as English: only {e_json} numbers in the JSON")
     right, wrong, text, example = csv_as_read(machine["machine"], csv)
     if csv_right:  # the control: where the decimal point is '.', the CSV reads right too
         check(wrong == 0 and text == 0, f"{language}: the CSV: {wrong} misread, {text} as text")
-    return (f"{language}: .xlsx: {n_json} of {n_json} numbers equal to the JSON's; the CSV: "
-            f"{right} numbers right, {wrong} read as other numbers"
-            f"{' (' + example + ')' if example else ''}, {text} as text")
+    return (f"{language}: .xlsx: {n_json} of {n_json} numbers equal to the JSON's; the CSV "
+            f"with Language English (USA): all {e_csv} numbers right, {e_json} of them equal "
+            f"to the JSON's; the CSV opened plainly: {right} numbers right, {wrong} read as "
+            f"other numbers{' (' + example + ')' if example else ''}, {text} as text")
 
 
 def test_libreoffice_de_DE():
