@@ -4,8 +4,8 @@
  * what it reports lands in the status line and goes to the run's owner,
  * the page that started it (dmk-window-owners.c): the tiles, the sweep
  * tab's chart or the Lab tab. What finished is kept as a tab. Errors go
- * to the info bar with the engine's own message; the tiles keep the last
- * values that were measured. */
+ * to the info bar with the engine's own message. The title and a bar
+ * over the status line say how far the run is. */
 #include "dmk-window-private.h"
 
 #include <string.h>
