@@ -180,7 +180,7 @@ static void update_tooltip(DmkTile *self)
         g_string_append_printf(tip, "%s%s", tip->len ? "\n\n" : "", figures);
         g_free(figures);
     }
-    if (self->flags_tip && self->state == DMK_TILE_MEASURED)
+    if (self->flags_tip && (self->state == DMK_TILE_MEASURED || self->state == DMK_TILE_STALE))
         g_string_append_printf(tip, "%s%s", tip->len ? "\n\n" : "", self->flags_tip);
     gtk_widget_set_tooltip_text(GTK_WIDGET(self), tip->len ? tip->str : NULL);
     g_string_free(tip, TRUE);
@@ -380,7 +380,10 @@ void dmk_tile_set_skipped(DmkTile *self, const char *why)
 void dmk_tile_set_progress(DmkTile *self, double fraction)
 {
     g_return_if_fail(DMK_IS_TILE(self));
-    self->progress_fraction = fraction < 0 ? -1 : fraction > 1 ? 1 : fraction;
+    double f = fraction < 0 ? -1 : fraction > 1 ? 1 : fraction;
+    if (f == self->progress_fraction)
+        return; /* every report clears the other tiles' bars: no relayout for that */
+    self->progress_fraction = f;
     gtk_widget_queue_allocate(GTK_WIDGET(self));
 }
 
