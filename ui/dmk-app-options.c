@@ -24,7 +24,7 @@ static const GOptionEntry option_entries[] = {
      "Show the sweep tab for qd (queue depths) or bs (block sizes)", "KIND"},
     {"null-clock", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING, NULL,
      "Null backend: real or simulated time, which moves only while the run waits for its I/O "
-     "(tests; needs --lab and --null-latency)",
+     "(tests; needs --null-latency)",
      "KIND"},
     {"open", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, NULL, "Open a result file (CSV); repeatable",
      "FILE"},
@@ -50,6 +50,10 @@ static const GOptionEntry option_entries[] = {
      "STAGE[:N]"},
     {"close-at", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING, NULL,
      "Close the window where --stop-at would press Stop (tests)", "STAGE[:N]"},
+    {"runs", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_INT, NULL,
+     "With --autorun: run N times one after the other, --stop-at, --close-at and --stop-after "
+     "acting in the last (tests)",
+     "N"},
     {"close-after", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_DOUBLE, NULL,
      "Close the window SECONDS after the run started (tests)", "SECONDS"},
     {"confirm-device", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_FILENAME, NULL,
@@ -141,8 +145,11 @@ static int parse_lab_setting(GVariantDict *d, const DmkLabParam *lp, double *out
 
 static const struct {
     const char *backend, *key;
-} backend_options[] = {
-    {"null", "cache"}, {"null", "thermal"}, {"null", "latency"}, {"fault", "hang"}};
+} backend_options[] = {{"null", "cache"},
+                       {"null", "thermal"},
+                       {"null", "latency"},
+                       {"fault", "hang"},
+                       {"fault", "hang-run"}};
 
 #define N_BACKEND_OPTIONS G_N_ELEMENTS(backend_options)
 
@@ -296,6 +303,10 @@ static int parse_numbers(DmkAppOptions *o, GVariantDict *d, DmkError *err)
     if (rc == DMK_OK && g_variant_dict_lookup(d, "close-after", "d", &o->close_after_s) &&
         o->close_after_s < 0)
         rc = dmk_error_set(err, DMK_E_INVAL, 0, "--close-after must not be negative");
+    o->runs = 1;
+    if (rc == DMK_OK && g_variant_dict_lookup(d, "runs", "i", &o->runs) &&
+        (o->runs < 1 || o->runs > 100))
+        rc = dmk_error_set(err, DMK_E_INVAL, 0, "--runs must be from 1 to 100");
     if (rc == DMK_OK)
         rc = parse_backend_options(o, d, "fault", &o->fault_hang, err);
     if (rc == DMK_OK)
@@ -394,8 +405,8 @@ int _dmk_app_options_probe(const DmkAppOptions *o, DmkError *err)
     return DMK_OK;
 }
 
-/* --null-clock simulated: only for the Lab tab's runs on the null
- * backend with a latency (simulated time moves while I/O takes time). */
+/* --null-clock simulated: only for runs on the null backend with a
+ * latency (simulated time moves while I/O takes time). */
 static int parse_null_clock(DmkAppOptions *o, GVariantDict *d, DmkError *err)
 {
     char *v = NULL;
@@ -406,10 +417,10 @@ static int parse_null_clock(DmkAppOptions *o, GVariantDict *d, DmkError *err)
     if (!known)
         rc = dmk_error_set(err, DMK_E_INVAL, 0,
                            "--null-clock '%s' is unknown: expected real or simulated", v);
-    else if (sim && !(o->lab && dmk_null_opts_get(&o->req.backend_opts)->latency_ns > 0 &&
+    else if (sim && !(dmk_null_opts_get(&o->req.backend_opts)->latency_ns > 0 &&
                       dmk_run_request_backend(&o->req) == dmk_backend_null()))
         rc = dmk_error_set(err, DMK_E_INVAL, 0,
-                           "--null-clock simulated needs --lab, --backend null and a "
+                           "--null-clock simulated needs --backend null and a "
                            "--null-latency above 0");
     o->null_clock_simulated = sim;
     g_free(v);

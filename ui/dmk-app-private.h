@@ -27,6 +27,7 @@ typedef struct {
     gboolean compare;
     gboolean autorun, quit_when_done, dump_tiles, dump_clipboard;
     double stop_after_s, close_after_s;
+    int runs; /* tests: --autorun this many times (--runs), the stops in the last */
     /* tests: --null-* and --fault-hang are parsed by their backends into
      * req.backend_opts */
     gboolean fault_hang;           /* --fault-hang given: the run is the fault backend's */

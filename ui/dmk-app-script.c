@@ -153,12 +153,19 @@ static int exit_status_of(DmkApp *self, int rc)
     return sum.bad ? DMK_EXIT_BAD_DATA : DMK_EXIT_OK;
 }
 
+static gboolean autorun(gpointer data);
+
 static void on_run_finished(DmkWindow *win, int rc, gpointer data)
 {
     DmkApp *self = data;
     (void)win;
     if (!scripted(&self->opt) || !self->opt.autorun)
         return;
+    if (self->opt.runs > 1) {
+        self->opt.runs--; /* --runs: the next one */
+        g_idle_add(autorun, self);
+        return;
+    }
     self->opt.autorun = FALSE; /* later runs are the user's */
     self->exit_status = exit_status_of(self, rc);
     finish_after_frame(self);
@@ -186,10 +193,11 @@ static gboolean autorun(gpointer data)
     DmkApp *self = data;
     if (!self->window)
         return G_SOURCE_REMOVE;
-    if (self->opt.stop_at_count)
+    gboolean last = self->opt.runs <= 1; /* --runs: the stops are the last run's */
+    if (last && self->opt.stop_at_count)
         dmk_window_set_stop_at(self->window, self->opt.stop_stage, self->opt.stop_at_count,
                                self->opt.close_at);
-    if (self->opt.stop_at_stall)
+    if (last && self->opt.stop_at_stall)
         dmk_window_set_stop_at_stall(self->window, self->opt.close_at);
     if (self->opt.lab)
         dmk_window_run_lab(self->window, TRUE); /* the command line asked: no question */
@@ -205,9 +213,9 @@ static gboolean autorun(gpointer data)
             finish_after_frame(self);
         return G_SOURCE_REMOVE;
     }
-    if (self->opt.stop_after_s > 0)
+    if (last && self->opt.stop_after_s > 0)
         g_timeout_add((guint)(self->opt.stop_after_s * 1000.0), press_stop, self);
-    if (self->opt.close_after_s > 0)
+    if (last && self->opt.close_after_s > 0)
         g_timeout_add((guint)(self->opt.close_after_s * 1000.0), press_close, self);
     return G_SOURCE_REMOVE;
 }

@@ -86,6 +86,7 @@ static gboolean deliver_progress(gpointer data)
     p = w->progress;
     test = w->progress_test;
     w->progress_pending = FALSE;
+    g_cond_broadcast(&w->stop_cond); /* a lockstep run goes on (tests) */
     g_mutex_unlock(&w->lock);
     p.test = p.test ? &test : NULL;
     if (!is_detached(w) && w->cb.progress)
@@ -215,14 +216,36 @@ static void stick_if_asked(DmkRunWorker *w, const DmkProgress *p)
             g_usleep(G_USEC_PER_SEC);
 }
 
+/* A hook for the UI tests (DMK_TEST_PROGRESS_LOCKSTEP): every report
+ * reaches the window, the run's thread waiting until it was shown (or a
+ * stop came), so on the simulated clock, which stands still meanwhile,
+ * the window sees each of the engine's reports however busy the machine. */
+static gboolean lockstep(void)
+{
+    static gint on = -1;
+    if (g_atomic_int_get(&on) < 0)
+        g_atomic_int_set(&on, g_getenv("DMK_TEST_PROGRESS_LOCKSTEP") != NULL);
+    return g_atomic_int_get(&on) > 0;
+}
+
+static void wait_shown_if_lockstep(DmkRunWorker *w)
+{
+    if (!lockstep())
+        return;
+    g_mutex_lock(&w->lock);
+    while (w->progress_pending && !w->stopped && !is_detached(w))
+        g_cond_wait(&w->stop_cond, &w->lock);
+    g_mutex_unlock(&w->lock);
+}
+
 static void on_progress(const DmkProgress *p, void *user_data)
 {
     DmkRunWorker *w = user_data;
     gint64 now = g_get_monotonic_time();
     g_mutex_lock(&w->lock);
     /* A new stage always goes through, so "Preparing" gives way at once. */
-    gboolean due =
-        p->stage != w->progress.stage || now - w->progress_posted_us >= PROGRESS_PERIOD_US;
+    gboolean due = p->stage != w->progress.stage ||
+                   now - w->progress_posted_us >= PROGRESS_PERIOD_US || lockstep();
     due = due || (w->hold.count && p->stage == w->hold.stage); /* the held one is shown */
     w->progress = *p;
     if (p->test)
@@ -235,6 +258,7 @@ static void on_progress(const DmkProgress *p, void *user_data)
     g_mutex_unlock(&w->lock);
     if (schedule)
         post(deliver_progress, worker_ref(w), (GDestroyNotify)dmk_run_worker_unref);
+    wait_shown_if_lockstep(w);
     hold_if_asked(w, p);
     stick_if_asked(w, p);
 }

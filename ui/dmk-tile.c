@@ -4,6 +4,16 @@
 #include "dmk-size.h"
 #include "dmk-text.h"
 
+/* What the number shown is: the tile's own score or not. */
+typedef enum {
+    DMK_TILE_EMPTY,    /* "0.00": nothing measured yet */
+    DMK_TILE_MEASURED, /* stats: a run's score */
+    DMK_TILE_STALE,    /* stats: the previous run's, about to be measured again */
+    DMK_TILE_LIVE,     /* live: the test under way, as it goes */
+    DMK_TILE_PARTIAL,  /* live: the run ended during the test; not a result */
+    DMK_TILE_SKIPPED,  /* "\u2014": the run ended before the test */
+} DmkTileState;
+
 struct _DmkTile {
     GtkWidget parent_instance;
     GtkWidget *meter; /* first child: drawn behind the label */
@@ -14,8 +24,13 @@ struct _DmkTile {
     gboolean has_test;
     DmkStats stats;
     gboolean has_value;
+    DmkTileState state;
+    DmkStats live; /* the live (and then partial) figure */
+    char *note;    /* what the state means, before the tooltip's figures */
     DmkUnit unit;
-    double fraction; /* meter length, 0..1 */
+    double fraction;     /* meter length, 0..1 */
+    GtkWidget *progress; /* the test's progress along the foot; hidden when < 0 */
+    double progress_fraction;
 };
 
 G_DEFINE_FINAL_TYPE(DmkTile, dmk_tile, GTK_TYPE_WIDGET)
@@ -36,6 +51,18 @@ static void dmk_tile_measure(GtkWidget *widget, GtkOrientation orientation, int 
     *min_baseline = *nat_baseline = -1;
 }
 
+/* A bar 3 px high along the foot, over the badge; its length the test's
+ * progress. */
+static void allocate_progress(DmkTile *self, int width, int height)
+{
+    gboolean shown = self->progress_fraction >= 0;
+    int len = shown ? (int)(self->progress_fraction * width + 0.5) : 0;
+    int ph = height < 3 ? height : 3;
+    gtk_widget_set_child_visible(self->progress, len > 0);
+    GskTransform *at = gsk_transform_translate(NULL, &GRAPHENE_POINT_INIT(0, height - ph));
+    gtk_widget_allocate(self->progress, len, ph, -1, at);
+}
+
 static void dmk_tile_size_allocate(GtkWidget *widget, int width, int height, int baseline)
 {
     DmkTile *self = DMK_TILE(widget);
@@ -50,6 +77,7 @@ static void dmk_tile_size_allocate(GtkWidget *widget, int width, int height, int
         gtk_widget_allocate(self->badge, width, bh, -1, at);
     }
     gtk_widget_allocate(self->label, width, height - bh, bh ? -1 : baseline, NULL);
+    allocate_progress(self, width, height);
 }
 
 static void dmk_tile_dispose(GObject *object)
@@ -58,7 +86,9 @@ static void dmk_tile_dispose(GObject *object)
     g_clear_pointer(&self->meter, gtk_widget_unparent);
     g_clear_pointer(&self->label, gtk_widget_unparent);
     g_clear_pointer(&self->badge, gtk_widget_unparent);
+    g_clear_pointer(&self->progress, gtk_widget_unparent);
     g_clear_pointer(&self->flags_tip, g_free);
+    g_clear_pointer(&self->note, g_free);
     G_OBJECT_CLASS(dmk_tile_parent_class)->dispose(object);
 }
 
@@ -89,12 +119,36 @@ static void dmk_tile_init(DmkTile *self)
     gtk_label_set_ellipsize(GTK_LABEL(self->badge), PANGO_ELLIPSIZE_END);
     gtk_widget_set_visible(self->badge, FALSE);
     gtk_widget_set_parent(self->badge, GTK_WIDGET(self));
+    self->progress = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0);
+    gtk_widget_add_css_class(self->progress, "progress");
+    gtk_widget_set_parent(self->progress, GTK_WIDGET(self));
+    self->progress_fraction = -1;
     gtk_widget_set_overflow(GTK_WIDGET(self), GTK_OVERFLOW_HIDDEN);
 }
 
 GtkWidget *dmk_tile_new(void)
 {
     return g_object_new(DMK_TYPE_TILE, NULL);
+}
+
+/* The figure the number is of: the score, the live one, or none. */
+static const DmkStats *shown_stats(DmkTile *self)
+{
+    switch (self->state) {
+    case DMK_TILE_MEASURED:
+    case DMK_TILE_STALE:
+        return &self->stats;
+    case DMK_TILE_LIVE:
+    case DMK_TILE_PARTIAL:
+        return &self->live;
+    default:
+        return NULL;
+    }
+}
+
+static gboolean shows_number(DmkTile *self)
+{
+    return shown_stats(self) != NULL;
 }
 
 /* "SEQ1M Q8T1 Read: 5410.65 MB/s" for screen readers. */
@@ -105,8 +159,8 @@ static void update_accessible(DmkTile *self)
         gtk_widget_get_visible(self->badge) ? gtk_label_get_text(GTK_LABEL(self->badge)) : "";
     char *name = g_strdup_printf("%s %s: %s %s%s%s", self->has_test ? self->test.name : "",
                                  self->has_test ? dmk_text_mode_title(self->test.mode) : "",
-                                 self->has_value ? text : "no result",
-                                 self->has_value ? dmk_unit_label(self->unit) : "",
+                                 shows_number(self) ? text : "no result",
+                                 shows_number(self) ? dmk_unit_label(self->unit) : "",
                                  flags[0] ? ", " : "", flags);
     gtk_accessible_update_property(GTK_ACCESSIBLE(self), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                    g_strstrip(name), -1);
@@ -115,28 +169,38 @@ static void update_accessible(DmkTile *self)
 
 static void set_class(GtkWidget *w, const char *name, gboolean on);
 
+/* The state's note ("Previous run's value..."), then the figures, then
+ * the flags' explanations. */
 static void update_tooltip(DmkTile *self)
 {
-    char *tip = NULL;
-    if (self->has_value && self->has_test)
-        tip = dmk_text_tooltip(&self->test, &self->stats);
-    if (tip && self->flags_tip) {
-        char *both = g_strconcat(tip, "\n\n", self->flags_tip, NULL);
-        g_free(tip);
-        tip = both;
+    GString *tip = g_string_new(self->note ? self->note : "");
+    const DmkStats *s = shown_stats(self);
+    if (s && self->has_test) {
+        char *figures = dmk_text_tooltip(&self->test, s);
+        g_string_append_printf(tip, "%s%s", tip->len ? "\n\n" : "", figures);
+        g_free(figures);
     }
-    gtk_widget_set_tooltip_text(GTK_WIDGET(self), tip);
-    g_free(tip);
+    if (self->flags_tip && (self->state == DMK_TILE_MEASURED || self->state == DMK_TILE_STALE))
+        g_string_append_printf(tip, "%s%s", tip->len ? "\n\n" : "", self->flags_tip);
+    gtk_widget_set_tooltip_text(GTK_WIDGET(self), tip->len ? tip->str : NULL);
+    g_string_free(tip, TRUE);
 }
 
 static void refresh(DmkTile *self)
 {
     char text[48];
     DmkStats zero = {0};
-    const DmkStats *s = self->has_value ? &self->stats : &zero;
-    dmk_unit_format(self->unit, s, text, sizeof text);
+    const DmkStats *s = shown_stats(self);
+    if (self->state == DMK_TILE_SKIPPED)
+        g_strlcpy(text, "\u2014", sizeof text);
+    else
+        dmk_unit_format(self->unit, s ? s : &zero, text, sizeof text);
     gtk_label_set_text(GTK_LABEL(self->label), text);
-    self->fraction = dmk_unit_meter(self->unit, s);
+    self->fraction = dmk_unit_meter(self->unit, s ? s : &zero);
+    static const char *const classes[] = {NULL, NULL, "stale", "live", "partial", "skipped"};
+    for (size_t i = 0; i < G_N_ELEMENTS(classes); i++)
+        if (classes[i])
+            set_class(GTK_WIDGET(self), classes[i], self->state == (DmkTileState)i);
     update_tooltip(self);
     update_accessible(self);
     gtk_widget_queue_allocate(GTK_WIDGET(self));
@@ -223,6 +287,8 @@ void dmk_tile_set_stats(DmkTile *self, const DmkStats *stats)
     self->has_value = stats != NULL;
     if (stats)
         self->stats = *stats;
+    self->state = stats ? DMK_TILE_MEASURED : DMK_TILE_EMPTY;
+    g_clear_pointer(&self->note, g_free);
     refresh(self);
 }
 
@@ -258,7 +324,78 @@ void dmk_tile_set_running(DmkTile *self, gboolean running)
     set_class(GTK_WIDGET(self), "running", running);
 }
 
+/* A state whose number is not the tile's score: the score goes. */
+static void set_state(DmkTile *self, DmkTileState state, const char *note)
+{
+    self->state = state;
+    if (state != DMK_TILE_STALE && state != DMK_TILE_MEASURED)
+        self->has_value = FALSE;
+    if (note != self->note) {
+        g_free(self->note);
+        self->note = g_strdup(note);
+    }
+    refresh(self);
+}
+
 void dmk_tile_set_stale(DmkTile *self, gboolean stale)
 {
-    set_class(GTK_WIDGET(self), "stale", stale);
+    g_return_if_fail(DMK_IS_TILE(self));
+    if (stale && self->has_value)
+        set_state(self, DMK_TILE_STALE,
+                  "The previous run's value: this run measures the test again.");
+    else if (!stale && self->state == DMK_TILE_STALE)
+        set_state(self, DMK_TILE_MEASURED, NULL);
+}
+
+void dmk_tile_set_live(DmkTile *self, const DmkStats *live, const char *note)
+{
+    g_return_if_fail(DMK_IS_TILE(self) && live);
+    if (self->state != DMK_TILE_LIVE)
+        dmk_tile_set_flags(self, NULL, NULL); /* an old value's flags are not the live one's */
+    self->live = *live;
+    set_state(self, DMK_TILE_LIVE, note);
+}
+
+void dmk_tile_set_partial(DmkTile *self, const char *why)
+{
+    g_return_if_fail(DMK_IS_TILE(self));
+    if (self->state != DMK_TILE_LIVE) {
+        dmk_tile_set_skipped(self, why);
+        return;
+    }
+    gtk_label_set_text(GTK_LABEL(self->badge), "partial \u00b7 not a result");
+    gtk_widget_set_visible(self->badge, TRUE);
+    set_class(self->badge, "warn", TRUE);
+    set_state(self, DMK_TILE_PARTIAL, why);
+    gtk_widget_queue_resize(GTK_WIDGET(self));
+}
+
+void dmk_tile_set_skipped(DmkTile *self, const char *why)
+{
+    g_return_if_fail(DMK_IS_TILE(self));
+    dmk_tile_set_flags(self, NULL, NULL);
+    set_state(self, DMK_TILE_SKIPPED, why);
+}
+
+void dmk_tile_set_progress(DmkTile *self, double fraction)
+{
+    g_return_if_fail(DMK_IS_TILE(self));
+    double f = fraction < 0 ? -1 : fraction > 1 ? 1 : fraction;
+    if (f == self->progress_fraction)
+        return; /* every report clears the other tiles' bars: no relayout for that */
+    self->progress_fraction = f;
+    gtk_widget_queue_allocate(GTK_WIDGET(self));
+}
+
+double dmk_tile_get_progress(DmkTile *self)
+{
+    g_return_val_if_fail(DMK_IS_TILE(self), -1);
+    return self->progress_fraction;
+}
+
+const char *dmk_tile_get_state(DmkTile *self)
+{
+    static const char *const names[] = {"empty", "measured", "stale", "live", "partial", "skipped"};
+    g_return_val_if_fail(DMK_IS_TILE(self), "");
+    return names[self->state];
 }

@@ -24,7 +24,7 @@ void dmk_tile_set_test(DmkTile *self, const DmkTest *test);
 /* The test set last; NULL before. */
 const DmkTest *dmk_tile_get_test(DmkTile *self);
 
-/* Shows a score (copied); NULL clears the tile to "0.00". */
+/* Shows a score (copied), measured; NULL clears the tile to "0.00". */
 void dmk_tile_set_stats(DmkTile *self, const DmkStats *stats);
 void dmk_tile_set_unit(DmkTile *self, DmkUnit unit);
 
@@ -40,10 +40,34 @@ void dmk_tile_set_flags(DmkTile *self, const DmkRunResult *r, const DmkTestResul
 /* The badge's text, "" when no flag shows (for tests). */
 const char *dmk_tile_get_flags_text(DmkTile *self);
 
-/* Running: this test is being measured now. Stale: the value is from an
- * earlier run and this run will replace it. Both only change the style. */
+/* Running: this test is being measured now. Stale: the value is from the
+ * previous run and this run will measure it again (dimmed, and the tooltip
+ * says so), until its test starts. Both only change the style. */
 void dmk_tile_set_running(DmkTile *self, gboolean running);
 void dmk_tile_set_stale(DmkTile *self, gboolean stale);
+
+/* The figure of the test under way, shown as it is measured (the last
+ * interval's rate), with what it is in the tooltip (note); no value of
+ * the tile's until the test's score arrives (dmk_tile_set_stats). */
+void dmk_tile_set_live(DmkTile *self, const DmkStats *live, const char *note);
+
+/* How far the test under way is, 0..1: a thin bar along the tile's foot
+ * (the meter is the value's, so progress never lengthens it); < 0 hides it. */
+void dmk_tile_set_progress(DmkTile *self, double fraction);
+
+/* The run ended during this tile's test: its live figure stays, marked
+ * "partial" (why in the tooltip), not a value. */
+void dmk_tile_set_partial(DmkTile *self, const char *why);
+
+/* The run ended before this tile's test: no number ("\u2014"), and why in
+ * the tooltip; any old value and flags are gone. */
+void dmk_tile_set_skipped(DmkTile *self, const char *why);
+
+/* "empty", "measured", "stale", "live", "partial" or "skipped" (tests). */
+const char *dmk_tile_get_state(DmkTile *self);
+
+/* How far the progress bar is, -1 when hidden (tests). */
+double dmk_tile_get_progress(DmkTile *self);
 
 G_END_DECLS
 

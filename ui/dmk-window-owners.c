@@ -8,6 +8,8 @@
  * here and a DmkRunStart with it where the run is built. */
 #include "dmk-window-private.h"
 
+#include <string.h>
+
 /* ---- the Benchmark tab's tiles ----------------------------------------- */
 
 static GtkWidget *tiles_page(DmkWindow *self)
@@ -21,15 +23,17 @@ static DmkTile *run_tile(DmkWindow *self, size_t index)
     return index < self->run.n_tiles ? self->run.tiles[index] : NULL;
 }
 
-/* The tiles this run will measure keep their old numbers, dimmed, until
- * new ones arrive (or for good if the run fails); the button pressed
- * becomes Stop. */
+/* The tiles this run will measure keep their old numbers, dimmed and
+ * said to be the previous run's, until their test starts (an empty one
+ * is reset, so an old "\u2014" goes); the button pressed becomes Stop. */
 static GtkWidget *tiles_begin(DmkWindow *self, const DmkRunSpec *spec)
 {
     for (size_t i = 0; i < spec->n_tests; i++) {
         DmkTile *tile = run_tile(self, i);
         if (tile && dmk_tile_has_value(tile))
             dmk_tile_set_stale(tile, TRUE);
+        else if (tile)
+            dmk_tile_set_stats(tile, NULL);
     }
     int row = self->run.row;
     return row < 0 ? GTK_WIDGET(self->all_button) : self->row_buttons[row];
@@ -37,15 +41,58 @@ static GtkWidget *tiles_begin(DmkWindow *self, const DmkRunSpec *spec)
 
 static void set_running_tile(DmkWindow *self, DmkTile *tile)
 {
-    for (int r = 0; r < DMK_ROWS_MAX; r++)
-        for (int c = 0; c < DMK_COLS; c++)
+    for (int r = 0; r < DMK_ROWS_MAX; r++) {
+        for (int c = 0; c < DMK_COLS; c++) {
             dmk_tile_set_running(self->tiles[r][c], self->tiles[r][c] == tile);
+            if (self->tiles[r][c] != tile)
+                dmk_tile_set_progress(self->tiles[r][c], -1);
+        }
+    }
 }
 
+/* The live figure from a report: the engine's rate over its last poll
+ * (a tenth of a second), with the IOPS its block size makes and the mean
+ * latency its queues make of those (Little's law: in flight / IOPS). */
+static void live_stats(const DmkProgress *p, DmkStats *s)
+{
+    uint64_t in_flight = 0;
+    double block = 0;
+    for (int j = 0; j < p->test->n_jobs; j++) {
+        in_flight += (uint64_t)p->test->jobs[j].queue_depth * p->test->jobs[j].threads;
+        block = MAX(block, (double)p->test->jobs[j].block_size);
+    }
+    *s = (DmkStats){.mb_s = p->mb_s};
+    s->iops = block > 0 ? p->mb_s * 1e6 / block : 0;
+    s->lat_mean_us = s->iops > 0 ? (double)in_flight / s->iops * 1e6 : 0;
+}
+
+/* A test that starts drops its tile's old number; while it measures, the
+ * tile shows the rate as it goes, a few times a second (the window gets
+ * at most ~10 reports a second), and how far the test is. */
 static void tiles_progress(DmkWindow *self, const DmkProgress *p)
 {
     gboolean testing = p->stage != DMK_STAGE_PREPARE && p->test;
-    set_running_tile(self, testing ? run_tile(self, p->test_index) : NULL);
+    DmkTile *tile = testing ? run_tile(self, p->test_index) : NULL;
+    set_running_tile(self, tile);
+    if (!tile || p->stage == DMK_STAGE_INTERVAL)
+        return;
+    if (g_strcmp0(dmk_tile_get_state(tile), "stale") == 0) {
+        dmk_tile_set_stats(tile, NULL);
+        dmk_tile_set_flags(tile, NULL, NULL);
+    }
+    dmk_tile_set_progress(tile, _dmk_window_test_fraction(self, p));
+    /* The last report of a test's last pass is of its queues draining:
+     * no rate to show, the score follows. */
+    if (p->stage != DMK_STAGE_MEASURE || p->test_bytes == 0 ||
+        (p->pass >= p->passes && p->fraction >= 1.0))
+        return;
+    DmkStats live;
+    live_stats(p, &live);
+    char *note = g_strdup_printf("Measuring now, pass %u of %u: the rate of the last tenth of a "
+                                 "second, not yet a result.",
+                                 MAX(p->pass, 1u), MAX(p->passes, 1u));
+    dmk_tile_set_live(tile, &live, note);
+    g_free(note);
 }
 
 static void tiles_test_done(DmkWindow *self, const DmkTest *test, const DmkPassResult *score,
@@ -56,16 +103,41 @@ static void tiles_test_done(DmkWindow *self, const DmkTest *test, const DmkPassR
     if (!tile)
         return;
     dmk_tile_set_stats(tile, &score->total);
-    dmk_tile_set_stale(tile, FALSE);
     dmk_tile_set_running(tile, FALSE);
+    dmk_tile_set_progress(tile, -1);
+}
+
+/* A run that ended early: the tiles it never measured lose any number
+ * (an old one would read as this run's), the test it was in keeps its
+ * live figure marked partial; why, in their tooltips. */
+static void mark_unmeasured(DmkWindow *self, const char *status)
+{
+    gboolean stopped = g_str_has_prefix(status, "Stopped");
+    const char *how = stopped ? "stopped" : "failed";
+    char *partial = g_strdup_printf(
+        "%s: the run %s during this test. The number is its last live reading, not a result; "
+        "the run's tab, Copy and Save leave this test out.",
+        status, how);
+    char *skipped =
+        g_strdup_printf("%s: the run %s before this test, which it did not measure.", status, how);
+    for (size_t i = 0; i < self->run.n_tiles; i++) {
+        DmkTile *tile = run_tile(self, i);
+        const char *state = tile ? dmk_tile_get_state(tile) : "measured";
+        if (strcmp(state, "live") == 0)
+            dmk_tile_set_partial(tile, partial);
+        else if (strcmp(state, "measured") != 0)
+            dmk_tile_set_skipped(tile, skipped);
+    }
+    g_free(partial);
+    g_free(skipped);
 }
 
 static void unmark_tiles(DmkWindow *self)
 {
     for (int r = 0; r < DMK_ROWS_MAX; r++) {
         for (int c = 0; c < DMK_COLS; c++) {
-            dmk_tile_set_stale(self->tiles[r][c], FALSE);
             dmk_tile_set_running(self->tiles[r][c], FALSE);
+            dmk_tile_set_progress(self->tiles[r][c], -1);
         }
     }
 }
@@ -110,10 +182,18 @@ static void tiles_finished(DmkWindow *self, const DmkRunResult *r, DmkSaved *sav
         }
         show_flags_note(self, r);
     }
-    if (saved) {
-        g_clear_pointer(&self->last_run, dmk_saved_unref);
+    /* Copy and save take what the tiles show: this run's, even when it
+     * measured nothing (its predecessor has its own tab). */
+    g_clear_pointer(&self->last_run, dmk_saved_unref);
+    if (saved)
         self->last_run = dmk_saved_ref(saved);
-    }
+}
+
+/* Every tile of the run now shows this run's score or says it has none. */
+static void tiles_ended(DmkWindow *self, DmkSaved *saved, const char *status)
+{
+    (void)saved;
+    mark_unmeasured(self, status);
 }
 
 /* The tiles' run buttons are dmk-window.c's (every run locks them). */
@@ -123,6 +203,7 @@ const DmkRunOwner _dmk_window_tiles_owner = {
     .progress = tiles_progress,
     .test_done = tiles_test_done,
     .finished = tiles_finished,
+    .ended = tiles_ended,
 };
 
 /* ---- the sweep tab ------------------------------------------------------------ */

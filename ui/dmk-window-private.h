@@ -37,6 +37,9 @@ typedef struct {
     int row; /* the tiles: the row run, -1 for all */
     size_t n_tiles;
     DmkTile *tiles[DMK_TILES_MAX]; /* [test index]; NULL: no tile */
+    /* The spec's times, noted at launch: how far a test is (its progress). */
+    double warmup_s, measure_s;
+    uint32_t passes;
 } DmkRunStart;
 
 /* What a run owner does with its run; the window hands each of the
@@ -123,6 +126,8 @@ struct _DmkWindow {
     gboolean stop_at_stall; /* tests: stop (or close, close_at_stop) once the stall is shown */
     guint stall_end_id;     /* the timer that lets a stalled run's stuck thread go, 0 when none */
     DmkRunHold stop_at;     /* tests: the next run is stopped there (--stop-at) */
+    guint hold_shot_id;     /* tests: a screenshot at the hold, then the stop; 0 when none */
+    int hold_shot_tries;
     gboolean close_at_stop; /* ... by closing the window (--close-at) */
     gboolean closing;       /* close the window once the run has ended */
     DmkSaved *last_run;     /* the newest run of the Benchmark tab, for copy and save */
@@ -131,7 +136,8 @@ struct _DmkWindow {
 
     GSettings *recent; /* not delayed: the recent files outlive --options */
     GMenu *recent_menu;
-    GtkWidget *flags_note; /* under the tiles: CoW/compression of the last run, NULL before */
+    GtkWidget *flags_note;   /* under the tiles: CoW/compression of the last run, NULL before */
+    GtkProgressBar *run_bar; /* the whole run's progress over the status line, NULL before */
 };
 
 /* dmk-window.c */
@@ -158,6 +164,11 @@ gboolean _dmk_window_on_close_request(GtkWindow *window);
 /* Starts spec as start says (its owner, its tiles), with no further
  * question; nothing while a run is under way. */
 void _dmk_window_launch(DmkWindow *self, const DmkRunSpec *spec, const DmkRunStart *start);
+/* How far report p's test is, 0..1, from the run's warm-up and passes;
+ * and the whole run, by tests (monotonic: the interval before a test
+ * counts as its start). */
+double _dmk_window_test_fraction(DmkWindow *self, const DmkProgress *p);
+double _dmk_window_run_fraction(DmkWindow *self, const DmkProgress *p);
 
 /* dmk-window-owners.c */
 /* Tells each page whether a run is under way and whether it is its own. */

@@ -4,8 +4,8 @@
  * what it reports lands in the status line and goes to the run's owner,
  * the page that started it (dmk-window-owners.c): the tiles, the sweep
  * tab's chart or the Lab tab. What finished is kept as a tab. Errors go
- * to the info bar with the engine's own message; the tiles keep the last
- * values that were measured. */
+ * to the info bar with the engine's own message. The title and a bar
+ * over the status line say how far the run is. */
 #include "dmk-window-private.h"
 
 #include <string.h>
@@ -13,6 +13,7 @@
 #include "dmk-escape.h"
 #include "dmk-report.h"
 #include "dmk-request.h"
+#include "dmk-screenshot.h"
 #include "dmk-text.h"
 
 static void show_error(DmkWindow *self, int code, const char *message);
@@ -210,6 +211,129 @@ void _dmk_window_hide_error(DmkWindow *self)
 
 /* ---- what the worker reports (main thread) ----------------------------- */
 
+/* How much of a test its warm-up is: the rest is its passes. */
+static double warmup_share(DmkWindow *self, const DmkTest *t)
+{
+    double measure = t->measure_s > 0 ? t->measure_s : self->run.passes * self->run.measure_s;
+    double warmup = self->run.warmup_s > 0 ? self->run.warmup_s : 0;
+    return warmup + measure > 0 ? warmup / (warmup + measure) : 0;
+}
+
+double _dmk_window_test_fraction(DmkWindow *self, const DmkProgress *p)
+{
+    double f = CLAMP(p->fraction, 0.0, 1.0);
+    if (!p->test)
+        return 0;
+    double w = warmup_share(self, p->test);
+    switch (p->stage) {
+    case DMK_STAGE_WARMUP:
+        return w * f;
+    case DMK_STAGE_MEASURE:
+        /* A test that ends by bytes has one pass whatever the run's are. */
+        return w + (1 - w) * ((MAX(p->pass, 1u) - 1) + f) / MAX(p->passes, 1u);
+    case DMK_STAGE_VERIFY:
+    case DMK_STAGE_CLEANUP:
+        return 1;
+    default:
+        return 0; /* preparing; the interval before the test */
+    }
+}
+
+double _dmk_window_run_fraction(DmkWindow *self, const DmkProgress *p)
+{
+    if (p->stage == DMK_STAGE_CLEANUP)
+        return 1;
+    if (p->stage == DMK_STAGE_PREPARE || !p->test || !p->n_tests)
+        return 0;
+    return ((double)p->test_index + _dmk_window_test_fraction(self, p)) / (double)p->n_tests;
+}
+
+/* ---- progress in the title and the run's bar ---------------------------- */
+
+#define DMK_TITLE "Drivemark"
+
+/* CrystalDiskMark's habit: the title says where the run is, so a window
+ * behind others or minimised still tells ("Drivemark — 2/9 SEQ1M Q8T1
+ * Read 45 %"). */
+static char *progress_title(DmkWindow *self, const DmkProgress *p)
+{
+    int pct = (int)(_dmk_window_test_fraction(self, p) * 100.0);
+    if (p->stage == DMK_STAGE_CLEANUP)
+        return g_strdup(DMK_TITLE " \u2014 removing the test file");
+    if (p->stage == DMK_STAGE_PREPARE || !p->test)
+        return g_strdup_printf(DMK_TITLE " \u2014 preparing %d %%",
+                               (int)(CLAMP(p->fraction, 0.0, 1.0) * 100.0));
+    return g_strdup_printf(DMK_TITLE " \u2014 %zu/%zu %s %s %d %%", p->test_index + 1, p->n_tests,
+                           p->test->name, dmk_text_mode_title(p->test->mode), pct);
+}
+
+/* The Benchmark tab's run's bar, over the status line so that it shows
+ * on every tab (the sweep and Lab tabs have their own); made on the first
+ * run. The running tile has the test's: two bars, because a tile's own
+ * bar (its meter) is its value's, which filling with progress as
+ * CrystalDiskMark does would make mean two things. */
+static GtkProgressBar *run_bar(DmkWindow *self)
+{
+    if (self->run_bar)
+        return self->run_bar;
+    GtkWidget *bar = gtk_progress_bar_new();
+    gtk_progress_bar_set_show_text(GTK_PROGRESS_BAR(bar), TRUE);
+    gtk_widget_add_css_class(bar, "run-progress");
+    gtk_accessible_update_property(GTK_ACCESSIBLE(bar), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                   "Progress of the run", -1);
+    GtkWidget *status = GTK_WIDGET(self->status_label);
+    gtk_box_insert_child_after(GTK_BOX(gtk_widget_get_parent(status)), bar,
+                               gtk_widget_get_prev_sibling(status));
+    self->run_bar = GTK_PROGRESS_BAR(bar);
+    return self->run_bar;
+}
+
+static void show_run_progress(DmkWindow *self, const DmkProgress *p)
+{
+    char *title = progress_title(self, p);
+    gtk_window_set_title(GTK_WINDOW(self), title);
+    g_free(title);
+    if (self->run.owner != &_dmk_window_tiles_owner)
+        return;
+    GtkProgressBar *bar = run_bar(self);
+    double f = _dmk_window_run_fraction(self, p);
+    char *text = p->test && p->stage != DMK_STAGE_PREPARE
+                     ? g_strdup_printf("Test %zu of %zu \u00b7 run %d %%", p->test_index + 1,
+                                       p->n_tests, (int)(f * 100.0))
+                     : g_strdup_printf("Preparing \u00b7 run %d %%", (int)(f * 100.0));
+    gtk_progress_bar_set_fraction(bar, f);
+    gtk_progress_bar_set_text(bar, text);
+    gtk_widget_set_visible(GTK_WIDGET(bar), TRUE);
+    g_free(text);
+}
+
+/* The run is over: the plain title, no bar. */
+static void end_run_progress(DmkWindow *self)
+{
+    gtk_window_set_title(GTK_WINDOW(self), DMK_TITLE);
+    if (self->run_bar)
+        gtk_widget_set_visible(GTK_WIDGET(self->run_bar), FALSE);
+}
+
+/* A hook for the UI tests (DMK_TEST_TRACE_PROGRESS): each report as the
+ * window showed it, the tile of its test, the run's bar and the title. */
+static void trace_progress(DmkWindow *self, const DmkProgress *p)
+{
+    static const char *const stages[] = {"prepare",  "warmup",  "measure",
+                                         "interval", "cleanup", "verify"};
+    if (!g_getenv("DMK_TEST_TRACE_PROGRESS"))
+        return;
+    DmkTile *tile = self->run.owner == &_dmk_window_tiles_owner && p->test_index < self->run.n_tiles
+                        ? self->run.tiles[p->test_index]
+                        : NULL;
+    g_print("progress\t%zu\t%s\t%s\t%s\t%.4f\t%.4f\t%s\n", p->test_index,
+            (size_t)p->stage < G_N_ELEMENTS(stages) ? stages[p->stage] : "?",
+            tile ? dmk_tile_get_text(tile) : "", tile ? dmk_tile_get_state(tile) : "",
+            tile ? dmk_tile_get_progress(tile) : -1.0,
+            self->run_bar ? gtk_progress_bar_get_fraction(self->run_bar) : -1.0,
+            gtk_window_get_title(GTK_WINDOW(self)));
+}
+
 static void on_progress(const DmkProgress *p, gpointer data)
 {
     DmkWindow *self = data;
@@ -222,8 +346,10 @@ static void on_progress(const DmkProgress *p, gpointer data)
     char *text = dmk_text_progress(p);
     _dmk_window_set_status(self, text);
     g_free(text);
+    show_run_progress(self, p);
     if (self->run.owner->progress)
         self->run.owner->progress(self, p);
+    trace_progress(self, p);
 }
 
 static void on_test_done(const DmkTest *test, const DmkPassResult *score, size_t index,
@@ -310,6 +436,9 @@ static void report_end(DmkWindow *self, int rc, const DmkError *err, DmkSaved *s
 
 static void clear_run_timers(DmkWindow *self)
 {
+    if (self->hold_shot_id)
+        g_source_remove(self->hold_shot_id);
+    self->hold_shot_id = 0;
     if (self->stop_stuck_id)
         g_source_remove(self->stop_stuck_id);
     self->stop_stuck_id = 0;
@@ -350,6 +479,7 @@ static void on_finished(int rc, DmkRunResult *res, const DmkError *err, gpointer
     g_clear_pointer(&self->finished_run, dmk_saved_unref);
     self->finished_run = saved ? dmk_saved_ref(saved) : NULL;
     report_end(self, rc, err, saved, left_behind);
+    end_run_progress(self);
     self->run.owner = NULL;
     _dmk_window_set_running_ui(self, FALSE, NULL);
     _dmk_window_emit_run_finished(self, rc);
@@ -395,6 +525,7 @@ static gboolean on_stall_stuck(gpointer data)
     g_free(msg);
     g_free(status);
     g_free(took);
+    end_run_progress(self);
     self->run.owner = NULL;
     _dmk_window_set_running_ui(self, FALSE, NULL);
     _dmk_window_emit_run_finished(self, DMK_E_TIMEOUT);
@@ -435,11 +566,50 @@ static const DmkBackend *run_backend(DmkWindow *self)
     return be ? be : dmk_backend_native();
 }
 
+static void stop_held(DmkWindow *self);
+
+/* Up to this many tries, 0.1 s apart, for a frame drawn since the hold. */
+#define DMK_HOLD_SHOT_TRIES 50
+
+static gboolean shoot_held(gpointer data)
+{
+    DmkWindow *self = data;
+    GError *error = NULL;
+    if (!dmk_screenshot_ready(GTK_WIDGET(self)) && ++self->hold_shot_tries < DMK_HOLD_SHOT_TRIES)
+        return G_SOURCE_CONTINUE;
+    if (!dmk_screenshot_save(GTK_WIDGET(self), g_getenv("DMK_TEST_SHOT_AT_HOLD"), &error)) {
+        g_printerr("drivemark: %s\n", error->message);
+        g_clear_error(&error);
+    }
+    self->hold_shot_id = 0;
+    if (self->worker)
+        stop_held(self);
+    return G_SOURCE_REMOVE;
+}
+
+/* A hook for screenshots (DMK_TEST_SHOT_AT_HOLD=PNG): the window as it
+ * is at the hold, mid-test, once that state is drawn; then the stop. */
+static gboolean shot_at_hold(DmkWindow *self)
+{
+    if (!g_getenv("DMK_TEST_SHOT_AT_HOLD") || self->hold_shot_id)
+        return FALSE;
+    gtk_widget_queue_draw(GTK_WIDGET(self));
+    self->hold_shot_tries = 0;
+    self->hold_shot_id = g_timeout_add(100, shoot_held, self);
+    return TRUE;
+}
+
 /* Tests: the run waits at the report asked for, shown: Stop, as a user would. */
 static void on_held(const DmkProgress *p, gpointer data)
 {
     DmkWindow *self = data;
     on_progress(p, self);
+    if (!shot_at_hold(self))
+        stop_held(self);
+}
+
+static void stop_held(DmkWindow *self)
+{
     if (self->close_at_stop)
         gtk_window_close(GTK_WINDOW(self)); /* stops the run, then goes */
     else
@@ -509,6 +679,9 @@ void _dmk_window_launch(DmkWindow *self, const DmkRunSpec *spec, const DmkRunSta
         return;
     DmkRunWorkerCallbacks cb = {on_progress, on_test_done, on_finished, self, on_held, on_stalled};
     self->run = *start;
+    self->run.warmup_s = spec->warmup_s;
+    self->run.measure_s = spec->measure_s;
+    self->run.passes = spec->passes;
     GtkWidget *stop_button = start->owner->begin ? start->owner->begin(self, spec) : NULL;
     g_clear_pointer(&self->stall_msg, g_free);
     self->run_started_us = g_get_monotonic_time();
@@ -623,6 +796,7 @@ void dmk_window_stop(DmkWindow *self)
     self->status_at_stop = g_strdup(gtk_label_get_text(self->status_label));
     dmk_run_worker_stop(self->worker);
     _dmk_window_set_status(self, "Stopping\u2026");
+    gtk_window_set_title(GTK_WINDOW(self), DMK_TITLE " \u2014 stopping\u2026");
 }
 
 /* Closing during a run stops it first; the window goes once the worker
@@ -708,9 +882,10 @@ static void dump_tiles(DmkWindow *self, GString *s)
             DmkTile *t = self->tiles[r][c];
             if (!gtk_widget_get_visible(GTK_WIDGET(t)))
                 continue;
-            g_string_append_printf(s, "tile\t%s\t%s\t%s\t%s\n", self->row_names[r],
+            g_string_append_printf(s, "tile\t%s\t%s\t%s\t%s\t%s\n", self->row_names[r],
                                    dmk_mode_name((DmkMode)c), dmk_tile_get_text(t),
-                                   dmk_tile_has_value(t) ? "measured" : "empty");
+                                   dmk_tile_has_value(t) ? "measured" : "empty",
+                                   dmk_tile_get_state(t));
             if (dmk_tile_get_flags_text(t)[0])
                 g_string_append_printf(s, "tile-flags\t%s\t%s\t%s\n", self->row_names[r],
                                        dmk_mode_name((DmkMode)c), dmk_tile_get_flags_text(t));
@@ -729,6 +904,7 @@ char *dmk_window_dump(DmkWindow *self)
         g_free(one);
     }
     g_string_append_printf(s, "status\t%s\n", gtk_label_get_text(self->status_label));
+    g_string_append_printf(s, "title\t%s\n", gtk_window_get_title(GTK_WINDOW(self)));
     if (self->stall_msg)
         g_string_append_printf(s, "stall\t%s\n", self->stall_msg);
     if (gtk_widget_get_visible(GTK_WIDGET(self->info_bar))) {

@@ -110,9 +110,11 @@ static void install(const DmkFaultScript *script);
  * options ask for (installed, counts zeroed, as dmk_backend_fault would). */
 static void open_script(const DmkFaultOpts *o)
 {
+    static atomic_uint_fast64_t opens; /* with a hang asked, in this process */
     if (!o->hang)
         return;
-    DmkFaultScript s = {.hang = {.nth = o->hang}};
+    uint64_t run = atomic_fetch_add(&opens, 1) + 1;
+    DmkFaultScript s = {.hang = {.nth = run >= o->hang_run ? o->hang : 0}};
     install(&s);
 }
 
@@ -374,6 +376,7 @@ static const DmkBackendOption fault_options[] = {
     {"latency", "US", "each I/O completes after US microseconds (the null backend's)"},
     {"serve", "US", "each queue answers one request at a time, US microseconds apart"},
     {"hang", "N", "the Nth submit call never returns, as on a frozen file system"},
+    {"hang-run", "R", "the hang strikes from the Rth run of the process on (default: the first)"},
     {NULL, NULL, NULL},
 };
 
@@ -403,6 +406,8 @@ static int fault_parse_option(DmkBackendOpts *opts, const char *key, const char 
     DmkFaultOpts *o = dmk_fault_opts(opts);
     if (strcmp(key, "hang") == 0)
         return dmk_parse_uint_range(what, value, 1, UINT32_MAX, &o->hang, err);
+    if (strcmp(key, "hang-run") == 0)
+        return dmk_parse_uint_range(what, value, 1, UINT32_MAX, &o->hang_run, err);
     /* latency and serve are the null backend's, in the first part */
     return dmk_backend_null()->parse_option(opts, key, value, what, err);
 }

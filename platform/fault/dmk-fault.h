@@ -109,6 +109,9 @@ typedef struct {
     /* > 0: submit call number `hang` blocks until dmk_fault_release(), as
      * DmkFaultScript.hang.nth; the counts start again at the open. */
     uint64_t hang;
+    /* > 1: the hang strikes only from the process's hang_run-th target
+     * open on (a later run of a window's: the first ones complete). */
+    uint64_t hang_run;
 } DmkFaultOpts;
 
 /* opts as the fault backend's, to be set (the null options it held are

@@ -33,7 +33,7 @@ def test_tiles_show_flags():
         measured = [r for r in rows(lines, "tile") if r[3] == "measured"]
         flags = {(r[0], r[1]): r[2] for r in rows(lines, "tile-flags")}
         check(len(measured) == 8, f"tiles: {measured}")
-        for name, mode, _, _ in measured:
+        for name, mode, *_ in measured:
             check(flags.get((name, mode), "").startswith("peak"), f"{name} {mode}: {flags}")
         q32 = flags.get(("RND4K Q32T1", "read"), "")
         check(re.fullmatch(r"peak · QD \d+\.\d of 32", q32), f"RND4K Q32T1 read: {q32!r}")
