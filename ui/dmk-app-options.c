@@ -49,7 +49,8 @@ static const GOptionEntry option_entries[] = {
      "\"zoom(200)\") once it is shown (tests)",
      "NAME"},
     {"set-test", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING_ARRAY, NULL,
-     "Open the Settings dialog, set row ROW (1-4) to the test NAME and press OK (tests)",
+     "Open the Settings dialog, set row ROW (1-4) to the test NAME (or mix, measure, interval "
+     "to N) and press OK (tests)",
      "ROW=NAME"},
     {"settings-reset", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, NULL,
      "Open the Settings dialog, press Reset to Default, then OK (tests)", NULL},

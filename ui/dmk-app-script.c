@@ -298,9 +298,15 @@ static void drive_settings(DmkApp *self)
         dmk_settings_dialog_reset(d);
     for (char **t = o->set_test; t && *t; t++) {
         char *eq = strchr(*t, '=');
-        int row = eq ? atoi(*t) - 1 : -1;
-        if (!eq || !dmk_settings_dialog_set_test(d, row, eq + 1)) {
-            g_printerr("drivemark: --set-test %s: expected ROW=NAME, ROW 1-4\n", *t);
+        int row = eq && g_ascii_isdigit(**t) ? atoi(*t) - 1 : -1;
+        char *field = eq ? g_strndup(*t, (gsize)(eq - *t)) : NULL;
+        gboolean ok = eq && (row >= 0 ? dmk_settings_dialog_set_test(d, row, eq + 1)
+                                      : dmk_settings_dialog_set_value(d, field, atoi(eq + 1)));
+        g_free(field);
+        if (!ok) {
+            g_printerr("drivemark: --set-test %s: expected ROW=NAME (ROW 1-4), mix=N, "
+                       "measure=N or interval=N\n",
+                       *t);
             self->exit_status = DMK_EXIT_USAGE;
         }
     }

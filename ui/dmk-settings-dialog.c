@@ -103,6 +103,17 @@ gboolean dmk_settings_dialog_set_test(DmkSettingsDialog *self, int row, const ch
     return TRUE;
 }
 
+gboolean dmk_settings_dialog_set_value(DmkSettingsDialog *self, const char *field, int value)
+{
+    GtkSpinButton *spin = g_strcmp0(field, "mix") == 0        ? self->share
+                          : g_strcmp0(field, "measure") == 0  ? self->measure
+                          : g_strcmp0(field, "interval") == 0 ? self->interval
+                                                              : NULL;
+    if (spin)
+        gtk_spin_button_set_value(spin, value);
+    return spin != NULL;
+}
+
 /* ---- building ------------------------------------------------------------ */
 
 static GtkSpinButton *spin_new(double min, double max)

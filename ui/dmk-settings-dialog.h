@@ -30,6 +30,9 @@ DmkSettingsDialog *dmk_settings_dialog_new(GtkWindow *parent, GSettings *setting
 /* Sets row's widgets to the test `name` ("RND4K Q32T16"), as a user
  * would pick them; FALSE when the name does not parse. */
 gboolean dmk_settings_dialog_set_test(DmkSettingsDialog *self, int row, const char *name);
+/* Sets the spin button of "mix" (reads in %), "measure" or "interval"
+ * (seconds), as a user would type it; FALSE for another name. */
+gboolean dmk_settings_dialog_set_value(DmkSettingsDialog *self, const char *field, int value);
 /* The Reset to Default button. */
 void dmk_settings_dialog_reset(DmkSettingsDialog *self);
 /* The OK button: FALSE (the dialog says why and stays) when a row's test
