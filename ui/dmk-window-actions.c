@@ -55,10 +55,11 @@ static void act_copy(GSimpleAction *a, GVariant *p, gpointer data)
     DmkWindow *self = data;
     (void)a;
     (void)p;
-    const DmkRunResult *r = dmk_window_get_result(self);
-    if (forward_copy(self) || !r)
+    if (forward_copy(self))
         return;
-    char *text = _dmk_window_result_text(r);
+    char *text = _dmk_window_shown_text(self); /* a result's, or the compare table */
+    if (!text)
+        return;
     gdk_clipboard_set_text(gtk_widget_get_clipboard(GTK_WIDGET(self)), text);
     g_free(text);
     _dmk_window_set_status(self, "Results copied to the clipboard");

@@ -21,6 +21,21 @@ char *_dmk_window_result_text(const DmkRunResult *r)
     return r->lab[0] ? dmk_lab_report_text(r) : dmk_text_report(r);
 }
 
+gboolean _dmk_window_compare_shown(DmkWindow *self)
+{
+    GtkWidget *page =
+        gtk_notebook_get_nth_page(self->notebook, gtk_notebook_get_current_page(self->notebook));
+    return page && page == GTK_WIDGET(self->compare_view);
+}
+
+char *_dmk_window_shown_text(DmkWindow *self)
+{
+    if (_dmk_window_compare_shown(self))
+        return dmk_compare_view_text(self->compare_view);
+    const DmkRunResult *r = dmk_window_get_result(self);
+    return r ? _dmk_window_result_text(r) : NULL;
+}
+
 /* ---- Save Text ----------------------------------------------------------------- */
 
 typedef struct {
@@ -39,12 +54,11 @@ static int write_text(FILE *f, void *ctx, DmkError *err)
 
 gboolean dmk_window_save_text(DmkWindow *self, const char *path, GError **error)
 {
-    const DmkRunResult *r = dmk_window_get_result(self);
-    if (!r) {
+    char *text = _dmk_window_shown_text(self);
+    if (!text) {
         g_set_error(error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "there are no results to save yet");
         return FALSE;
     }
-    char *text = _dmk_window_result_text(r);
     TextJob job = {text, path};
     DmkError err = {0};
     int rc = dmk_outfile_write(path, write_text, &job, &err);
@@ -212,7 +226,7 @@ static void act_save_text(GSimpleAction *a, GVariant *p, gpointer self)
 {
     (void)a;
     (void)p;
-    if (dmk_window_get_result(self))
+    if (dmk_window_get_result(self) || _dmk_window_compare_shown(self))
         ask_path(self, "Save Results as Text", "text", "Text (*.txt)", "*.txt", "txt",
                  dmk_window_save_text);
 }

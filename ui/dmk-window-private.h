@@ -224,6 +224,10 @@ double _dmk_window_interval_s(DmkWindow *self);
 /* dmk-window-export.c */
 /* What Copy puts on the clipboard and Save Text writes. */
 char *_dmk_window_result_text(const DmkRunResult *r);
+/* The text of the tab shown: its result's, or the compare tab's table;
+ * NULL when there is none. */
+char *_dmk_window_shown_text(DmkWindow *self);
+gboolean _dmk_window_compare_shown(DmkWindow *self);
 /* File > Save Text and Save Image (and their dialogs' actions). */
 void _dmk_window_add_export_actions(DmkWindow *self);
 

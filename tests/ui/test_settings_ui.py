@@ -273,6 +273,29 @@ def test_help_opens_installed_readme():
     return uri
 
 
+def test_compare_copy_and_save_text():
+    """On the Compare tab Copy and Save Text give its table, tab-separated:
+    both results and each test's row with the difference."""
+    with t.Results() as r, tempfile.TemporaryDirectory(prefix="out-", dir=TMP_BASE) as out:
+        txt = os.path.join(out, "compare.txt")
+        rc, lines, err, _ = t.run_app(["--open", r.a, "--open", r.b, "--compare", "--save-text",
+                                       txt, "--dump-tiles", "--dump-clipboard",
+                                       "--quit-when-done"])
+        check(rc == 0, f"exit {rc}; stderr: {err}")
+        check(field(lines, "page") == "Compare", f"page shown: {field(lines, 'page')}")
+        # The dump's lines are split at tabs: the table's cells join again.
+        copied = "\n".join("\t".join(f[1:]) for f in lines if f[0] == "clipboard")
+        saved = open(txt).read()
+        check(saved == copied, f"Save Text differs from Copy:\n{saved}\n---\n{copied}")
+        text = saved.splitlines()
+        check(text[0] == "Drivemark comparison: MB/s" and text[1].startswith("[1]\tA.csv\t") and
+              text[2].startswith("[2]\tB.csv\t") and
+              text[3] == "Test\tMode\t[1]\t[2]\t[2] vs [1]", f"heading:\n{saved}")
+        table = rows(lines, "compare-row")
+        check(text[4:] == ["\t".join(row) for row in table], f"rows:\n{saved}\nvs {table}")
+        return f"{len(table)} rows copied and saved"
+
+
 def test_save_dialogs_open():
     """Save Text and Save Image build their file dialogs without a warning."""
     with t.Results() as r:
@@ -287,7 +310,8 @@ def test_save_dialogs_open():
 TESTS = [test_dialog_edits_tile_and_run, test_dialog_saved_and_reset, test_dialog_screenshot,
          test_measure_menu_shows_value_in_force, test_size_list_reaches_64gib,
          test_save_text_equals_copy, test_save_image_png, test_theme_dark, test_zoom_200,
-         test_shortcuts_window, test_help_opens_installed_readme, test_save_dialogs_open]
+         test_shortcuts_window, test_help_opens_installed_readme, test_compare_copy_and_save_text,
+         test_save_dialogs_open]
 
 
 if __name__ == "__main__":
