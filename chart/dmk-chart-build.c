@@ -113,7 +113,8 @@ static void result_label(const Ctx *c, size_t i, char *buf, size_t len)
 
 /* The conditions, from the first result; with note_differences, where the
  * others differ the subtitle says so. A single result charted by
- * direction names its drive first, as the legend cannot. */
+ * direction names its drive first, as the legend cannot, and a single
+ * result's comment comes last. */
 static void set_subtitle(const Ctx *c)
 {
     const DmkRunResult *r = c->res[0];
@@ -135,6 +136,15 @@ static void set_subtitle(const Ctx *c)
              who[0] ? " - " : "", r->version, size_same ? file : "test file sizes differ",
              passes_same ? passes : "passes differ",
              data_same ? dmk_data_name(r->data) : "random and zero");
+    /* One result's comment says what was tested, as on its tab (several
+     * results: each has its own, the legend names their drives). */
+    char tail[sizeof r->comment + 4];
+    snprintf(tail, sizeof tail, " - %s", r->comment);
+    size_t len = strlen(m->subtitle), room = sizeof m->subtitle - 1 - len;
+    size_t add = c->n == 1 && r->comment[0] ? strlen(tail) : 0;
+    add = add < room ? add : room; /* a long comment is cut: the subtitle has no more room */
+    memcpy(m->subtitle + len, tail, add);
+    m->subtitle[len + add] = '\0';
 }
 
 /* ---- line charts: QD and block-size sweeps -------------------------------- */

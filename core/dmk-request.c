@@ -422,7 +422,8 @@ static void base_spec(const DmkRunRequest *r, DmkRunSpec *s)
 }
 
 /* The profile's tests, or the --test ones, in the request's directions;
- * then (the window's Mix column) the same tests mixed. */
+ * then (the window's Mix column) the same tests mixed at read_share (the
+ * window's mix ratio; 70 % unless it sets another). */
 static int add_run(const DmkRunRequest *r, DmkRunSpec *s, DmkError *err)
 {
     DmkJob jobs[DMK_REQUEST_TESTS_MAX];
@@ -444,7 +445,7 @@ static int add_run(const DmkRunRequest *r, DmkRunSpec *s, DmkError *err)
     snprintf(s->profile, sizeof s->profile, "%s", r->n_tests ? "custom" : p->id);
     int rc = dmk_run_spec_add_all(s, jobs, n, r->mode, r->read_share, err);
     if (rc == DMK_OK && r->mix)
-        rc = dmk_run_spec_add_all(s, jobs, n, DMK_RUN_MIX, DMK_MIX_READ_SHARE_DEFAULT, err);
+        rc = dmk_run_spec_add_all(s, jobs, n, DMK_RUN_MIX, r->read_share, err);
     return rc;
 }
 

@@ -135,8 +135,8 @@ typedef struct {
     char tests[DMK_REQUEST_TESTS_MAX][48]; /* replace the profile's (a run, a lab's write) */
     size_t n_tests;
     DmkRunMode mode;
-    uint32_t read_share; /* mode mix */
-    bool mix;            /* the profile's tests mixed too, at the default share (the window) */
+    uint32_t read_share; /* mode mix, and the window's Mix column */
+    bool mix;            /* the profile's tests mixed too, at read_share (the window) */
     uint64_t size;
     uint32_t passes;
     double measure_s, warmup_s, interval_s, timeline_s, watchdog_s;

@@ -33,6 +33,10 @@ static const GOptionEntry option_entries[] = {
      "Save the chart shown as PNG, SVG or PDF when done (NAME@2x.png: twice the pixels)", "FILE"},
     {"screenshot", 0, 0, G_OPTION_ARG_FILENAME, NULL, "Save a PNG of the window when done", "FILE"},
     {"json", 0, 0, G_OPTION_ARG_FILENAME, NULL, "Save the results as JSON when done", "FILE"},
+    {"save-text", 0, 0, G_OPTION_ARG_FILENAME, NULL,
+     "Save the results as CrystalDiskMark's text (as File, Save Text) when done", "FILE"},
+    {"save-image", 0, 0, G_OPTION_ARG_FILENAME, NULL,
+     "Save the tab shown and its context as a PNG (as File, Save Image) when done", "FILE"},
     {"dump-tiles", 0, 0, G_OPTION_ARG_NONE, NULL, "Print the tiles, status and error when done",
      NULL},
     {"quit-when-done", 0, 0, G_OPTION_ARG_NONE, NULL, "Quit after the run (and screenshot)", NULL},
@@ -41,7 +45,15 @@ static const GOptionEntry option_entries[] = {
     {"drop", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_FILENAME_ARRAY, NULL,
      "Drop a file on the window, as a file manager would (tests)", "FILE"},
     {"activate", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING_ARRAY, NULL,
-     "Trigger the window's action NAME (as win.NAME) once it is shown (tests)", "NAME"},
+     "Trigger the window's action NAME (as win.NAME; NAME(TARGET) with a target, as "
+     "\"zoom(200)\") once it is shown (tests)",
+     "NAME"},
+    {"set-test", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING_ARRAY, NULL,
+     "Open the Settings dialog, set row ROW (1-4) to the test NAME (or mix, measure, interval "
+     "to N) and press OK (tests)",
+     "ROW=NAME"},
+    {"settings-reset", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, NULL,
+     "Open the Settings dialog, press Reset to Default, then OK (tests)", NULL},
     {"stop-after", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_DOUBLE, NULL,
      "Press Stop SECONDS after the run started (tests)", "SECONDS"},
     {"stop-at", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING, NULL,
@@ -437,6 +449,10 @@ int _dmk_app_options_parse(DmkAppOptions *o, GVariantDict *d, DmkError *err)
     g_variant_dict_lookup(d, "open", "^aay", &o->open);
     g_variant_dict_lookup(d, "drop", "^aay", &o->drop);
     g_variant_dict_lookup(d, "activate", "^as", &o->activate);
+    g_variant_dict_lookup(d, "set-test", "^as", &o->set_test);
+    o->settings_reset = g_variant_dict_contains(d, "settings-reset");
+    g_variant_dict_lookup(d, "save-text", "^ay", &o->save_text);
+    g_variant_dict_lookup(d, "save-image", "^ay", &o->save_image);
     o->compare = g_variant_dict_contains(d, "compare");
     o->autorun = g_variant_dict_contains(d, "autorun");
     o->quit_when_done = g_variant_dict_contains(d, "quit-when-done");
@@ -546,4 +562,7 @@ void _dmk_app_options_clear(DmkAppOptions *o)
     g_strfreev(o->open);
     g_strfreev(o->drop);
     g_strfreev(o->activate);
+    g_strfreev(o->set_test);
+    g_free(o->save_text);
+    g_free(o->save_image);
 }

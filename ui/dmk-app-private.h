@@ -24,6 +24,9 @@ typedef struct {
     char *confirm_device;   /* tests: typed into a device's question */
     gboolean udisks_always; /* tests: a device is asked of UDisks2 even as root */
     char **open, **drop, **activate;
+    char **set_test;         /* tests: "ROW=NAME" set in the Settings dialog, then OK */
+    gboolean settings_reset; /* tests: the Settings dialog's Reset to Default, then OK */
+    char *save_text, *save_image;
     gboolean compare;
     gboolean autorun, quit_when_done, dump_tiles, dump_clipboard;
     double stop_after_s, close_after_s;

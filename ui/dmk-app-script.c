@@ -3,15 +3,17 @@
  * autorun, stop and close at a given moment, the outputs written when the
  * run ends (screenshot, JSON, chart, tiles, clipboard) and the exit status. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dmk-app-private.h"
 #include "dmk-screenshot.h"
+#include "dmk-settings-dialog.h"
 
 static gboolean scripted(const DmkAppOptions *o)
 {
     return o->screenshot || o->json || o->dump_tiles || o->dump_clipboard || o->quit_when_done ||
-           o->export_chart;
+           o->export_chart || o->save_text || o->save_image;
 }
 
 static void fail_with(DmkApp *self, GError **error)
@@ -30,20 +32,31 @@ static void export_chart(DmkApp *self, const char *path)
         fail_with(self, &error);
 }
 
+/* A question still open is what the user looks at, or else the Settings
+ * dialog or the shortcuts window: it is the picture. */
+static GtkWidget *shown_widget(DmkApp *self)
+{
+    GtkWidget *question = dmk_window_get_question(self->window);
+    GtkWidget *dialog = dmk_window_get_dialog(self->window);
+    return question ? question : dialog ? dialog : GTK_WIDGET(self->window);
+}
+
 static void write_outputs(DmkApp *self)
 {
     const DmkAppOptions *o = &self->opt;
     GError *error = NULL;
     if (o->export_chart)
         export_chart(self, o->export_chart);
-    /* A question still open is what the user looks at: it is the picture. */
-    GtkWidget *question = dmk_window_get_question(self->window);
-    GtkWidget *shown = question ? question : GTK_WIDGET(self->window);
+    GtkWidget *shown = shown_widget(self);
     if (o->screenshot && !dmk_screenshot_save(shown, o->screenshot, &error)) {
         g_printerr("drivemark: %s\n", error->message);
         g_clear_error(&error);
         self->exit_status = self->exit_status ? self->exit_status : DMK_EXIT_FAILED;
     }
+    if (o->save_text && !dmk_window_save_text(self->window, o->save_text, &error))
+        fail_with(self, &error);
+    if (o->save_image && !dmk_window_save_image(self->window, o->save_image, &error))
+        fail_with(self, &error);
     if (o->json && dmk_window_get_result(self->window) &&
         !dmk_window_save_result(self->window, o->json, &error)) {
         g_printerr("drivemark: %s\n", error->message);
@@ -102,7 +115,7 @@ static gboolean finish_script(gpointer data)
     if (!self->window)
         return G_SOURCE_REMOVE;
     if (self->opt.screenshot && self->frames_waited < SCREENSHOT_FRAMES_MAX &&
-        !dmk_screenshot_ready(GTK_WIDGET(self->window))) {
+        !dmk_screenshot_ready(shown_widget(self))) {
         self->frames_waited++;
         finish_after_frame(self);
         return G_SOURCE_REMOVE;
@@ -125,9 +138,8 @@ static void on_after_paint(GdkFrameClock *clock, gpointer data)
 /* The screenshot must show the final tiles: wait for the next frame. */
 static void finish_after_frame(DmkApp *self)
 {
-    /* An open question is what the screenshot shows: its frame counts. */
-    GtkWidget *question = dmk_window_get_question(self->window);
-    GtkWidget *w = question ? question : GTK_WIDGET(self->window);
+    /* An open question or dialog is what the screenshot shows: its frame counts. */
+    GtkWidget *w = shown_widget(self);
     GdkFrameClock *clock = gtk_widget_get_frame_clock(w);
     if (!clock) {
         g_timeout_add(250, finish_script, self);
@@ -255,17 +267,61 @@ static void open_results(DmkApp *self)
         dmk_window_show_lab(self->window, o->lab_o.kind);
 }
 
-/* As the menu would: opens the dialogs, for a smoke test of them. */
+/* As the menu would: opens the dialogs, for a smoke test of them; a
+ * detailed name ("zoom(200)") gives the action its target. The outputs
+ * wait for the frame after them. */
 static gboolean activate_actions(gpointer data)
 {
     DmkApp *self = data;
     for (char **a = self->opt.activate; self->window && a && *a; a++) {
-        char *name = g_strconcat("win.", *a, NULL);
-        if (!gtk_widget_activate_action(GTK_WIDGET(self->window), name, NULL))
-            g_printerr("drivemark: --activate %s: no such action, or it is disabled\n", *a);
+        char *name = NULL;
+        GVariant *target = NULL;
+        GError *error = NULL;
+        char *full = g_strconcat("win.", *a, NULL);
+        gboolean ok = g_action_parse_detailed_name(full, &name, &target, &error) &&
+                      gtk_widget_activate_action_variant(GTK_WIDGET(self->window), name, target);
+        if (!ok)
+            g_printerr("drivemark: --activate %s: %s\n", *a,
+                       error ? error->message : "no such action, or it is disabled");
+        g_clear_error(&error);
+        if (target)
+            g_variant_unref(target);
         g_free(name);
+        g_free(full);
     }
+    if (self->window && !self->opt.autorun && scripted(&self->opt))
+        finish_after_frame(self);
     return G_SOURCE_REMOVE;
+}
+
+/* --set-test and --settings-reset: the Settings dialog, driven as a user
+ * would, before any run. */
+static void drive_settings(DmkApp *self)
+{
+    const DmkAppOptions *o = &self->opt;
+    if (!o->set_test && !o->settings_reset)
+        return;
+    DmkSettingsDialog *d = DMK_SETTINGS_DIALOG(dmk_window_open_settings(self->window));
+    if (o->settings_reset)
+        dmk_settings_dialog_reset(d);
+    for (char **t = o->set_test; t && *t; t++) {
+        char *eq = strchr(*t, '=');
+        int row = eq && g_ascii_isdigit(**t) ? atoi(*t) - 1 : -1;
+        char *field = eq ? g_strndup(*t, (gsize)(eq - *t)) : NULL;
+        gboolean ok = eq && (row >= 0 ? dmk_settings_dialog_set_test(d, row, eq + 1)
+                                      : dmk_settings_dialog_set_value(d, field, atoi(eq + 1)));
+        g_free(field);
+        if (!ok) {
+            g_printerr("drivemark: --set-test %s: expected ROW=NAME (ROW 1-4), mix=N, "
+                       "measure=N or interval=N\n",
+                       *t);
+            self->exit_status = DMK_EXIT_USAGE;
+        }
+    }
+    if (!dmk_settings_dialog_apply(d)) {
+        g_printerr("drivemark: the Settings dialog refused the tests\n");
+        self->exit_status = DMK_EXIT_FAILED;
+    }
 }
 
 void _dmk_app_script_before_show(DmkApp *self)
@@ -277,10 +333,11 @@ void _dmk_app_script_before_show(DmkApp *self)
 void _dmk_app_script_after_show(DmkApp *self)
 {
     const DmkAppOptions *o = &self->opt;
+    drive_settings(self);
     if (o->activate)
         g_idle_add(activate_actions, self);
     if (o->autorun)
         g_idle_add(autorun, self);
-    else if (scripted(o))
+    else if (scripted(o) && !o->activate)
         finish_after_frame(self);
 }

@@ -7,6 +7,7 @@
 
 #include "dmk-app-private.h"
 #include "dmk-resources.h"
+#include "dmk-shortcuts.h"
 #include "dmk-version.h"
 
 G_DEFINE_FINAL_TYPE(DmkApp, dmk_app, GTK_TYPE_APPLICATION)
@@ -156,6 +157,25 @@ static void act_quit(GSimpleAction *a, GVariant *p, gpointer app)
     g_list_free(windows);
 }
 
+/* The installed README (meson's docdir): Help > Documentation. */
+char *dmk_app_docs_uri(void)
+{
+    char *path = g_build_filename(DMK_DOCDIR, "README.md", NULL);
+    char *uri = g_filename_to_uri(path, NULL, NULL);
+    g_free(path);
+    return uri;
+}
+
+/* gtk_show_uri: GtkFileLauncher is 4.10. */
+static void act_help(GSimpleAction *a, GVariant *p, gpointer app)
+{
+    (void)a;
+    (void)p;
+    char *uri = dmk_app_docs_uri();
+    gtk_show_uri(gtk_application_get_active_window(GTK_APPLICATION(app)), uri, GDK_CURRENT_TIME);
+    g_free(uri);
+}
+
 static void act_about(GSimpleAction *a, GVariant *p, gpointer app)
 {
     (void)a;
@@ -168,33 +188,6 @@ static void act_about(GSimpleAction *a, GVariant *p, gpointer app)
                           "does.\nMB/s = 1,000,000 bytes per second.",
                           "license-type", GTK_LICENSE_GPL_3_0, "authors", authors, "website",
                           "https://github.com/drivemark/drivemark", NULL);
-}
-
-static void set_accels(GtkApplication *app)
-{
-    static const struct {
-        const char *action;
-        const char *accel;
-    } accels[] = {
-        {"win.run-all", "<Control>r"},
-        {"win.stop", "Escape"},
-        {"win.copy", "<Control>c"},
-        {"win.save", "<Control>s"},
-        {"win.open", "<Control>o"},
-        {"win.export-chart", "<Control>e"},
-        {"win.choose-target", "<Control><Shift>o"},
-        {"win.run-test(0)", "<Control>1"},
-        {"win.run-test(1)", "<Control>2"},
-        {"win.run-test(2)", "<Control>3"},
-        {"win.run-test(3)", "<Control>4"},
-        {"win.close-tab", "<Control>w"},
-        {"app.quit", "<Control>q"},
-        {"app.about", "F1"},
-    };
-    for (size_t i = 0; i < G_N_ELEMENTS(accels); i++) {
-        const char *list[] = {accels[i].accel, NULL};
-        gtk_application_set_accels_for_action(app, accels[i].action, list);
-    }
 }
 
 /* A broken rule would silently fall back to the theme: say so, loudly
@@ -223,10 +216,11 @@ static void dmk_app_startup(GApplication *app)
     static const GActionEntry entries[] = {
         {"quit", act_quit, NULL, NULL, NULL, {0}},
         {"about", act_about, NULL, NULL, NULL, {0}},
+        {"help", act_help, NULL, NULL, NULL, {0}},
     };
     G_APPLICATION_CLASS(dmk_app_parent_class)->startup(app);
     g_action_map_add_action_entries(G_ACTION_MAP(app), entries, G_N_ELEMENTS(entries), app);
-    set_accels(GTK_APPLICATION(app));
+    dmk_shortcuts_set_accels(GTK_APPLICATION(app));
     gtk_window_set_default_icon_name(DMK_APP_ID);
     load_css();
 }

@@ -22,6 +22,10 @@ DmkApp *dmk_app_new(void);
  * 0 in interactive use). */
 int dmk_app_get_exit_status(DmkApp *self);
 
+/* file:// of the installed README.md (share/doc/drivemark), which
+ * Help > Documentation (app.help, F1) opens. */
+char *dmk_app_docs_uri(void);
+
 G_END_DECLS
 
 #endif

@@ -369,6 +369,40 @@ void dmk_compare_view_dump(DmkCompareView *self, GString *out)
     g_ptr_array_unref(p);
 }
 
+/* The picked results and the table as text, tab-separated so that it
+ * pastes into a spreadsheet as a table: Copy and Save Text of the tab. */
+char *dmk_compare_view_text(DmkCompareView *self)
+{
+    GPtrArray *p = picked(self);
+    if (p->len == 0) {
+        g_ptr_array_unref(p);
+        return NULL;
+    }
+    GString *s = g_string_new(NULL);
+    g_string_append_printf(s, "Drivemark comparison: %s\n", metrics[metric_index(self)].label);
+    for (guint i = 0; i < p->len; i++) {
+        const DmkRunResult *r = dmk_saved_get_result(((Entry *)p->pdata[i])->saved);
+        char label[512];
+        dmk_result_label(r, false, label, sizeof label);
+        g_string_append_printf(s, "[%u]\t%s\t%s%s%s\n", i + 1,
+                               dmk_saved_get_title(((Entry *)p->pdata[i])->saved), label,
+                               r->comment[0] ? "\t" : "", r->comment);
+    }
+    g_string_append(s, "Test\tMode");
+    for (guint i = 0; i < p->len; i++)
+        g_string_append_printf(s, "\t[%u]", i + 1);
+    for (guint i = 1; i < p->len; i++)
+        g_string_append_printf(s, "\t[%u] vs [1]", i + 1);
+    g_string_append_c(s, '\n');
+    for (guint r = 0; r < self->rows->len; r++) {
+        char *line = g_strjoinv("\t", self->rows->pdata[r]);
+        g_string_append_printf(s, "%s\n", line);
+        g_free(line);
+    }
+    g_ptr_array_unref(p);
+    return g_string_free(s, FALSE);
+}
+
 /* ---- building ---------------------------------------------------------------- */
 
 static GtkWidget *build_metric(DmkCompareView *self)

@@ -30,6 +30,10 @@ guint dmk_compare_view_count(DmkCompareView *self);
 /* The chart's drawing area (see dmk-plot.h). */
 GtkWidget *dmk_compare_view_get_chart(DmkCompareView *self);
 
+/* The picked results and the table as tab-separated text (Copy, Save
+ * Text on the compare tab); NULL when nothing is picked. */
+char *dmk_compare_view_text(DmkCompareView *self);
+
 /* For tests: "compare\t<rank>\t<title>" per picked result, then
  * "compare-row\t<test>\t<mode>\t<value>...\t<diff %>..." per table row. */
 void dmk_compare_view_dump(DmkCompareView *self, GString *out);

@@ -67,14 +67,20 @@ gboolean dmk_screenshot_save(GtkWidget *widget, const char *path, GError **error
         GRAPHENE_RECT_INIT(0, 0, (float)(width * scale), (float)(height * scale));
     GdkTexture *texture = gsk_renderer_render_texture(renderer, node, &viewport);
     gsk_render_node_unref(node);
+    gboolean ok = dmk_screenshot_save_texture(texture, path, error);
+    g_object_unref(texture);
+    return ok;
+}
+
+gboolean dmk_screenshot_save_texture(GdkTexture *texture, const char *path, GError **error)
+{
     /* Encoded in memory, then written like every file the program makes:
      * to a temporary file renamed over the old one when complete. */
     GBytes *png = gdk_texture_save_to_png_bytes(texture);
-    g_object_unref(texture);
     DmkError err = {0};
     PngJob job = {png, path};
     int rc = png ? dmk_outfile_write(path, write_png, &job, &err)
-                 : dmk_error_set(&err, DMK_E_NOMEM, 0, "encoding the screenshot %s failed", path);
+                 : dmk_error_set(&err, DMK_E_NOMEM, 0, "encoding the image %s failed", path);
     if (png)
         g_bytes_unref(png);
     if (rc != DMK_OK)

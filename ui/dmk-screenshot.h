@@ -14,4 +14,7 @@ gboolean dmk_screenshot_ready(GtkWidget *widget);
 /* The widget must be realized and laid out (call after a frame). */
 gboolean dmk_screenshot_save(GtkWidget *widget, const char *path, GError **error);
 
+/* A rendered picture as PNG at path, written atomically (dmk-outfile). */
+gboolean dmk_screenshot_save_texture(GdkTexture *texture, const char *path, GError **error);
+
 #endif

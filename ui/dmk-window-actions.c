@@ -55,11 +55,11 @@ static void act_copy(GSimpleAction *a, GVariant *p, gpointer data)
     DmkWindow *self = data;
     (void)a;
     (void)p;
-    const DmkRunResult *r = dmk_window_get_result(self);
-    if (forward_copy(self) || !r)
+    if (forward_copy(self))
         return;
-    /* A lab result's words are its findings, not a table of tiles. */
-    char *text = r->lab[0] ? dmk_lab_report_text(r) : dmk_text_report(r);
+    char *text = _dmk_window_shown_text(self); /* a result's, or the compare table */
+    if (!text)
+        return;
     gdk_clipboard_set_text(gtk_widget_get_clipboard(GTK_WIDGET(self)), text);
     g_free(text);
     _dmk_window_set_status(self, "Results copied to the clipboard");
@@ -548,7 +548,9 @@ void _dmk_window_confirm_fullspan(DmkWindow *self, const DmkRunSpec *spec)
 /* Settings without a widget of their own live in the Settings menu. */
 static void add_settings_actions(DmkWindow *self)
 {
-    static const char *const keys[] = {"data", "measure-time", "interval-time"};
+    /* Measure Time and Interval Time are dmk-window-settings.c's: they
+     * show a command-line override too. */
+    static const char *const keys[] = {"data"};
     for (size_t i = 0; i < G_N_ELEMENTS(keys); i++) {
         GAction *a = g_settings_create_action(self->settings, keys[i]);
         g_action_map_add_action(G_ACTION_MAP(self), a);

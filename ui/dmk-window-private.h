@@ -138,6 +138,18 @@ struct _DmkWindow {
     GMenu *recent_menu;
     GtkWidget *flags_note;   /* under the tiles: CoW/compression of the last run, NULL before */
     GtkProgressBar *run_bar; /* the whole run's progress over the status line, NULL before */
+
+    /* dmk-window-settings.c: the custom profile, from "custom-tests" */
+    DmkProfile custom;
+    char custom_tests[DMK_ROWS_MAX][48];
+    GtkWidget *settings_dialog; /* while open */
+    GtkWidget *shortcuts;       /* the Keyboard Shortcuts window, while open */
+    GtkCssProvider *zoom_css;   /* the zoom's font size, NULL at 100 % */
+    GMenu *time_menus[2];       /* Measure Time, Interval Time */
+    gboolean system_dark;       /* GTK's own prefer-dark when the theme follows the system */
+    int portal_scheme;          /* the Settings portal's color-scheme: -1 unknown, 0, 1, 2 */
+    GDBusProxy *portal;
+    GCancellable *portal_cancel;
 };
 
 /* dmk-window.c */
@@ -202,6 +214,33 @@ void _dmk_window_dump_tabs(DmkWindow *self, GString *s);
 /* Opens the files (a tab each) and reports those that fail in the info
  * bar; returns how many failed. */
 int _dmk_window_open_files(DmkWindow *self, GFile *const *files, size_t n);
+
+/* dmk-window-settings.c */
+/* The custom profile: the "custom-tests" setting's tests (a test that
+ * does not parse is the default profile's of that row). */
+const DmkProfile *_dmk_window_custom_profile(DmkWindow *self);
+/* The Settings dialog, Measure/Interval Time, theme, zoom, Keyboard
+ * Shortcuts and Help: actions, menus, and applying theme and zoom. */
+void _dmk_window_settings_init(DmkWindow *self);
+void _dmk_window_settings_dispose(DmkWindow *self);
+void _dmk_window_dump_settings(DmkWindow *self, GString *s);
+/* dmk_window_set_overrides: the Measure/Interval Time menus follow. */
+void _dmk_window_settings_overrides_changed(DmkWindow *self);
+/* The settings changed underneath: widgets and tiles follow (dmk-window.c). */
+void _dmk_window_resync(DmkWindow *self);
+/* Seconds in force: the command line's override, else the setting's. */
+double _dmk_window_measure_s(DmkWindow *self);
+double _dmk_window_interval_s(DmkWindow *self);
+
+/* dmk-window-export.c */
+/* What Copy puts on the clipboard and Save Text writes. */
+char *_dmk_window_result_text(const DmkRunResult *r);
+/* The text of the tab shown: its result's, or the compare tab's table;
+ * NULL when there is none. */
+char *_dmk_window_shown_text(DmkWindow *self);
+gboolean _dmk_window_compare_shown(DmkWindow *self);
+/* File > Save Text and Save Image (and their dialogs' actions). */
+void _dmk_window_add_export_actions(DmkWindow *self);
 
 /* dmk-window-actions.c */
 void _dmk_window_add_actions(DmkWindow *self);

@@ -107,6 +107,12 @@ static int build_spec(DmkWindow *self, int row, DmkRunSpec *spec, DmkRunStart *s
         rc = dmk_error_set(err, DMK_E_INVAL, 0, "the profile has no test in row %d", row + 1);
     if (rc == DMK_OK && row >= 0)
         rc = dmk_run_request_set(r, DMK_REQ_TEST, p->tests[row], err);
+    /* The custom profile (the Settings dialog's) is not the table's: its
+     * tests are given by name, as drivemark-cli's --test. */
+    for (size_t i = 0; rc == DMK_OK && row < 0 && strcmp(p->id, "custom") == 0 && i < p->n_tests;
+         i++)
+        rc = dmk_run_request_set(r, DMK_REQ_TEST, p->tests[i], err);
+    r->read_share = (uint32_t)g_settings_get_int(self->settings, "mix-read-share");
     r->mode = _dmk_window_run_mode(self);
     r->mix = _dmk_window_mix(self);
     r->verify = g_settings_get_boolean(self->settings, "verify");
@@ -930,6 +936,7 @@ char *dmk_window_dump(DmkWindow *self)
         g_free(text);
         g_free(more);
     }
+    _dmk_window_dump_settings(self, s);
     _dmk_window_dump_tabs(self, s);
     return g_string_free(s, FALSE);
 }

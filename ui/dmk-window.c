@@ -20,7 +20,8 @@ G_DEFINE_FINAL_TYPE(DmkWindow, dmk_window, GTK_TYPE_APPLICATION_WINDOW)
 const DmkProfile *_dmk_window_profile(DmkWindow *self)
 {
     char *id = g_settings_get_string(self->settings, "profile");
-    const DmkProfile *p = dmk_profile_find(id);
+    const DmkProfile *p =
+        strcmp(id, "custom") == 0 ? _dmk_window_custom_profile(self) : dmk_profile_find(id);
     g_free(id);
     return p ? p : dmk_profile_at(0);
 }
@@ -73,11 +74,12 @@ static gboolean column_shown(DmkWindow *self, DmkMode mode)
 }
 
 /* A tile's test, as the engine will name and run it. */
-static void tile_test(const DmkJob *job, DmkMode mode, DmkTest *t)
+static void tile_test(DmkWindow *self, const DmkJob *job, DmkMode mode, DmkTest *t)
 {
     DmkRunSpec *spec = g_new(DmkRunSpec, 1);
     dmk_run_spec_init(spec);
-    dmk_run_spec_add(spec, job, mode, DMK_MIX_READ_SHARE_DEFAULT, NULL);
+    dmk_run_spec_add(spec, job, mode,
+                     (uint32_t)g_settings_get_int(self->settings, "mix-read-share"), NULL);
     *t = spec->tests[0];
     g_free(spec);
 }
@@ -104,14 +106,18 @@ static void layout_row(DmkWindow *self, int row, const char *name)
     g_free(a11y);
     for (int c = 0; c < DMK_COLS; c++) {
         DmkTest t;
-        tile_test(&job, (DmkMode)c, &t);
+        tile_test(self, &job, (DmkMode)c, &t);
         dmk_tile_set_test(self->tiles[row][c], &t);
     }
 }
 
 static void update_headers(DmkWindow *self)
 {
-    static const char *const titles[DMK_COLS] = {"Read", "Write", "Mix"};
+    /* The Mix column says its ratio, as CrystalDiskMark's "R70%/W30%". */
+    int share = g_settings_get_int(self->settings, "mix-read-share");
+    char mix[32];
+    g_snprintf(mix, sizeof mix, "Mix R%d%%/W%d%%", share, 100 - share);
+    const char *const titles[DMK_COLS] = {"Read", "Write", mix};
     const char *unit = dmk_unit_label(_dmk_window_unit(self));
     for (int c = 0; c < DMK_COLS; c++) {
         char *text = g_strdup_printf("%s [%s]", titles[c], unit);
@@ -247,9 +253,13 @@ void _dmk_window_update_actions(DmkWindow *self)
     enable_action(self, "run-sweep", !running);
     enable_action(self, "run-lab", !running);
     enable_action(self, "stop", running);
-    enable_action(self, "copy", result);
+    /* The compare tab copies and saves its table as text. */
+    gboolean table = _dmk_window_compare_shown(self) && dmk_compare_view_count(self->compare_view);
+    enable_action(self, "copy", result || table);
     enable_action(self, "save", result);
     enable_action(self, "export-csv", result);
+    enable_action(self, "save-text", result || table);
+    enable_action(self, "settings", !running);
     enable_action(self, "export-chart", _dmk_window_current_chart(self) != NULL);
     enable_action(self, "choose-target", !running);
 }
@@ -275,10 +285,12 @@ static void fill_static_lists(DmkWindow *self)
     set_strings(self->passes_dd, passes);
     set_strings(self->unit_dd, units);
     set_strings(self->mode_dd, modes);
+    /* The table's profiles, then the custom one (Settings > Tests). */
     GtkStringList *profiles = gtk_string_list_new(NULL);
     for (int mix = 0; mix < 2; mix++) {
-        for (size_t i = 0; i < dmk_profile_count(); i++) {
-            char *label = g_strdup_printf("%s%s", dmk_profile_at(i)->label, mix ? " + Mix" : "");
+        for (size_t i = 0; i <= dmk_profile_count(); i++) {
+            const char *name = i < dmk_profile_count() ? dmk_profile_at(i)->label : "Custom";
+            char *label = g_strdup_printf("%s%s", name, mix ? " + Mix" : "");
             gtk_string_list_append(profiles, label);
             g_free(label);
         }
@@ -358,11 +370,12 @@ static void sync_target(DmkWindow *self)
 
 static guint profile_index(DmkWindow *self)
 {
+    /* Past the table's profiles: the custom one. */
     const DmkProfile *p = _dmk_window_profile(self);
     guint i = 0;
     while (i < dmk_profile_count() && dmk_profile_at(i) != p)
         i++;
-    return i + (_dmk_window_mix(self) ? (guint)dmk_profile_count() : 0);
+    return i + (_dmk_window_mix(self) ? (guint)dmk_profile_count() + 1 : 0);
 }
 
 /* Copies the settings into the widgets; the drop-downs' handlers do not
@@ -380,6 +393,11 @@ static void sync_widgets(DmkWindow *self)
     self->syncing = FALSE;
     apply_layout(self, TRUE);
     apply_unit(self);
+}
+
+void _dmk_window_resync(DmkWindow *self)
+{
+    sync_widgets(self);
 }
 
 static void on_passes(GtkDropDown *dd, GParamSpec *pspec, DmkWindow *self)
@@ -448,10 +466,11 @@ static void on_profile(GtkDropDown *dd, GParamSpec *pspec, DmkWindow *self)
 {
     (void)pspec;
     guint i = gtk_drop_down_get_selected(dd);
-    guint n = (guint)dmk_profile_count();
+    guint n = (guint)dmk_profile_count() + 1; /* the custom one last */
     if (self->syncing || i >= 2 * n)
         return;
-    g_settings_set_string(self->settings, "profile", dmk_profile_at(i % n)->id);
+    g_settings_set_string(self->settings, "profile",
+                          i % n < n - 1 ? dmk_profile_at(i % n)->id : "custom");
     g_settings_set_boolean(self->settings, "mix", i >= n);
     apply_layout(self, TRUE);
 }
@@ -510,6 +529,7 @@ void dmk_window_set_overrides(DmkWindow *self, const DmkRunOverrides *o)
     g_free(self->backend);
     self->backend = g_strdup(o->backend ? o->backend : "native");
     self->overrides.backend = self->backend;
+    _dmk_window_settings_overrides_changed(self);
 }
 
 void dmk_window_set_lab_overrides(DmkWindow *self, const DmkLabOverrides *o)
@@ -546,7 +566,9 @@ DmkWindow *dmk_window_new(GtkApplication *app, GSettings *settings)
     sync_lab(self);
     connect_dropdowns(self);
     g_settings_bind(settings, "verify", self->verify_check, "active", G_SETTINGS_BIND_DEFAULT);
+    _dmk_window_add_export_actions(self);
     _dmk_window_add_actions(self);
+    _dmk_window_settings_init(self);
     _dmk_window_load_recent(self);
     return self;
 }
@@ -560,6 +582,7 @@ static void dmk_window_dispose(GObject *object)
     if (self->notebook)
         g_signal_handlers_disconnect_by_data(self->notebook, self);
     _dmk_window_run_dispose(self);
+    _dmk_window_settings_dispose(self);
     g_clear_object(&self->targets);
     g_clear_object(&self->settings);
     g_clear_object(&self->recent);

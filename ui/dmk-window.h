@@ -49,6 +49,21 @@ void dmk_window_set_udisks_always(DmkWindow *self, gboolean always);
 /* The question the window asks (a full-span write, a device's name), or NULL. */
 GtkWidget *dmk_window_get_question(DmkWindow *self);
 
+/* Opens the Settings dialog (Settings > Tests and Times) and returns it,
+ * or the one already open; dmk-settings-dialog.h drives it. */
+GtkWidget *dmk_window_open_settings(DmkWindow *self);
+/* The Settings dialog or the Keyboard Shortcuts window while one is open,
+ * else NULL: what a screenshot shows. */
+GtkWidget *dmk_window_get_dialog(DmkWindow *self);
+
+/* File > Save Text: the text Copy gives, written to path (replacing the
+ * file only when complete). */
+gboolean dmk_window_save_text(DmkWindow *self, const char *path, GError **error);
+/* File > Save Image: the tab shown (the tiles and their context) with a
+ * line under it naming the drive, the test file, the date and the
+ * comment, as a PNG at the screen's scale. */
+gboolean dmk_window_save_image(DmkWindow *self, const char *path, GError **error);
+
 /* Gives the All button the keyboard focus, as CrystalDiskMark does. */
 void dmk_window_focus_run_button(DmkWindow *self);
 

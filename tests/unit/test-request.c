@@ -310,6 +310,64 @@ static void test_gschema_passes(void)
     DMK_CHECK_HAS(key, want);
 }
 
+/* The schema's profile choices are the profiles' table and the window's
+ * custom one; the custom profile starts as the default profile's tests;
+ * the mix ratio's range and default are --read-share's. */
+static void test_gschema_profiles(void)
+{
+    if (!dmk_gschema_path)
+        DMK_SKIP("no schema path given (a cross build)");
+    char *key = dmk_gschema_key("profile");
+    if (!key)
+        return;
+    char want[256];
+    size_t n = 0;
+    for (const char *c = strstr(key, "<choice value=\""); c; c = strstr(c + 1, "<choice value=\""))
+        n++;
+    DMK_CHECK(n == dmk_profile_count() + 1);
+    for (size_t i = 0; i < dmk_profile_count(); i++) {
+        snprintf(want, sizeof want, "<choice value=\"%s\"/>", dmk_profile_at(i)->id);
+        DMK_CHECK_HAS(key, want);
+    }
+    DMK_CHECK_HAS(key, "<choice value=\"custom\"/>");
+    key = dmk_gschema_key("custom-tests");
+    if (!key)
+        return;
+    const DmkProfile *def = dmk_profile_find("default");
+    size_t len = (size_t)snprintf(want, sizeof want, "<default>[");
+    for (size_t i = 0; i < def->n_tests; i++)
+        len +=
+            (size_t)snprintf(want + len, sizeof want - len, "%s'%s'", i ? ", " : "", def->tests[i]);
+    snprintf(want + len, sizeof want - len, "]</default>");
+    DMK_CHECK_HAS(key, want);
+    key = dmk_gschema_key("mix-read-share");
+    if (!key)
+        return;
+    const DmkRequestOption *o = dmk_request_option(DMK_REQ_READ_SHARE);
+    snprintf(want, sizeof want, "<range min=\"%.0f\" max=\"%.0f\"/>", o->min, o->max);
+    DMK_CHECK_HAS(key, want);
+    snprintf(want, sizeof want, "<default>%.0f</default>", o->def);
+    DMK_CHECK_HAS(key, want);
+}
+
+/* The window's Mix column runs at the request's read share. */
+static void test_mix_column_share(void)
+{
+    DmkRunRequest *r = new_request(DMK_REQUEST_RUN, DMK_LAB_NONE);
+    DmkRunSpec *s = new_spec();
+    DmkError err = {0};
+    DMK_CHECK(dmk_run_request_set(r, DMK_REQ_TARGET, ".", &err) == DMK_OK);
+    DMK_CHECK(dmk_run_request_set(r, DMK_REQ_PROFILE, "demo", &err) == DMK_OK);
+    r->mix = true;
+    r->read_share = 40;
+    DMK_CHECK(dmk_run_request_build(r, s, &err) == DMK_OK);
+    DMK_CHECK(s->n_tests == 3);
+    DMK_CHECK(s->n_tests == 3 && s->tests[2].mode == DMK_MODE_MIX &&
+              s->tests[2].jobs[0].read_share == 40);
+    free(s);
+    free(r);
+}
+
 /* The options the lab tests share say each test's default, from the
  * lab tests' table: the words they had when typed by hand. */
 static void test_lab_help(void)
@@ -448,6 +506,8 @@ int main(int argc, char **argv)
     DMK_TEST(test_lab);
     DMK_TEST(test_null_simulation);
     DMK_TEST(test_gschema_passes);
+    DMK_TEST(test_gschema_profiles);
+    DMK_TEST(test_mix_column_share);
     DMK_TEST(test_lab_help);
     DMK_TEST(test_exit_statuses);
     DMK_TEST(test_choices);
