@@ -409,8 +409,12 @@ static void draw_titles(DmkChartCtx *c)
         char t[200];
         snprintf(t, sizeof t, "%s%slog scale", c->m->y_title, c->m->y_title[0] ? ", " : "");
         draw_y_title(c, t, false);
+        if (c->probe)
+            snprintf(c->probe->y_title, sizeof c->probe->y_title, "%s", t);
     } else if (c->m->y_title[0]) {
         draw_y_title(c, c->m->y_title, false);
+        if (c->probe)
+            snprintf(c->probe->y_title, sizeof c->probe->y_title, "%s", c->m->y_title);
     }
     if (c->has_y2 && c->m->y2_title[0]) {
         long s = right_series(c->m);

@@ -301,6 +301,7 @@ void dmk_chart_probe(double width, double height, const DmkChartModel *m,
 {
     probe->n_labels = probe->n_bars = probe->n_y_ticks = 0;
     probe->y_log = false;
+    probe->y_title[0] = '\0';
     dmk_chart_paper_rgb(style, probe->background);
     cairo_rectangle_t extents = {0, 0, width, height};
     cairo_surface_t *s = cairo_recording_surface_create(CAIRO_CONTENT_COLOR_ALPHA, &extents);

@@ -163,6 +163,7 @@ typedef struct {
     double y_ticks[64]; /* its tick values (not axis units) */
     size_t n_y_ticks;
     DmkChartBox plot;     /* the plot's rectangle */
+    char y_title[256];    /* the value axis title as drawn */
     double background[3]; /* the colour painted behind everything */
 } DmkChartProbe;
 
