@@ -234,11 +234,21 @@ static void draw_upright(DmkChartCtx *c, const BarValue *bv, double fs)
     DmkRect above = {cx - lh / 2, b.y - gap - tw, lh, tw};
     DmkRect inside = {cx - lh / 2, b.y + gap, lh, tw};
     bool up = box_free(c, above);
-    /* Inside only where the text fits the bar, and on the paper's colour
-     * against the bar's. */
+    /* Inside only where the text fits the bar. */
     if (!up && !(b.h >= tw + 2 * gap && b.w >= lh * 0.9 && box_free(c, inside)))
         return;
     place(c, up ? above : inside);
+    if (!up) {
+        /* Hatching would cross the text: a band of translucent ink under
+         * it, which tints the bar (its length still shows) and carries
+         * text in the paper's colour. */
+        dmk_chart_set_grey(cr, 0);
+        cairo_save(cr);
+        cairo_rectangle(cr, b.x, inside.y - gap * 0.5, b.w, inside.h + gap);
+        cairo_clip(cr);
+        cairo_paint_with_alpha(cr, 0.5);
+        cairo_restore(cr);
+    }
     cairo_save(cr);
     cairo_translate(cr, cx, up ? b.y - gap : b.y + gap);
     cairo_rotate(cr, -DMK_CHART_PI / 2);

@@ -85,6 +85,8 @@ static GtkWidget *build_header(DmkResultView *self)
         GTK_BOX(buttons),
         dmk_action_button_new("Export _Chart…", "win.export-chart",
                               "Save the chart as PNG, SVG or PDF (by the name's extension)"));
+    /* Built after the chart (dmk_result_view_new): its value axis. */
+    gtk_box_append(GTK_BOX(buttons), dmk_plot_scale_control_new(self->chart));
     gtk_box_append(GTK_BOX(box), info);
     gtk_box_append(GTK_BOX(box), buttons);
     return box;
@@ -249,6 +251,9 @@ void dmk_result_view_dump(DmkResultView *self, int tab, GString *out)
             g_string_append_printf(out, "tab-tile-flags\t%d\t%s\t%s\t%s\n", tab, test->name,
                                    dmk_mode_name(test->mode), dmk_tile_get_flags_text(t));
     }
+    char *what = g_strdup_printf("tab-%d", tab);
+    dmk_plot_area_dump(self->chart, what, out); /* "tab-N-chart ..." */
+    g_free(what);
     if (self->verify)
         g_string_append_printf(out, "tab-verify\t%d\t%s\t%s\n", tab,
                                gtk_widget_has_css_class(self->verify, "result-verify-bad") ? "bad"
