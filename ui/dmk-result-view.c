@@ -37,6 +37,9 @@ static GtkWidget *context_label(const char *text, const char *css_class)
     gtk_label_set_xalign(GTK_LABEL(l), 0);
     gtk_label_set_wrap(GTK_LABEL(l), TRUE);
     gtk_label_set_wrap_mode(GTK_LABEL(l), PANGO_WRAP_WORD_CHAR);
+    /* A long path or comment wraps instead of asking the window for its
+     * whole length: the window's natural width must fit a 1,024 px screen. */
+    gtk_label_set_max_width_chars(GTK_LABEL(l), 72);
     gtk_label_set_selectable(GTK_LABEL(l), TRUE);
     gtk_widget_set_can_focus(l, FALSE); /* selectable, but not a tab stop */
     gtk_widget_add_css_class(l, css_class);
