@@ -26,10 +26,10 @@ bool dmk_chart_y_ok(const DmkChartCtx *c, double v)
 }
 
 const DmkValueScaleInfo dmk_value_scales[] = {
-    {DMK_VALUE_AUTO, "auto", "Auto",
+    {DMK_VALUE_AUTO, "auto", "Auto scale",
      "log where the largest value is over 50 times the smallest, else linear"},
-    {DMK_VALUE_LINEAR, "linear", "Linear", "linear from zero"},
-    {DMK_VALUE_LOG, "log", "Log", "logarithmic, ticks at 1, 2 and 5 of each decade"},
+    {DMK_VALUE_LINEAR, "linear", "Linear scale", "linear from zero"},
+    {DMK_VALUE_LOG, "log", "Log scale", "logarithmic, ticks at 1, 2 and 5 of each decade"},
 };
 const size_t dmk_value_scale_count = sizeof dmk_value_scales / sizeof dmk_value_scales[0];
 

@@ -49,7 +49,7 @@ typedef enum {
 typedef struct {
     DmkValueScale scale;
     const char *name;  /* "auto", "linear", "log" */
-    const char *label; /* "Auto", "Linear", "Log" */
+    const char *label; /* "Auto scale", "Linear scale", "Log scale" */
     const char *help;
 } DmkValueScaleInfo;
 extern const DmkValueScaleInfo dmk_value_scales[];

@@ -41,7 +41,7 @@ const DmkPlot *dmk_plot_area_get_plot(GtkWidget *area);
 /* The area's value axis from now on, for this plot and the next ones set
  * (a built chart's own is DMK_VALUE_AUTO); the export follows it. */
 void dmk_plot_area_set_scale(GtkWidget *area, DmkValueScale scale);
-/* A drop-down of chart/'s value scales (Auto, Linear, Log) that sets the
+/* A drop-down of chart/'s value scales (Auto, Linear, Log scale) that sets the
  * area's. */
 GtkWidget *dmk_plot_scale_control_new(GtkWidget *area);
 
