@@ -378,6 +378,8 @@ static int opt_y_scale(DmkCliArgs *a, const char *v, DmkError *err)
         a->y_scale_set = true;
         return DMK_OK;
     }
+#else
+    (void)a;
 #endif
     return dmk_error_set(err, DMK_E_INVAL, 0,
                          "--y-scale '%s' is unknown: expected auto (log where the values span "
