@@ -211,8 +211,11 @@ static void lines_axes(DmkChartCtx *c, const DmkLinesRange *r)
     else
         dmk_chart_axis_x(&c->x, m->x_scale, m->x_ticks, r->xmin, r->xmax);
     c->has_y2 = r->right;
+    /* In step with the left axis's gridlines; a log one's are uneven, so
+     * the right axis takes five even steps of its own. */
+    size_t intervals = c->y.scale == DMK_AXIS_LOG10 ? 5 : c->y.n_ticks - 1;
     if (c->has_y2)
-        dmk_chart_axis_y2(&c->y2, r->y2min, r->y2max, c->y.n_ticks - 1);
+        dmk_chart_axis_y2(&c->y2, r->y2min, r->y2max, intervals);
 }
 
 static void probe_axes(DmkChartCtx *c)

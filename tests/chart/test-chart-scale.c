@@ -173,6 +173,18 @@ static void test_log_lines(void)
     cairo_surface_flush(img);
     DMK_CHECK(count_rgb(img, series_rgb[0]) > 200);
     cairo_surface_destroy(img);
+    /* With a right axis (temperature beside speed) the left may go log:
+     * the right keeps its own even steps. */
+    static DmkChartPoint temp[18];
+    for (int i = 0; i < 18; i++)
+        temp[i] = (DmkChartPoint){p[i].x, 40 + i};
+    DmkChartSeries two[2] = {s, {.name = "Temperature", .n = 18, .points = temp}};
+    two[1].axis = DMK_Y_RIGHT;
+    m.series = two;
+    m.n_series = 2;
+    snprintf(m.y2_title, sizeof m.y2_title, "Temperature (C)");
+    pr = probe_of(&m, 800, 500, NULL);
+    DMK_CHECK(pr.y_log);
 }
 
 /* ---- value labels ---- */
