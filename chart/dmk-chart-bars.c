@@ -176,12 +176,13 @@ static double label_font(const DmkChartCtx *c)
     return c->tick_font * 0.9;
 }
 
-/* Level above the bar; false (nothing drawn) when any does not fit. */
-static bool level_boxes(DmkChartCtx *c, const BarValue *bv, size_t n, DmkRect *boxes)
+/* Level above the bar in size fs; false (nothing drawn) when any does
+ * not fit. */
+static bool level_boxes(DmkChartCtx *c, const BarValue *bv, size_t n, double fs, DmkRect *boxes)
 {
     cairo_t *cr = c->cr;
     char buf[64];
-    dmk_chart_font(cr, label_font(c), DMK_TEXT_REGULAR);
+    dmk_chart_font(cr, fs, DMK_TEXT_REGULAR);
     double lh = dmk_chart_line_height(cr), gap = c->tick_font * 0.25;
     c->n_placed = 0;
     for (size_t i = 0; i < n; i++) {
@@ -196,11 +197,12 @@ static bool level_boxes(DmkChartCtx *c, const BarValue *bv, size_t n, DmkRect *b
     return true;
 }
 
-static void draw_level(DmkChartCtx *c, const BarValue *bv, size_t n, const DmkRect *boxes)
+static void draw_level(DmkChartCtx *c, const BarValue *bv, size_t n, double fs,
+                       const DmkRect *boxes)
 {
     char buf[64];
     c->n_placed = 0;
-    dmk_chart_font(c->cr, label_font(c), DMK_TEXT_REGULAR);
+    dmk_chart_font(c->cr, fs, DMK_TEXT_REGULAR);
     dmk_chart_set_grey(c->cr, 0.2);
     for (size_t i = 0; i < n; i++) {
         dmk_chart_format_value(bv[i].v, buf, sizeof buf);
@@ -265,11 +267,16 @@ static void draw_values(DmkChartCtx *c, const BarValue *bv, size_t n)
     DmkRect *boxes = malloc((n ? n : 1) * sizeof *boxes);
     if (!boxes)
         return;
-    if (n <= DMK_CHART_MAX_LABELS && level_boxes(c, bv, n, boxes)) {
-        draw_level(c, bv, n, boxes);
+    /* Level reads best: a size or two smaller before turning upright. */
+    double fs = label_font(c);
+    bool level = false;
+    for (int k = 0; k < 3 && !level && n <= DMK_CHART_MAX_LABELS; k++)
+        level = level_boxes(c, bv, n, fs = label_font(c) * (1 - 0.1 * k), boxes);
+    if (level) {
+        draw_level(c, bv, n, fs, boxes);
     } else {
         c->n_placed = 0;
-        double fs = upright_font(c, bv, n);
+        fs = upright_font(c, bv, n);
         for (size_t i = 0; i < n; i++)
             draw_upright(c, &bv[i], fs);
     }
