@@ -32,6 +32,14 @@ static DmkChartBuildKind chart_kind(const DmkCliArgs *a, const DmkRunResult *fir
     return DMK_CHART_BUILD_TILES;
 }
 
+/* --y-scale where given; else the builder's (lab charts: linear, as a
+ * timeline's drop reads best on a linear axis). */
+static void set_y_scale(const DmkCliArgs *a, DmkChartModel *m)
+{
+    if (a->y_scale_set)
+        m->y_scale = (DmkValueScale)a->y_scale;
+}
+
 static int chart_plain(const DmkCliArgs *a, DmkRunResult **res)
 {
     DmkChartBuild b;
@@ -40,6 +48,7 @@ static int chart_plain(const DmkCliArgs *a, DmkRunResult **res)
     int rc = dmk_chart_build(&b, chart_kind(a, res[0]), a->metric, (const DmkRunResult *const *)res,
                              a->n_files, NULL, &err);
     if (rc == DMK_OK) {
+        set_y_scale(a, &b.model);
         rc = dmk_chart_export(&b.model, a->chart_out, a->width, a->height, (double)a->scale, &err);
         dmk_chart_build_free(&b);
     }
@@ -159,6 +168,7 @@ static int export_latency(const DmkCliArgs *a, const DmkRunResult *const *res, s
     int rc = DMK_OK;
     for (; built < np && rc == DMK_OK; built++) {
         rc = dmk_chart_build_lab_compare(&b[built], DMK_LAB_CHART_LATENCY, res, n, built, opt, err);
+        set_y_scale(a, &b[built].model);
         models[built] = &b[built].model;
     }
     if (rc == DMK_OK)
@@ -178,6 +188,7 @@ static int export_lab(const DmkCliArgs *a, DmkLabChartKind kind, const DmkRunRes
     DmkChartBuild b;
     int rc = dmk_chart_build_lab_compare(&b, kind, res, n, 0, &opt, err);
     if (rc == DMK_OK) {
+        set_y_scale(a, &b.model);
         rc = dmk_chart_export(&b.model, a->chart_out, a->width, a->height, (double)a->scale, err);
         dmk_chart_build_free(&b);
     }

@@ -355,6 +355,38 @@ static int opt_scale(DmkCliArgs *a, const char *v, DmkError *err)
     return rc;
 }
 
+/* --y-scale's words: chart/'s table of value scales. */
+static size_t y_scale_words(const char **words, size_t max)
+{
+#ifdef DMK_HAVE_CHART
+    for (size_t i = 0; i < dmk_value_scale_count && i < max; i++)
+        words[i] = dmk_value_scales[i].name;
+    return dmk_value_scale_count;
+#else
+    (void)words;
+    (void)max;
+    return 0;
+#endif
+}
+
+static int opt_y_scale(DmkCliArgs *a, const char *v, DmkError *err)
+{
+#ifdef DMK_HAVE_CHART
+    DmkValueScale scale;
+    if (dmk_value_scale_from_name(v, &scale)) {
+        a->y_scale = (int)scale;
+        a->y_scale_set = true;
+        return DMK_OK;
+    }
+#else
+    (void)a;
+#endif
+    return dmk_error_set(err, DMK_E_INVAL, 0,
+                         "--y-scale '%s' is unknown: expected auto (log where the values span "
+                         "decades), linear or log",
+                         v);
+}
+
 /* ---- options of every command -------------------------------------------- */
 
 static int opt_quiet(DmkCliArgs *a, const char *v, DmkError *err)
@@ -513,6 +545,10 @@ static DmkOption options[] = {
     {"--height", "H", CHART, opt_height, "height, 100-10000 (default: 500)"},
     {"--scale", "N", CHART, opt_scale, "PNG pixels per unit: 1, or 2 for a 2x image (default: 1)",
      .choices = scale_words},
+    {"--y-scale", "S", CHART, opt_y_scale,
+     "the value axis: auto (log where the largest value is over 50 times the smallest), "
+     "linear or log (default: auto; lab charts: linear)",
+     .choices = y_scale_words},
     {"--help", NULL, ANY, opt_help, "show this help", .short_name = 'h'},
     {"--version", NULL, ANY, opt_version, "show the version", .short_name = 'V'},
 };

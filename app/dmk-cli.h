@@ -70,6 +70,8 @@ typedef struct {
     DmkChartChoice chart_kind;
     const char *lab_chart; /* DMK_CLI_CHART_LAB: the --kind word, a DmkLabChart's name */
     int width, height, scale;
+    int y_scale; /* --y-scale: a DmkValueScale (chart/dmk-chart.h) when y_scale_set */
+    bool y_scale_set;
     /* the review-lab commands: which of their own settings were given */
     unsigned lab_given; /* DMK_LAB_P() of the lab's own settings given (--duration ...) */
 } DmkCliArgs;

@@ -5,6 +5,7 @@
 #include "dmk-chart-private.h"
 
 #include <math.h>
+#include <stdio.h>
 
 #define GRID_GREY  0.88
 #define AXIS_GREY  0.35
@@ -62,6 +63,40 @@ void dmk_chart_axis_y(DmkAxis *a, double max)
     a->lo = 0;
     a->hi = ceil(max / step - 1e-9) * step;
     linear_ticks(a, 0, a->hi, step);
+}
+
+bool dmk_chart_wants_log(const DmkChartModel *m, double min, double max)
+{
+    if (!(min > 0) || !isfinite(min) || !(max > 0) || !isfinite(max))
+        return false;
+    if (m->y_scale == DMK_VALUE_LOG)
+        return true;
+    return m->y_scale == DMK_VALUE_AUTO && max / min > DMK_CHART_LOG_RATIO;
+}
+
+void dmk_chart_axis_y_log(DmkAxis *a, double min, double max)
+{
+    a->scale = DMK_AXIS_LOG10;
+    a->format = DMK_TICKS_NUMBER;
+    a->label_every = 1;
+    a->step = 1;
+    max = fmax(max, min);
+    /* At least 0.15 decade under the smallest value: a value of exactly
+     * 10^k would otherwise sit on the axis with no bar at all. */
+    double lo = floor(log10(min) - 0.15), top = log10(max);
+    if (top - lo > DMK_CHART_MAX_TICKS / 3 - 1)
+        lo = ceil(top) - (DMK_CHART_MAX_TICKS / 3 - 1);
+    a->lo = lo;
+    /* Room above the highest value, as on the linear axis, for a bar's label. */
+    a->hi = fmax(top + (top - lo) * 0.08, lo + 1);
+    a->n_ticks = 0;
+    static const double mantissas[] = {1, 2, 5};
+    for (double e = lo; e <= ceil(a->hi); e++)
+        for (size_t k = 0; k < 3 && a->n_ticks < DMK_CHART_MAX_TICKS; k++) {
+            double t = e + log10(mantissas[k]);
+            if (t <= a->hi + 1e-9)
+                a->ticks[a->n_ticks++] = t;
+        }
 }
 
 /* The smallest 1-2-5 step of `intervals` steps from a multiple of it that
@@ -157,18 +192,28 @@ void dmk_chart_axis_x_fixed(DmkAxis *a, DmkTickFormat format, double lo, double 
 
 double dmk_chart_axis_map(const DmkAxis *a, double v)
 {
-    double t = a->scale == DMK_AXIS_LOG2 ? log2(v) : v;
+    double t = a->scale == DMK_AXIS_LOG2 ? log2(v) : a->scale == DMK_AXIS_LOG10 ? log10(v) : v;
     return (t - a->lo) / (a->hi - a->lo);
 }
 
 double dmk_chart_tick_value(const DmkAxis *a, double t)
 {
+    if (a->scale == DMK_AXIS_LOG10)
+        return pow(10, t);
     return a->scale == DMK_AXIS_LOG2 ? exp2(t) : t;
+}
+
+/* A log value axis's tick at a whole decade: 1, 10, 100. */
+static bool decade(const DmkAxis *a, size_t i)
+{
+    return fabs(a->ticks[i] - round(a->ticks[i])) < 1e-9;
 }
 
 bool dmk_chart_tick_labelled(const DmkAxis *a, size_t i)
 {
     long k = a->label_every > 1 ? a->label_every : 1;
+    if (a->scale == DMK_AXIS_LOG10)
+        return k == 1 || decade(a, i); /* crowded: the decades alone */
     if (a->scale == DMK_AXIS_LOG2) {
         /* Label exponents that are multiples of k: with k = 2 that is
          * 1 KiB, 4 KiB ... 1 MiB, the sizes reviewers quote. */
@@ -176,6 +221,12 @@ bool dmk_chart_tick_labelled(const DmkAxis *a, size_t i)
         return ((e % k) + k) % k == 0;
     }
     return (long)i % k == 0;
+}
+
+/* A tick's place, 0..1 along the axis; ticks are in axis units. */
+static double axis_pos(const DmkAxis *a, double t)
+{
+    return (t - a->lo) / (a->hi - a->lo);
 }
 
 static double max_label_width(cairo_t *cr, const DmkAxis *a)
@@ -197,6 +248,21 @@ void dmk_chart_axis_fit_labels(DmkChartCtx *c, DmkAxis *a, double length)
     a->label_every = 1;
     while (a->label_every < (int)a->n_ticks && a->label_every * spacing < need)
         a->label_every++;
+}
+
+/* On a log value axis, 2 and 5 are labelled only where a line of text
+ * fits between 1 and 2 (the closest pair, 0.3 decade apart). */
+static void fit_log_labels(DmkChartCtx *c, DmkAxis *a, double length)
+{
+    dmk_chart_font(c->cr, c->tick_font, DMK_TEXT_REGULAR);
+    double gap = length * log10(2) / (a->hi - a->lo);
+    a->label_every = gap >= dmk_chart_line_height(c->cr) * 1.15 ? 1 : 2;
+}
+
+void dmk_chart_axis_fit_y(DmkChartCtx *c, DmkAxis *a, double length)
+{
+    if (a->scale == DMK_AXIS_LOG10)
+        fit_log_labels(c, a, length);
 }
 
 double dmk_chart_y_labels_width(DmkChartCtx *c, const DmkAxis *a)
@@ -241,9 +307,13 @@ void dmk_chart_draw_grid(DmkChartCtx *c, bool vertical)
 {
     cairo_t *cr = c->cr;
     const DmkRect *p = &c->plot;
-    dmk_chart_set_grey(cr, GRID_GREY);
-    for (size_t i = 1; i < c->y.n_ticks; i++) {
-        double y = p->y + p->h * (1 - dmk_chart_axis_map(&c->y, c->y.ticks[i]));
+    bool log = c->y.scale == DMK_AXIS_LOG10;
+    for (size_t i = log ? 0 : 1; i < c->y.n_ticks; i++) {
+        double y = p->y + p->h * (1 - axis_pos(&c->y, c->y.ticks[i]));
+        if (log && y > p->y + p->h - 0.5)
+            continue; /* on the x axis */
+        /* Decades stand out of the 2s and 5s, as on log paper. */
+        dmk_chart_set_grey(cr, !log || decade(&c->y, i) ? GRID_GREY : 0.94);
         hline(cr, p->x, p->x + p->w, y, 1);
     }
     if (!vertical)
@@ -266,7 +336,9 @@ static void draw_y_labels(DmkChartCtx *c, const DmkAxis *a, bool right)
     dmk_chart_font(cr, c->tick_font, DMK_TEXT_REGULAR);
     dmk_chart_set_grey(cr, LABEL_GREY);
     for (size_t i = 0; i < a->n_ticks; i++) {
-        double y = p->y + p->h * (1 - dmk_chart_axis_map(a, a->ticks[i]));
+        if (!dmk_chart_tick_labelled(a, i))
+            continue;
+        double y = p->y + p->h * (1 - axis_pos(a, a->ticks[i]));
         dmk_chart_format_tick(a, a->ticks[i], buf, sizeof buf);
         if (right)
             dmk_chart_text(cr, p->x + p->w + gap, y, 0, 0.5, buf);
@@ -331,8 +403,19 @@ static void draw_titles(DmkChartCtx *c)
     char buf[256];
     dmk_chart_font(cr, c->font, DMK_TEXT_BOLD);
     dmk_chart_set_grey(cr, 0.15);
-    if (c->m->y_title[0])
+    if (c->y.scale == DMK_AXIS_LOG10) {
+        /* Said on the axis: a reader must not compare bar heights as on a
+         * linear one. */
+        char t[200];
+        snprintf(t, sizeof t, "%s%slog scale", c->m->y_title, c->m->y_title[0] ? ", " : "");
+        draw_y_title(c, t, false);
+        if (c->probe)
+            snprintf(c->probe->y_title, sizeof c->probe->y_title, "%s", t);
+    } else if (c->m->y_title[0]) {
         draw_y_title(c, c->m->y_title, false);
+        if (c->probe)
+            snprintf(c->probe->y_title, sizeof c->probe->y_title, "%s", c->m->y_title);
+    }
     if (c->has_y2 && c->m->y2_title[0]) {
         long s = right_series(c->m);
         if (s >= 0)

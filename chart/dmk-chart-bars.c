@@ -6,6 +6,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define MAX_LABEL_LINES 3
@@ -32,6 +33,18 @@ bool dmk_chart_bars_range(const DmkChartModel *m, double *ymax)
         }
     }
     return any;
+}
+
+double dmk_chart_bars_min(const DmkChartModel *m)
+{
+    double min = INFINITY;
+    for (size_t s = 0; s < m->n_series; s++) {
+        const DmkChartSeries *ser = &m->series[s];
+        for (size_t j = 0; j < bar_count(m, ser); j++)
+            if (dmk_chart_value_ok(ser->points[j].y) && ser->points[j].y > 0)
+                min = fmin(min, ser->points[j].y);
+    }
+    return min;
 }
 
 static const char *category(const DmkChartModel *m, size_t j)
@@ -123,36 +136,155 @@ static void draw_category(DmkChartCtx *c, size_t j, double cx, double gw)
         dmk_chart_text(cr, cx, top + k * lh, 0.5, 0, lines[k]);
 }
 
-/* The value over its bar: level if it fits, upright if the bar is wide
- * enough for a line of text, else left out rather than overlapping. */
-static void draw_value(DmkChartCtx *c, DmkRect bar, double v)
+/* ---- value labels ---------------------------------------------------------
+ * Written at their bars, never over one another: all level above their
+ * bars when every one fits so; else all upright (read upwards), above
+ * the bar or inside its top, in a smaller size where the bars are narrow;
+ * a label that still has no free place is left out (the window's table
+ * and the CSV have every number), never drawn over a neighbour's. */
+
+typedef struct {
+    DmkRect bar;
+    double v;
+} BarValue;
+
+static bool boxes_meet(DmkRect a, DmkRect b, double margin)
+{
+    return a.x < b.x + b.w + margin && b.x < a.x + a.w + margin && a.y < b.y + b.h + margin &&
+           b.y < a.y + a.h + margin;
+}
+
+static bool box_free(const DmkChartCtx *c, DmkRect box)
+{
+    for (size_t i = 0; i < c->n_placed; i++)
+        if (boxes_meet(box, c->placed[i], c->tick_font * 0.15))
+            return false;
+    /* Not into the legend or the title above the plot. */
+    return box.y >= c->plot.y - c->tick_font * 0.6 && c->n_placed < DMK_CHART_MAX_LABELS;
+}
+
+static void place(DmkChartCtx *c, DmkRect box)
+{
+    c->placed[c->n_placed++] = box;
+    DmkChartProbe *p = c->probe;
+    if (p && p->labels && p->n_labels < p->max_labels)
+        p->labels[p->n_labels++] = (DmkChartBox){box.x, box.y, box.w, box.h};
+}
+
+static double label_font(const DmkChartCtx *c)
+{
+    return c->tick_font * 0.9;
+}
+
+/* Level above the bar in size fs; false (nothing drawn) when any does
+ * not fit. */
+static bool level_boxes(DmkChartCtx *c, const BarValue *bv, size_t n, double fs, DmkRect *boxes)
 {
     cairo_t *cr = c->cr;
     char buf[64];
-    dmk_chart_format_value(v, buf, sizeof buf);
-    dmk_chart_font(cr, c->tick_font * 0.9, DMK_TEXT_REGULAR);
+    dmk_chart_font(cr, fs, DMK_TEXT_REGULAR);
+    double lh = dmk_chart_line_height(cr), gap = c->tick_font * 0.25;
+    c->n_placed = 0;
+    for (size_t i = 0; i < n; i++) {
+        dmk_chart_format_value(bv[i].v, buf, sizeof buf);
+        double tw = dmk_chart_text_width(cr, buf);
+        DmkRect b = bv[i].bar;
+        boxes[i] = (DmkRect){b.x + b.w / 2 - tw / 2, b.y - gap - lh, tw, lh};
+        if (!box_free(c, boxes[i]))
+            return false;
+        c->placed[c->n_placed++] = boxes[i];
+    }
+    return true;
+}
+
+static void draw_level(DmkChartCtx *c, const BarValue *bv, size_t n, double fs,
+                       const DmkRect *boxes)
+{
+    char buf[64];
+    c->n_placed = 0;
+    dmk_chart_font(c->cr, fs, DMK_TEXT_REGULAR);
+    dmk_chart_set_grey(c->cr, 0.2);
+    for (size_t i = 0; i < n; i++) {
+        dmk_chart_format_value(bv[i].v, buf, sizeof buf);
+        dmk_chart_text(c->cr, boxes[i].x, boxes[i].y, 0, 0, buf);
+        place(c, boxes[i]);
+    }
+}
+
+/* Upright labels' size: a line of text as wide as the narrowest bar's
+ * slot, down to a size still legible; below that some are left out. */
+static double upright_font(DmkChartCtx *c, const BarValue *bv, size_t n)
+{
+    double slot = INFINITY;
+    for (size_t i = 0; i < n; i++)
+        slot = fmin(slot, bv[i].bar.w);
+    dmk_chart_font(c->cr, label_font(c), DMK_TEXT_REGULAR);
+    double per_unit = dmk_chart_line_height(c->cr) / label_font(c);
+    return fmax(c->tick_font * 0.7, fmin(label_font(c), slot * 1.05 / per_unit));
+}
+
+static void draw_upright(DmkChartCtx *c, const BarValue *bv, double fs)
+{
+    cairo_t *cr = c->cr;
+    char buf[64];
+    dmk_chart_format_value(bv->v, buf, sizeof buf);
+    dmk_chart_font(cr, fs, DMK_TEXT_REGULAR);
     double tw = dmk_chart_text_width(cr, buf), lh = dmk_chart_line_height(cr);
     double gap = c->tick_font * 0.25;
-    dmk_chart_set_grey(cr, 0.2);
-    if (tw <= bar.w + c->tick_font * 0.3) {
-        dmk_chart_text(cr, bar.x + bar.w / 2, bar.y - gap, 0.5, 1, buf);
+    DmkRect b = bv->bar;
+    double cx = b.x + b.w / 2;
+    DmkRect above = {cx - lh / 2, b.y - gap - tw, lh, tw};
+    DmkRect inside = {cx - lh / 2, b.y + gap, lh, tw};
+    bool up = box_free(c, above);
+    /* Inside only where the text fits the bar. */
+    if (!up && !(b.h >= tw + 2 * gap && b.w >= lh * 0.9 && box_free(c, inside)))
         return;
+    place(c, up ? above : inside);
+    if (!up) {
+        /* Hatching would cross the text: a band of translucent ink under
+         * it, which tints the bar (its length still shows) and carries
+         * text in the paper's colour. */
+        dmk_chart_set_grey(cr, 0);
+        cairo_save(cr);
+        cairo_rectangle(cr, b.x, inside.y - gap * 0.5, b.w, inside.h + gap);
+        cairo_clip(cr);
+        cairo_paint_with_alpha(cr, 0.5);
+        cairo_restore(cr);
     }
-    if (bar.w < lh * 0.85)
-        return;
-    bool inside = bar.y - gap - tw < c->plot.y - c->tick_font * 0.5;
-    if (inside && bar.h < tw + 2 * gap)
-        return;
     cairo_save(cr);
-    cairo_translate(cr, bar.x + bar.w / 2, inside ? bar.y + gap : bar.y - gap);
+    cairo_translate(cr, cx, up ? b.y - gap : b.y + gap);
     cairo_rotate(cr, -DMK_CHART_PI / 2);
-    if (inside)
-        cairo_set_source_rgb(cr, 1, 1, 1);
-    dmk_chart_text(cr, 0, 0, inside ? 1 : 0, 0.5, buf);
+    if (up)
+        dmk_chart_set_grey(cr, 0.2);
+    else
+        dmk_chart_set_paper(cr, 1);
+    dmk_chart_text(cr, 0, 0, up ? 0 : 1, 0.5, buf);
     cairo_restore(cr);
 }
 
-static void draw_group(DmkChartCtx *c, size_t j, double gx, double gw)
+static void draw_values(DmkChartCtx *c, const BarValue *bv, size_t n)
+{
+    DmkRect *boxes = malloc((n ? n : 1) * sizeof *boxes);
+    if (!boxes)
+        return;
+    /* Level reads best: a size or two smaller before turning upright. */
+    double fs = label_font(c);
+    bool level = false;
+    for (int k = 0; k < 3 && !level && n <= DMK_CHART_MAX_LABELS; k++)
+        level = level_boxes(c, bv, n, fs = label_font(c) * (1 - 0.1 * k), boxes);
+    if (level) {
+        draw_level(c, bv, n, fs, boxes);
+    } else {
+        c->n_placed = 0;
+        fs = upright_font(c, bv, n);
+        for (size_t i = 0; i < n; i++)
+            draw_upright(c, &bv[i], fs);
+    }
+    free(boxes);
+}
+
+/* Draws group j's bars, adding each to bv (n of them so far). */
+static void draw_group(DmkChartCtx *c, size_t j, double gx, double gw, BarValue *bv, size_t *n)
 {
     const DmkChartModel *m = c->m;
     size_t ns = m->n_series;
@@ -161,15 +293,19 @@ static void draw_group(DmkChartCtx *c, size_t j, double gx, double gw)
     double x0 = gx + (gw - bw * (double)ns) / 2;
     double inset = fmin(bw * 0.06, 1.5);
     double base = c->plot.y + c->plot.h;
+    DmkChartProbe *p = c->probe;
     for (size_t s = 0; s < ns; s++) {
         const DmkChartSeries *ser = &m->series[s];
-        if (j >= bar_count(m, ser) || !dmk_chart_value_ok(ser->points[j].y))
+        if (j >= bar_count(m, ser) || !dmk_chart_y_ok(c, ser->points[j].y))
             continue;
         double v = ser->points[j].y;
         double top = c->plot.y + c->plot.h * (1 - dmk_chart_axis_map(&c->y, v));
         DmkRect bar = {x0 + bw * (double)s + inset, top, bw - 2 * inset, base - top};
         dmk_chart_draw_bar(c->cr, dmk_chart_look(m, s), bar, c->font);
-        draw_value(c, bar, v);
+        if (bv)
+            bv[(*n)++] = (BarValue){bar, v};
+        if (p && p->bars && p->n_bars < p->max_bars)
+            p->bars[p->n_bars++] = (DmkChartBox){bar.x, bar.y, bar.w, bar.h};
     }
     draw_category(c, j, gx + gw / 2, gw);
 }
@@ -178,6 +314,12 @@ void dmk_chart_bars_draw(DmkChartCtx *c)
 {
     size_t nc = c->m->n_categories;
     double gw = c->plot.w / (double)nc;
+    /* Labels after all bars, so each sees every neighbour's place. */
+    BarValue *bv = malloc((nc * c->m->n_series + 1) * sizeof *bv);
+    size_t n = 0;
     for (size_t j = 0; j < nc; j++)
-        draw_group(c, j, c->plot.x + gw * (double)j, gw);
+        draw_group(c, j, c->plot.x + gw * (double)j, gw, bv, &n);
+    if (bv)
+        draw_values(c, bv, n);
+    free(bv);
 }

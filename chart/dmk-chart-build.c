@@ -419,6 +419,9 @@ int dmk_chart_build(DmkChartBuild *b, DmkChartBuildKind kind, const char *metric
     set_subtitle(&c);
     snprintf(b->model.y_title, sizeof b->model.y_title, "%s",
              dmk_chart_metric_title(c.field->name));
+    /* Results' charts set beside each other tests (and block sizes) whose
+     * speeds differ by decades: log where they do. Callers may fix it. */
+    b->model.y_scale = DMK_VALUE_AUTO;
     b->model.n_series = b->n_series;
     b->model.series = b->series;
     b->model.n_categories = b->n_categories;

@@ -44,7 +44,8 @@ typedef struct {
     char **categories;
 } DmkChartBuild;
 
-/* The chart of `kind` over n results, the first with at least one test.
+/* The chart of `kind` over n results, the first with at least one test;
+ * its value axis is DMK_VALUE_AUTO (log where values span decades).
  * metric: a DmkStats field ("mb_s", "iops", "lat_mean_us", "lat_p99_us";
  * NULL or unknown: "mb_s"). The results are only read during the call.
  * On failure b holds an empty model ("No data") and err says why. */

@@ -60,6 +60,12 @@ static int exact_decimals(double v)
     return step_decimals(fabs(v) > 0 ? fabs(v) : 1);
 }
 
+static double round_125(double v)
+{
+    double mag = pow(10, floor(log10(v) + 1e-9));
+    return round(v / mag) * mag;
+}
+
 static void format_bytes(double v, char *buf, size_t len)
 {
     if (v < 1 || v > 9e18) {
@@ -76,7 +82,17 @@ void dmk_chart_format_tick(const DmkAxis *a, double t, char *buf, size_t len)
         format_bytes(v, buf, len);
         return;
     }
-    if (a->scale == DMK_AXIS_LOG2) {
+    if (a->scale == DMK_AXIS_LOG10 && v >= 1e7) {
+        /* 10M, 20M: the decades' zeros would widen the margin */
+        char num[64];
+        dmk_format_thousands(v / 1e6, exact_decimals(v / 1e6), num, sizeof num);
+        snprintf(buf, len, "%sM", num);
+        return;
+    }
+    if (a->scale == DMK_AXIS_LOG2 || a->scale == DMK_AXIS_LOG10) {
+        /* pow(10, log10(0.2)) is 0.2000...01: round to the 1-2-5 value */
+        if (a->scale == DMK_AXIS_LOG10)
+            v = round_125(v);
         dmk_format_thousands(v, exact_decimals(v), buf, len);
         return;
     }

@@ -42,6 +42,18 @@ bool dmk_chart_lines_range(const DmkChartModel *m, DmkLinesRange *r)
     return r->any;
 }
 
+double dmk_chart_lines_min(const DmkChartModel *m)
+{
+    double min = INFINITY;
+    for (size_t s = 0; s < m->n_series; s++) {
+        const DmkChartSeries *ser = &m->series[s];
+        for (size_t i = 0; ser->axis != DMK_Y_RIGHT && ser->points && i < ser->n; i++)
+            if (point_counts(m, &ser->points[i]) && ser->points[i].y > 0)
+                min = fmin(min, ser->points[i].y);
+    }
+    return min;
+}
+
 static int by_x(const void *a, const void *b)
 {
     double xa = ((const DmkChartPoint *)a)->x, xb = ((const DmkChartPoint *)b)->x;
@@ -209,6 +221,11 @@ static void draw_pass(DmkChartCtx *c, int pass, size_t s)
     DmkChartPoint *p = sorted_points(c->m, &c->m->series[s], &n);
     if (!p)
         return;
+    /* A zero has no place on a log axis: a gap, as a missing value. */
+    bool left = c->m->series[s].axis != DMK_Y_RIGHT || !c->has_y2;
+    for (size_t i = 0; left && i < n; i++)
+        if (!dmk_chart_y_ok(c, p[i].y))
+            p[i].y = NAN;
     if (pass == 0)
         dot_series(c, s, p, n);
     else if (pass == 1)

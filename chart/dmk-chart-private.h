@@ -10,6 +10,8 @@
 #include "dmk-chart.h"
 
 #define DMK_CHART_MAX_TICKS 64
+/* Value labels one chart writes at most: 12 results x 12 tests is 144. */
+#define DMK_CHART_MAX_LABELS 512
 /* M_PI is POSIX's XSI, not C11's. */
 #define DMK_CHART_PI 3.14159265358979323846
 
@@ -50,10 +52,17 @@ typedef struct {
     double dot_alpha;
     double legend_y; /* top of the legend block */
     double legend_h;
+    DmkChartProbe *probe; /* NULL but for dmk_chart_probe */
+    /* The value labels placed so far, so no label is drawn over another
+     * (dmk-chart-bars.c); beyond the capacity labels are left out. */
+    DmkRect placed[DMK_CHART_MAX_LABELS];
+    size_t n_placed;
 } DmkChartCtx;
 
 /* dmk-chart.c */
 bool dmk_chart_value_ok(double v);
+/* A value the left axis can show: on a log axis a zero cannot. */
+bool dmk_chart_y_ok(const DmkChartCtx *c, double v);
 bool dmk_chart_x_ok(const DmkChartModel *m, double x);
 bool dmk_chart_x_fixed(const DmkChartModel *m);
 /* The look (colour, marker, dash) series s is drawn with: dmk-chart.h's look. */
@@ -78,6 +87,11 @@ void dmk_chart_format_tick(const DmkAxis *a, double t, char *buf, size_t len);
 
 /* dmk-chart-axes.c */
 void dmk_chart_axis_y(DmkAxis *a, double max);
+/* The log value axis over min..max (both > 0): whole decades, ticks at
+ * 1, 2 and 5 of each, lo far enough under min that its bar shows. */
+void dmk_chart_axis_y_log(DmkAxis *a, double min, double max);
+/* Does the value axis of m, whose drawn values span min..max, go log? */
+bool dmk_chart_wants_log(const DmkChartModel *m, double min, double max);
 /* The right axis: `intervals` steps, so its ticks sit on the left axis's
  * gridlines, covering min..max (from zero where that costs no room). */
 void dmk_chart_axis_y2(DmkAxis *a, double min, double max, size_t intervals);
@@ -88,6 +102,8 @@ double dmk_chart_axis_map(const DmkAxis *a, double v); /* value -> 0..1 */
 double dmk_chart_tick_value(const DmkAxis *a, double t);
 bool dmk_chart_tick_labelled(const DmkAxis *a, size_t i);
 void dmk_chart_axis_fit_labels(DmkChartCtx *c, DmkAxis *a, double length);
+/* The value axis: on a log one, which ticks get labels for its length. */
+void dmk_chart_axis_fit_y(DmkChartCtx *c, DmkAxis *a, double length);
 double dmk_chart_y_labels_width(DmkChartCtx *c, const DmkAxis *a);
 void dmk_chart_draw_grid(DmkChartCtx *c, bool vertical);
 void dmk_chart_draw_axes(DmkChartCtx *c, bool x_labels);
@@ -100,7 +116,15 @@ void dmk_chart_set_series_dash(cairo_t *cr, size_t i, double line_w);
 void dmk_chart_draw_marker(cairo_t *cr, size_t i, double x, double y, double r);
 void dmk_chart_draw_dot(cairo_t *cr, size_t i, double x, double y, double r, double alpha);
 void dmk_chart_draw_bar(cairo_t *cr, size_t i, DmkRect r, double unit);
+/* level is the light theme's grey, 0 ink to 1 paper; on a dark chart the
+ * same level is the same contrast against its dark paper. The palette is
+ * the cairo_t's for the render (dmk_chart_style_begin), so helpers that
+ * get only cr draw in the right theme. */
 void dmk_chart_set_grey(cairo_t *cr, double level);
+void dmk_chart_set_paper(cairo_t *cr, double alpha); /* the background colour */
+void dmk_chart_style_begin(cairo_t *cr, const DmkChartStyle *style);
+void dmk_chart_style_end(cairo_t *cr);
+void dmk_chart_paper_rgb(const DmkChartStyle *style, double rgb[3]);
 
 /* dmk-chart-legend.c */
 double dmk_chart_legend_measure(DmkChartCtx *c, double max_w);
@@ -120,6 +144,9 @@ void dmk_chart_lines_density(DmkChartCtx *c);
 bool dmk_chart_series_marked(const DmkChartCtx *c, size_t s);
 void dmk_chart_lines_draw(DmkChartCtx *c);
 bool dmk_chart_bars_range(const DmkChartModel *m, double *ymax);
+/* The smallest value above zero on the left axis; INFINITY for none. */
+double dmk_chart_bars_min(const DmkChartModel *m);
+double dmk_chart_lines_min(const DmkChartModel *m);
 double dmk_chart_bars_labels_height(DmkChartCtx *c, double plot_w);
 void dmk_chart_bars_draw(DmkChartCtx *c);
 

@@ -8,7 +8,7 @@
 
 #include <math.h>
 
-static const double palette[DMK_CHART_DISTINCT_SERIES][3] = {
+static const double light_colours[DMK_CHART_DISTINCT_SERIES][3] = {
     {0x1e / 255.0, 0x7b / 255.0, 0x34 / 255.0}, /* green, the app's colour */
     {0xe0 / 255.0, 0x82 / 255.0, 0x14 / 255.0}, /* orange */
     {0x2c / 255.0, 0x5f / 255.0, 0xa8 / 255.0}, /* blue */
@@ -19,14 +19,72 @@ static const double palette[DMK_CHART_DISTINCT_SERIES][3] = {
     {0x33 / 255.0, 0x33 / 255.0, 0x33 / 255.0}, /* near black */
 };
 
+/* The same hues, lighter, so they stand out on dark paper as the light
+ * ones do on white; the last is near white where the light one is near
+ * black. Still spread in lightness, so they differ in grey too. */
+static const double dark_colours[DMK_CHART_DISTINCT_SERIES][3] = {
+    {0x4c / 255.0, 0xc0 / 255.0, 0x6a / 255.0}, /* green */
+    {0xf5 / 255.0, 0xa6 / 255.0, 0x3c / 255.0}, /* orange */
+    {0x6a / 255.0, 0x9e / 255.0, 0xf0 / 255.0}, /* blue */
+    {0xf0 / 255.0, 0x6e / 255.0, 0x5e / 255.0}, /* red */
+    {0xb8 / 255.0, 0x8c / 255.0, 0xe0 / 255.0}, /* purple */
+    {0x3f / 255.0, 0xd0 / 255.0, 0xe0 / 255.0}, /* teal */
+    {0xcf / 255.0, 0xa8 / 255.0, 0x6a / 255.0}, /* brown */
+    {0xe6 / 255.0, 0xe6 / 255.0, 0xe6 / 255.0}, /* near white */
+};
+
+typedef struct {
+    double paper; /* grey of the background */
+    double ink;   /* grey of level 0 */
+    const double (*colours)[3];
+} Palette;
+
+static const Palette light = {1.0, 0.0, light_colours};
+/* Adwaita dark's view background is #1e1e1e; the chart sits a shade
+ * lighter in its frame, as the light chart's white does on #fafafa. */
+static const Palette dark = {0.14, 0.93, dark_colours};
+
+static const cairo_user_data_key_t palette_key;
+
+static const Palette *palette_of(cairo_t *cr)
+{
+    const Palette *p = cairo_get_user_data(cr, &palette_key);
+    return p ? p : &light;
+}
+
+void dmk_chart_style_begin(cairo_t *cr, const DmkChartStyle *style)
+{
+    const Palette *p = style && style->theme == DMK_CHART_DARK ? &dark : &light;
+    cairo_set_user_data(cr, &palette_key, (void *)p, NULL);
+}
+
+void dmk_chart_style_end(cairo_t *cr)
+{
+    cairo_set_user_data(cr, &palette_key, NULL, NULL);
+}
+
+void dmk_chart_paper_rgb(const DmkChartStyle *style, double rgb[3])
+{
+    const Palette *p = style && style->theme == DMK_CHART_DARK ? &dark : &light;
+    rgb[0] = rgb[1] = rgb[2] = p->paper;
+}
+
 void dmk_chart_set_grey(cairo_t *cr, double level)
 {
-    cairo_set_source_rgb(cr, level, level, level);
+    const Palette *p = palette_of(cr);
+    double g = p->ink + (p->paper - p->ink) * level;
+    cairo_set_source_rgb(cr, g, g, g);
+}
+
+void dmk_chart_set_paper(cairo_t *cr, double alpha)
+{
+    double g = palette_of(cr)->paper;
+    cairo_set_source_rgba(cr, g, g, g, alpha);
 }
 
 void dmk_chart_set_series_colour(cairo_t *cr, size_t i, double alpha)
 {
-    const double *c = palette[i % DMK_CHART_DISTINCT_SERIES];
+    const double *c = palette_of(cr)->colours[i % DMK_CHART_DISTINCT_SERIES];
     cairo_set_source_rgba(cr, c[0], c[1], c[2], alpha);
 }
 
@@ -136,15 +194,15 @@ void dmk_chart_draw_marker(cairo_t *cr, size_t i, double x, double y, double r)
     shape_path(cr, k, x, y, r);
     bool hollow = k == 1 || k == 3;
     if (hollow) {
-        cairo_set_source_rgb(cr, 1, 1, 1);
+        dmk_chart_set_paper(cr, 1);
         cairo_fill_preserve(cr);
         dmk_chart_set_series_colour(cr, i, 1);
         cairo_set_line_width(cr, r * 0.45);
     } else {
         dmk_chart_set_series_colour(cr, i, 1);
         cairo_fill_preserve(cr);
-        /* A white rim keeps overlapping markers apart. */
-        cairo_set_source_rgb(cr, 1, 1, 1);
+        /* A rim of paper keeps overlapping markers apart. */
+        dmk_chart_set_paper(cr, 1);
         cairo_set_line_width(cr, r * 0.25);
     }
     cairo_stroke(cr);

@@ -20,6 +20,29 @@ bool dmk_chart_value_ok(double v)
     return isfinite(v) && v >= 0;
 }
 
+bool dmk_chart_y_ok(const DmkChartCtx *c, double v)
+{
+    return dmk_chart_value_ok(v) && (c->y.scale != DMK_AXIS_LOG10 || v > 0);
+}
+
+const DmkValueScaleInfo dmk_value_scales[] = {
+    {DMK_VALUE_AUTO, "auto", "Auto scale",
+     "log where the largest value is over 50 times the smallest, else linear"},
+    {DMK_VALUE_LINEAR, "linear", "Linear scale", "linear from zero"},
+    {DMK_VALUE_LOG, "log", "Log scale", "logarithmic, ticks at 1, 2 and 5 of each decade"},
+};
+const size_t dmk_value_scale_count = sizeof dmk_value_scales / sizeof dmk_value_scales[0];
+
+bool dmk_value_scale_from_name(const char *name, DmkValueScale *out)
+{
+    for (size_t i = 0; name && i < dmk_value_scale_count; i++)
+        if (strcmp(name, dmk_value_scales[i].name) == 0) {
+            *out = dmk_value_scales[i].scale;
+            return true;
+        }
+    return false;
+}
+
 bool dmk_chart_x_ok(const DmkChartModel *m, double x)
 {
     if (!isfinite(x))
@@ -188,8 +211,23 @@ static void lines_axes(DmkChartCtx *c, const DmkLinesRange *r)
     else
         dmk_chart_axis_x(&c->x, m->x_scale, m->x_ticks, r->xmin, r->xmax);
     c->has_y2 = r->right;
+    /* In step with the left axis's gridlines; a log one's are uneven, so
+     * the right axis takes five even steps of its own. */
+    size_t intervals = c->y.scale == DMK_AXIS_LOG10 ? 5 : c->y.n_ticks - 1;
     if (c->has_y2)
-        dmk_chart_axis_y2(&c->y2, r->y2min, r->y2max, c->y.n_ticks - 1);
+        dmk_chart_axis_y2(&c->y2, r->y2min, r->y2max, intervals);
+}
+
+static void probe_axes(DmkChartCtx *c)
+{
+    DmkChartProbe *p = c->probe;
+    if (!p)
+        return;
+    p->y_log = c->y.scale == DMK_AXIS_LOG10;
+    p->n_y_ticks = 0;
+    for (size_t i = 0; i < c->y.n_ticks && i < sizeof p->y_ticks / sizeof p->y_ticks[0]; i++)
+        p->y_ticks[p->n_y_ticks++] = dmk_chart_tick_value(&c->y, c->y.ticks[i]);
+    p->plot = (DmkChartBox){c->plot.x, c->plot.y, c->plot.w, c->plot.h};
 }
 
 static void draw_chart(DmkChartCtx *c, double top)
@@ -201,12 +239,17 @@ static void draw_chart(DmkChartCtx *c, double top)
         return;
     }
     bool lines = m->kind == DMK_CHART_LINES;
-    /* Headroom above the highest value: bars carry a label there. */
-    dmk_chart_axis_y(&c->y, r.ymax * (lines ? 1.04 : 1.1));
+    double ymin = lines ? dmk_chart_lines_min(m) : dmk_chart_bars_min(m);
+    if (dmk_chart_wants_log(m, ymin, r.ymax))
+        dmk_chart_axis_y_log(&c->y, ymin, r.ymax);
+    else /* headroom above the highest value: bars carry a label there */
+        dmk_chart_axis_y(&c->y, r.ymax * (lines ? 1.04 : 1.1));
     if (lines)
         lines_axes(c, &r);
     if (!layout(c, top))
         return;
+    dmk_chart_axis_fit_y(c, &c->y, c->plot.h);
+    probe_axes(c);
     if (lines) {
         dmk_chart_axis_fit_labels(c, &c->x, c->plot.w);
         dmk_chart_lines_density(c);
@@ -220,14 +263,16 @@ static void draw_chart(DmkChartCtx *c, double top)
     dmk_chart_legend_draw(c);
 }
 
-void dmk_chart_render(cairo_t *cr, double width, double height, const DmkChartModel *m)
+static void render(cairo_t *cr, double width, double height, const DmkChartModel *m,
+                   const DmkChartStyle *style, DmkChartProbe *probe)
 {
     if (!cr || cairo_status(cr) != CAIRO_STATUS_SUCCESS || !(width > 0) || !(height > 0))
         return;
     cairo_save(cr);
+    dmk_chart_style_begin(cr, style);
     cairo_rectangle(cr, 0, 0, width, height);
     cairo_clip(cr);
-    cairo_set_source_rgb(cr, 1, 1, 1);
+    dmk_chart_set_paper(cr, 1);
     cairo_paint(cr);
     /* Unhinted metrics: text measures the same on every surface, so the
      * layout of an export matches the screen. */
@@ -235,9 +280,36 @@ void dmk_chart_render(cairo_t *cr, double width, double height, const DmkChartMo
     cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_OFF);
     cairo_set_font_options(cr, fo);
     cairo_font_options_destroy(fo);
-    DmkChartCtx c = {.cr = cr, .m = m, .width = width, .height = height};
+    DmkChartCtx c = {.cr = cr, .m = m, .width = width, .height = height, .probe = probe};
     set_scale(&c);
     double top = draw_header(&c);
     draw_chart(&c, top);
+    dmk_chart_style_end(cr);
     cairo_restore(cr);
+}
+
+void dmk_chart_render(cairo_t *cr, double width, double height, const DmkChartModel *m)
+{
+    render(cr, width, height, m, NULL, NULL);
+}
+
+void dmk_chart_render_styled(cairo_t *cr, double width, double height, const DmkChartModel *m,
+                             const DmkChartStyle *style)
+{
+    render(cr, width, height, m, style, NULL);
+}
+
+void dmk_chart_probe(double width, double height, const DmkChartModel *m,
+                     const DmkChartStyle *style, DmkChartProbe *probe)
+{
+    probe->n_labels = probe->n_bars = probe->n_y_ticks = 0;
+    probe->y_log = false;
+    probe->y_title[0] = '\0';
+    dmk_chart_paper_rgb(style, probe->background);
+    cairo_rectangle_t extents = {0, 0, width, height};
+    cairo_surface_t *s = cairo_recording_surface_create(CAIRO_CONTENT_COLOR_ALPHA, &extents);
+    cairo_t *cr = cairo_create(s);
+    render(cr, width, height, m, style, probe);
+    cairo_destroy(cr);
+    cairo_surface_destroy(s);
 }

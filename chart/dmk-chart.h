@@ -28,8 +28,34 @@ typedef enum {
 
 typedef enum {
     DMK_AXIS_LINEAR,
-    DMK_AXIS_LOG2, /* ticks at the powers of two the data covers */
+    DMK_AXIS_LOG2,  /* ticks at the powers of two the data covers */
+    DMK_AXIS_LOG10, /* the value axis on a log scale: ticks at 1, 2, 5 a decade */
 } DmkAxisScale;
+
+/* The value (left) axis. Linear is zero's value, so a model that says
+ * nothing keeps the linear axis it always had. */
+typedef enum {
+    DMK_VALUE_LINEAR = 0,
+    DMK_VALUE_LOG,  /* decades: a 4K Q1T1 bar stays visible beside SEQ1M Q8T1 */
+    DMK_VALUE_AUTO, /* log where the values span decades (DMK_CHART_LOG_RATIO) */
+} DmkValueScale;
+
+/* Auto picks the log axis when the largest drawn value is more than this
+ * many times the smallest: a linear axis then leaves the smallest bar a
+ * couple of pixels high, too low to see or compare. */
+#define DMK_CHART_LOG_RATIO 50.0
+
+/* The names of the value scales, for options and menus: the one table. */
+typedef struct {
+    DmkValueScale scale;
+    const char *name;  /* "auto", "linear", "log" */
+    const char *label; /* "Auto scale", "Linear scale", "Log scale" */
+    const char *help;
+} DmkValueScaleInfo;
+extern const DmkValueScaleInfo dmk_value_scales[];
+extern const size_t dmk_value_scale_count;
+/* The scale named name (case-sensitive); false when there is none. */
+bool dmk_value_scale_from_name(const char *name, DmkValueScale *out);
 
 typedef enum {
     DMK_TICKS_NUMBER, /* 1, 2, 4 ... 256; 1,000; 2.5 */
@@ -92,6 +118,9 @@ typedef struct {
     const char *const *categories;
     size_t n_series;
     const DmkChartSeries *series;
+    /* The left axis; the right one (y2) stays linear. On a log axis a zero
+     * value has no place and is left out, as a missing one. */
+    DmkValueScale y_scale;
 } DmkChartModel;
 
 /* Zeroes *m: LINES, linear x fitting the data, number ticks, no series. */
@@ -102,6 +131,45 @@ void dmk_chart_model_init(DmkChartModel *m);
  * and any device scale. Saves and restores cr's state. An empty model, or
  * one with no usable value, draws a centred "No data". */
 void dmk_chart_render(cairo_t *cr, double width, double height, const DmkChartModel *m);
+
+/* How the chart is painted: print-first light (white paper, dark ink),
+ * or dark for a window in a dark theme. Exports are light unless asked. */
+typedef enum {
+    DMK_CHART_LIGHT = 0,
+    DMK_CHART_DARK,
+} DmkChartTheme;
+
+typedef struct {
+    DmkChartTheme theme;
+} DmkChartStyle;
+
+/* dmk_chart_render with a style; NULL: light. */
+void dmk_chart_render_styled(cairo_t *cr, double width, double height, const DmkChartModel *m,
+                             const DmkChartStyle *style);
+
+/* For tests: what one render at width x height placed. Boxes are the
+ * axis-aligned bounds of each drawn text (rotated ones included), in the
+ * render's user units. The caller gives the arrays; counts stop at max. */
+typedef struct {
+    double x, y, w, h;
+} DmkChartBox;
+
+typedef struct {
+    DmkChartBox *labels; /* the values written at bars */
+    size_t max_labels, n_labels;
+    DmkChartBox *bars; /* every bar drawn, in drawing order */
+    size_t max_bars, n_bars;
+    bool y_log;         /* the value axis was logarithmic */
+    double y_ticks[64]; /* its tick values (not axis units) */
+    size_t n_y_ticks;
+    DmkChartBox plot;     /* the plot's rectangle */
+    char y_title[256];    /* the value axis title as drawn */
+    double background[3]; /* the colour painted behind everything */
+} DmkChartProbe;
+
+/* Lays the model out and draws it on a recording surface, filling probe. */
+void dmk_chart_probe(double width, double height, const DmkChartModel *m,
+                     const DmkChartStyle *style, DmkChartProbe *probe);
 
 /* Renders to a file chosen by its extension, case-insensitive: ".png"
  * (width x height logical pixels times scale, e.g. 2 for a 2x image with

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "dmk-app-private.h"
+#include "dmk-compare-view.h"
 #include "dmk-outfile.h"
 #include "dmk-presets.h"
 #include "dmk-size.h"
@@ -28,7 +29,10 @@ static const GOptionEntry option_entries[] = {
      "KIND"},
     {"open", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, NULL, "Open a result file (CSV); repeatable",
      "FILE"},
-    {"compare", 0, 0, G_OPTION_ARG_NONE, NULL, "Compare every opened result", NULL},
+    {"compare", 0, 0, G_OPTION_ARG_NONE, NULL,
+     "Show the Compare tab (the first " G_STRINGIFY(
+         DMK_COMPARE_DEFAULT_PICKS) " opened results ticked)",
+     NULL},
     {"export-chart", 0, 0, G_OPTION_ARG_FILENAME, NULL,
      "Save the chart shown as PNG, SVG or PDF when done (NAME@2x.png: twice the pixels)", "FILE"},
     {"screenshot", 0, 0, G_OPTION_ARG_FILENAME, NULL, "Save a PNG of the window when done", "FILE"},

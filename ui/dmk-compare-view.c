@@ -23,8 +23,9 @@ struct _DmkCompareView {
     GtkWidget *metric_dd;
     GtkWidget *chart;
     GtkWidget *table_scroll;
-    GtkWidget *caption; /* what the table's numbers are */
-    GPtrArray *rows;    /* char ** per table row, as shown, for the dump */
+    GtkWidget *scale_dd; /* the chart's value axis */
+    GtkWidget *caption;  /* what the table's numbers are */
+    GPtrArray *rows;     /* char ** per table row, as shown, for the dump */
     guint next_seq;
 };
 
@@ -145,30 +146,51 @@ static GtkWidget *diff_cell(DmkCompareView *self, GtkGrid *grid, double v, doubl
     return l;
 }
 
-static void add_row(DmkCompareView *self, GtkGrid *grid, GPtrArray *p, const DmkTest *key, int row)
+/* The table in two grids: the test and mode pinned on the left, the
+ * results' columns beside them scrolling sideways, so any number of
+ * results fits the window; a size group per row keeps each row's two
+ * halves level. */
+typedef struct {
+    GtkGrid *names;  /* Test, Mode */
+    GtkGrid *values; /* [1], [2] ... and [2] vs [1] ... */
+} Table;
+
+static void level_row(GtkWidget *name_cell, GtkWidget *value_cell)
+{
+    GtkSizeGroup *g = gtk_size_group_new(GTK_SIZE_GROUP_VERTICAL);
+    gtk_size_group_add_widget(g, name_cell);
+    gtk_size_group_add_widget(g, value_cell);
+    g_object_unref(g); /* the widgets keep it */
+}
+
+static void add_row(DmkCompareView *self, const Table *t, GPtrArray *p, const DmkTest *key, int row)
 {
     guint n = p->len;
     char **texts = g_new0(char *, 2 + 2 * n);
     texts[0] = g_strdup_printf("%s\t%s", key->name, dmk_mode_name(key->mode));
-    gtk_widget_add_css_class(cell(grid, key->name, 0, row, 0), "test-name");
-    cell(grid, dmk_mode_title(key->mode), 1, row, 0);
+    GtkWidget *name = cell(t->names, key->name, 0, row, 0);
+    gtk_widget_add_css_class(name, "test-name");
+    cell(t->names, dmk_mode_title(key->mode), 1, row, 0);
     double v0 = NAN;
     for (guint f = 0; f < n; f++) {
-        const DmkTestResult *t =
+        const DmkTestResult *r =
             find_test(dmk_saved_get_result(((Entry *)p->pdata[f])->saved), key);
-        double v = t ? value_of(self, t) : NAN;
+        double v = r ? value_of(self, r) : NAN;
         v0 = f == 0 ? v : v0;
         texts[1 + f] = format_value(self, v);
-        gtk_widget_add_css_class(cell(grid, texts[1 + f], 2 + (int)f, row, 1.0), "numeric");
+        GtkWidget *value = cell(t->values, texts[1 + f], (int)f, row, 1.0);
+        gtk_widget_add_css_class(value, "numeric");
+        if (f == 0)
+            level_row(name, value);
         if (f > 0)
-            diff_cell(self, grid, v, v0, 1 + (int)n + (int)f, row, &texts[n + f]);
+            diff_cell(self, t->values, v, v0, (int)n + (int)f - 1, row, &texts[n + f]);
     }
     g_ptr_array_add(self->rows, texts);
 }
 
-static void add_headers(DmkCompareView *self, GtkGrid *grid, GPtrArray *p)
+static void add_headers(const Table *t, GPtrArray *p)
 {
-    GtkWidget *h[] = {cell(grid, "Test", 0, 0, 0), cell(grid, "Mode", 1, 0, 0)};
+    GtkWidget *h[] = {cell(t->names, "Test", 0, 0, 0), cell(t->names, "Mode", 1, 0, 0)};
     for (size_t i = 0; i < G_N_ELEMENTS(h); i++)
         gtk_widget_add_css_class(h[i], "column-header");
     /* Short headers, so the chart keeps the room: the check buttons above
@@ -176,18 +198,19 @@ static void add_headers(DmkCompareView *self, GtkGrid *grid, GPtrArray *p)
     for (guint f = 0; f < p->len; f++) {
         const Entry *e = p->pdata[f];
         char *text = g_strdup_printf("[%u]", f + 1);
-        GtkWidget *l = cell(grid, text, 2 + (int)f, 0, 1.0);
+        GtkWidget *l = cell(t->values, text, (int)f, 0, 1.0);
         gtk_widget_set_tooltip_text(l, dmk_saved_get_title(e->saved));
         gtk_widget_add_css_class(l, "column-header");
+        if (f == 0)
+            level_row(h[0], l);
         g_free(text);
         if (f == 0)
             continue;
         text = g_strdup_printf("[%u] vs [1]", f + 1);
-        gtk_widget_add_css_class(cell(grid, text, 1 + (int)p->len + (int)f, 0, 1.0),
+        gtk_widget_add_css_class(cell(t->values, text, (int)p->len + (int)f - 1, 0, 1.0),
                                  "column-header");
         g_free(text);
     }
-    (void)self;
 }
 
 static void set_caption(DmkCompareView *self, guint picked)
@@ -204,6 +227,42 @@ static void set_caption(DmkCompareView *self, guint picked)
     g_free(text);
 }
 
+static GtkWidget *table_grid(void)
+{
+    GtkWidget *grid = gtk_grid_new();
+    gtk_grid_set_column_spacing(GTK_GRID(grid), 12);
+    gtk_grid_set_row_spacing(GTK_GRID(grid), 3);
+    gtk_widget_add_css_class(grid, "compare-table");
+    gtk_widget_set_valign(grid, GTK_ALIGN_START);
+    return grid;
+}
+
+/* The widest the results' columns ask before they scroll: two results'
+ * numbers and difference fit unscrolled; more scroll, and the chart keeps
+ * the rest of the window. */
+#define TABLE_VALUES_MAX_WIDTH 300
+
+static GtkWidget *table_body(const Table *t)
+{
+    GtkWidget *sideways = gtk_scrolled_window_new();
+    gtk_scrolled_window_set_policy(GTK_SCROLLED_WINDOW(sideways), GTK_POLICY_AUTOMATIC,
+                                   GTK_POLICY_NEVER);
+    gtk_scrolled_window_set_propagate_natural_width(GTK_SCROLLED_WINDOW(sideways), TRUE);
+    gtk_scrolled_window_set_propagate_natural_height(GTK_SCROLLED_WINDOW(sideways), TRUE);
+    gtk_scrolled_window_set_max_content_width(GTK_SCROLLED_WINDOW(sideways),
+                                              TABLE_VALUES_MAX_WIDTH);
+    gtk_scrolled_window_set_child(GTK_SCROLLED_WINDOW(sideways), GTK_WIDGET(t->values));
+    /* Its natural width and no more: the window's extra room is the chart's. */
+    gtk_widget_set_hexpand(sideways, FALSE);
+    gtk_widget_set_valign(sideways, GTK_ALIGN_START);
+    gtk_accessible_update_property(GTK_ACCESSIBLE(sideways), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                   "Results", -1);
+    GtkWidget *box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12);
+    gtk_box_append(GTK_BOX(box), GTK_WIDGET(t->names));
+    gtk_box_append(GTK_BOX(box), sideways);
+    return box;
+}
+
 static void rebuild_table(DmkCompareView *self, GPtrArray *p)
 {
     g_ptr_array_set_size(self->rows, 0);
@@ -214,16 +273,13 @@ static void rebuild_table(DmkCompareView *self, GPtrArray *p)
         gtk_scrolled_window_set_child(GTK_SCROLLED_WINDOW(self->table_scroll), hint);
         return;
     }
-    GtkWidget *grid = gtk_grid_new();
-    gtk_grid_set_column_spacing(GTK_GRID(grid), 12);
-    gtk_grid_set_row_spacing(GTK_GRID(grid), 3);
-    gtk_widget_add_css_class(grid, "compare-table");
-    add_headers(self, GTK_GRID(grid), p);
+    Table t = {GTK_GRID(table_grid()), GTK_GRID(table_grid())};
+    add_headers(&t, p);
     GPtrArray *keys = row_keys(p);
     for (guint k = 0; k < keys->len; k++)
-        add_row(self, GTK_GRID(grid), p, keys->pdata[k], (int)k + 1);
+        add_row(self, &t, p, keys->pdata[k], (int)k + 1);
     g_ptr_array_unref(keys);
-    gtk_scrolled_window_set_child(GTK_SCROLLED_WINDOW(self->table_scroll), grid);
+    gtk_scrolled_window_set_child(GTK_SCROLLED_WINDOW(self->table_scroll), table_body(&t));
 }
 
 /* ---- the chart and updates ------------------------------------------------ */
@@ -300,6 +356,15 @@ static void on_metric(GtkDropDown *dd, GParamSpec *pspec, DmkCompareView *self)
     rebuild(self);
 }
 
+static guint picked_count(DmkCompareView *self)
+{
+    guint n = 0;
+    for (guint i = 0; i < self->entries->len; i++)
+        n += gtk_check_button_get_active(
+            GTK_CHECK_BUTTON(((Entry *)g_ptr_array_index(self->entries, i))->check));
+    return n;
+}
+
 void dmk_compare_view_add(DmkCompareView *self, DmkSaved *saved, gboolean pick)
 {
     Entry *e = g_new0(Entry, 1);
@@ -307,7 +372,8 @@ void dmk_compare_view_add(DmkCompareView *self, DmkSaved *saved, gboolean pick)
     e->check = gtk_check_button_new();
     g_ptr_array_add(self->entries, e);
     gtk_box_append(GTK_BOX(self->picks), e->check);
-    if (pick) {
+    /* Opened beyond the default's count: listed, ticked by hand. */
+    if (pick && picked_count(self) < DMK_COMPARE_DEFAULT_PICKS) {
         e->seq = ++self->next_seq;
         gtk_check_button_set_active(GTK_CHECK_BUTTON(e->check), TRUE);
     }
@@ -328,14 +394,15 @@ void dmk_compare_view_remove(DmkCompareView *self, DmkSaved *saved)
     }
 }
 
-void dmk_compare_view_pick_all(DmkCompareView *self)
+void dmk_compare_view_pick_default(DmkCompareView *self)
 {
     for (guint i = 0; i < self->entries->len; i++) {
         Entry *e = g_ptr_array_index(self->entries, i);
+        gboolean pick = i < DMK_COMPARE_DEFAULT_PICKS;
         g_signal_handlers_block_by_func(e->check, on_toggled, self);
-        gtk_check_button_set_active(GTK_CHECK_BUTTON(e->check), TRUE);
+        gtk_check_button_set_active(GTK_CHECK_BUTTON(e->check), pick);
         g_signal_handlers_unblock_by_func(e->check, on_toggled, self);
-        e->seq = ++self->next_seq;
+        e->seq = pick ? ++self->next_seq : 0;
     }
     rebuild(self);
 }
@@ -355,8 +422,25 @@ GtkWidget *dmk_compare_view_get_chart(DmkCompareView *self)
     return self->chart;
 }
 
+/* The window's and the chart's widths now, for tests: the window's must
+ * not grow with the results opened, nor the chart shrink. */
+static void dump_layout(DmkCompareView *self, GString *out)
+{
+    GtkWidget *root = GTK_WIDGET(gtk_widget_get_root(GTK_WIDGET(self)));
+    int min = 0, nat = 0, tmin = 0, tnat = 0;
+    if (root)
+        gtk_widget_measure(root, GTK_ORIENTATION_HORIZONTAL, -1, &min, &nat, NULL, NULL);
+    gtk_widget_measure(self->table_scroll, GTK_ORIENTATION_HORIZONTAL, -1, &tmin, &tnat, NULL,
+                       NULL);
+    g_string_append_printf(out, "compare-layout\t%u\t%u\t%d\t%d\t%d\t%d\t%d\n", self->entries->len,
+                           picked_count(self), min, nat, root ? gtk_widget_get_width(root) : 0,
+                           tmin, tnat);
+    dmk_plot_area_dump(self->chart, "compare", out);
+}
+
 void dmk_compare_view_dump(DmkCompareView *self, GString *out)
 {
+    dump_layout(self, out);
     GPtrArray *p = picked(self);
     for (guint i = 0; i < p->len; i++)
         g_string_append_printf(out, "compare\t%u\t%s\n", i + 1,
@@ -437,6 +521,7 @@ static GtkWidget *build_top(DmkCompareView *self)
     gtk_box_append(GTK_BOX(top), label);
     gtk_box_append(GTK_BOX(top), scroll);
     gtk_box_append(GTK_BOX(top), build_metric(self));
+    gtk_box_append(GTK_BOX(top), self->scale_dd);
     gtk_box_append(GTK_BOX(top), export);
     return top;
 }
@@ -445,7 +530,6 @@ static GtkWidget *build_body(DmkCompareView *self)
 {
     GtkWidget *body = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 10);
     gtk_widget_set_vexpand(body, TRUE);
-    self->chart = dmk_plot_area_new();
     GtkWidget *frame = gtk_frame_new(NULL);
     gtk_frame_set_child(GTK_FRAME(frame), self->chart);
     gtk_widget_set_overflow(frame, GTK_OVERFLOW_HIDDEN);
@@ -461,6 +545,7 @@ static GtkWidget *build_body(DmkCompareView *self)
     gtk_label_set_max_width_chars(GTK_LABEL(self->caption), 30);
     gtk_widget_add_css_class(self->caption, "result-context");
     GtkWidget *side = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6);
+    gtk_widget_set_hexpand(side, FALSE);
     gtk_box_append(GTK_BOX(side), self->caption);
     gtk_box_append(GTK_BOX(side), self->table_scroll);
     gtk_box_append(GTK_BOX(body), frame);
@@ -497,6 +582,8 @@ static void dmk_compare_view_init(DmkCompareView *self)
     gtk_orientable_set_orientation(GTK_ORIENTABLE(self), GTK_ORIENTATION_VERTICAL);
     gtk_box_set_spacing(GTK_BOX(self), 8);
     gtk_widget_add_css_class(GTK_WIDGET(self), "compare-view");
+    self->chart = dmk_plot_area_new();
+    self->scale_dd = dmk_plot_scale_control_new(self->chart);
     gtk_box_append(GTK_BOX(self), build_top(self));
     gtk_box_append(GTK_BOX(self), build_body(self));
     rebuild(self);

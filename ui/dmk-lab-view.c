@@ -35,11 +35,12 @@ G_DEFINE_FINAL_TYPE(DmkLabView, dmk_lab_view, GTK_TYPE_BOX)
 
 static void draw_model(GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer data)
 {
-    (void)area;
     const DmkChartModel *m = data;
     DmkChartModel empty;
     dmk_chart_model_init(&empty);
-    dmk_chart_render(cr, width, height, m ? m : &empty);
+    /* In the window's theme, as the other charts (dmk-plot.c). */
+    DmkChartStyle style = dmk_plot_widget_style(GTK_WIDGET(area));
+    dmk_chart_render_styled(cr, width, height, m ? m : &empty, &style);
 }
 
 /* A drawing area of the renderer's, as dmk-plot.c makes them. */

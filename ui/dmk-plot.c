@@ -79,7 +79,39 @@ gboolean dmk_plot_export(const DmkPlot *p, const char *path, double scale, GErro
 
 /* ---- the drawing area --------------------------------------------------- */
 
-#define PLOT_KEY "dmk-plot"
+static void on_theme_notify(GObject *settings, GParamSpec *pspec, gpointer area)
+{
+    (void)settings;
+    (void)pspec;
+    gtk_widget_queue_draw(area);
+}
+
+static void on_area_destroy(GtkWidget *area, gpointer data)
+{
+    (void)data;
+    g_signal_handlers_disconnect_by_func(gtk_widget_get_settings(area), on_theme_notify, area);
+}
+
+#define PLOT_KEY  "dmk-plot"
+#define SCALE_KEY "dmk-plot-scale" /* the area's value axis: DmkValueScale + 1, 0 unset */
+
+gboolean dmk_plot_widget_is_dark(GtkWidget *widget)
+{
+    /* The theme's text colour says it: light text is a dark theme, whether
+     * GTK_THEME, the prefer-dark setting or the desktop's colour scheme
+     * chose it (GTK 4.8 has no one call for "is the theme dark"). */
+    GdkRGBA fg;
+    G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+    gtk_style_context_get_color(gtk_widget_get_style_context(widget), &fg);
+    G_GNUC_END_IGNORE_DEPRECATIONS
+    return 0.2126 * fg.red + 0.7152 * fg.green + 0.0722 * fg.blue > 0.5;
+}
+
+DmkChartStyle dmk_plot_widget_style(GtkWidget *widget)
+{
+    return (DmkChartStyle){.theme =
+                               dmk_plot_widget_is_dark(widget) ? DMK_CHART_DARK : DMK_CHART_LIGHT};
+}
 
 static void draw(GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer data)
 {
@@ -87,7 +119,9 @@ static void draw(GtkDrawingArea *area, cairo_t *cr, int width, int height, gpoin
     const DmkPlot *p = g_object_get_data(G_OBJECT(area), PLOT_KEY);
     DmkChartModel empty;
     dmk_chart_model_init(&empty);
-    dmk_chart_render(cr, width, height, p ? &p->build.model : &empty);
+    /* On screen in the window's theme; exports stay white (dmk_plot_export). */
+    DmkChartStyle style = dmk_plot_widget_style(GTK_WIDGET(area));
+    dmk_chart_render_styled(cr, width, height, p ? &p->build.model : &empty, &style);
 }
 
 GtkWidget *dmk_plot_area_new(void)
@@ -103,6 +137,12 @@ GtkWidget *dmk_plot_area_new(void)
     gtk_drawing_area_set_draw_func(GTK_DRAWING_AREA(area), draw, NULL, NULL);
     gtk_accessible_update_property(GTK_ACCESSIBLE(area), GTK_ACCESSIBLE_PROPERTY_LABEL, "Chart",
                                    -1);
+    /* The theme changed (light to dark, or back): the palette too. */
+    GtkSettings *settings = gtk_widget_get_settings(area);
+    g_signal_connect(settings, "notify::gtk-application-prefer-dark-theme",
+                     G_CALLBACK(on_theme_notify), area);
+    g_signal_connect(settings, "notify::gtk-theme-name", G_CALLBACK(on_theme_notify), area);
+    g_signal_connect(area, "destroy", G_CALLBACK(on_area_destroy), NULL);
     return area;
 }
 
@@ -112,8 +152,18 @@ static void update_accessible(GtkWidget *area, const DmkPlot *p)
     gtk_accessible_update_property(GTK_ACCESSIBLE(area), GTK_ACCESSIBLE_PROPERTY_LABEL, title, -1);
 }
 
+/* The area's own choice of value axis, where one was made, for each plot
+ * it is given: the export then matches the screen. */
+static void apply_scale(GtkWidget *area, DmkPlot *plot)
+{
+    int set = GPOINTER_TO_INT(g_object_get_data(G_OBJECT(area), SCALE_KEY));
+    if (plot && set > 0)
+        plot->build.model.y_scale = (DmkValueScale)(set - 1);
+}
+
 void dmk_plot_area_set_plot(GtkWidget *area, DmkPlot *plot)
 {
+    apply_scale(area, plot);
     g_object_set_data_full(G_OBJECT(area), PLOT_KEY, plot, (GDestroyNotify)dmk_plot_free);
     update_accessible(area, plot);
     gtk_widget_queue_draw(area);
@@ -122,4 +172,55 @@ void dmk_plot_area_set_plot(GtkWidget *area, DmkPlot *plot)
 const DmkPlot *dmk_plot_area_get_plot(GtkWidget *area)
 {
     return g_object_get_data(G_OBJECT(area), PLOT_KEY);
+}
+
+void dmk_plot_area_set_scale(GtkWidget *area, DmkValueScale scale)
+{
+    g_object_set_data(G_OBJECT(area), SCALE_KEY, GINT_TO_POINTER((int)scale + 1));
+    apply_scale(area, g_object_get_data(G_OBJECT(area), PLOT_KEY));
+    gtk_widget_queue_draw(area);
+}
+
+static void on_scale_selected(GtkDropDown *dd, GParamSpec *pspec, GtkWidget *area)
+{
+    (void)pspec;
+    guint i = gtk_drop_down_get_selected(dd);
+    if (i < dmk_value_scale_count)
+        dmk_plot_area_set_scale(area, dmk_value_scales[i].scale);
+}
+
+GtkWidget *dmk_plot_scale_control_new(GtkWidget *area)
+{
+    const char *labels[8] = {NULL};
+    for (size_t i = 0; i < dmk_value_scale_count && i + 1 < G_N_ELEMENTS(labels); i++)
+        labels[i] = dmk_value_scales[i].label;
+    GtkWidget *dd = gtk_drop_down_new_from_strings(labels);
+    /* The table's first entry, Auto, is what a built chart starts with. */
+    gtk_widget_set_tooltip_text(dd, "The chart's value axis: Auto is logarithmic where the "
+                                    "largest value is over 50 times the smallest");
+    gtk_accessible_update_property(GTK_ACCESSIBLE(dd), GTK_ACCESSIBLE_PROPERTY_LABEL, "Value axis",
+                                   -1);
+    gtk_widget_set_valign(dd, GTK_ALIGN_START);
+    g_signal_connect_object(dd, "notify::selected", G_CALLBACK(on_scale_selected), area, 0);
+    return dd;
+}
+
+void dmk_plot_area_dump(GtkWidget *area, const char *what, GString *out)
+{
+    const DmkPlot *p = dmk_plot_area_get_plot(area);
+    int w = gtk_widget_get_width(area), h = gtk_widget_get_height(area);
+    DmkChartStyle style = dmk_plot_widget_style(area);
+    DmkChartProbe probe = {0};
+    DmkChartModel empty;
+    dmk_chart_model_init(&empty);
+    dmk_chart_probe(w > 0 ? w : 800, h > 0 ? h : 500, p ? &p->build.model : &empty, &style, &probe);
+    graphene_rect_t b = GRAPHENE_RECT_INIT(0, 0, 0, 0);
+    GtkWidget *root = GTK_WIDGET(gtk_widget_get_root(area));
+    if (root && !gtk_widget_compute_bounds(area, root, &b))
+        b = GRAPHENE_RECT_INIT(0, 0, 0, 0);
+    g_string_append_printf(out, "%s-chart\t%d\t%d\t%s\t%s\t%02x%02x%02x\t%d\t%d\n", what, w, h,
+                           style.theme == DMK_CHART_DARK ? "dark" : "light",
+                           probe.y_log ? "log" : "linear", (unsigned)(probe.background[0] * 255),
+                           (unsigned)(probe.background[1] * 255),
+                           (unsigned)(probe.background[2] * 255), (int)b.origin.x, (int)b.origin.y);
 }

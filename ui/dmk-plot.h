@@ -38,4 +38,20 @@ GtkWidget *dmk_plot_area_new(void);
 void dmk_plot_area_set_plot(GtkWidget *area, DmkPlot *plot);
 const DmkPlot *dmk_plot_area_get_plot(GtkWidget *area);
 
+/* The area's value axis from now on, for this plot and the next ones set
+ * (a built chart's own is DMK_VALUE_AUTO); the export follows it. */
+void dmk_plot_area_set_scale(GtkWidget *area, DmkValueScale scale);
+/* A drop-down of chart/'s value scales (Auto, Linear, Log scale) that sets the
+ * area's. */
+GtkWidget *dmk_plot_scale_control_new(GtkWidget *area);
+
+/* Is widget's theme dark (its text light)? The charts' palette then. */
+gboolean dmk_plot_widget_is_dark(GtkWidget *widget);
+DmkChartStyle dmk_plot_widget_style(GtkWidget *widget);
+
+/* For the scripted dump: "WHAT-chart<TAB>width<TAB>height<TAB>light|dark
+ * <TAB>linear|log<TAB>background rrggbb<TAB>x<TAB>y", as drawn now (x, y:
+ * its place in the window). */
+void dmk_plot_area_dump(GtkWidget *area, const char *what, GString *out);
+
 #endif

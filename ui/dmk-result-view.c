@@ -37,6 +37,9 @@ static GtkWidget *context_label(const char *text, const char *css_class)
     gtk_label_set_xalign(GTK_LABEL(l), 0);
     gtk_label_set_wrap(GTK_LABEL(l), TRUE);
     gtk_label_set_wrap_mode(GTK_LABEL(l), PANGO_WRAP_WORD_CHAR);
+    /* A long path or comment wraps instead of asking the window for its
+     * whole length: the window's natural width must fit a 1,024 px screen. */
+    gtk_label_set_max_width_chars(GTK_LABEL(l), 72);
     gtk_label_set_selectable(GTK_LABEL(l), TRUE);
     gtk_widget_set_can_focus(l, FALSE); /* selectable, but not a tab stop */
     gtk_widget_add_css_class(l, css_class);
@@ -85,6 +88,8 @@ static GtkWidget *build_header(DmkResultView *self)
         GTK_BOX(buttons),
         dmk_action_button_new("Export _Chart…", "win.export-chart",
                               "Save the chart as PNG, SVG or PDF (by the name's extension)"));
+    /* Built after the chart (dmk_result_view_new): its value axis. */
+    gtk_box_append(GTK_BOX(buttons), dmk_plot_scale_control_new(self->chart));
     gtk_box_append(GTK_BOX(box), info);
     gtk_box_append(GTK_BOX(box), buttons);
     return box;
@@ -249,6 +254,9 @@ void dmk_result_view_dump(DmkResultView *self, int tab, GString *out)
             g_string_append_printf(out, "tab-tile-flags\t%d\t%s\t%s\t%s\n", tab, test->name,
                                    dmk_mode_name(test->mode), dmk_tile_get_flags_text(t));
     }
+    char *what = g_strdup_printf("tab-%d", tab);
+    dmk_plot_area_dump(self->chart, what, out); /* "tab-N-chart ..." */
+    g_free(what);
     if (self->verify)
         g_string_append_printf(out, "tab-verify\t%d\t%s\t%s\n", tab,
                                gtk_widget_has_css_class(self->verify, "result-verify-bad") ? "bad"

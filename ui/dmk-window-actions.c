@@ -334,7 +334,7 @@ static void act_export_chart(GSimpleAction *a, GVariant *p, gpointer data)
 
 void dmk_window_show_compare(DmkWindow *self)
 {
-    dmk_compare_view_pick_all(self->compare_view);
+    dmk_compare_view_pick_default(self->compare_view);
     if (!gtk_widget_get_visible(GTK_WIDGET(self->compare_view)))
         return;
     int n = gtk_notebook_page_num(self->notebook, GTK_WIDGET(self->compare_view));

@@ -567,6 +567,28 @@ def test_chart_errors():
         r = run(["chart", "--out", out, os.path.join(d, "missing.csv")])
         check(r.returncode == 1 and "missing.csv" in r.stderr, r.stderr)
         check(not os.path.exists(out), "a chart of nothing was written")
+    usage_error(["chart", "--out", "x.png", "--y-scale", "Log", "a.csv"], "--y-scale 'Log'",
+                "auto", "linear or log")
+
+
+def test_chart_y_scale():
+    """--y-scale picks the value axis: log and linear draw different
+    charts of one run, auto one of the two."""
+    chart_built()
+    with Dir() as d:
+        csv = os.path.join(d, "run.csv")
+        r = run(["run", "--csv", csv] + NULL_QUICK)
+        check(r.returncode == 0, r.stderr)
+        pngs = {}
+        for scale in ("log", "linear", "auto"):
+            out = os.path.join(d, f"{scale}.png")
+            r = run(["chart", "--out", out, "--kind", "tiles", "--y-scale", scale, csv])
+            check(r.returncode == 0, f"--y-scale {scale}: {r.stderr}")
+            pngs[scale] = open(out, "rb").read()
+            check(pngs[scale][:8] == b"\x89PNG\r\n\x1a\n", f"{scale}: not a PNG")
+        check(pngs["log"] != pngs["linear"], "log and linear drew the same chart")
+        check(pngs["auto"] in (pngs["log"], pngs["linear"]), "auto drew a third chart")
+    return "log, linear and auto charted"
 
 
 # ---- TAP runner ------------------------------------------------------------
