@@ -24,6 +24,11 @@ typedef struct {
     char *confirm_device;   /* tests: typed into a device's question */
     gboolean udisks_always; /* tests: a device is asked of UDisks2 even as root */
     char **open, **drop, **activate;
+    char **when_started, **when_done; /* tests: actions once the autorun's run started, ended */
+    char *type_comment;               /* tests: typed into the comment once it ended */
+    char **answers;                   /* tests: the questions' answers (dmk_window_set_answers) */
+    GFile **files;                    /* given as arguments (a file manager's open), or NULL */
+    size_t n_files;
     gboolean compare;
     gboolean autorun, quit_when_done, dump_tiles, dump_clipboard;
     double stop_after_s, close_after_s;
