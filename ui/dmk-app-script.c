@@ -101,8 +101,12 @@ static gboolean finish_script(gpointer data)
     DmkApp *self = data;
     if (!self->window)
         return G_SOURCE_REMOVE;
+    /* The question is the picture when one is asked (it may have come up
+     * after the frame waited for: an action's, a run's start). */
+    GtkWidget *question = dmk_window_get_question(self->window);
+    GtkWidget *shown = question ? question : GTK_WIDGET(self->window);
     if (self->opt.screenshot && self->frames_waited < SCREENSHOT_FRAMES_MAX &&
-        !dmk_screenshot_ready(GTK_WIDGET(self->window))) {
+        !dmk_screenshot_ready(shown)) {
         self->frames_waited++;
         finish_after_frame(self);
         return G_SOURCE_REMOVE;

@@ -1032,7 +1032,7 @@ static char *spec_kind(const DmkRunSpec *spec)
     return kind;
 }
 
-static char *big_detail(DmkWindow *self, const DmkRunSpec *spec, guint64 bytes, const char *length,
+static char *big_detail(const DmkRunSpec *spec, guint64 bytes, const char *length,
                         const DmkBackend *be)
 {
     char amount[32];
@@ -1042,18 +1042,20 @@ static char *big_detail(DmkWindow *self, const DmkRunSpec *spec, guint64 bytes, 
     char *writes =
         bytes == 0 ? g_strdup_printf("%s runs on %s", kind, where)
         : spec->device
-            ? g_strdup_printf("%s writes %s to the device %s, then runs", kind, amount, where)
-            : g_strdup_printf("%s writes its %s test file in %s, then runs", kind, amount, where);
+            ? g_strdup_printf("%s first writes %s to the device %s, then runs", kind, amount, where)
+            : g_strdup_printf("%s first fills its %s test file in %s, then runs", kind, amount,
+                              where);
     char *pretend = be && be->in_memory
                         ? g_strdup_printf("\n\nThe %s backend is chosen: it only pretends, and "
                                           "writes nothing.",
                                           be->name)
                         : g_strdup("");
-    (void)self;
+    /* The plan leaves the fill out: its time is the drive's. */
     char *detail = g_strdup_printf(
-        "%s for about %s (its plan; writing the file takes as long as the drive needs on top)."
-        "%s Long writes count against the drive's rated endurance.%s",
-        writes, length, spec->device ? "" : " The file is removed afterwards.", pretend);
+        "%s for about %s%s.%s%s%s", writes, length,
+        bytes ? " (its plan; the first write takes as long as the drive needs on top)" : "",
+        spec->device || !bytes ? "" : " The file is removed afterwards.",
+        bytes ? " Long writes count against the drive's rated endurance." : "", pretend);
     g_free(pretend);
     g_free(writes);
     g_free(where);
@@ -1093,7 +1095,7 @@ void _dmk_window_launch_asking(DmkWindow *self, const DmkRunSpec *spec, const Dm
                      ? g_strdup_printf("Write %s and run for about %s?", amount, length)
                  : many ? g_strdup_printf("Write %s?", amount)
                         : g_strdup_printf("Run for about %s?", length);
-    char *detail = big_detail(self, spec, bytes, length, be);
+    char *detail = big_detail(spec, bytes, length, be);
     GtkWidget *d = question_new(self, GTK_MESSAGE_WARNING, text, detail);
     add_button(d, "_Cancel", GTK_RESPONSE_CANCEL, NULL);
     add_button(d, "_Start", DMK_RESPONSE_GO, "suggested-action");

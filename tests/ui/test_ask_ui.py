@@ -224,7 +224,7 @@ def test_lab_sustained_asks():
         length = lab_length(lines)
         check(length.startswith("2 h"), f"the sustained write takes {length}")
         check(len(q) == 1 and q[0][0] == f"Write 32 GiB and run for about {length}?" and
-              "writes its 32 GiB test file" in q[0][1] and f"about {length} " in q[0][1],
+              "first fills its 32 GiB test file" in q[0][1] and f"about {length} " in q[0][1],
               f"question: {q}")
         check_empty(d)
         rc, lines, err, _ = t.run_app(["--target", d, "--lab", "sustained", "--activate",
@@ -245,7 +245,7 @@ def test_big_benchmark_asks():
         check(rc == 0, f"exit {rc}; stderr: {err}")
         q = dialog(lines)
         check(len(q) == 1 and q[0][0] == "Write 8 GiB?" and
-              q[0][1].startswith("The benchmark writes its 8 GiB test file in"), f"question: {q}")
+              q[0][1].startswith("The benchmark first fills its 8 GiB test file in"), f"question: {q}")
         check_empty(d)
         return q[0][0]
 
