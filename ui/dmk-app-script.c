@@ -129,9 +129,9 @@ static void on_after_paint(GdkFrameClock *clock, gpointer data)
 /* The screenshot must show the final tiles: wait for the next frame. */
 static void finish_after_frame(DmkApp *self)
 {
-    /* An open question is what the screenshot shows: its frame counts. */
-    GtkWidget *question = dmk_window_get_question(self->window);
-    GtkWidget *w = question ? question : GTK_WIDGET(self->window);
+    /* The window's frame: a question (what the screenshot shows) may go
+     * before it draws, and finish_script waits for one to be drawn. */
+    GtkWidget *w = GTK_WIDGET(self->window);
     GdkFrameClock *clock = gtk_widget_get_frame_clock(w);
     if (!clock) {
         g_timeout_add(250, finish_script, self);

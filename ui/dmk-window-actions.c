@@ -412,7 +412,7 @@ static void act_close_tab(GSimpleAction *a, GVariant *p, gpointer data)
     GtkWidget *page = _dmk_window_current_result_page(self);
     if (page)
         _dmk_window_close_tab_asking(self, page);
-    else
+    else if (!dmk_window_is_running(self)) /* the status line is the run's meanwhile */
         _dmk_window_set_status(self, "Ctrl+W closes a result tab; Ctrl+Q quits");
 }
 
@@ -879,11 +879,12 @@ static gboolean ask_again(gpointer data)
 void _dmk_window_run_ended_while_asked(DmkWindow *self)
 {
     GtkWidget *d = self->quit_question;
-    if (!d || !g_object_get_data(G_OBJECT(d), "dmk-run"))
+    /* A run begun since (at the end of the last one) keeps its question. */
+    if (!d || !g_object_get_data(G_OBJECT(d), "dmk-run") || dmk_window_is_running(self))
         return;
     self->quit_question = NULL;
     gtk_window_destroy(GTK_WINDOW(d));
-    g_idle_add(ask_again, g_object_ref(self));
+    g_idle_add_full(G_PRIORITY_HIGH, ask_again, g_object_ref(self), NULL); /* before a frame */
 }
 
 /* ---- closing a result tab ---------------------------------------------------- */

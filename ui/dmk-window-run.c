@@ -353,11 +353,11 @@ static void on_finished(int rc, DmkRunResult *res, const DmkError *err, gpointer
     report_end(self, rc, err, saved, left_behind);
     self->run.owner = NULL;
     _dmk_window_set_running_ui(self, FALSE, NULL);
+    if (!self->closing)
+        _dmk_window_run_ended_while_asked(self); /* before anyone hears of the end */
     _dmk_window_emit_run_finished(self, rc);
     if (self->closing)
         gtk_window_destroy(GTK_WINDOW(self));
-    else
-        _dmk_window_run_ended_while_asked(self);
 }
 
 /* ---- a stalled run ------------------------------------------------------------ */

@@ -90,6 +90,20 @@ def test_quit_during_run_cancel_keeps_it():
         return f"cancelled; the run went on: {status}"
 
 
+def test_run_ends_while_asked():
+    """Unanswered, "Stop the test and quit?" outlives its run: it becomes
+    the question that is true then, about the result never saved."""
+    with Dir() as d:
+        rc, lines, err, _ = t.run_app(["--target", d] + QUICK + [
+            "--autorun", "--when-started", "app.quit", "--dump-tiles", "--quit-when-done"])
+        check(rc == 0, f"exit {rc}; stderr: {err}")
+        q = [f[1:] for f in lines if f[0] == "dialog"]
+        check(len(q) == 1 and q[0][0] == "Quit without saving 1 result?", f"asked: {q}")
+        check(field(lines, "status").startswith("Done"), f"status: {field(lines, 'status')}")
+        check_empty(d)
+        return q[0][0]
+
+
 # ---- quitting with results never saved ----------------------------------------
 
 def test_quit_unsaved_cancel():
@@ -198,6 +212,24 @@ def test_ctrl_w_unsaved_tab_asks():
         check(len(saved) == 1 and saved[0].startswith("drivemark-qd-"), f"saved: {saved}")
         check_empty(d)
     return ", ".join(found)
+
+
+def test_save_dialogs_open():
+    """Save without a folder given: the quit question's folder dialog and a
+    tab's Save dialog open (no GTK warning: fatal here), and nothing closes
+    until one is chosen."""
+    with Dir() as d:
+        for args, what in ((QUICK + ["--autorun", "--when-done", "app.quit"], "Quit without"),
+                           (SWEEP, "Close QD sweep ")):
+            rc, lines, err, _ = t.run_app(["--target", d] + args + [
+                "--answer", "save", "--dump-tiles", "--quit-when-done"])
+            check(rc == 0, f"exit {rc}; stderr: {err}")
+            one_question(lines, what)
+            check(len(rows(lines, "tab")) == 1, f"{what}: tabs {rows(lines, 'tab')}")
+            mine = [line for line in err.splitlines() if line.startswith("drivemark:")]
+            check(not mine, f"refused: {mine}")
+        check_empty(d)
+    return "the folder and the Save dialogs opened"
 
 
 # ---- the big write's question ---------------------------------------------------
@@ -377,10 +409,11 @@ def test_second_instance_opens_in_first():
 
 
 TESTS = [test_quit_during_run_stops_and_quits, test_quit_during_run_cancel_keeps_it,
+         test_run_ends_while_asked,
          test_quit_unsaved_cancel, test_quit_unsaved_discard,
          test_quit_unsaved_save_with_comment, test_comment_after_run_in_tab,
          test_ctrl_w_on_benchmark_tab_keeps_window, test_ctrl_w_closes_saved_tab,
-         test_ctrl_w_unsaved_tab_asks, test_lab_sustained_asks, test_big_benchmark_asks,
+         test_ctrl_w_unsaved_tab_asks, test_save_dialogs_open, test_lab_sustained_asks, test_big_benchmark_asks,
          test_long_lab_start_runs, test_small_run_does_not_ask, test_file_argument_opens_tab,
          test_second_instance_opens_in_first]
 
