@@ -29,6 +29,7 @@ PACKAGES=(
     dmsetup                                                 # a device-mapper holder (raw device guard test)
     libgtk-4-dev libgtk-4-bin fonts-dejavu-core adwaita-icon-theme  # the desktop app
     xvfb dbus-daemon desktop-file-utils appstream           # its tests in a real window
+    x11-utils libglib2.0-bin                                # xwininfo (the window's class), gdbus (a second instance)
     dpkg-dev debhelper lintian flatpak-builder              # the Debian packages and the Flatpak manifest (tests/pkg)
     gcc-mingw-w64-x86-64 wine wine64                        # Windows cross build, tests under Wine
     man-db groff-base bash-completion zsh fish              # man pages rendered, completions loaded

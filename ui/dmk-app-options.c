@@ -49,8 +49,8 @@ static const GOptionEntry option_entries[] = {
     {"drop", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_FILENAME_ARRAY, NULL,
      "Drop a file on the window, as a file manager would (tests)", "FILE"},
     {"activate", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING_ARRAY, NULL,
-     "Trigger the window's action NAME (as win.NAME; NAME(TARGET) with a target, as "
-     "\"zoom(200)\") once it is shown (tests)",
+     "Trigger the window's action NAME (as win.NAME; app.NAME as it is; NAME(TARGET) with "
+     "a target, as \"zoom(200)\") once it is shown (tests)",
      "NAME"},
     {"set-test", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING_ARRAY, NULL,
      "Open the Settings dialog, set row ROW (1-4) to the test NAME (or mix, measure, interval "
@@ -58,6 +58,18 @@ static const GOptionEntry option_entries[] = {
      "ROW=NAME"},
     {"settings-reset", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, NULL,
      "Open the Settings dialog, press Reset to Default, then OK (tests)", NULL},
+    {"when-started", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING_ARRAY, NULL,
+     "Trigger action NAME, as --activate, once the --autorun's run has started (tests)", "NAME"},
+    {"when-done", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING_ARRAY, NULL,
+     "Trigger action NAME, as --activate, once the --autorun's run has ended, before the "
+     "outputs (tests)",
+     "NAME"},
+    {"type-comment", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING, NULL,
+     "Type TEXT into the comment field once the --autorun's run has ended (tests)", "TEXT"},
+    {"answer", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING_ARRAY, NULL,
+     "Answer the next question the window asks (quit, close a tab, a big write): cancel, "
+     "discard, stop, start, save or save:DIR; repeatable, in order (tests)",
+     "ANSWER"},
     {"stop-after", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_DOUBLE, NULL,
      "Press Stop SECONDS after the run started (tests)", "SECONDS"},
     {"stop-at", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING, NULL,
@@ -457,6 +469,16 @@ int _dmk_app_options_parse(DmkAppOptions *o, GVariantDict *d, DmkError *err)
     o->settings_reset = g_variant_dict_contains(d, "settings-reset");
     g_variant_dict_lookup(d, "save-text", "^ay", &o->save_text);
     g_variant_dict_lookup(d, "save-image", "^ay", &o->save_image);
+    g_variant_dict_lookup(d, "when-started", "^as", &o->when_started);
+    g_variant_dict_lookup(d, "when-done", "^as", &o->when_done);
+    g_variant_dict_lookup(d, "type-comment", "s", &o->type_comment);
+    g_variant_dict_lookup(d, "answer", "^as", &o->answers);
+    for (char **a = o->answers; a && *a; a++)
+        if (!dmk_window_answer_valid(*a))
+            return dmk_error_set(err, DMK_E_INVAL, 0,
+                                 "--answer '%s' is unknown: expected cancel, discard, stop, start, "
+                                 "save or save:DIR",
+                                 *a);
     o->compare = g_variant_dict_contains(d, "compare");
     o->autorun = g_variant_dict_contains(d, "autorun");
     o->quit_when_done = g_variant_dict_contains(d, "quit-when-done");
@@ -569,4 +591,8 @@ void _dmk_app_options_clear(DmkAppOptions *o)
     g_strfreev(o->set_test);
     g_free(o->save_text);
     g_free(o->save_image);
+    g_strfreev(o->when_started);
+    g_strfreev(o->when_done);
+    g_strfreev(o->answers);
+    g_free(o->type_comment);
 }

@@ -27,6 +27,11 @@ typedef struct {
     char **set_test;         /* tests: "ROW=NAME" set in the Settings dialog, then OK */
     gboolean settings_reset; /* tests: the Settings dialog's Reset to Default, then OK */
     char *save_text, *save_image;
+    char **when_started, **when_done; /* tests: actions once the autorun's run started, ended */
+    char *type_comment;               /* tests: typed into the comment once it ended */
+    char **answers;                   /* tests: the questions' answers (dmk_window_set_answers) */
+    GFile **files;                    /* given as arguments (a file manager's open), or NULL */
+    size_t n_files;
     gboolean compare;
     gboolean autorun, quit_when_done, dump_tiles, dump_clipboard;
     double stop_after_s, close_after_s;

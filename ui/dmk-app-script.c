@@ -138,8 +138,9 @@ static void on_after_paint(GdkFrameClock *clock, gpointer data)
 /* The screenshot must show the final tiles: wait for the next frame. */
 static void finish_after_frame(DmkApp *self)
 {
-    /* An open question or dialog is what the screenshot shows: its frame counts. */
-    GtkWidget *w = shown_widget(self);
+    /* The window's frame: a question or dialog (what the screenshot shows)
+     * may go before it draws, and finish_script waits for it to be drawn. */
+    GtkWidget *w = GTK_WIDGET(self->window);
     GdkFrameClock *clock = gtk_widget_get_frame_clock(w);
     if (!clock) {
         g_timeout_add(250, finish_script, self);
@@ -167,20 +168,58 @@ static int exit_status_of(DmkApp *self, int rc)
 
 static gboolean autorun(gpointer data);
 
+/* As the menu or a key would: win.NAME, or app.NAME as it is; a detailed
+ * name ("zoom(200)") gives the action its target. */
+static void trigger_actions(DmkApp *self, char **names)
+{
+    for (char **a = names; self->window && a && *a; a++) {
+        char *name = NULL;
+        GVariant *target = NULL;
+        GError *error = NULL;
+        char *full = g_str_has_prefix(*a, "app.") ? g_strdup(*a) : g_strconcat("win.", *a, NULL);
+        gboolean ok = g_action_parse_detailed_name(full, &name, &target, &error) &&
+                      gtk_widget_activate_action_variant(GTK_WIDGET(self->window), name, target);
+        if (!ok)
+            g_printerr("drivemark: --activate %s: %s\n", *a,
+                       error ? error->message : "no such action, or it is disabled");
+        g_clear_error(&error);
+        if (target)
+            g_variant_unref(target);
+        g_free(name);
+        g_free(full);
+    }
+}
+
+/* Tests: what a user does once the run has ended (a comment typed, a
+ * key pressed), before the outputs. */
+static void after_run(DmkApp *self)
+{
+    if (self->opt.type_comment)
+        dmk_window_set_comment(self->window, self->opt.type_comment);
+    trigger_actions(self, self->opt.when_done);
+}
+
 static void on_run_finished(DmkWindow *win, int rc, gpointer data)
 {
     DmkApp *self = data;
     (void)win;
-    if (!scripted(&self->opt) || !self->opt.autorun)
+    if (!self->opt.autorun)
         return;
     if (self->opt.runs > 1) {
         self->opt.runs--; /* --runs: the next one */
         g_idle_add(autorun, self);
         return;
     }
+    if (!scripted(&self->opt)) {
+        self->opt.autorun = FALSE;
+        after_run(self);
+        return;
+    }
     self->opt.autorun = FALSE; /* later runs are the user's */
     self->exit_status = exit_status_of(self, rc);
-    finish_after_frame(self);
+    after_run(self);
+    if (self->window)
+        finish_after_frame(self);
 }
 
 static gboolean press_stop(gpointer data)
@@ -191,12 +230,13 @@ static gboolean press_stop(gpointer data)
     return G_SOURCE_REMOVE;
 }
 
-/* As if the user closed the window: the run stops, then the window goes. */
+/* As if the user closed the window and answered its question with Quit:
+ * the run stops, then the window goes. */
 static gboolean press_close(gpointer data)
 {
     DmkApp *self = data;
     if (self->window)
-        gtk_window_close(GTK_WINDOW(self->window));
+        dmk_window_close_answered(self->window);
     return G_SOURCE_REMOVE;
 }
 
@@ -214,9 +254,9 @@ static gboolean autorun(gpointer data)
     if (self->opt.lab)
         dmk_window_run_lab(self->window, TRUE); /* the command line asked: no question */
     else if (self->opt.sweep)
-        dmk_window_run_sweep(self->window);
+        dmk_window_run_sweep(self->window, TRUE);
     else
-        dmk_window_run_all(self->window);
+        dmk_window_run_all(self->window, TRUE);
     if (!dmk_window_is_running(self->window)) {
         /* Refused before it began (the info bar says why). */
         self->opt.autorun = FALSE;
@@ -229,6 +269,7 @@ static gboolean autorun(gpointer data)
         g_timeout_add((guint)(self->opt.stop_after_s * 1000.0), press_stop, self);
     if (last && self->opt.close_after_s > 0)
         g_timeout_add((guint)(self->opt.close_after_s * 1000.0), press_close, self);
+    trigger_actions(self, self->opt.when_started);
     return G_SOURCE_REMOVE;
 }
 
@@ -256,6 +297,8 @@ static void open_results(DmkApp *self)
     const DmkAppOptions *o = &self->opt;
     if (o->open && dmk_window_open_paths(self->window, (const char *const *)o->open) > 0)
         self->exit_status = DMK_EXIT_FAILED;
+    if (o->n_files && dmk_window_open_files(self->window, o->files, o->n_files) > 0)
+        self->exit_status = DMK_EXIT_FAILED;
     if (o->drop)
         drop_files(self, o->drop);
     if (o->compare)
@@ -273,22 +316,7 @@ static void open_results(DmkApp *self)
 static gboolean activate_actions(gpointer data)
 {
     DmkApp *self = data;
-    for (char **a = self->opt.activate; self->window && a && *a; a++) {
-        char *name = NULL;
-        GVariant *target = NULL;
-        GError *error = NULL;
-        char *full = g_strconcat("win.", *a, NULL);
-        gboolean ok = g_action_parse_detailed_name(full, &name, &target, &error) &&
-                      gtk_widget_activate_action_variant(GTK_WIDGET(self->window), name, target);
-        if (!ok)
-            g_printerr("drivemark: --activate %s: %s\n", *a,
-                       error ? error->message : "no such action, or it is disabled");
-        g_clear_error(&error);
-        if (target)
-            g_variant_unref(target);
-        g_free(name);
-        g_free(full);
-    }
+    trigger_actions(self, self->opt.activate);
     if (self->window && !self->opt.autorun && scripted(&self->opt))
         finish_after_frame(self);
     return G_SOURCE_REMOVE;
@@ -327,6 +355,8 @@ static void drive_settings(DmkApp *self)
 void _dmk_app_script_before_show(DmkApp *self)
 {
     g_signal_connect(self->window, "run-finished", G_CALLBACK(on_run_finished), self);
+    if (self->opt.answers)
+        dmk_window_set_answers(self->window, (const char *const *)self->opt.answers);
     open_results(self);
 }
 

@@ -145,12 +145,53 @@ static void dmk_app_activate(GApplication *app)
     _dmk_app_script_after_show(self);
 }
 
+/* Files given as arguments or by a file manager (`drivemark a.csv`, the
+ * desktop file's %F): a tab each, in the window there is. A second
+ * `drivemark b.csv` hands them to the running instance, which opens them
+ * here; with options, this process opens them itself (NON_UNIQUE). */
+static void dmk_app_open(GApplication *app, GFile **files, int n, const char *hint)
+{
+    DmkApp *self = DMK_APP(app);
+    (void)hint;
+    if (self->window) {
+        dmk_window_open_files(self->window, files, (size_t)n);
+        gtk_window_present(GTK_WINDOW(self->window));
+        return;
+    }
+    /* The window opens them before it is shown, as --open's, so that a
+     * scripted run knows of a bad one (its exit status). */
+    self->opt.files = g_new0(GFile *, (size_t)n + 1);
+    for (int i = 0; i < n; i++)
+        self->opt.files[i] = g_object_ref(files[i]);
+    self->opt.n_files = (size_t)n;
+    dmk_app_activate(app);
+}
+
+/* Tests: what the window shows as Quit begins, to a file, for a window
+ * the test cannot read otherwise (the running instance that a second
+ * `drivemark FILE` handed its file to). */
+static void dump_for_test(DmkApp *self)
+{
+    const char *path = g_getenv("DMK_TEST_DUMP_AT_QUIT");
+    if (!path || !self->window)
+        return;
+    char *dump = dmk_window_dump(self->window);
+    GError *error = NULL;
+    if (!g_file_set_contents(path, dump, -1, &error)) {
+        g_printerr("drivemark: %s\n", error->message);
+        g_error_free(error);
+    }
+    g_free(dump);
+}
+
 /* Closing the windows, not quitting the main loop: a window with a run
- * stops it and waits for the worker before it goes. */
+ * asks, stops it and waits for the worker before it goes; one with
+ * results never saved asks (dmk-window-actions.c). */
 static void act_quit(GSimpleAction *a, GVariant *p, gpointer app)
 {
     (void)a;
     (void)p;
+    dump_for_test(DMK_APP(app));
     GList *windows = g_list_copy(gtk_application_get_windows(GTK_APPLICATION(app)));
     for (GList *l = windows; l; l = l->next)
         gtk_window_close(GTK_WINDOW(l->data));
@@ -229,6 +270,9 @@ static void dmk_app_finalize(GObject *object)
 {
     DmkApp *self = DMK_APP(object);
     g_clear_object(&self->settings);
+    for (size_t i = 0; i < self->opt.n_files; i++)
+        g_object_unref(self->opt.files[i]);
+    g_free(self->opt.files);
     _dmk_app_options_clear(&self->opt);
     G_OBJECT_CLASS(dmk_app_parent_class)->finalize(object);
 }
@@ -242,6 +286,7 @@ static void dmk_app_class_init(DmkAppClass *klass)
     ac->handle_local_options = dmk_app_handle_local_options;
     ac->startup = dmk_app_startup;
     ac->activate = dmk_app_activate;
+    ac->open = dmk_app_open;
 }
 
 static void dmk_app_init(DmkApp *self)
@@ -265,7 +310,7 @@ static void dmk_app_init(DmkApp *self)
 DmkApp *dmk_app_new(void)
 {
     return g_object_new(DMK_TYPE_APP, "application-id", DMK_APP_ID, "flags",
-                        G_APPLICATION_DEFAULT_FLAGS, NULL);
+                        G_APPLICATION_HANDLES_OPEN, NULL);
 }
 
 int dmk_app_get_exit_status(DmkApp *self)

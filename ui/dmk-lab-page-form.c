@@ -8,6 +8,7 @@
 
 #include "dmk-lab-page-private.h"
 #include "dmk-size.h"
+#include "dmk-text.h"
 #include "dmk-widgets.h"
 
 void dmk_lab_overrides_init(DmkLabOverrides *o)
@@ -31,19 +32,6 @@ static char *time_text(double s)
 }
 
 /* A planned length for people: "45 s", "1 min 20 s", "16 min", "2 h 5 min". */
-static char *length_text(double s)
-{
-    long m = lround(s / 60), secs = lround(s);
-    if (secs < 60)
-        return g_strdup_printf("%ld s", secs);
-    if (secs < 600 && secs % 60)
-        return g_strdup_printf("%ld min %ld s", secs / 60, secs % 60);
-    if (m < 60)
-        return g_strdup_printf("%ld min", m);
-    return m % 60 ? g_strdup_printf("%ld h %ld min", m / 60, m % 60)
-                  : g_strdup_printf("%ld h", m / 60);
-}
-
 static double unit_seconds(const char *unit)
 {
     static const struct {
@@ -492,7 +480,7 @@ void _dmk_lab_page_update_summary(DmkLabPage *self)
     /* The runner's own plan: the fill excluded, none for a write that
      * ends by bytes. */
     double s = dmk_lab_planned_s(&p);
-    char *length = s >= 0 ? length_text(s) : NULL;
+    char *length = s >= 0 ? dmk_text_length(s) : NULL;
     gboolean fill = dmk_lab_test(p.kind)->fills;
     char *when = length ? g_strdup_printf("Takes about %s%s.", length,
                                           !fill      ? ""

@@ -18,7 +18,9 @@ struct _DmkResultView {
     GtkWidget *headers[N_MODES];
     GPtrArray *tiles; /* DmkTile, borrowed from the grid */
     GtkWidget *chart;
-    GtkWidget *verify; /* the verify option's verdict, NULL when the run had none */
+    GtkWidget *verify;  /* the verify option's verdict, NULL when the run had none */
+    GtkWidget *info;    /* the header's lines */
+    GtkWidget *comment; /* the comment's line, NULL while there is none */
 };
 
 G_DEFINE_FINAL_TYPE(DmkResultView, dmk_result_view, GTK_TYPE_BOX)
@@ -77,8 +79,8 @@ static GtkWidget *build_header(DmkResultView *self)
         self->verify = context_label(line, v.bad ? "result-verify-bad" : "result-verify");
         gtk_box_append(GTK_BOX(info), self->verify);
     }
-    if (r->comment[0])
-        gtk_box_append(GTK_BOX(info), context_label(r->comment, "result-comment"));
+    self->info = info;
+    dmk_result_view_update_comment(self);
     GtkWidget *buttons = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6);
     gtk_widget_set_valign(buttons, GTK_ALIGN_START);
     gtk_box_append(GTK_BOX(buttons),
@@ -237,8 +239,23 @@ void dmk_result_view_set_unit(DmkResultView *self, DmkUnit unit)
     }
 }
 
+void dmk_result_view_update_comment(DmkResultView *self)
+{
+    const char *text = dmk_saved_get_result(self->saved)->comment;
+    if (self->comment)
+        gtk_box_remove(GTK_BOX(self->info), self->comment);
+    self->comment = text[0] ? context_label(text, "result-comment") : NULL;
+    if (self->comment)
+        gtk_box_append(GTK_BOX(self->info), self->comment);
+}
+
 void dmk_result_view_dump(DmkResultView *self, int tab, GString *out)
 {
+    if (self->comment) {
+        char *one = g_strdelimit(g_strdup(gtk_label_get_text(GTK_LABEL(self->comment))), "\n", ' ');
+        g_string_append_printf(out, "tab-comment\t%d\t%s\n", tab, one);
+        g_free(one);
+    }
     char notes[2048];
     dmk_run_fs_notes(dmk_saved_get_result(self->saved), notes, sizeof notes);
     g_strchomp(notes);

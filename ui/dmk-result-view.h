@@ -25,6 +25,10 @@ void dmk_result_view_set_unit(DmkResultView *self, DmkUnit unit);
 /* The chart's drawing area (see dmk-plot.h). */
 GtkWidget *dmk_result_view_get_chart(DmkResultView *self);
 
+/* The result's comment changed (typed on the Benchmark tab after its
+ * run): the header shows it as it is now. */
+void dmk_result_view_update_comment(DmkResultView *self);
+
 /* For tests: "tab-tile\t<tab>\t<test>\t<mode>\t<text>" per tile. */
 void dmk_result_view_dump(DmkResultView *self, int tab, GString *out);
 

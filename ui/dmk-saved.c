@@ -3,6 +3,7 @@
 
 #include <gio/gio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "dmk-json.h"
 #include "dmk-outfile.h"
@@ -19,6 +20,7 @@ struct DmkSaved {
     DmkRunResult *result;
     char *path;
     char *title;
+    gboolean unsaved; /* dmk_saved_is_unsaved */
 };
 
 static void set_path(DmkSaved *s, const char *path)
@@ -73,7 +75,21 @@ const char *dmk_saved_get_title(const DmkSaved *s)
 
 void dmk_saved_set_comment(DmkSaved *s, const char *comment)
 {
+    char old[sizeof s->result->comment];
+    g_strlcpy(old, s->result->comment, sizeof old);
     g_strlcpy(s->result->comment, comment ? comment : "", sizeof s->result->comment);
+    if (strcmp(old, s->result->comment) != 0)
+        s->unsaved = TRUE;
+}
+
+gboolean dmk_saved_is_unsaved(const DmkSaved *s)
+{
+    return s->unsaved;
+}
+
+void dmk_saved_set_unsaved(DmkSaved *s, gboolean unsaved)
+{
+    s->unsaved = unsaved;
 }
 
 static gboolean is_json(const char *path)
@@ -134,6 +150,7 @@ gboolean dmk_saved_write(DmkSaved *s, const char *path, GError **error)
     }
     if (!is_json(path) && !is_xlsx(path))
         set_path(s, path); /* JSON and .xlsx are exports: only CSV opens again */
+    s->unsaved = FALSE;    /* written as the user chose: a question would be a nag */
     return TRUE;
 }
 

@@ -24,7 +24,14 @@ const char *dmk_saved_get_path(const DmkSaved *s);
 /* The tab's title: the file's name, else "Run 14:05" or "QD sweep 14:05". */
 const char *dmk_saved_get_title(const DmkSaved *s);
 
+/* A comment other than the one it has makes the result unsaved again. */
 void dmk_saved_set_comment(DmkSaved *s, const char *comment);
+
+/* Whether it holds what no file does (a run, or a comment typed since
+ * it was written): quitting or closing its tab asks first. A result
+ * starts saved; the window marks the runs it keeps, and a write clears it. */
+gboolean dmk_saved_is_unsaved(const DmkSaved *s);
+void dmk_saved_set_unsaved(DmkSaved *s, gboolean unsaved);
 
 /* Writes the result as CSV (JSON for a name ending in .json, a workbook
  * for .xlsx: dmk-xlsx.h); after a CSV the result is known by that file,

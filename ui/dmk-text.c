@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "dmk-text.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,6 +46,19 @@ char *dmk_text_tooltip(const DmkTest *t, const DmkStats *s)
                         dmk_format_double(s->lat_p99_us, 2, p99, sizeof p99));
     g_free(title);
     return tip;
+}
+
+char *dmk_text_length(double s)
+{
+    long m = lround(s / 60), secs = lround(s);
+    if (secs < 60)
+        return g_strdup_printf("%ld s", secs);
+    if (secs < 600 && secs % 60)
+        return g_strdup_printf("%ld min %ld s", secs / 60, secs % 60);
+    if (m < 60)
+        return g_strdup_printf("%ld min", m);
+    return m % 60 ? g_strdup_printf("%ld h %ld min", m / 60, m % 60)
+                  : g_strdup_printf("%ld h", m / 60);
 }
 
 char *dmk_text_clock(double seconds)

@@ -27,6 +27,10 @@ char *dmk_text_tooltip(const DmkTest *t, const DmkStats *s);
  * "Random Read 4KiB Q32T1 - pass 3/5"; g_free(). */
 char *dmk_text_progress(const DmkProgress *p);
 
+/* A planned length in words: "45 s", "5 min 30 s", "40 min", "2 h 5 min"
+ * (the Lab tab's and the big-write question's). */
+char *dmk_text_length(double seconds);
+
 /* "1:05", "1:02:03". */
 char *dmk_text_clock(double seconds);
 

@@ -16,7 +16,7 @@ static void act_run_all(GSimpleAction *a, GVariant *p, gpointer self)
 {
     (void)a;
     (void)p;
-    dmk_window_run_all(self);
+    dmk_window_run_all(self, FALSE);
 }
 
 static void act_run_test(GSimpleAction *a, GVariant *p, gpointer data)
@@ -25,7 +25,7 @@ static void act_run_test(GSimpleAction *a, GVariant *p, gpointer data)
     int row = g_variant_get_int32(p);
     (void)a;
     if (row >= 0 && row < DMK_ROWS_MAX && self->row_names[row][0])
-        _dmk_window_start_run(self, row);
+        _dmk_window_start_run(self, row, FALSE);
 }
 
 static void act_stop(GSimpleAction *a, GVariant *p, gpointer self)
@@ -206,6 +206,11 @@ static void act_open(GSimpleAction *a, GVariant *p, gpointer data)
     show_dialog(d);
 }
 
+int dmk_window_open_files(DmkWindow *self, GFile *const *files, size_t n)
+{
+    return n > 0 ? _dmk_window_open_files(self, files, n) : 0;
+}
+
 int dmk_window_open_paths(DmkWindow *self, const char *const *paths)
 {
     guint n = paths ? g_strv_length((char **)paths) : 0;
@@ -348,11 +353,11 @@ void dmk_window_show_sweep(DmkWindow *self, DmkSweepKind kind)
     gtk_notebook_set_current_page(self->notebook, n);
 }
 
-void dmk_window_run_sweep(DmkWindow *self)
+void dmk_window_run_sweep(DmkWindow *self, gboolean confirmed)
 {
     int n = gtk_notebook_page_num(self->notebook, GTK_WIDGET(self->sweep_page));
     gtk_notebook_set_current_page(self->notebook, n);
-    _dmk_window_start_sweep(self);
+    _dmk_window_start_sweep(self, confirmed);
 }
 
 static void act_show_compare(GSimpleAction *a, GVariant *p, gpointer self)
@@ -392,17 +397,23 @@ static void act_run_sweep(GSimpleAction *a, GVariant *p, gpointer self)
 {
     (void)a;
     (void)p;
-    dmk_window_run_sweep(self);
+    dmk_window_run_sweep(self, FALSE);
 }
 
-/* Ctrl+W closes a result tab, as in a browser; elsewhere the window. */
+/* Ctrl+W closes a result tab, as in a browser (asking first when its
+ * result was never saved). The fixed tabs have no close button, so it
+ * closes nothing there: a window that quits on a key meant for a tab
+ * loses the settings and tiles without a word; Ctrl+Q quits. */
 static void act_close_tab(GSimpleAction *a, GVariant *p, gpointer data)
 {
     DmkWindow *self = data;
     (void)a;
     (void)p;
-    if (!_dmk_window_close_current_tab(self))
-        gtk_window_close(GTK_WINDOW(self));
+    GtkWidget *page = _dmk_window_current_result_page(self);
+    if (page)
+        _dmk_window_close_tab_asking(self, page);
+    else if (!dmk_window_is_running(self)) /* the status line is the run's meanwhile */
+        _dmk_window_set_status(self, "Ctrl+W closes a result tab; Ctrl+Q quits");
 }
 
 /* ---- choose a folder ---------------------------------------------------- */
@@ -543,6 +554,563 @@ void _dmk_window_confirm_fullspan(DmkWindow *self, const DmkRunSpec *spec)
     g_free(detail);
 }
 
+/* ---- questions the tests answer (--answer) ---------------------------------- */
+
+/* The questions' own responses beside GTK_RESPONSE_CANCEL. */
+enum { DMK_RESPONSE_GO = 1, DMK_RESPONSE_DISCARD, DMK_RESPONSE_SAVE };
+
+static const struct {
+    const char *name;
+    int response;
+} answer_names[] = {
+    {"cancel", GTK_RESPONSE_CANCEL}, {"discard", DMK_RESPONSE_DISCARD}, {"save", DMK_RESPONSE_SAVE},
+    {"stop", DMK_RESPONSE_GO},       {"start", DMK_RESPONSE_GO},
+};
+
+/* The response an answer gives, 0 for none; save:DIR names its folder. */
+static int answer_response(const char *answer, const char **dir)
+{
+    *dir = NULL;
+    if (g_str_has_prefix(answer, "save:") && answer[5]) {
+        *dir = answer + 5;
+        return DMK_RESPONSE_SAVE;
+    }
+    for (size_t i = 0; i < G_N_ELEMENTS(answer_names); i++)
+        if (strcmp(answer, answer_names[i].name) == 0)
+            return answer_names[i].response;
+    return 0;
+}
+
+gboolean dmk_window_answer_valid(const char *answer)
+{
+    const char *dir;
+    return answer_response(answer, &dir) != 0;
+}
+
+void dmk_window_set_answers(DmkWindow *self, const char *const *answers)
+{
+    self->answers = answers;
+    self->n_answered = 0;
+}
+
+static gboolean is_asked(DmkWindow *self, GtkWidget *d)
+{
+    return d == self->quit_question || d == self->lab_confirm;
+}
+
+/* The question to answer; the window is held, not the dialog (a dialog
+ * outliving its window would unhook from a window that is gone). */
+typedef struct {
+    DmkWindow *self;
+    GtkWidget *d; /* looked at only while it is still the question asked */
+} DmkAnswer;
+
+static gboolean answer_now(gpointer data)
+{
+    DmkAnswer *a = data;
+    GtkWidget *d = a->d;
+    if (is_asked(a->self, d)) {
+        const char *answer = g_object_get_data(G_OBJECT(d), "dmk-answer");
+        const char *dir;
+        int response = answer_response(answer, &dir);
+        char *text = NULL, *more = NULL;
+        g_object_get(d, "text", &text, "secondary-text", &more, NULL);
+        g_print("asked\t%s\t%s\t%s\n", text, more ? g_strdelimit(more, "\n", ' ') : "", answer);
+        g_free(text);
+        g_free(more);
+        if (dir)
+            g_object_set_data_full(G_OBJECT(d), "dmk-save-dir", g_strdup(dir), g_free);
+        gtk_dialog_response(GTK_DIALOG(d), response);
+    }
+    g_object_unref(a->self);
+    g_free(a);
+    return G_SOURCE_REMOVE;
+}
+
+/* Shows question d, or answers it with the tests' next answer: on the
+ * main loop's next turn, before anything else (a close request is still
+ * being handled now, and a run's reports or a frame must not come first). */
+static void ask(DmkWindow *self, GtkWidget *d)
+{
+    const char *answer = self->answers ? self->answers[self->n_answered] : NULL;
+    if (!answer) {
+        gtk_window_present(GTK_WINDOW(d));
+        return;
+    }
+    self->n_answered++;
+    g_object_set_data(G_OBJECT(d), "dmk-answer", (gpointer)answer);
+    DmkAnswer *a = g_new(DmkAnswer, 1);
+    *a = (DmkAnswer){g_object_ref(self), d};
+    g_idle_add_full(G_PRIORITY_HIGH, answer_now, a, NULL);
+}
+
+static GtkWidget *question_new(DmkWindow *self, GtkMessageType type, const char *text,
+                               const char *detail)
+{
+    GtkWidget *d =
+        gtk_message_dialog_new(GTK_WINDOW(self), GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                               type, GTK_BUTTONS_NONE, "%s", text);
+    gtk_message_dialog_format_secondary_text(GTK_MESSAGE_DIALOG(d), "%s", detail);
+    return d;
+}
+
+static void add_button(GtkWidget *d, const char *label, int response, const char *css)
+{
+    GtkWidget *b = gtk_dialog_add_button(GTK_DIALOG(d), label, response);
+    if (css)
+        gtk_widget_add_css_class(b, css);
+}
+
+/* ---- saving what was never saved ----------------------------------------- */
+
+/* "drivemark-20261130-074512.csv" by when it ran (a lab test's or a
+ * sweep's kind in it), "-2" and on where one is there already: a save
+ * of many never replaces a file. */
+static char *free_name(const char *dir, DmkSaved *saved)
+{
+    const DmkRunResult *r = dmk_saved_get_result(saved);
+    GDateTime *t = g_date_time_new_from_iso8601(r->date, NULL);
+    GDateTime *local = t ? g_date_time_to_local(t) : g_date_time_new_now_local();
+    char *stamp = g_date_time_format(local, "%Y%m%d-%H%M%S");
+    const char *kind = r->lab[0] ? r->lab : r->sweep;
+    char *base = g_strdup_printf("drivemark-%s%s%s", kind, kind[0] ? "-" : "", stamp);
+    char *path = NULL;
+    for (int n = 1; !path || g_file_test(path, G_FILE_TEST_EXISTS); n++) {
+        g_free(path);
+        char *name =
+            n == 1 ? g_strdup_printf("%s.csv", base) : g_strdup_printf("%s-%d.csv", base, n);
+        path = g_build_filename(dir, name, NULL);
+        g_free(name);
+    }
+    g_free(base);
+    g_free(stamp);
+    g_date_time_unref(local);
+    g_clear_pointer(&t, g_date_time_unref);
+    return path;
+}
+
+/* Each page's result as CSV in dir; FALSE at the first that fails (the
+ * info bar says why). */
+static gboolean save_pages(DmkWindow *self, GPtrArray *pages, const char *dir)
+{
+    for (guint i = 0; i < pages->len; i++) {
+        DmkSaved *saved = _dmk_window_page_saved(g_ptr_array_index(pages, i));
+        char *path = free_name(dir, saved);
+        GError *error = NULL;
+        gboolean ok = dmk_saved_write(saved, path, &error);
+        if (ok) {
+            _dmk_window_saved_renamed(self, saved);
+            _dmk_window_add_recent(self, path);
+        } else {
+            _dmk_window_show_problem(self, "The results could not be saved", error->message);
+            g_error_free(error);
+        }
+        g_free(path);
+        if (!ok)
+            return FALSE;
+    }
+    char *where = g_filename_display_name(dir);
+    char *status =
+        g_strdup_printf("Saved %u result%s to %s", pages->len, pages->len == 1 ? "" : "s", where);
+    _dmk_window_set_status(self, status);
+    g_free(status);
+    g_free(where);
+    return TRUE;
+}
+
+/* Saves what is unsaved now into dir and quits when all went well. */
+static void save_all_and_quit(DmkWindow *self, const char *dir)
+{
+    GPtrArray *pages = _dmk_window_unsaved_pages(self);
+    gboolean ok = save_pages(self, pages, dir);
+    g_ptr_array_unref(pages);
+    if (ok)
+        dmk_window_close_answered(self);
+}
+
+static void on_save_folder_response(GtkNativeDialog *dialog, int response, gpointer data)
+{
+    DmkWindow *self = data;
+    char *dir = response_path(dialog, response);
+    if (dir)
+        save_all_and_quit(self, dir);
+    g_free(dir);
+    g_object_unref(dialog);
+    g_object_unref(self);
+}
+
+/* One folder for all of them, each named by when it ran: a file dialog
+ * for each of many would be a chore at the moment of quitting. */
+static void choose_save_folder(DmkWindow *self)
+{
+    GtkFileChooser *d =
+        file_dialog(self, "Choose a Folder for the Results", GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
+                    "_Save", G_CALLBACK(on_save_folder_response));
+    show_dialog(d);
+}
+
+/* ---- the quit question ----------------------------------------------------- */
+
+/* "Run 14:05", "Run 14:05 and QD sweep 14:10", "A, B, C, D and 3 more". */
+static char *titles_text(DmkWindow *self, GPtrArray *pages)
+{
+    const guint most = 4;
+    guint shown = pages->len > most + 1 ? most : pages->len;
+    GString *s = g_string_new(NULL);
+    for (guint i = 0; i < shown; i++) {
+        gboolean last = i + 1 == shown && shown == pages->len;
+        g_string_append(s, i == 0 ? "" : last ? " and " : ", ");
+        g_string_append(s, _dmk_window_page_title(self, g_ptr_array_index(pages, i)));
+    }
+    if (shown < pages->len)
+        g_string_append_printf(s, " and %u more", pages->len - shown);
+    return g_string_free(s, FALSE);
+}
+
+/* What runs, by the page that started it. */
+static const char *run_kind(DmkWindow *self)
+{
+    if (self->run.owner == &_dmk_window_sweep_owner)
+        return "sweep";
+    if (self->run.owner == &_dmk_window_lab_owner)
+        return "lab test";
+    return self->run.owner ? "benchmark" : "test";
+}
+
+static GtkWidget *run_question(DmkWindow *self, GPtrArray *pages)
+{
+    const char *dir = _dmk_window_target_path(self);
+    char *where = g_filename_display_name(dir ? dir : "?");
+    char *names = pages->len ? titles_text(self, pages) : NULL;
+    char *also =
+        names ? g_strdup_printf("\n\nNot saved either, and lost too: %s.", names) : g_strdup("");
+    /* A device has no test file: nothing is left on it either way. */
+    char *detail = g_strdup_printf(
+        "A %s is running on %s. Quitting stops it first and %s; what it measured so far is "
+        "not kept.%s",
+        run_kind(self), where,
+        _dmk_window_target_is_device(self) ? "leaves nothing on the device"
+                                           : "removes its test file",
+        also);
+    GtkWidget *d = question_new(self, GTK_MESSAGE_WARNING, "Stop the test and quit?", detail);
+    add_button(d, "_Cancel", GTK_RESPONSE_CANCEL, NULL);
+    add_button(d, "_Stop and Quit", DMK_RESPONSE_GO, "destructive-action");
+    gtk_dialog_set_default_response(GTK_DIALOG(d), GTK_RESPONSE_CANCEL);
+    g_object_set_data(G_OBJECT(d), "dmk-run", GINT_TO_POINTER(1));
+    g_free(detail);
+    g_free(also);
+    g_free(names);
+    g_free(where);
+    return d;
+}
+
+/* As GNOME's editors ask: Save is the default, Discard the destructive one. */
+static GtkWidget *unsaved_question(DmkWindow *self, GPtrArray *pages)
+{
+    guint n = pages->len;
+    char *names = titles_text(self, pages);
+    char *text = n == 1 ? g_strdup("Quit without saving 1 result?")
+                        : g_strdup_printf("Quit without saving %u results?", n);
+    char *detail = g_strdup_printf("%s %s never saved: %s lost if you quit now. Save writes %s as "
+                                   "CSV to a folder you choose, then quits.",
+                                   names, n == 1 ? "was" : "were", n == 1 ? "it is" : "they are",
+                                   n == 1 ? "it" : "each");
+    GtkWidget *d = question_new(self, GTK_MESSAGE_QUESTION, text, detail);
+    add_button(d, "_Cancel", GTK_RESPONSE_CANCEL, NULL);
+    add_button(d, "_Discard", DMK_RESPONSE_DISCARD, "destructive-action");
+    add_button(d, "_Save\u2026", DMK_RESPONSE_SAVE, "suggested-action");
+    gtk_dialog_set_default_response(GTK_DIALOG(d), DMK_RESPONSE_SAVE);
+    g_free(detail);
+    g_free(text);
+    g_free(names);
+    return d;
+}
+
+void dmk_window_close_answered(DmkWindow *self)
+{
+    self->quit_answered = TRUE;
+    gtk_window_close(GTK_WINDOW(self));
+}
+
+static void on_quit_response(GtkDialog *d, int response, gpointer data)
+{
+    DmkWindow *self = data;
+    char *dir = g_strdup(g_object_get_data(G_OBJECT(d), "dmk-save-dir"));
+    self->quit_question = NULL;
+    gtk_window_destroy(GTK_WINDOW(d));
+    if (response == DMK_RESPONSE_GO || response == DMK_RESPONSE_DISCARD)
+        dmk_window_close_answered(self); /* a run stops, then the window goes */
+    else if (response == DMK_RESPONSE_SAVE && dir)
+        save_all_and_quit(self, dir);
+    else if (response == DMK_RESPONSE_SAVE)
+        choose_save_folder(self);
+    g_free(dir);
+}
+
+gboolean _dmk_window_close_asks(DmkWindow *self)
+{
+    if (self->quit_answered)
+        return FALSE;
+    if (self->quit_question) {
+        gtk_window_present(GTK_WINDOW(self->quit_question));
+        return TRUE;
+    }
+    GPtrArray *pages = _dmk_window_unsaved_pages(self);
+    gboolean running = dmk_window_is_running(self);
+    GtkWidget *d = running      ? run_question(self, pages)
+                   : pages->len ? unsaved_question(self, pages)
+                                : NULL;
+    g_ptr_array_unref(pages);
+    if (!d)
+        return FALSE;
+    g_signal_connect(d, "response", G_CALLBACK(on_quit_response), self);
+    self->quit_question = d;
+    ask(self, d);
+    return TRUE;
+}
+
+static gboolean ask_again(gpointer data)
+{
+    gtk_window_close(GTK_WINDOW(data)); /* asks what is true now, or closes */
+    g_object_unref(data);
+    return G_SOURCE_REMOVE;
+}
+
+void _dmk_window_run_ended_while_asked(DmkWindow *self)
+{
+    GtkWidget *d = self->quit_question;
+    /* A run begun since (at the end of the last one) keeps its question. */
+    if (!d || !g_object_get_data(G_OBJECT(d), "dmk-run") || dmk_window_is_running(self))
+        return;
+    self->quit_question = NULL;
+    gtk_window_destroy(GTK_WINDOW(d));
+    g_idle_add_full(G_PRIORITY_HIGH, ask_again, g_object_ref(self), NULL); /* before a frame */
+}
+
+/* ---- closing a result tab ---------------------------------------------------- */
+
+static void close_if_there(DmkWindow *self, GtkWidget *page)
+{
+    if (gtk_notebook_page_num(self->notebook, page) >= 0)
+        _dmk_window_close_tab(self, page);
+}
+
+static void on_tab_save_response(GtkNativeDialog *dialog, int response, gpointer data)
+{
+    DmkWindow *self = data;
+    GtkWidget *page = g_object_get_data(G_OBJECT(dialog), "dmk-page");
+    char *path = response_path(dialog, response);
+    GError *error = NULL;
+    DmkSaved *saved = _dmk_window_page_saved(page);
+    if (path && saved && !dmk_saved_write(saved, path, &error)) {
+        _dmk_window_show_problem(self, "The results could not be saved", error->message);
+        g_error_free(error);
+    } else if (path && saved) {
+        _dmk_window_add_recent(self, path);
+        set_status_path(self, "Results saved to", path);
+        close_if_there(self, page);
+    }
+    g_free(path);
+    g_object_unref(dialog);
+    g_object_unref(self);
+}
+
+/* One result: a Save dialog with its name suggested, as Ctrl+S has. */
+static void save_tab_then_close(DmkWindow *self, GtkWidget *page, const char *dir)
+{
+    if (dir) {
+        GPtrArray *one = g_ptr_array_new();
+        g_ptr_array_add(one, page);
+        if (save_pages(self, one, dir))
+            close_if_there(self, page);
+        g_ptr_array_unref(one);
+        return;
+    }
+    GtkFileChooser *d = file_dialog(self, "Save Results", GTK_FILE_CHOOSER_ACTION_SAVE, "_Save",
+                                    G_CALLBACK(on_tab_save_response));
+    g_object_set_data_full(G_OBJECT(d), "dmk-page", g_object_ref(page), g_object_unref);
+    add_filter(d, "CSV results (*.csv)", "*.csv");
+    suggest_name(d, _dmk_window_page_saved(page));
+    show_dialog(d);
+}
+
+static void on_tab_response(GtkDialog *d, int response, gpointer data)
+{
+    DmkWindow *self = data;
+    GtkWidget *page = g_object_ref(g_object_get_data(G_OBJECT(d), "dmk-page"));
+    char *dir = g_strdup(g_object_get_data(G_OBJECT(d), "dmk-save-dir"));
+    self->quit_question = NULL;
+    gtk_window_destroy(GTK_WINDOW(d));
+    if (response == DMK_RESPONSE_DISCARD)
+        close_if_there(self, page);
+    else if (response == DMK_RESPONSE_SAVE && gtk_notebook_page_num(self->notebook, page) >= 0)
+        save_tab_then_close(self, page, dir);
+    g_free(dir);
+    g_object_unref(page);
+}
+
+void _dmk_window_close_tab_asking(DmkWindow *self, GtkWidget *page)
+{
+    DmkSaved *saved = _dmk_window_page_saved(page);
+    if (!saved)
+        return;
+    if (!dmk_saved_is_unsaved(saved)) {
+        _dmk_window_close_tab(self, page);
+        return;
+    }
+    if (self->quit_question) {
+        gtk_window_present(GTK_WINDOW(self->quit_question));
+        return;
+    }
+    char *text = g_strdup_printf("Close %s without saving?", _dmk_window_page_title(self, page));
+    GtkWidget *d = question_new(
+        self, GTK_MESSAGE_QUESTION, text,
+        "This result was never saved: closing its tab loses it. Save writes it as CSV first.");
+    add_button(d, "_Cancel", GTK_RESPONSE_CANCEL, NULL);
+    add_button(d, "_Discard", DMK_RESPONSE_DISCARD, "destructive-action");
+    add_button(d, "_Save\u2026", DMK_RESPONSE_SAVE, "suggested-action");
+    gtk_dialog_set_default_response(GTK_DIALOG(d), DMK_RESPONSE_SAVE);
+    g_object_set_data_full(G_OBJECT(d), "dmk-page", g_object_ref(page), g_object_unref);
+    g_signal_connect(d, "response", G_CALLBACK(on_tab_response), self);
+    self->quit_question = d;
+    ask(self, d);
+    g_free(text);
+}
+
+/* ---- the comment ------------------------------------------------------------- */
+
+/* The comment describes the run whose tiles are shown, as in
+ * CrystalDiskMark: typed after it, it is that run's, in its tab and in
+ * whatever is saved of it (and makes it unsaved again). During a run it
+ * waits for the run's end, which takes it (dmk-window-run.c). */
+void _dmk_window_comment_changed(DmkWindow *self)
+{
+    if (!self->last_run || dmk_window_is_running(self))
+        return;
+    dmk_saved_set_comment(self->last_run, gtk_editable_get_text(GTK_EDITABLE(self->comment_entry)));
+    _dmk_window_saved_renamed(self, self->last_run);
+}
+
+static void on_comment_changed(GtkEditable *e, DmkWindow *self)
+{
+    (void)e;
+    _dmk_window_comment_changed(self);
+}
+
+/* ---- a big write's question ---------------------------------------------------- */
+
+/* The thresholds, here only: a test that writes more than
+ * DMK_ASK_WRITE_BYTES for certain (its test file's fill, and the tests that
+ * end by bytes) or whose plan (the runner's own, dmk_run_spec_planned_s,
+ * which the Lab tab shows too) lasts more than DMK_ASK_SECONDS asks before
+ * it starts. CrystalDiskMark's default run (1 GiB, 5 x 5 s: under 5 min,
+ * 7 with the Mix column) does not; Lab > Sustained write (32 GiB, 2 h) does. */
+#define DMK_ASK_WRITE_BYTES (4ULL << 30)
+#define DMK_ASK_SECONDS     (10.0 * 60.0)
+
+/* What spec writes for certain, by the runner's rule for the fill. */
+static guint64 certain_bytes(const DmkRunSpec *spec)
+{
+    gboolean fill = !spec->no_fill && (!spec->device || dmk_run_spec_writes(spec));
+    guint64 bytes = fill ? spec->size : 0;
+    for (size_t i = 0; i < spec->n_tests; i++)
+        if (spec->tests[i].mode != DMK_MODE_READ)
+            bytes += spec->tests[i].limit_bytes;
+    return bytes;
+}
+
+/* "The benchmark", "The QD sweep", "The sustained write". */
+static char *spec_kind(const DmkRunSpec *spec)
+{
+    if (spec->sweep[0])
+        return g_strdup(strcmp(spec->sweep, "qd") == 0 ? "The QD sweep" : "The block-size sweep");
+    if (!spec->lab[0])
+        return g_strdup("The benchmark");
+    char *title = g_strdup(dmk_lab_title(dmk_lab_from_name(spec->lab)));
+    title[0] = g_ascii_tolower(title[0]);
+    char *kind = g_strconcat("The ", title, NULL);
+    g_free(title);
+    return kind;
+}
+
+static char *big_detail(const DmkRunSpec *spec, guint64 bytes, const char *length,
+                        const DmkBackend *be)
+{
+    char amount[32];
+    char *kind = spec_kind(spec);
+    char *where = g_filename_display_name(spec->dir);
+    dmk_format_size(bytes, amount, sizeof amount);
+    char *writes =
+        bytes == 0 ? g_strdup_printf("%s runs on %s", kind, where)
+        : spec->device
+            ? g_strdup_printf("%s first writes %s to the device %s, then runs", kind, amount, where)
+            : g_strdup_printf("%s first fills its %s test file in %s, then runs", kind, amount,
+                              where);
+    char *pretend = be && be->in_memory
+                        ? g_strdup_printf("\n\nThe %s backend is chosen: it only pretends, and "
+                                          "writes nothing.",
+                                          be->name)
+                        : g_strdup("");
+    /* The plan leaves the fill out: its time is the drive's. */
+    char *detail = g_strdup_printf(
+        "%s for about %s%s.%s%s%s", writes, length,
+        bytes ? " (its plan; the first write takes as long as the drive needs on top)" : "",
+        spec->device || !bytes ? "" : " The file is removed afterwards.",
+        bytes ? " Long writes count against the drive's rated endurance." : "", pretend);
+    g_free(pretend);
+    g_free(writes);
+    g_free(where);
+    g_free(kind);
+    return detail;
+}
+
+static void on_big_response(GtkDialog *d, int response, gpointer data)
+{
+    DmkWindow *self = data;
+    const DmkRunSpec *spec = g_object_get_data(G_OBJECT(d), "dmk-spec");
+    const DmkRunStart *start = g_object_get_data(G_OBJECT(d), "dmk-start");
+    self->lab_confirm = NULL;
+    if (response == DMK_RESPONSE_GO && !self->worker)
+        _dmk_window_launch(self, spec, start);
+    gtk_window_destroy(GTK_WINDOW(d));
+}
+
+void _dmk_window_launch_asking(DmkWindow *self, const DmkRunSpec *spec, const DmkRunStart *start,
+                               gboolean confirmed)
+{
+    const DmkBackend *be = dmk_backend_by_name(self->backend);
+    /* A backend that writes nothing writes no GiB; its time is real. */
+    guint64 bytes = certain_bytes(spec);
+    gboolean many = !(be && be->in_memory) && bytes > DMK_ASK_WRITE_BYTES;
+    double planned = dmk_run_spec_planned_s(spec);
+    gboolean long_run = planned > DMK_ASK_SECONDS;
+    if (confirmed || self->lab_confirm || (!many && !long_run)) {
+        if (!self->lab_confirm)
+            _dmk_window_launch(self, spec, start);
+        return;
+    }
+    char amount[32];
+    char *length = dmk_text_length(planned);
+    dmk_format_size(bytes, amount, sizeof amount);
+    char *text = many && long_run
+                     ? g_strdup_printf("Write %s and run for about %s?", amount, length)
+                 : many ? g_strdup_printf("Write %s?", amount)
+                        : g_strdup_printf("Run for about %s?", length);
+    char *detail = big_detail(spec, bytes, length, be);
+    GtkWidget *d = question_new(self, GTK_MESSAGE_WARNING, text, detail);
+    add_button(d, "_Cancel", GTK_RESPONSE_CANCEL, NULL);
+    add_button(d, "_Start", DMK_RESPONSE_GO, "suggested-action");
+    gtk_dialog_set_default_response(GTK_DIALOG(d), GTK_RESPONSE_CANCEL);
+    g_object_set_data_full(G_OBJECT(d), "dmk-spec", g_memdup2(spec, sizeof *spec), g_free);
+    g_object_set_data_full(G_OBJECT(d), "dmk-start", g_memdup2(start, sizeof *start), g_free);
+    g_signal_connect(d, "response", G_CALLBACK(on_big_response), self);
+    self->lab_confirm = d;
+    ask(self, d);
+    g_free(detail);
+    g_free(text);
+    g_free(length);
+}
+
 /* ---- setup ---------------------------------------------------------------- */
 
 /* Settings without a widget of their own live in the Settings menu. */
@@ -581,5 +1149,6 @@ void _dmk_window_add_actions(DmkWindow *self)
     };
     g_action_map_add_action_entries(G_ACTION_MAP(self), entries, G_N_ELEMENTS(entries), self);
     add_settings_actions(self);
+    g_signal_connect(self->comment_entry, "changed", G_CALLBACK(on_comment_changed), self);
     _dmk_window_update_actions(self);
 }

@@ -207,5 +207,5 @@ void dmk_window_set_device_answer(DmkWindow *self, const char *typed)
 
 GtkWidget *dmk_window_get_question(DmkWindow *self)
 {
-    return self->lab_confirm;
+    return self->lab_confirm ? self->lab_confirm : self->quit_question;
 }

@@ -109,8 +109,12 @@ struct _DmkWindow {
     DmkLabPage *lab_page;
     DmkCompareView *compare_view; /* shown while there is a result tab */
     DmkLabOverrides lab_overrides;
-    GtkWidget *lab_confirm; /* the full-span write's (or a device's) question, while asked */
-    char *device_answer;    /* tests: typed into the device question at once (--confirm-device) */
+    GtkWidget *lab_confirm;     /* the full-span write's, a big write's or a device's question */
+    GtkWidget *quit_question;   /* "Stop the test and quit?", "Quit without saving…?", a tab's */
+    gboolean quit_answered;     /* the user said quit: the window goes without asking again */
+    const char *const *answers; /* tests: the next questions' answers (--answer), borrowed */
+    guint n_answered;
+    char *device_answer; /* tests: typed into the device question at once (--confirm-device) */
     GCancellable *udisks_wait; /* UDisks2 is asked to open the device (polkit may ask), or NULL */
     gboolean udisks_always;    /* tests: ask UDisks2 even where this user may open it */
 
@@ -166,8 +170,9 @@ DmkUnit _dmk_window_unit(DmkWindow *self);
 void _dmk_window_emit_run_finished(DmkWindow *self, int rc);
 
 /* dmk-window-run.c */
-void _dmk_window_start_run(DmkWindow *self, int row);
-void _dmk_window_start_sweep(DmkWindow *self);
+/* confirmed: the command line asked, no question on a big write. */
+void _dmk_window_start_run(DmkWindow *self, int row, gboolean confirmed);
+void _dmk_window_start_sweep(DmkWindow *self, gboolean confirmed);
 /* The info bar with a heading of the caller's (markup-escaped here). */
 void _dmk_window_show_problem(DmkWindow *self, const char *heading, const char *message);
 void _dmk_window_hide_error(DmkWindow *self);
@@ -202,8 +207,17 @@ DmkSaved *_dmk_window_current_saved(DmkWindow *self);
 /* The chart of the tab shown, NULL on the Benchmark tab; on a lab
  * result (the Lab tab's, or its own tab) its DmkLabView. */
 GtkWidget *_dmk_window_current_chart(DmkWindow *self);
-/* FALSE when the tab shown is not a result's. */
-gboolean _dmk_window_close_current_tab(DmkWindow *self);
+/* The result tab shown, NULL on the fixed tabs. */
+GtkWidget *_dmk_window_current_result_page(DmkWindow *self);
+/* Closes a result tab with no question (page: one of the notebook's). */
+void _dmk_window_close_tab(DmkWindow *self, GtkWidget *page);
+/* The result a result tab shows and its title ("Run 14:05"); NULL for
+ * the fixed tabs. */
+DmkSaved *_dmk_window_page_saved(GtkWidget *page);
+const char *_dmk_window_page_title(DmkWindow *self, GtkWidget *page);
+/* The result tabs whose results no file holds (dmk_saved_is_unsaved),
+ * in the tabs' order (borrowed pages). */
+GPtrArray *_dmk_window_unsaved_pages(DmkWindow *self);
 /* After a save: tab titles, the compare tab and the recent list follow. */
 void _dmk_window_saved_renamed(DmkWindow *self, DmkSaved *saved);
 void _dmk_window_add_recent(DmkWindow *self, const char *path);
@@ -247,6 +261,20 @@ void _dmk_window_add_actions(DmkWindow *self);
 void _dmk_window_choose_target(DmkWindow *self);
 /* Asks before a full-span write fills the target; starts it on yes. */
 void _dmk_window_confirm_fullspan(DmkWindow *self, const DmkRunSpec *spec);
+/* Starts spec as start says, first asking when it writes or lasts more
+ * than the thresholds there (DMK_ASK_*) unless confirmed. */
+void _dmk_window_launch_asking(DmkWindow *self, const DmkRunSpec *spec, const DmkRunStart *start,
+                               gboolean confirmed);
+/* The window's close (its button, Alt+F4, Ctrl+Q): TRUE when it asks
+ * first (a run under way, results never saved); the answer closes it. */
+gboolean _dmk_window_close_asks(DmkWindow *self);
+/* The run ended while "Stop the test and quit?" was asked: asked again
+ * as things are now (unsaved results), or closed. */
+void _dmk_window_run_ended_while_asked(DmkWindow *self);
+/* Ctrl+W and a tab's close button: asks first when its result is unsaved. */
+void _dmk_window_close_tab_asking(DmkWindow *self, GtkWidget *page);
+/* The comment entry changed: the Benchmark tab's last run takes it. */
+void _dmk_window_comment_changed(DmkWindow *self);
 
 /* dmk-window-device.c */
 gboolean _dmk_window_target_is_device(DmkWindow *self);

@@ -379,6 +379,7 @@ static DmkSaved *keep_result(DmkWindow *self, DmkRunResult *res)
         g_strlcpy(res->comment, gtk_editable_get_text(GTK_EDITABLE(self->comment_entry)),
                   sizeof res->comment);
         saved = dmk_saved_new(res, NULL);
+        dmk_saved_set_unsaved(saved, TRUE); /* quitting asks until it is saved */
     }
     if (owner->finished)
         owner->finished(self, res, saved);
@@ -488,6 +489,8 @@ static void on_finished(int rc, DmkRunResult *res, const DmkError *err, gpointer
     end_run_progress(self);
     self->run.owner = NULL;
     _dmk_window_set_running_ui(self, FALSE, NULL);
+    if (!self->closing)
+        _dmk_window_run_ended_while_asked(self); /* before anyone hears of the end */
     _dmk_window_emit_run_finished(self, rc);
     if (self->closing)
         gtk_window_destroy(GTK_WINDOW(self));
@@ -558,7 +561,7 @@ static void on_stalled(const char *msg, gpointer data)
     if (self->stop_at_stall) {
         self->stop_at_stall = FALSE; /* that run's only */
         if (self->close_at_stop)
-            gtk_window_close(GTK_WINDOW(self));
+            dmk_window_close_answered(self);
         else
             dmk_window_stop(self);
     }
@@ -617,7 +620,7 @@ static void on_held(const DmkProgress *p, gpointer data)
 static void stop_held(DmkWindow *self)
 {
     if (self->close_at_stop)
-        gtk_window_close(GTK_WINDOW(self)); /* stops the run, then goes */
+        dmk_window_close_answered(self); /* stops the run, then goes */
     else
         dmk_window_stop(self);
 }
@@ -634,9 +637,9 @@ void dmk_window_set_stop_at_stall(DmkWindow *self, gboolean close)
     self->close_at_stop = close;
 }
 
-void _dmk_window_start_run(DmkWindow *self, int row)
+void _dmk_window_start_run(DmkWindow *self, int row, gboolean confirmed)
 {
-    if (self->worker || row >= DMK_ROWS_MAX)
+    if (self->worker || self->lab_confirm || row >= DMK_ROWS_MAX)
         return;
     DmkRunSpec *spec = g_new(DmkRunSpec, 1);
     DmkRunStart start = {.owner = &_dmk_window_tiles_owner, .row = row};
@@ -648,13 +651,13 @@ void _dmk_window_start_run(DmkWindow *self, int row)
         return;
     }
     if (_dmk_window_device_ready(self, spec, &start))
-        _dmk_window_launch(self, spec, &start);
+        _dmk_window_launch_asking(self, spec, &start, confirmed);
     g_free(spec);
 }
 
-void _dmk_window_start_sweep(DmkWindow *self)
+void _dmk_window_start_sweep(DmkWindow *self, gboolean confirmed)
 {
-    if (self->worker)
+    if (self->worker || self->lab_confirm)
         return;
     DmkRunSpec *spec = g_new(DmkRunSpec, 1);
     DmkRunStart start = {.owner = &_dmk_window_sweep_owner};
@@ -668,7 +671,7 @@ void _dmk_window_start_sweep(DmkWindow *self)
         return;
     }
     if (_dmk_window_device_ready(self, spec, &start))
-        _dmk_window_launch(self, spec, &start);
+        _dmk_window_launch_asking(self, spec, &start, confirmed);
     g_free(spec);
 }
 
@@ -711,14 +714,15 @@ void dmk_window_run_lab(DmkWindow *self, gboolean confirmed)
         if (!confirmed && !spec->device && dmk_lab_from_name(spec->lab) == DMK_LAB_FULLSPAN)
             _dmk_window_confirm_fullspan(self, spec);
         else if (_dmk_window_device_ready(self, spec, &lab))
-            _dmk_window_launch(self, spec, &lab); /* a device's own question replaces the fill's */
+            _dmk_window_launch_asking(self, spec, &lab, confirmed); /* a device's own question
+                                                                     * replaces the fill's */
     }
     g_free(spec);
 }
 
-void dmk_window_run_all(DmkWindow *self)
+void dmk_window_run_all(DmkWindow *self, gboolean confirmed)
 {
-    _dmk_window_start_run(self, -1);
+    _dmk_window_start_run(self, -1, confirmed);
 }
 
 /* A stop ends a run within a few seconds, even with a worker stuck in the
@@ -743,6 +747,8 @@ static gboolean close_now(gpointer data)
     DmkWindow *self = data;
     GtkApplication *app = gtk_window_get_application(GTK_WINDOW(self));
     g_print("closed-at\t%s\n", gtk_label_get_text(self->status_label)); /* the state it met */
+    /* The user who closes or quits here answers "Stop and Quit". */
+    self->quit_answered = TRUE;
     if (g_strcmp0(g_getenv("DMK_TEST_CLOSE_AFTER_STOP_BOUND"), "quit") == 0 && app)
         g_action_group_activate_action(G_ACTION_GROUP(app), "quit", NULL); /* Ctrl+Q */
     else
@@ -814,6 +820,8 @@ void dmk_window_stop(DmkWindow *self)
 gboolean _dmk_window_on_close_request(GtkWindow *window)
 {
     DmkWindow *self = DMK_WINDOW(window);
+    if (_dmk_window_close_asks(self))
+        return TRUE; /* the answer closes it, or not */
     if (!self->worker)
         return FALSE;
     self->closing = TRUE;
@@ -927,9 +935,10 @@ char *dmk_window_dump(DmkWindow *self)
                                self->stop_took_us / 1000);
         g_string_append_printf(s, "status-at-stop\t%s\n", self->status_at_stop);
     }
-    if (self->lab_confirm) {
+    GtkWidget *question = dmk_window_get_question(self);
+    if (question) {
         char *text = NULL, *more = NULL;
-        g_object_get(self->lab_confirm, "text", &text, "secondary-text", &more, NULL);
+        g_object_get(question, "text", &text, "secondary-text", &more, NULL);
         if (more)
             g_strdelimit(more, "\n", ' '); /* one dump line */
         g_string_append_printf(s, "dialog\t%s\t%s\n", text ? text : "", more ? more : "");

@@ -141,7 +141,7 @@ static void on_lab_run(DmkLabPage *page, DmkWindow *self)
 static void on_sweep_run(DmkSweepPage *page, DmkWindow *self)
 {
     if (!self->worker)
-        _dmk_window_start_sweep(self);
+        _dmk_window_start_sweep(self, FALSE);
     else if (_dmk_window_runs_on(self, GTK_WIDGET(page)))
         dmk_window_stop(self);
 }
@@ -183,7 +183,12 @@ static void sync_compare(DmkWindow *self)
                            dmk_compare_view_count(self->compare_view) > 0);
 }
 
-static void close_tab(DmkWindow *self, GtkWidget *page)
+DmkSaved *_dmk_window_page_saved(GtkWidget *page)
+{
+    return page_saved(page);
+}
+
+void _dmk_window_close_tab(DmkWindow *self, GtkWidget *page)
 {
     int n = gtk_notebook_page_num(self->notebook, page);
     if (n < 0 || !page_saved(page))
@@ -194,18 +199,26 @@ static void close_tab(DmkWindow *self, GtkWidget *page)
     _dmk_window_update_actions(self);
 }
 
-gboolean _dmk_window_close_current_tab(DmkWindow *self)
+GtkWidget *_dmk_window_current_result_page(DmkWindow *self)
 {
     GtkWidget *page = current_page(self);
-    if (!page_saved(page))
-        return FALSE;
-    close_tab(self, page);
-    return TRUE;
+    return page_saved(page) ? page : NULL;
+}
+
+GPtrArray *_dmk_window_unsaved_pages(DmkWindow *self)
+{
+    GPtrArray *pages = g_ptr_array_new();
+    for (int i = 0; i < gtk_notebook_get_n_pages(self->notebook); i++) {
+        GtkWidget *page = gtk_notebook_get_nth_page(self->notebook, i);
+        if (page_saved(page) && dmk_saved_is_unsaved(page_saved(page)))
+            g_ptr_array_add(pages, page);
+    }
+    return pages;
 }
 
 static void on_close_clicked(GtkButton *b, DmkWindow *self)
 {
-    close_tab(self, g_object_get_data(G_OBJECT(b), "dmk-page"));
+    _dmk_window_close_tab_asking(self, g_object_get_data(G_OBJECT(b), "dmk-page"));
 }
 
 static void set_tab_title(GtkWidget *page, GtkWidget *label, DmkSaved *saved)
@@ -285,6 +298,8 @@ void _dmk_window_saved_renamed(DmkWindow *self, DmkSaved *saved)
     GtkWidget *page = find_tab(self, saved, NULL);
     if (page)
         set_tab_title(page, g_object_get_data(G_OBJECT(page), TITLE_KEY), saved);
+    if (page && DMK_IS_RESULT_VIEW(page))
+        dmk_result_view_update_comment(DMK_RESULT_VIEW(page));
     dmk_compare_view_refresh(self->compare_view);
 }
 
@@ -554,6 +569,11 @@ static const char *page_title(DmkWindow *self, GtkWidget *page)
     return data ? data : "";
 }
 
+const char *_dmk_window_page_title(DmkWindow *self, GtkWidget *page)
+{
+    return page_title(self, page);
+}
+
 void _dmk_window_dump_tabs(DmkWindow *self, GString *s)
 {
     GtkWidget *current = current_page(self);
@@ -568,6 +588,8 @@ void _dmk_window_dump_tabs(DmkWindow *self, GString *s)
                                : r->lab[0] ? r->lab
                                            : r->profile,
                                r->n_tests, r->complete ? "complete" : "incomplete");
+        if (dmk_saved_is_unsaved(page_saved(page)))
+            g_string_append_printf(s, "tab-unsaved\t%d\n", tab);
         if (DMK_IS_LAB_VIEW(page))
             dmk_lab_view_dump(DMK_LAB_VIEW(page), "tab-lab", tab, s);
         else

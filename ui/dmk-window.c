@@ -157,7 +157,8 @@ static void on_run_button_clicked(GtkButton *button, DmkWindow *self)
         dmk_window_stop(self);
         return;
     }
-    _dmk_window_start_run(self, GPOINTER_TO_INT(g_object_get_data(G_OBJECT(button), "dmk-row")));
+    _dmk_window_start_run(self, GPOINTER_TO_INT(g_object_get_data(G_OBJECT(button), "dmk-row")),
+                          FALSE);
 }
 
 static void build_rows(DmkWindow *self)

@@ -46,8 +46,20 @@ void dmk_window_set_device_answer(DmkWindow *self, const char *typed);
 /* Tests: a device the window runs on is asked of UDisks2 even where this
  * user may open it (as root), so the UDisks2 path can be tried. */
 void dmk_window_set_udisks_always(DmkWindow *self, gboolean always);
-/* The question the window asks (a full-span write, a device's name), or NULL. */
+/* The question the window asks (a full-span or big write, a device's
+ * name, quitting or closing a tab), or NULL. */
 GtkWidget *dmk_window_get_question(DmkWindow *self);
+/* Tests: the answers to the next questions (quit, a tab's close, a big
+ * write), one each in order: cancel, discard, stop, start, save or
+ * save:DIR (the results saved in DIR, no folder asked); NULL-ended,
+ * borrowed for the window's life. Each answered question is printed,
+ * "asked\tQUESTION\tDETAIL\tANSWER". */
+void dmk_window_set_answers(DmkWindow *self, const char *const *answers);
+/* Whether `answer` is one that dmk_window_set_answers takes. */
+gboolean dmk_window_answer_valid(const char *answer);
+/* Closes the window as a user who answered its question with Quit (or
+ * "Stop and Quit") would: tests that close during a run. */
+void dmk_window_close_answered(DmkWindow *self);
 
 /* Opens the Settings dialog (Settings > Tests and Times) and returns it,
  * or the one already open; dmk-settings-dialog.h drives it. */
@@ -67,8 +79,10 @@ gboolean dmk_window_save_image(DmkWindow *self, const char *path, GError **error
 /* Gives the All button the keyboard focus, as CrystalDiskMark does. */
 void dmk_window_focus_run_button(DmkWindow *self);
 
-/* The same as the All button and the Stop button. */
-void dmk_window_run_all(DmkWindow *self);
+/* The same as the All button and the Stop button. A run that writes or
+ * lasts more than the thresholds of dmk-window-actions.c asks first
+ * unless `confirmed` (the command line's --autorun). */
+void dmk_window_run_all(DmkWindow *self, gboolean confirmed);
 void dmk_window_stop(DmkWindow *self);
 /* Tests: the next run presses Stop (or, with `close`, closes the window)
  * at its `count`th progress report of `stage` with bytes moved, the run
@@ -98,6 +112,8 @@ gboolean dmk_window_save_result(DmkWindow *self, const char *path, GError **erro
  * fails is reported in the info bar with the reader's message (file,
  * line, column) and opens nothing. Returns how many failed. */
 int dmk_window_open_paths(DmkWindow *self, const char *const *paths);
+/* The same for files (a file manager's, GApplication's open). */
+int dmk_window_open_files(DmkWindow *self, GFile *const *files, size_t n);
 
 /* What dropping on the window does, for a GdkFileList or a GFile: opens
  * the files. TRUE when there were files. Tests call it directly. */
@@ -109,7 +125,7 @@ void dmk_window_show_compare(DmkWindow *self);
 /* Shows the sweep tab set to `kind`; run_sweep starts it (as its Start
  * button), and the finished sweep opens as a tab. */
 void dmk_window_show_sweep(DmkWindow *self, DmkSweepKind kind);
-void dmk_window_run_sweep(DmkWindow *self);
+void dmk_window_run_sweep(DmkWindow *self, gboolean confirmed);
 
 /* Shows the Lab tab with `kind` chosen (DMK_LAB_NONE: as it is). */
 void dmk_window_show_lab(DmkWindow *self, DmkLabKind kind);
