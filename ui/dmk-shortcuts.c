@@ -16,7 +16,7 @@ static const DmkShortcut shortcuts[] = {
     {"win.save-image", "<Control>p", "Results", "Save the tiles as an image (PNG)"},
     {"win.open", "<Control>o", "Results", "Open saved results"},
     {"win.export-chart", "<Control>e", "Results", "Export the chart"},
-    {"win.close-tab", "<Control>w", "Window", "Close the tab"},
+    {"win.close-tab", "<Control>w", "Window", "Close the result tab"},
     {"win.zoom-in", "<Control>plus", "Window", "Zoom in"},
     {"win.zoom-out", "<Control>minus", "Window", "Zoom out"},
     {"win.zoom-reset", "<Control>0", "Window", "Zoom to 100 %"},
