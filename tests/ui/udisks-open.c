@@ -96,8 +96,10 @@ int main(int argc, char **argv)
     Got g = {g_main_loop_new(NULL, FALSE), -1, NULL};
     dmk_udisks_open_async(argv[1], write, NULL, on_open, &g);
     g_main_loop_run(g.loop);
+    g_main_loop_unref(g.loop); /* LeakSanitizer checks this program too */
     if (g.fd < 0) {
         printf("error\t%s\n", g.error->message);
+        g_error_free(g.error);
         return 0;
     }
     struct stat st;
