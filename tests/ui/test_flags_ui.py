@@ -36,7 +36,10 @@ def test_tiles_show_flags():
         for name, mode, *_ in measured:
             check(flags.get((name, mode), "").startswith("peak"), f"{name} {mode}: {flags}")
         q32 = flags.get(("RND4K Q32T1", "read"), "")
-        check(re.fullmatch(r"peak · QD \d+\.\d of 32", q32), f"RND4K Q32T1 read: {q32!r}")
+        # "paused" joins when the machine stalled the run (a busy CI host):
+        # the flag says so honestly, and it is not what this test is about.
+        check(re.fullmatch(r"peak · QD \d+\.\d of 32( · paused)?", q32),
+              f"RND4K Q32T1 read: {q32!r}")
         check(rows(lines, "flags-note") == [], "a CoW note on the null backend")
         check_screenshot(shot)
         return f"RND4K Q32T1 read: {q32}"
