@@ -149,6 +149,12 @@ static DmkRunResult *build_result(const char *comment, size_t n_samples)
     return r;
 }
 
+/* A cell keeps 3 (or, for IOPS, 2) decimals: a value read back is within
+ * half a unit of the last one, and a hair more, since 1.4545 may print as
+ * 1.455 when its binary value lies a hair above it. */
+#define HALF_MILLI 0.00051
+#define HALF_CENTI 0.0051
+
 static void check_same_stats(const DmkStats *a, const DmkStats *b)
 {
     for (size_t k = 0; k < dmk_stat_field_count; k++)
@@ -165,7 +171,7 @@ static void check_same_temp(double a, double b)
         DMK_CHECK(isnan(a) == isnan(b));
         return;
     }
-    DMK_CHECK_NEAR(a, b, 0.05);
+    DMK_CHECK_NEAR(a, b, 0.051); /* one decimal, and a hair (see HALF_MILLI) */
 }
 
 static void check_same_test(const DmkTestResult *a, const DmkTestResult *b)
@@ -179,11 +185,11 @@ static void check_same_test(const DmkTestResult *a, const DmkTestResult *b)
     DMK_CHECK(memcmp(&a->test.jobs[0], &b->test.jobs[0], sizeof(DmkJob)) == 0);
     DMK_CHECK_INT(a->n_passes, b->n_passes);
     DMK_CHECK_INT(a->best_pass, b->best_pass);
-    DMK_CHECK_NEAR(a->mb_s_median, b->mb_s_median, 0.0005);
-    DMK_CHECK_NEAR(a->mb_s_min, b->mb_s_min, 0.0005);
-    DMK_CHECK_NEAR(a->mb_s_max, b->mb_s_max, 0.0005);
+    DMK_CHECK_NEAR(a->mb_s_median, b->mb_s_median, HALF_MILLI);
+    DMK_CHECK_NEAR(a->mb_s_min, b->mb_s_min, HALF_MILLI);
+    DMK_CHECK_NEAR(a->mb_s_max, b->mb_s_max, HALF_MILLI);
     check_same_stats(&a->score.total, &b->score.total);
-    DMK_CHECK_NEAR(a->score.write.lat_p99_us, b->score.write.lat_p99_us, 0.0005);
+    DMK_CHECK_NEAR(a->score.write.lat_p99_us, b->score.write.lat_p99_us, HALF_MILLI);
     /* the achieved read share, to the digit the file keeps */
     DMK_CHECK(dmk_pass_read_pct(&a->score) == dmk_pass_read_pct(&b->score) ||
               a->test.mode != DMK_MODE_MIX);
@@ -191,15 +197,15 @@ static void check_same_test(const DmkTestResult *a, const DmkTestResult *b)
         DMK_CHECK(dmk_pass_read_pct(&a->passes[p]) == dmk_pass_read_pct(&b->passes[p]) ||
                   a->test.mode != DMK_MODE_MIX);
         check_same_stats(&a->passes[p].total, &b->passes[p].total);
-        DMK_CHECK_NEAR(a->passes[p].read.mb_s, b->passes[p].read.mb_s, 0.0005);
-        DMK_CHECK_NEAR(a->passes[p].write.iops, b->passes[p].write.iops, 0.005);
+        DMK_CHECK_NEAR(a->passes[p].read.mb_s, b->passes[p].read.mb_s, HALF_MILLI);
+        DMK_CHECK_NEAR(a->passes[p].write.iops, b->passes[p].write.iops, HALF_CENTI);
     }
     DMK_CHECK_INT(a->n_samples, b->n_samples);
     for (size_t i = 0; i < a->n_samples && i < b->n_samples; i++) {
-        DMK_CHECK_NEAR(a->samples[i].t_s, b->samples[i].t_s, 0.0005);
-        DMK_CHECK_NEAR(a->samples[i].mb_s, b->samples[i].mb_s, 0.0005);
-        DMK_CHECK_NEAR(a->samples[i].iops, b->samples[i].iops, 0.005);
-        DMK_CHECK_NEAR(a->samples[i].lat_mean_us, b->samples[i].lat_mean_us, 0.0005);
+        DMK_CHECK_NEAR(a->samples[i].t_s, b->samples[i].t_s, HALF_MILLI);
+        DMK_CHECK_NEAR(a->samples[i].mb_s, b->samples[i].mb_s, HALF_MILLI);
+        DMK_CHECK_NEAR(a->samples[i].iops, b->samples[i].iops, HALF_CENTI);
+        DMK_CHECK_NEAR(a->samples[i].lat_mean_us, b->samples[i].lat_mean_us, HALF_MILLI);
         check_same_temp(a->samples[i].temp_c, b->samples[i].temp_c);
     }
 }
