@@ -63,16 +63,11 @@ gboolean dmk_screenshot_save(GtkWidget *widget, const char *path, GError **error
         g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED, "the window drew nothing");
         return FALSE;
     }
-    graphene_rect_t viewport =
-        GRAPHENE_RECT_INIT(0, 0, (float)(width * scale), (float)(height * scale));
-    GdkTexture *texture = gsk_renderer_render_texture(renderer, node, &viewport);
-    gsk_render_node_unref(node);
-    gboolean ok = dmk_screenshot_save_texture(texture, path, error);
-    g_object_unref(texture);
-    return ok;
+    return dmk_screenshot_save_node(renderer, node, width, height, scale, path, error);
 }
 
-gboolean dmk_screenshot_save_texture(GdkTexture *texture, const char *path, GError **error)
+/* The texture of a node, encoded as PNG and written to path. */
+static gboolean save_texture(GdkTexture *texture, const char *path, GError **error)
 {
     /* Encoded in memory, then written like every file the program makes:
      * to a temporary file renamed over the old one when complete. */
@@ -86,4 +81,16 @@ gboolean dmk_screenshot_save_texture(GdkTexture *texture, const char *path, GErr
     if (rc != DMK_OK)
         g_set_error_literal(error, G_IO_ERROR, G_IO_ERROR_FAILED, err.msg);
     return rc == DMK_OK;
+}
+
+gboolean dmk_screenshot_save_node(GskRenderer *renderer, GskRenderNode *node, int width, int height,
+                                  int scale, const char *path, GError **error)
+{
+    graphene_rect_t viewport =
+        GRAPHENE_RECT_INIT(0, 0, (float)(width * scale), (float)(height * scale));
+    GdkTexture *texture = gsk_renderer_render_texture(renderer, node, &viewport);
+    gsk_render_node_unref(node);
+    gboolean ok = save_texture(texture, path, error);
+    g_object_unref(texture);
+    return ok;
 }

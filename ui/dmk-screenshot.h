@@ -14,7 +14,9 @@ gboolean dmk_screenshot_ready(GtkWidget *widget);
 /* The widget must be realized and laid out (call after a frame). */
 gboolean dmk_screenshot_save(GtkWidget *widget, const char *path, GError **error);
 
-/* A rendered picture as PNG at path, written atomically (dmk-outfile). */
-gboolean dmk_screenshot_save_texture(GdkTexture *texture, const char *path, GError **error);
+/* The node (taken: unreffed here) rendered at width x height logical pixels
+ * times scale and written as PNG at path, atomically (dmk-outfile). */
+gboolean dmk_screenshot_save_node(GskRenderer *renderer, GskRenderNode *node, int width, int height,
+                                  int scale, const char *path, GError **error);
 
 #endif

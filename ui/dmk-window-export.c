@@ -157,13 +157,7 @@ gboolean dmk_window_save_image(DmkWindow *self, const char *path, GError **error
     }
     int total_h = h;
     GskRenderNode *node = image_node(self, page, w, h, scale, &total_h);
-    graphene_rect_t viewport =
-        GRAPHENE_RECT_INIT(0, 0, (float)(w * scale), (float)(total_h * scale));
-    GdkTexture *texture = gsk_renderer_render_texture(renderer, node, &viewport);
-    gsk_render_node_unref(node);
-    gboolean ok = dmk_screenshot_save_texture(texture, path, error);
-    g_object_unref(texture);
-    return ok;
+    return dmk_screenshot_save_node(renderer, node, w, total_h, scale, path, error);
 }
 
 /* ---- the dialogs ---------------------------------------------------------------- */
