@@ -34,6 +34,12 @@ GtkWidget *dmk_action_button_new(const char *label, const char *action, const ch
     return b;
 }
 
+void dmk_start_button_block(GtkWidget *button, const char *why, const char *start_tip)
+{
+    gtk_widget_set_tooltip_text(button, why ? why : start_tip);
+    gtk_widget_set_sensitive(button, why == NULL);
+}
+
 void dmk_start_button_set(GtkWidget *button, gboolean running, gboolean mine, const char *stop_tip,
                           const char *start_tip)
 {

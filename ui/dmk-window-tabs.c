@@ -375,10 +375,10 @@ static void report_open(DmkWindow *self, size_t opened, int failed, const char *
         char *heading = failed == 1
                             ? g_strdup("The result file could not be opened")
                             : g_strdup_printf("%d result files could not be opened", failed);
-        _dmk_window_show_problem(self, heading, errors);
+        _dmk_window_show_problem_of(self, DMK_PROBLEM_FILE, heading, errors);
         g_free(heading);
     } else if (opened > 0) {
-        _dmk_window_hide_error(self);
+        _dmk_window_clear_problem(self, DMK_PROBLEM_FILE);
     }
     if (opened > 0) {
         char *status = g_strdup_printf("Opened %zu result file%s", opened, opened == 1 ? "" : "s");
