@@ -8,6 +8,8 @@
  * over the status line say how far the run is. */
 #include "dmk-window-private.h"
 
+#include "dmk-widgets.h"
+
 #include <string.h>
 
 #include "dmk-escape.h"
@@ -986,6 +988,9 @@ char *dmk_window_dump(DmkWindow *self)
         g_string_append_printf(s, "error-selected\t%s\n", sel && end > start ? "yes" : "no");
     }
     dump_target(self, s);
+    g_string_append_printf(s, "window-size\t%d\t%d\n", gtk_widget_get_width(GTK_WIDGET(self)),
+                           gtk_widget_get_height(GTK_WIDGET(self)));
+    dmk_widget_dump_clipped(GTK_WIDGET(self), s);
     if (self->stop_took_us) {
         g_string_append_printf(s, "stop-took-ms\t%" G_GINT64_FORMAT "\n",
                                self->stop_took_us / 1000);

@@ -17,11 +17,10 @@
 #define RECENT_MAX 10
 #define TITLE_KEY  "dmk-tab-title" /* a result tab's title label */
 
-/* Charts want room: the first tab that shows one makes the window at
- * least this big (the Benchmark tab alone keeps CrystalDiskMark's size). */
-#define ROOMY_WIDTH  1000
-#define ROOMY_HEIGHT 620
-/* The Lab tab's form beside a chart and its report want a little more. */
+/* The Lab tab's form beside a chart and its report want room: the first
+ * visit makes the window at least this big. A result, the Sweep and the
+ * Compare tab fit the window as it is (they scroll or shrink their chart):
+ * a window that jumps when a run's tab opens is not the user's. */
 #define LAB_WIDTH  1100
 #define LAB_HEIGHT 720
 
@@ -120,8 +119,6 @@ static void on_page(GtkNotebook *nb, GParamSpec *pspec, DmkWindow *self)
     GtkWidget *page = current_page(self);
     if (page == GTK_WIDGET(self->lab_page))
         make_roomy(self, LAB_WIDTH, LAB_HEIGHT);
-    else if (page && page != self->benchmark_page)
-        make_roomy(self, ROOMY_WIDTH, ROOMY_HEIGHT);
     if (page == GTK_WIDGET(self->sweep_page))
         update_sweep_note(self);
     if (page == GTK_WIDGET(self->lab_page))

@@ -178,6 +178,9 @@ static void build_rows(DmkWindow *self)
         for (int c = 0; c < DMK_COLS; c++) {
             self->tiles[r][c] = DMK_TILE(dmk_tile_new());
             gtk_widget_set_hexpand(GTK_WIDGET(self->tiles[r][c]), TRUE);
+            /* Taller in a large window, as CrystalDiskMark's: the board
+             * fills the tab, not 30 % of it. */
+            gtk_widget_set_vexpand(GTK_WIDGET(self->tiles[r][c]), TRUE);
             gtk_grid_attach(self->grid, GTK_WIDGET(self->tiles[r][c]), c + 1, r + 2, 1, 1);
         }
     }
