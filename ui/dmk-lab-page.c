@@ -6,7 +6,7 @@
 #include "dmk-lab-page-private.h"
 #include "dmk-widgets.h"
 
-#define FORM_WIDTH 320 /* the Lab tab's form, in pixels */
+#define FORM_WIDTH 300 /* the Lab tab's form, in pixels */
 
 enum { SIGNAL_RUN, SIGNAL_KIND_CHANGED, SIGNAL_CHANGED, N_SIGNALS };
 static guint signals[N_SIGNALS];
