@@ -217,6 +217,9 @@ gboolean _dmk_window_runs_on(DmkWindow *self, GtkWidget *page);
 
 /* dmk-window-tabs.c */
 void _dmk_window_build_tabs(DmkWindow *self);
+/* The window keeps the size it is first shown at (or the user gives it)
+ * when tabs open. */
+void _dmk_window_keep_size(DmkWindow *self);
 /* The Lab tab's line on where its test file goes (target, free space). */
 void _dmk_window_update_lab_note(DmkWindow *self);
 void _dmk_window_load_recent(DmkWindow *self);

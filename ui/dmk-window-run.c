@@ -988,8 +988,12 @@ char *dmk_window_dump(DmkWindow *self)
         g_string_append_printf(s, "error-selected\t%s\n", sel && end > start ? "yes" : "no");
     }
     dump_target(self, s);
-    g_string_append_printf(s, "window-size\t%d\t%d\n", gtk_widget_get_width(GTK_WIDGET(self)),
-                           gtk_widget_get_height(GTK_WIDGET(self)));
+    int min_w = 0, nat_w = 0;
+    gtk_widget_measure(GTK_WIDGET(self), GTK_ORIENTATION_HORIZONTAL, -1, &min_w, &nat_w, NULL,
+                       NULL);
+    g_string_append_printf(s, "window-size\t%d\t%d\t%d\t%d\n",
+                           gtk_widget_get_width(GTK_WIDGET(self)),
+                           gtk_widget_get_height(GTK_WIDGET(self)), min_w, nat_w);
     dmk_widget_dump_clipped(GTK_WIDGET(self), s);
     if (self->stop_took_us) {
         g_string_append_printf(s, "stop-took-ms\t%" G_GINT64_FORMAT "\n",

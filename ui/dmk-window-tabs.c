@@ -258,8 +258,37 @@ static GtkWidget *tab_label(DmkWindow *self, GtkWidget *page, DmkSaved *saved)
     return box;
 }
 
+/* A window never sized by its user follows its natural size, which a
+ * new tab's chart and table make bigger: it keeps the size it has. */
+static void keep_size(DmkWindow *self)
+{
+    int dw = 0, dh = 0;
+    gtk_window_get_default_size(GTK_WINDOW(self), &dw, &dh);
+    int w = gtk_widget_get_width(GTK_WIDGET(self)), h = gtk_widget_get_height(GTK_WIDGET(self));
+    if (gtk_widget_get_mapped(GTK_WIDGET(self)) && w > 0 && h > 0 && (dw <= 0 || dh <= 0))
+        gtk_window_set_default_size(GTK_WINDOW(self), w, h);
+}
+
+/* Once the window has its first size, it is the window's (its default
+ * size): a result tab's natural size no longer moves it. */
+static gboolean pin_size(GtkWidget *widget, GdkFrameClock *clock, gpointer data)
+{
+    (void)clock;
+    (void)data;
+    if (gtk_widget_get_width(widget) <= 0)
+        return G_SOURCE_CONTINUE;
+    keep_size(DMK_WINDOW(widget));
+    return G_SOURCE_REMOVE;
+}
+
+void _dmk_window_keep_size(DmkWindow *self)
+{
+    gtk_widget_add_tick_callback(GTK_WIDGET(self), pin_size, NULL, NULL);
+}
+
 void _dmk_window_add_result(DmkWindow *self, DmkSaved *saved, gboolean show)
 {
+    keep_size(self);
     /* A lab result is samples and steps, not tiles: its charts and report,
      * and no place in the compare tab's bars. */
     gboolean lab = dmk_saved_get_result(saved)->lab[0] != '\0';

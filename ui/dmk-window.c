@@ -748,6 +748,7 @@ static void dmk_window_init(DmkWindow *self)
     dmk_lab_overrides_init(&self->lab_overrides);
     build_rows(self);
     _dmk_window_build_tabs(self);
+    _dmk_window_keep_size(self);
     fill_static_lists(self);
     self->targets = dmk_target_list_new();
     dmk_target_list_attach(self->target_dd, self->targets);

@@ -4,11 +4,14 @@
 (issue 16, defects 7 and 8): a missing folder or a file given as the
 target is shown as unusable with the OS's reason and Run is off, saying
 why; an error bar goes when its cause is fixed (a usable folder chosen);
-a bad result file's message is not shown selected. With $DMK_UI_SHOTS
-set, the screenshots are kept there to look at. Prints TAP."""
+a bad result file's message is not shown selected; the tiles and their
+numbers grow in a 1920x1080 window; opening a result keeps the window's
+size; no label is cut at 1024x700 on the Benchmark and Lab tabs. With
+$DMK_UI_SHOTS set, the screenshots are kept there to look at. Prints TAP."""
 
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 
@@ -111,8 +114,107 @@ def test_bad_csv_message_not_selected():
         return msg
 
 
+SIM = ["--backend", "null", "--null-latency", "500", "--null-clock", "simulated"]
+
+
+def tile_number(lines):
+    """(scale, drawn font px, tile height) of the first tile."""
+    r = rows(lines, "tile-number")
+    check(r, "no tile-number line in the dump")
+    return float(r[0][0]), float(r[0][1]), int(r[0][2])
+
+
+def window_size(lines):
+    """(width, height) of the window as the dump found it."""
+    r = rows(lines, "window-size")
+    check(r, "no window-size line in the dump")
+    return int(r[0][0]), int(r[0][1])
+
+
+def check_nothing_clipped(lines, where):
+    cut = rows(lines, "clipped")
+    check(cut == [], f"labels cut on {where}: {cut}")
+
+
+def shot_run(args, name, screen):
+    """Runs the window on a screen of its own with a screenshot kept."""
+    with tempfile.TemporaryDirectory(prefix="shot-", dir=TMP_BASE) as out:
+        shot = os.path.join(out, name)
+        os.environ["DMK_XVFB_SCREEN"] = screen
+        try:
+            rc, lines, err, _ = t.run_app(args + ["--screenshot", shot, "--dump-tiles",
+                                                  "--quit-when-done"], timeout=300)
+        finally:
+            os.environ.pop("DMK_XVFB_SCREEN", None)
+        keep(shot, name)
+        check(rc == 0, f"exit {rc}; stderr: {err}")
+        return lines
+
+
+def test_tiles_grow_in_a_large_window():
+    """Defect 8: a 1920x1080 window (as maximised) gives the tiles the
+    height, and their numbers a bigger drawn size, not empty space."""
+    with Dir() as d:
+        run = ["--target", d, "--autorun"] + NULL
+        small = shot_run(run, "benchmark-default.png", "1920x1080x24")
+        large = shot_run(run + ["--window-size", "1920x1080"], "benchmark-1920x1080.png",
+                         "1920x1080x24")
+    s_scale, s_px, s_h = tile_number(small)
+    l_scale, l_px, l_h = tile_number(large)
+    check(window_size(large) == (1920, 1080), f"window {window_size(large)}")
+    check(l_h >= 3 * s_h, f"tile {l_h} px high at 1920x1080, {s_h} px at the default size")
+    check(l_px >= 2 * s_px, f"number {l_px:.1f} px at 1920x1080, {s_px:.1f} px by default")
+    check_nothing_clipped(large, "the Benchmark tab at 1920x1080")
+    return f"tile {s_h} -> {l_h} px, number {s_px:.1f} -> {l_px:.1f} px"
+
+
+def test_window_keeps_size_when_result_opens():
+    """Defect 8: a sweep's result opens as a tab, shown at once, in the
+    window as it is (it used to jump from 754x420 to 1000x620)."""
+    with Dir() as d:
+        _, plain, _, _ = t.run_app(["--dump-tiles", "--quit-when-done"])
+        rc, swept, err, _ = t.run_app(["--target", d, "--sweep", "qd", "--autorun",
+                                       "--dump-tiles", "--quit-when-done"] + NULL)
+        check(rc == 0, f"exit {rc}; stderr: {err}")
+        check((field(swept, "page") or "").startswith("QD sweep"),
+              f"page shown: {field(swept, 'page')}")
+        check(window_size(swept) == window_size(plain),
+              f"window {window_size(plain)} became {window_size(swept)} as a result opened")
+        return f"window {window_size(swept)}"
+
+
+def test_nothing_cut_at_1024x700():
+    """Defect 8: the tiles' flags, with the mixed column's narrow tiles."""
+    with Dir() as d:
+        lines = shot_run(["--target", d, "--mix", "--autorun", "--window-size", "1024x700"]
+                         + NULL, "benchmark-mix-1024x700.png", "1024x768x24")
+    check(window_size(lines)[0] <= 1024, f"window {window_size(lines)}")
+    flags = rows(lines, "tile-flags")
+    check(flags, "no flags to show")
+    check_nothing_clipped(lines, "the Benchmark tab at 1024x700")
+    return f"{len(flags)} tiles with flags, none cut"
+
+
+def test_lab_fits_1024x700():
+    """Defect 8: the Lab tab's "All" grid of the latency test and its
+    report, at 1024x700: the window stays 1,024 px wide, nothing is cut."""
+    with Dir() as d:
+        lines = shot_run(["--target", d, "--lab", "latency", "--lab-step", "0.25",
+                          "--lab-warmup", "0", "--lab-size", "64MiB", "--autorun",
+                          "--window-size", "1024x700"] + SIM, "lab-latency-1024x700.png",
+                         "1024x768x24")
+    check(field(lines, "page") == "Lab", f"page: {field(lines, 'page')}")
+    shown = [r for r in rows(lines, "lab-chart") if r[1] == "shown"]
+    check(len(shown) == 4, f"the All grid: {shown}")
+    check(window_size(lines)[0] <= 1024, f"the Lab tab widened the window: {window_size(lines)}")
+    check_nothing_clipped(lines, "the Lab tab at 1024x700")
+    return f"window {window_size(lines)}, 4 charts"
+
+
 TESTS = [test_missing_folder_refused, test_file_as_target_refused, test_usable_folder_runs,
-         test_target_error_cleared_when_fixed, test_bad_csv_message_not_selected]
+         test_target_error_cleared_when_fixed, test_bad_csv_message_not_selected,
+         test_tiles_grow_in_a_large_window, test_window_keeps_size_when_result_opens,
+         test_nothing_cut_at_1024x700, test_lab_fits_1024x700]
 
 
 if __name__ == "__main__":
