@@ -17,12 +17,16 @@
 #define RECENT_MAX 10
 #define TITLE_KEY  "dmk-tab-title" /* a result tab's title label */
 
-/* The Lab tab's form beside a chart and its report want room: the first
- * visit makes the window at least this big. A result, the Sweep and the
- * Compare tab fit the window as it is (they scroll or shrink their chart):
- * a window that jumps when a run's tab opens is not the user's. */
-#define LAB_WIDTH  1100
-#define LAB_HEIGHT 720
+/* The Lab tab's form beside a chart and its report, and the Compare tab's
+ * table beside its chart, want room: the first visit the user makes
+ * makes the window at least this big. A result or sweep tab, which opens
+ * by itself after a run or a file open, fits the window as it is (it
+ * scrolls or shrinks its chart): a window that jumps when a run's tab
+ * opens is not the user's. */
+#define COMPARE_WIDTH  1000
+#define COMPARE_HEIGHT 620
+#define LAB_WIDTH      1100
+#define LAB_HEIGHT     720
 
 /* ---- the fixed tabs ---------------------------------------------------- */
 
@@ -119,6 +123,8 @@ static void on_page(GtkNotebook *nb, GParamSpec *pspec, DmkWindow *self)
     GtkWidget *page = current_page(self);
     if (page == GTK_WIDGET(self->lab_page))
         make_roomy(self, LAB_WIDTH, LAB_HEIGHT);
+    else if (page == GTK_WIDGET(self->compare_view))
+        make_roomy(self, COMPARE_WIDTH, COMPARE_HEIGHT);
     if (page == GTK_WIDGET(self->sweep_page))
         update_sweep_note(self);
     if (page == GTK_WIDGET(self->lab_page))
