@@ -5,6 +5,7 @@
 #include "dmk-chart-private.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 void dmk_chart_model_init(DmkChartModel *m)
@@ -100,6 +101,37 @@ static void set_scale(DmkChartCtx *c)
     c->pad = 14 * u;
 }
 
+/* A header line's font: its size, or smaller down to `least` so that
+ * the whole text fits a small chart (the Lab tab's "All" grid) before
+ * anything is cut. */
+static void fit_font(cairo_t *cr, const char *text, double size, double least, double max_w,
+                     DmkTextWeight weight)
+{
+    dmk_chart_font(cr, size, weight);
+    double w = dmk_chart_text_width(cr, text);
+    if (w > max_w && w > 0)
+        dmk_chart_font(cr, fmax(least, size * max_w / w * 0.98), weight);
+}
+
+/* Where a title too long for one line breaks: the last space whose
+ * head fits max_w; 0 when it fits whole or has no such space. */
+static size_t title_break(cairo_t *cr, const char *title, double max_w)
+{
+    if (dmk_chart_text_width(cr, title) <= max_w)
+        return 0;
+    char head[512];
+    size_t best = 0;
+    for (size_t i = 0; title[i] && i < sizeof head; i++) {
+        if (title[i] != ' ')
+            continue;
+        snprintf(head, sizeof head, "%.*s", (int)i, title);
+        if (dmk_chart_text_width(cr, head) > max_w)
+            break;
+        best = i;
+    }
+    return best;
+}
+
 /* Title and subtitle; returns the y below them. */
 static double draw_header(DmkChartCtx *c)
 {
@@ -107,14 +139,22 @@ static double draw_header(DmkChartCtx *c)
     double y = c->pad * 0.9, max_w = c->width - 2 * c->pad;
     char buf[512];
     if (c->m && c->m->title[0]) {
-        dmk_chart_font(cr, c->font * 1.4, DMK_TEXT_BOLD);
+        fit_font(cr, c->m->title, c->font * 1.4, c->font * 0.95, max_w, DMK_TEXT_BOLD);
         dmk_chart_set_grey(cr, 0.1);
-        dmk_chart_ellipsize(cr, c->m->title, max_w, buf, sizeof buf);
+        /* Still too long: two lines, broken at a word, before any cut. */
+        size_t cut = title_break(cr, c->m->title, max_w);
+        if (cut > 0) {
+            snprintf(buf, sizeof buf, "%.*s", (int)cut, c->m->title);
+            dmk_chart_text(cr, c->width / 2, y, 0.5, 0, buf);
+            y += dmk_chart_line_height(cr);
+        }
+        const char *rest = c->m->title + cut + (cut > 0);
+        dmk_chart_ellipsize(cr, rest, max_w, buf, sizeof buf);
         dmk_chart_text(cr, c->width / 2, y, 0.5, 0, buf);
         y += dmk_chart_line_height(cr) + c->font * 0.15;
     }
     if (c->m && c->m->subtitle[0]) {
-        dmk_chart_font(cr, c->font * 0.95, DMK_TEXT_REGULAR);
+        fit_font(cr, c->m->subtitle, c->font * 0.95, c->font * 0.75, max_w, DMK_TEXT_REGULAR);
         dmk_chart_set_grey(cr, 0.4);
         dmk_chart_ellipsize(cr, c->m->subtitle, max_w, buf, sizeof buf);
         dmk_chart_text(cr, c->width / 2, y, 0.5, 0, buf);

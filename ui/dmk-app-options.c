@@ -88,6 +88,10 @@ static const GOptionEntry option_entries[] = {
      "Type NAME into a device's \"type its name\" question when asked (tests)", "NAME"},
     {"udisks-always", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, NULL,
      "Ask UDisks2 to open a device even where this user may open it (tests)", NULL},
+    {"window-size", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING, NULL,
+     "Open the window this big, as a user's resize or a maximised window under a window "
+     "manager would (tests; Xvfb has none)",
+     "WxH"},
     {"version", 0, 0, G_OPTION_ARG_NONE, NULL, "Show the version", NULL},
     {NULL, 0, 0, 0, NULL, NULL, NULL},
 };
@@ -472,6 +476,15 @@ int _dmk_app_options_parse(DmkAppOptions *o, GVariantDict *d, DmkError *err)
     g_variant_dict_lookup(d, "when-started", "^as", &o->when_started);
     g_variant_dict_lookup(d, "when-done", "^as", &o->when_done);
     g_variant_dict_lookup(d, "type-comment", "s", &o->type_comment);
+    char *size = NULL;
+    if (g_variant_dict_lookup(d, "window-size", "s", &size) &&
+        (sscanf(size, "%dx%d", &o->window_w, &o->window_h) != 2 || o->window_w <= 0 ||
+         o->window_h <= 0)) {
+        int rc = dmk_error_set(err, DMK_E_INVAL, 0, "--window-size '%s': expected WxH", size);
+        g_free(size);
+        return rc;
+    }
+    g_free(size);
     g_variant_dict_lookup(d, "answer", "^as", &o->answers);
     for (char **a = o->answers; a && *a; a++)
         if (!dmk_window_answer_valid(*a))

@@ -29,6 +29,7 @@ typedef struct {
     char *save_text, *save_image;
     char **when_started, **when_done; /* tests: actions once the autorun's run started, ended */
     char *type_comment;               /* tests: typed into the comment once it ended */
+    int window_w, window_h;           /* tests: --window-size; 0: the window's own */
     char **answers;                   /* tests: the questions' answers (dmk_window_set_answers) */
     GFile **files;                    /* given as arguments (a file manager's open), or NULL */
     size_t n_files;

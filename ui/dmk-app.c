@@ -118,6 +118,8 @@ static void dmk_app_activate(GApplication *app)
     }
     self->window = dmk_window_new(GTK_APPLICATION(app), self->settings);
     g_object_add_weak_pointer(G_OBJECT(self->window), (gpointer *)&self->window);
+    if (o->window_w > 0)
+        gtk_window_set_default_size(GTK_WINDOW(self->window), o->window_w, o->window_h);
     /* The times given override the settings' (-1, 0: not given); with
      * --fault-hang the run is the fault backend's, the hang its option. */
     const DmkRunRequest *r = &o->req;

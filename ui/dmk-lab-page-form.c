@@ -469,6 +469,7 @@ void _dmk_lab_page_update_summary(DmkLabPage *self)
     DmkError err = {0};
     if (!self->summary)
         return; /* still building */
+    g_signal_emit_by_name(self, "changed");
     if (dmk_lab_page_get_params(self, &p, &err) != DMK_OK) {
         gtk_label_set_text(GTK_LABEL(self->summary), err.msg);
         gtk_label_set_text(GTK_LABEL(self->duration), "");

@@ -6,9 +6,9 @@
 #include "dmk-lab-page-private.h"
 #include "dmk-widgets.h"
 
-#define FORM_WIDTH 320 /* the Lab tab's form, in pixels */
+#define FORM_WIDTH 300 /* the Lab tab's form, in pixels */
 
-enum { SIGNAL_RUN, SIGNAL_KIND_CHANGED, N_SIGNALS };
+enum { SIGNAL_RUN, SIGNAL_KIND_CHANGED, SIGNAL_CHANGED, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
 G_DEFINE_FINAL_TYPE(DmkLabPage, dmk_lab_page, GTK_TYPE_BOX)
@@ -23,6 +23,12 @@ void dmk_lab_page_set_running(DmkLabPage *self, gboolean running, gboolean mine)
                          "Run the test chosen above");
     gtk_widget_set_sensitive(self->kind_dd, !running);
     gtk_widget_set_sensitive(self->form_stack, !running);
+}
+
+void dmk_lab_page_block_start(DmkLabPage *self, const char *why)
+{
+    if (!self->running)
+        dmk_start_button_block(self->button, why, "Run the test chosen above");
 }
 
 void dmk_lab_page_set_note(DmkLabPage *self, const char *note)
@@ -266,6 +272,9 @@ static void dmk_lab_page_class_init(DmkLabPageClass *klass)
     signals[SIGNAL_KIND_CHANGED] =
         g_signal_new("kind-changed", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
                      NULL, G_TYPE_NONE, 0);
+    /* Any field of the form changed (the window clears its error then). */
+    signals[SIGNAL_CHANGED] = g_signal_new("changed", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST,
+                                           0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 }
 
 static void dmk_lab_page_init(DmkLabPage *self)

@@ -55,6 +55,9 @@ int dmk_lab_page_get_params(DmkLabPage *self, DmkLabParams *out, DmkError *err);
 
 /* Where the test file goes, from the Benchmark tab: "Test file in /data
  * (ext4, 80.7 GiB free) · random data". */
+/* Start is off while the target cannot work, its tooltip saying why;
+ * NULL turns it back on. Not while a run is under way. */
+void dmk_lab_page_block_start(DmkLabPage *self, const char *why);
 void dmk_lab_page_set_note(DmkLabPage *self, const char *note);
 
 /* Whether the Benchmark tab's target is a raw device, which has no test

@@ -48,7 +48,7 @@ GtkWidget *dmk_lab_chart_area_new(const DmkChartModel *m)
 {
     GtkWidget *area = gtk_drawing_area_new();
     /* Two rows of these and the report fit a 768 pixel high screen. */
-    gtk_drawing_area_set_content_width(GTK_DRAWING_AREA(area), 300);
+    gtk_drawing_area_set_content_width(GTK_DRAWING_AREA(area), 220);
     gtk_drawing_area_set_content_height(GTK_DRAWING_AREA(area), 160);
     gtk_widget_set_hexpand(area, TRUE);
     gtk_widget_set_vexpand(area, TRUE);
@@ -304,7 +304,7 @@ static GtkWidget *build_findings(DmkLabView *self)
     gtk_scrolled_window_set_child(GTK_SCROLLED_WINDOW(scroll), self->findings);
     gtk_scrolled_window_set_propagate_natural_width(GTK_SCROLLED_WINDOW(scroll), TRUE);
     gtk_scrolled_window_set_has_frame(GTK_SCROLLED_WINDOW(scroll), TRUE);
-    gtk_widget_set_size_request(scroll, 270, -1);
+    gtk_widget_set_size_request(scroll, 220, -1);
     return scroll;
 }
 
@@ -315,14 +315,28 @@ static GtkWidget *build_toolbar(DmkLabView *self)
 {
     GtkWidget *row = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6);
     build_picker(self);
-    gtk_widget_set_hexpand(self->picker, TRUE);
     gtk_widget_set_halign(self->picker, GTK_ALIGN_START);
-    gtk_box_append(GTK_BOX(row), self->picker);
-    gtk_box_append(GTK_BOX(row), dmk_action_button_new("Export _Chart…", "win.export-chart",
-                                                       "Save the chart shown as PNG, SVG or PDF"));
-    gtk_box_append(GTK_BOX(row), dmk_action_button_new(
-                                     "_Save Results…", "win.save",
-                                     "Save every sample and step as CSV (or JSON), to open again"));
+    /* The picker scrolls sideways rather than widen the window: five
+     * toggles and the two buttons beside the form and the findings are
+     * wider than a 1,024 px screen. */
+    GtkWidget *scroll = gtk_scrolled_window_new();
+    gtk_scrolled_window_set_policy(GTK_SCROLLED_WINDOW(scroll), GTK_POLICY_AUTOMATIC,
+                                   GTK_POLICY_NEVER);
+    gtk_scrolled_window_set_propagate_natural_width(GTK_SCROLLED_WINDOW(scroll), TRUE);
+    gtk_scrolled_window_set_propagate_natural_height(GTK_SCROLLED_WINDOW(scroll), TRUE);
+    gtk_scrolled_window_set_child(GTK_SCROLLED_WINDOW(scroll), self->picker);
+    gtk_widget_set_hexpand(scroll, TRUE);
+    gtk_widget_set_visible(scroll, gtk_widget_get_visible(self->picker));
+    gtk_box_append(GTK_BOX(row), scroll);
+    /* Short words (the tooltips say more): with the form and the findings
+     * beside them, the picker and both fit a 1,024 px window. */
+    gtk_box_append(GTK_BOX(row),
+                   dmk_action_button_new("_Export…", "win.export-chart",
+                                         "Export Chart: save the chart shown as PNG, SVG or PDF"));
+    gtk_box_append(GTK_BOX(row),
+                   dmk_action_button_new("_Save…", "win.save",
+                                         "Save Results: every sample and step as CSV (or JSON), "
+                                         "to open again"));
     return row;
 }
 

@@ -210,8 +210,19 @@ GtkWidget *dmk_result_view_new(DmkSaved *saved, DmkUnit unit)
     gtk_widget_set_vexpand(body, TRUE);
     gtk_box_append(GTK_BOX(body), build_tiles(self));
     gtk_box_append(GTK_BOX(body), build_chart(self));
-    gtk_box_append(GTK_BOX(self), build_header(self));
-    gtk_box_append(GTK_BOX(self), body);
+    /* The view fits the window as it is, scrolling when it is smaller
+     * than the view's least: a result that opens must not resize the
+     * window (it jumped from 754x420 to 1000x620). */
+    GtkWidget *content = gtk_box_new(GTK_ORIENTATION_VERTICAL, 8);
+    gtk_box_append(GTK_BOX(content), build_header(self));
+    gtk_box_append(GTK_BOX(content), body);
+    GtkWidget *scroll = gtk_scrolled_window_new();
+    gtk_scrolled_window_set_propagate_natural_width(GTK_SCROLLED_WINDOW(scroll), TRUE);
+    gtk_scrolled_window_set_propagate_natural_height(GTK_SCROLLED_WINDOW(scroll), TRUE);
+    gtk_scrolled_window_set_child(GTK_SCROLLED_WINDOW(scroll), content);
+    gtk_widget_set_vexpand(scroll, TRUE);
+    gtk_widget_set_hexpand(scroll, TRUE);
+    gtk_box_append(GTK_BOX(self), scroll);
     dmk_result_view_set_unit(self, unit);
     return GTK_WIDGET(self);
 }

@@ -15,7 +15,7 @@ static const DmkPattern patterns[] = {DMK_PATTERN_RND, DMK_PATTERN_SEQ};
 static const char *const mode_labels[] = {"Read & Write", "Read", "Write", NULL};
 static const DmkRunMode modes[] = {DMK_RUN_READ_WRITE, DMK_RUN_READ, DMK_RUN_WRITE};
 
-enum { SIGNAL_RUN, N_SIGNALS };
+enum { SIGNAL_RUN, SIGNAL_CHANGED, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
 struct _DmkSweepPage {
@@ -83,6 +83,7 @@ static void on_changed(GtkDropDown *dd, GParamSpec *pspec, DmkSweepPage *self)
     (void)dd;
     (void)pspec;
     update_points(self);
+    g_signal_emit(self, signals[SIGNAL_CHANGED], 0);
 }
 
 void dmk_sweep_page_set_kind(DmkSweepPage *self, DmkSweepKind kind)
@@ -96,6 +97,12 @@ void dmk_sweep_page_set_note(DmkSweepPage *self, const char *note)
 }
 
 /* ---- running ---------------------------------------------------------------- */
+
+void dmk_sweep_page_block_start(DmkSweepPage *self, const char *why)
+{
+    if (gtk_widget_get_sensitive(self->kind_dd)) /* not while a run is under way */
+        dmk_start_button_block(self->button, why, "Run the sweep");
+}
 
 void dmk_sweep_page_set_running(DmkSweepPage *self, gboolean running, gboolean mine)
 {
@@ -283,6 +290,9 @@ static void dmk_sweep_page_class_init(DmkSweepPageClass *klass)
     G_OBJECT_CLASS(klass)->finalize = dmk_sweep_page_finalize;
     signals[SIGNAL_RUN] = g_signal_new("run", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL,
                                        NULL, NULL, G_TYPE_NONE, 0);
+    /* A field changed (the window clears its error then). */
+    signals[SIGNAL_CHANGED] = g_signal_new("changed", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST,
+                                           0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 }
 
 static void dmk_sweep_page_init(DmkSweepPage *self)

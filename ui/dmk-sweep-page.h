@@ -25,6 +25,9 @@ GtkWidget *dmk_sweep_page_new(void);
 void dmk_sweep_page_get_sweep(DmkSweepPage *self, DmkSweep *out);
 void dmk_sweep_page_set_kind(DmkSweepPage *self, DmkSweepKind kind);
 /* What the Benchmark tab's settings add: "64 MiB test file in /data ...". */
+/* Start is off while the target cannot work, its tooltip saying why;
+ * NULL turns it back on. Not while a run is under way. */
+void dmk_sweep_page_block_start(DmkSweepPage *self, const char *why);
 void dmk_sweep_page_set_note(DmkSweepPage *self, const char *note);
 
 /* A run began (running and mine) or ended, or another run keeps the

@@ -1,7 +1,14 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "dmk-target-list.h"
 
+#include <errno.h>
+#include <glib/gstdio.h>
 #include <string.h>
+#ifdef G_OS_WIN32
+#include <io.h> /* W_OK */
+#else
+#include <unistd.h>
+#endif
 
 #define MAX_VOLUMES 64
 #define MAX_DEVICES 64
@@ -14,6 +21,7 @@ struct _DmkTargetItem {
     DmkVolume volume; /* the file system under path */
     gboolean has_volume;
     DmkDevice device; /* DMK_TARGET_DEVICE: the disk */
+    char *problem;    /* a folder's: why it cannot work; NULL when it can */
 };
 
 G_DEFINE_FINAL_TYPE(DmkTargetItem, dmk_target_item, G_TYPE_OBJECT)
@@ -23,6 +31,7 @@ static void dmk_target_item_finalize(GObject *object)
     DmkTargetItem *self = DMK_TARGET_ITEM(object);
     g_free(self->name);
     g_free(self->path);
+    g_free(self->problem);
     G_OBJECT_CLASS(dmk_target_item_parent_class)->finalize(object);
 }
 
@@ -57,12 +66,47 @@ const char *dmk_target_item_get_path(DmkTargetItem *item)
 
 const char *dmk_target_item_get_reason(DmkTargetItem *item)
 {
+    if (item->kind == DMK_TARGET_FOLDER)
+        return item->problem ? item->problem : "";
     return item->has_volume && item->kind == DMK_TARGET_VOLUME ? item->volume.reason : "";
 }
 
 gboolean dmk_target_item_is_selectable(DmkTargetItem *item)
 {
     return item->kind != DMK_TARGET_VOLUME || item->volume.usable;
+}
+
+gboolean dmk_target_item_can_run(DmkTargetItem *item)
+{
+    return dmk_target_item_is_selectable(item) && item->kind != DMK_TARGET_CHOOSE &&
+           !(item->kind == DMK_TARGET_FOLDER && item->problem);
+}
+
+/* Why the folder cannot take a test file, in the OS's words; NULL when it
+ * can. Checked when the folder enters the list and again when it is
+ * chosen, so that a folder that is missing, a file, read-only or on a
+ * file system of unknown size never looks usable until Run. */
+static char *folder_problem(const char *path, gboolean has_volume)
+{
+    GStatBuf st;
+    if (g_stat(path, &st) != 0)
+        return g_strdup(g_strerror(errno));
+    if (!S_ISDIR(st.st_mode))
+        return g_strdup("not a folder");
+    if (g_access(path, W_OK) != 0)
+        return g_strdup_printf("cannot be written (%s)", g_strerror(errno));
+    if (!has_volume)
+        return g_strdup("its free space is unknown (no mounted file system holds it)");
+    return NULL;
+}
+
+gboolean dmk_target_item_check(DmkTargetItem *item)
+{
+    if (item->kind != DMK_TARGET_FOLDER)
+        return dmk_target_item_can_run(item);
+    g_free(item->problem);
+    item->problem = folder_problem(item->path, item->has_volume);
+    return item->problem == NULL;
 }
 
 /* ---- filling the list ------------------------------------------------- */
@@ -135,6 +179,7 @@ static guint insert_folder(GListStore *store, const char *name, const char *path
 {
     DmkTargetItem *item = item_new(DMK_TARGET_FOLDER, name, path);
     find_volume(store, item);
+    dmk_target_item_check(item);
     guint n = g_list_model_get_n_items(G_LIST_MODEL(store));
     guint pos = n;
     for (guint i = 0; i < n && pos == n; i++) {
@@ -155,6 +200,7 @@ GListStore *dmk_target_list_new(void)
     /* The home folder first: on a desktop it is where a user may write. */
     DmkTargetItem *home = item_new(DMK_TARGET_FOLDER, "Home folder", g_get_home_dir());
     find_volume(store, home);
+    dmk_target_item_check(home);
     g_list_store_insert(store, 0, home);
     g_object_unref(home);
     add_devices(store);
@@ -184,7 +230,7 @@ guint dmk_target_list_default(GListStore *store)
     for (guint i = 0; i < n; i++) {
         DmkTargetItem *item = g_list_model_get_item(G_LIST_MODEL(store), i);
         /* Never a device: destroying data is not a default. */
-        gboolean ok = item->kind != DMK_TARGET_CHOOSE && item->kind != DMK_TARGET_DEVICE &&
+        gboolean ok = item->kind != DMK_TARGET_DEVICE && dmk_target_item_can_run(item) &&
                       (!item->has_volume || item->volume.usable);
         g_object_unref(item);
         if (ok)
@@ -218,6 +264,10 @@ static char *format_detail(DmkTargetItem *item)
         g_free(size_s);
         return d;
     }
+    /* A folder that cannot work says why, and no file system's figures:
+     * those would be its parent's, made up for a place that is not there. */
+    if (item->kind == DMK_TARGET_FOLDER && item->problem)
+        return g_strdup_printf("%s \u2014 cannot be used: %s", item->path, item->problem);
     if (!item->has_volume)
         return g_strdup(item->path);
     const DmkVolume *v = &item->volume;
@@ -254,6 +304,11 @@ static char *format_compact(DmkTargetItem *item)
     char *name = item->kind == DMK_TARGET_VOLUME       ? g_strdup(item->path)
                  : strcmp(item->name, item->path) != 0 ? g_strdup("Home")
                                                        : g_path_get_basename(item->path);
+    if (item->kind == DMK_TARGET_FOLDER && item->problem) {
+        char *line = g_strdup_printf("%s  (cannot be used)", name);
+        g_free(name);
+        return line;
+    }
     if (!item->has_volume)
         return name;
     char *use = format_use(&item->volume);
@@ -293,7 +348,7 @@ static void bind_row(GtkSignalListItemFactory *f, GtkListItem *li, gpointer comp
     DmkTargetItem *item = gtk_list_item_get_item(li);
     GtkWidget *box = gtk_list_item_get_child(li);
     GtkWidget *title = gtk_widget_get_first_child(box);
-    gboolean selectable = dmk_target_item_is_selectable(item);
+    gboolean selectable = dmk_target_item_can_run(item) || item->kind == DMK_TARGET_CHOOSE;
     char *text = compact ? format_compact(item) : format_title(item);
     gtk_label_set_text(GTK_LABEL(title), text);
     g_free(text);
@@ -303,7 +358,8 @@ static void bind_row(GtkSignalListItemFactory *f, GtkListItem *li, gpointer comp
         g_free(detail);
         /* Unusable rows stay in view, greyed, saying why. They stay
          * activatable (for the theme's row padding); the window puts the
-         * selection back when one is picked. */
+         * selection back when an unusable volume is picked, and a folder
+         * that cannot work stays chosen with Run disabled, saying why. */
         gtk_widget_set_sensitive(box, selectable);
     }
 }

@@ -28,10 +28,18 @@ DmkTargetKind dmk_target_item_get_kind(DmkTargetItem *item);
 /* The folder the test file goes into, or the device's path; NULL for
  * "Choose folder…". */
 const char *dmk_target_item_get_path(DmkTargetItem *item);
-/* Why a volume cannot be a target ("read-only"); "" when it can. */
+/* Why a volume or folder cannot be a target ("read-only", "No such file
+ * or directory"); "" when it can. */
 const char *dmk_target_item_get_reason(DmkTargetItem *item);
-/* Folders are always selectable: the engine has the last word on them. */
+/* Folders are always selectable (one that cannot work stays chosen, shown
+ * as such, with Run disabled); unusable volumes are not. */
 gboolean dmk_target_item_is_selectable(DmkTargetItem *item);
+/* Whether a run could start on it: a usable volume, a device, or a folder
+ * that exists, is a folder, can be written and lies on a known file system. */
+gboolean dmk_target_item_can_run(DmkTargetItem *item);
+/* Checks a folder again (it may have gone since it was listed); returns
+ * dmk_target_item_can_run. */
+gboolean dmk_target_item_check(DmkTargetItem *item);
 
 /* A new list store of DmkTargetItem, filled. */
 GListStore *dmk_target_list_new(void);

@@ -31,6 +31,7 @@ struct _DmkTile {
     double fraction;     /* meter length, 0..1 */
     GtkWidget *progress; /* the test's progress along the foot; hidden when < 0 */
     double progress_fraction;
+    double text_scale; /* how much bigger than its CSS size the number is drawn */
 };
 
 G_DEFINE_FINAL_TYPE(DmkTile, dmk_tile, GTK_TYPE_WIDGET)
@@ -45,7 +46,8 @@ static void dmk_tile_measure(GtkWidget *widget, GtkOrientation orientation, int 
     if (orientation != GTK_ORIENTATION_VERTICAL || !gtk_widget_get_visible(self->badge))
         return;
     int bmin, bnat;
-    gtk_widget_measure(self->badge, orientation, -1, &bmin, &bnat, NULL, NULL);
+    /* The badge wraps in a narrow tile: its height for the tile's width. */
+    gtk_widget_measure(self->badge, orientation, for_size, &bmin, &bnat, NULL, NULL);
     *min += bmin;
     *nat += bnat;
     *min_baseline = *nat_baseline = -1;
@@ -63,6 +65,36 @@ static void allocate_progress(DmkTile *self, int width, int height)
     gtk_widget_allocate(self->progress, len, ph, -1, at);
 }
 
+/* CrystalDiskMark's numbers grow with a maximised window: the number is
+ * drawn scaled to fill the tile's height (or its width, whichever is
+ * less), up to this. Scaled as drawn, not by its font: the tile's size
+ * request stays the CSS font's, so the window can shrink again. */
+#define MAX_TEXT_SCALE 2.5
+#define TEXT_SHARE     0.5
+
+static void allocate_label(DmkTile *self, int width, int height, int baseline)
+{
+    int nat_w = 1, nat_h = 1;
+    gtk_widget_measure(self->label, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &nat_w, NULL, NULL);
+    gtk_widget_measure(self->label, GTK_ORIENTATION_VERTICAL, -1, NULL, &nat_h, NULL, NULL);
+    /* The number takes up to half the tile's height, as CrystalDiskMark's:
+     * at the window's own size it keeps its CSS size. */
+    double s = MIN(TEXT_SHARE * height / MAX(nat_h, 1), (double)width / MAX(nat_w, 1));
+    self->text_scale = CLAMP(s, 1.0, MAX_TEXT_SCALE);
+    if (self->text_scale <= 1.0) {
+        gtk_widget_allocate(self->label, width, height, baseline, NULL);
+        return;
+    }
+    s = self->text_scale;
+    int w = MAX((int)(width / s), nat_w), h = MAX((int)(height / s), nat_h);
+    gtk_widget_allocate(self->label, w, h, -1, gsk_transform_scale(NULL, (float)s, (float)s));
+}
+
+double dmk_tile_get_text_scale(DmkTile *self)
+{
+    return self->text_scale > 0 ? self->text_scale : 1.0;
+}
+
 static void dmk_tile_size_allocate(GtkWidget *widget, int width, int height, int baseline)
 {
     DmkTile *self = DMK_TILE(widget);
@@ -76,7 +108,7 @@ static void dmk_tile_size_allocate(GtkWidget *widget, int width, int height, int
         GskTransform *at = gsk_transform_translate(NULL, &GRAPHENE_POINT_INIT(0, height - bh));
         gtk_widget_allocate(self->badge, width, bh, -1, at);
     }
-    gtk_widget_allocate(self->label, width, height - bh, bh ? -1 : baseline, NULL);
+    allocate_label(self, width, height - bh, bh ? -1 : baseline);
     allocate_progress(self, width, height);
 }
 
@@ -116,7 +148,9 @@ static void dmk_tile_init(DmkTile *self)
     self->badge = gtk_label_new("");
     gtk_widget_add_css_class(self->badge, "badge");
     gtk_label_set_xalign(GTK_LABEL(self->badge), 0.0);
-    gtk_label_set_ellipsize(GTK_LABEL(self->badge), PANGO_ELLIPSIZE_END);
+    /* Wrapped, never cut: "peak · QD 1.8 of 8" in a narrow tile. */
+    gtk_label_set_wrap(GTK_LABEL(self->badge), TRUE);
+    gtk_label_set_wrap_mode(GTK_LABEL(self->badge), PANGO_WRAP_WORD_CHAR);
     gtk_widget_set_visible(self->badge, FALSE);
     gtk_widget_set_parent(self->badge, GTK_WIDGET(self));
     self->progress = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0);

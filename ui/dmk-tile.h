@@ -69,6 +69,10 @@ const char *dmk_tile_get_state(DmkTile *self);
 /* How far the progress bar is, -1 when hidden (tests). */
 double dmk_tile_get_progress(DmkTile *self);
 
+/* How many times its CSS size the number is drawn (>= 1): it grows with
+ * the tile, as CrystalDiskMark's do in a maximised window. */
+double dmk_tile_get_text_scale(DmkTile *self);
+
 G_END_DECLS
 
 #endif

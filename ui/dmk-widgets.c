@@ -34,6 +34,39 @@ GtkWidget *dmk_action_button_new(const char *label, const char *action, const ch
     return b;
 }
 
+static void dump_label_if_cut(GtkLabel *label, GString *out)
+{
+    PangoLayout *layout = gtk_label_get_layout(label);
+    int lw = 0, lh = 0;
+    pango_layout_get_pixel_size(layout, &lw, &lh);
+    int w = gtk_widget_get_width(GTK_WIDGET(label)), h = gtk_widget_get_height(GTK_WIDGET(label));
+    /* A pixel of slack: Pango's rounding, not a cut glyph. */
+    gboolean cut = pango_layout_is_ellipsized(layout) || lh > h + 1 ||
+                   (!gtk_label_get_wrap(label) && lw > w + 1);
+    if (!cut || !gtk_label_get_text(label)[0])
+        return;
+    char *one = g_strdelimit(g_strdup(gtk_label_get_text(label)), "\n\t", ' ');
+    g_string_append_printf(out, "clipped\t%s\t%dx%d\t%dx%d\n", one, w, h, lw, lh);
+    g_free(one);
+}
+
+void dmk_widget_dump_clipped(GtkWidget *root, GString *out)
+{
+    for (GtkWidget *c = gtk_widget_get_first_child(root); c; c = gtk_widget_get_next_sibling(c)) {
+        if (!gtk_widget_get_mapped(c))
+            continue;
+        if (GTK_IS_LABEL(c))
+            dump_label_if_cut(GTK_LABEL(c), out);
+        dmk_widget_dump_clipped(c, out);
+    }
+}
+
+void dmk_start_button_block(GtkWidget *button, const char *why, const char *start_tip)
+{
+    gtk_widget_set_tooltip_text(button, why ? why : start_tip);
+    gtk_widget_set_sensitive(button, why == NULL);
+}
+
 void dmk_start_button_set(GtkWidget *button, gboolean running, gboolean mine, const char *stop_tip,
                           const char *start_tip)
 {

@@ -19,6 +19,14 @@ GtkWidget *dmk_action_button_new(const char *label, const char *action, const ch
 
 /* A tab's Start button: "Stop" while its own run goes on, insensitive
  * while another tab's run does; the tooltips say which. */
+/* A start button that cannot start (not running): insensitive, its
+ * tooltip saying why; why NULL puts it back with start_tip. */
+/* Tests: "clipped TEXT WIDTHxHEIGHT LAYOUT-WxH" for every label shown
+ * under root whose text is cut: ellipsized, taller than its allocation,
+ * or (not wrapping) wider. */
+void dmk_widget_dump_clipped(GtkWidget *root, GString *out);
+
+void dmk_start_button_block(GtkWidget *button, const char *why, const char *start_tip);
 void dmk_start_button_set(GtkWidget *button, gboolean running, gboolean mine, const char *stop_tip,
                           const char *start_tip);
 

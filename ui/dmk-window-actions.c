@@ -456,6 +456,14 @@ static void act_choose_target(GSimpleAction *a, GVariant *p, gpointer self)
     _dmk_window_choose_target(self);
 }
 
+/* win.target('PATH'): the folder as if chosen or typed in the chooser
+ * (scripts and tests); checked as any target is. */
+static void act_target(GSimpleAction *a, GVariant *p, gpointer self)
+{
+    (void)a;
+    dmk_window_set_target(self, g_variant_get_string(p, NULL));
+}
+
 /* ---- the full-span write's question ------------------------------------------ */
 
 /* The mounted file system that holds dir: the longest mount point that
@@ -1146,6 +1154,7 @@ void _dmk_window_add_actions(DmkWindow *self)
         {"run-lab", act_run_lab, NULL, NULL, NULL, {0}},
         {"close-tab", act_close_tab, NULL, NULL, NULL, {0}},
         {"choose-target", act_choose_target, NULL, NULL, NULL, {0}},
+        {"target", act_target, "s", NULL, NULL, {0}},
     };
     g_action_map_add_action_entries(G_ACTION_MAP(self), entries, G_N_ELEMENTS(entries), self);
     add_settings_actions(self);

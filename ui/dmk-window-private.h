@@ -66,6 +66,19 @@ struct DmkRunOwner {
     gboolean show_result; /* the kept result's tab is shown at once */
 };
 
+/* What an error bar is about: each problem has the input it came from,
+ * and the bar goes when that input validates again (a usable folder
+ * chosen, the Lab form or the sweep's fields made valid, a result file
+ * opened), not only when the next run starts. OTHER: a run's own failure,
+ * which the next run's start clears. */
+typedef enum {
+    DMK_PROBLEM_OTHER = 0,
+    DMK_PROBLEM_TARGET,
+    DMK_PROBLEM_LAB,
+    DMK_PROBLEM_SWEEP,
+    DMK_PROBLEM_FILE,
+} DmkProblemOwner;
+
 /* The Benchmark tab's tiles, the sweep tab and the Lab tab. */
 extern const DmkRunOwner _dmk_window_tiles_owner;
 extern const DmkRunOwner _dmk_window_sweep_owner;
@@ -96,8 +109,10 @@ struct _DmkWindow {
 
     GSettings *settings;
     GListStore *targets;
-    guint target_selected; /* to go back to when "Choose folder…" is cancelled */
-    guint64 *sizes;        /* the size drop-down's values */
+    guint target_selected;         /* to go back to when "Choose folder…" is cancelled */
+    char *target_problem;          /* why the chosen target cannot work; NULL when it can */
+    DmkProblemOwner problem_owner; /* the info bar's, while it is shown */
+    guint64 *sizes;                /* the size drop-down's values */
     guint n_sizes;
     gboolean syncing; /* settings are being copied into widgets: no write-back */
 
@@ -175,7 +190,14 @@ void _dmk_window_start_run(DmkWindow *self, int row, gboolean confirmed);
 void _dmk_window_start_sweep(DmkWindow *self, gboolean confirmed);
 /* The info bar with a heading of the caller's (markup-escaped here). */
 void _dmk_window_show_problem(DmkWindow *self, const char *heading, const char *message);
+/* The same, the problem owned by an input (DmkProblemOwner). */
+void _dmk_window_show_problem_of(DmkWindow *self, DmkProblemOwner owner, const char *heading,
+                                 const char *message);
+/* Hides the info bar when it shows owner's problem: that input is valid now. */
+void _dmk_window_clear_problem(DmkWindow *self, DmkProblemOwner owner);
 void _dmk_window_hide_error(DmkWindow *self);
+/* Whether the sweep tab's fields and the target make a sweep that can run. */
+gboolean _dmk_window_sweep_valid(DmkWindow *self);
 void _dmk_window_run_dispose(DmkWindow *self);
 gboolean _dmk_window_on_close_request(GtkWindow *window);
 /* Starts spec as start says (its owner, its tiles), with no further
@@ -195,6 +217,9 @@ gboolean _dmk_window_runs_on(DmkWindow *self, GtkWidget *page);
 
 /* dmk-window-tabs.c */
 void _dmk_window_build_tabs(DmkWindow *self);
+/* The window keeps the size it is first shown at (or the user gives it)
+ * when tabs open. */
+void _dmk_window_keep_size(DmkWindow *self);
 /* The Lab tab's line on where its test file goes (target, free space). */
 void _dmk_window_update_lab_note(DmkWindow *self);
 void _dmk_window_load_recent(DmkWindow *self);

@@ -8,6 +8,8 @@
  * over the status line say how far the run is. */
 #include "dmk-window-private.h"
 
+#include "dmk-widgets.h"
+
 #include <string.h>
 
 #include "dmk-escape.h"
@@ -17,6 +19,7 @@
 #include "dmk-text.h"
 
 static void show_error(DmkWindow *self, int code, const char *message);
+static void show_form_error(DmkWindow *self, DmkProblemOwner form, int code, const char *message);
 
 /* ---- from settings to a spec --------------------------------------------- */
 
@@ -150,7 +153,18 @@ static gboolean build_lab_spec(DmkWindow *self, DmkRunSpec *spec)
     }
     g_free(r);
     if (rc != DMK_OK)
-        show_error(self, err.code, err.msg);
+        show_form_error(self, DMK_PROBLEM_LAB, err.code, err.msg);
+    return rc == DMK_OK;
+}
+
+gboolean _dmk_window_sweep_valid(DmkWindow *self)
+{
+    DmkRunSpec *spec = g_new(DmkRunSpec, 1);
+    DmkSweep sw;
+    DmkError err = {0};
+    dmk_sweep_page_get_sweep(self->sweep_page, &sw);
+    int rc = build_sweep_spec(self, &sw, spec, &err);
+    g_free(spec);
     return rc == DMK_OK;
 }
 
@@ -192,6 +206,13 @@ static char *sentence(const char *message)
 
 void _dmk_window_show_problem(DmkWindow *self, const char *heading, const char *message)
 {
+    _dmk_window_show_problem_of(self, DMK_PROBLEM_OTHER, heading, message);
+}
+
+void _dmk_window_show_problem_of(DmkWindow *self, DmkProblemOwner owner, const char *heading,
+                                 const char *message)
+{
+    self->problem_owner = owner;
     char *text = sentence(message);
     char *valid = g_utf8_make_valid(text, -1);
     char *markup = g_markup_printf_escaped("<b>%s</b>\n%s", heading, valid);
@@ -205,14 +226,34 @@ void _dmk_window_show_problem(DmkWindow *self, const char *heading, const char *
                                    heading, -1);
 }
 
+/* The engine's codes that are about the target, not the settings. */
+static gboolean about_target(int code)
+{
+    return code == DMK_E_NOSPC || code == DMK_E_PERM || code == DMK_E_NOTSUP || code == DMK_E_NOENT;
+}
+
 static void show_error(DmkWindow *self, int code, const char *message)
 {
-    _dmk_window_show_problem(self, error_heading(code), message);
+    _dmk_window_show_problem_of(self, about_target(code) ? DMK_PROBLEM_TARGET : DMK_PROBLEM_OTHER,
+                                error_heading(code), message);
+}
+
+/* A settings error of a page's own form: the page's fields own it. */
+static void show_form_error(DmkWindow *self, DmkProblemOwner form, int code, const char *message)
+{
+    _dmk_window_show_problem_of(self, about_target(code) ? DMK_PROBLEM_TARGET : form,
+                                error_heading(code), message);
 }
 
 void _dmk_window_hide_error(DmkWindow *self)
 {
     gtk_widget_set_visible(GTK_WIDGET(self->info_bar), FALSE);
+}
+
+void _dmk_window_clear_problem(DmkWindow *self, DmkProblemOwner owner)
+{
+    if (self->problem_owner == owner)
+        _dmk_window_hide_error(self);
 }
 
 /* ---- what the worker reports (main thread) ----------------------------- */
@@ -666,7 +707,7 @@ void _dmk_window_start_sweep(DmkWindow *self, gboolean confirmed)
     _dmk_window_hide_error(self);
     dmk_sweep_page_get_sweep(self->sweep_page, &sw);
     if (build_sweep_spec(self, &sw, spec, &err) != DMK_OK) {
-        show_error(self, err.code, err.msg);
+        show_form_error(self, DMK_PROBLEM_SWEEP, err.code, err.msg);
         g_free(spec);
         return;
     }
@@ -907,6 +948,19 @@ static void dump_tiles(DmkWindow *self, GString *s)
     }
 }
 
+/* The chosen target and what Run makes of it: "target PATH ok|REASON",
+ * "run-button on|off TOOLTIP". */
+static void dump_target(DmkWindow *self, GString *s)
+{
+    const char *path = _dmk_window_target_path(self);
+    GtkWidget *b = GTK_WIDGET(self->all_button);
+    const char *tip = gtk_widget_get_tooltip_text(b);
+    g_string_append_printf(s, "target\t%s\t%s\n", path ? path : "",
+                           self->target_problem ? self->target_problem : "ok");
+    g_string_append_printf(s, "run-button\t%s\t%s\n", gtk_widget_get_sensitive(b) ? "on" : "off",
+                           tip ? tip : "");
+}
+
 char *dmk_window_dump(DmkWindow *self)
 {
     GString *s = g_string_new(NULL);
@@ -929,7 +983,18 @@ char *dmk_window_dump(DmkWindow *self)
                                rest ? rest : "");
         g_free(rest);
         g_strfreev(parts);
+        int start = 0, end = 0;
+        gboolean sel = gtk_label_get_selection_bounds(self->info_label, &start, &end);
+        g_string_append_printf(s, "error-selected\t%s\n", sel && end > start ? "yes" : "no");
     }
+    dump_target(self, s);
+    int min_w = 0, nat_w = 0;
+    gtk_widget_measure(GTK_WIDGET(self), GTK_ORIENTATION_HORIZONTAL, -1, &min_w, &nat_w, NULL,
+                       NULL);
+    g_string_append_printf(s, "window-size\t%d\t%d\t%d\t%d\n",
+                           gtk_widget_get_width(GTK_WIDGET(self)),
+                           gtk_widget_get_height(GTK_WIDGET(self)), min_w, nat_w);
+    dmk_widget_dump_clipped(GTK_WIDGET(self), s);
     if (self->stop_took_us) {
         g_string_append_printf(s, "stop-took-ms\t%" G_GINT64_FORMAT "\n",
                                self->stop_took_us / 1000);

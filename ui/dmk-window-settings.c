@@ -555,6 +555,19 @@ void _dmk_window_dump_settings(DmkWindow *self, GString *s)
     g_string_append_printf(s, "zoom\t%d\t%d\t%d\n", g_settings_get_int(self->settings, "zoom"),
                            gtk_widget_get_height(GTK_WIDGET(self->headers[0])),
                            gtk_widget_get_height(GTK_WIDGET(self->tiles[0][0])));
+    /* The number's drawn font size, in pixels: the CSS size times the
+     * tile's scale. */
+    GtkWidget *value = gtk_widget_get_first_child(GTK_WIDGET(self->tiles[0][0]));
+    value = value ? gtk_widget_get_next_sibling(value) : NULL; /* the meter, then the number */
+    const PangoFontDescription *font =
+        value ? pango_context_get_font_description(gtk_widget_get_pango_context(value)) : NULL;
+    double px = font ? (double)pango_font_description_get_size(font) / PANGO_SCALE : 0;
+    if (font && !pango_font_description_get_size_is_absolute(font))
+        px = px * 96.0 / 72.0;
+    g_string_append_printf(s, "tile-number\t%.2f\t%.1f\t%d\n",
+                           dmk_tile_get_text_scale(self->tiles[0][0]),
+                           px * dmk_tile_get_text_scale(self->tiles[0][0]),
+                           gtk_widget_get_height(GTK_WIDGET(self->tiles[0][0])));
     g_string_append_printf(s, "benchmark-page\t%d\t%d\n",
                            gtk_widget_get_width(self->benchmark_page),
                            gtk_widget_get_height(self->benchmark_page));

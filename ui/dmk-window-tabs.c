@@ -17,13 +17,16 @@
 #define RECENT_MAX 10
 #define TITLE_KEY  "dmk-tab-title" /* a result tab's title label */
 
-/* Charts want room: the first tab that shows one makes the window at
- * least this big (the Benchmark tab alone keeps CrystalDiskMark's size). */
-#define ROOMY_WIDTH  1000
-#define ROOMY_HEIGHT 620
-/* The Lab tab's form beside a chart and its report want a little more. */
-#define LAB_WIDTH  1100
-#define LAB_HEIGHT 720
+/* The Lab tab's form beside a chart and its report, and the Compare tab's
+ * table beside its chart, want room: the first visit the user makes
+ * makes the window at least this big. A result or sweep tab, which opens
+ * by itself after a run or a file open, fits the window as it is (it
+ * scrolls or shrinks its chart): a window that jumps when a run's tab
+ * opens is not the user's. */
+#define COMPARE_WIDTH  1000
+#define COMPARE_HEIGHT 620
+#define LAB_WIDTH      1100
+#define LAB_HEIGHT     720
 
 /* ---- the fixed tabs ---------------------------------------------------- */
 
@@ -120,8 +123,8 @@ static void on_page(GtkNotebook *nb, GParamSpec *pspec, DmkWindow *self)
     GtkWidget *page = current_page(self);
     if (page == GTK_WIDGET(self->lab_page))
         make_roomy(self, LAB_WIDTH, LAB_HEIGHT);
-    else if (page && page != self->benchmark_page)
-        make_roomy(self, ROOMY_WIDTH, ROOMY_HEIGHT);
+    else if (page == GTK_WIDGET(self->compare_view))
+        make_roomy(self, COMPARE_WIDTH, COMPARE_HEIGHT);
     if (page == GTK_WIDGET(self->sweep_page))
         update_sweep_note(self);
     if (page == GTK_WIDGET(self->lab_page))
@@ -261,8 +264,37 @@ static GtkWidget *tab_label(DmkWindow *self, GtkWidget *page, DmkSaved *saved)
     return box;
 }
 
+/* A window never sized by its user follows its natural size, which a
+ * new tab's chart and table make bigger: it keeps the size it has. */
+static void keep_size(DmkWindow *self)
+{
+    int dw = 0, dh = 0;
+    gtk_window_get_default_size(GTK_WINDOW(self), &dw, &dh);
+    int w = gtk_widget_get_width(GTK_WIDGET(self)), h = gtk_widget_get_height(GTK_WIDGET(self));
+    if (gtk_widget_get_mapped(GTK_WIDGET(self)) && w > 0 && h > 0 && (dw <= 0 || dh <= 0))
+        gtk_window_set_default_size(GTK_WINDOW(self), w, h);
+}
+
+/* Once the window has its first size, it is the window's (its default
+ * size): a result tab's natural size no longer moves it. */
+static gboolean pin_size(GtkWidget *widget, GdkFrameClock *clock, gpointer data)
+{
+    (void)clock;
+    (void)data;
+    if (gtk_widget_get_width(widget) <= 0)
+        return G_SOURCE_CONTINUE;
+    keep_size(DMK_WINDOW(widget));
+    return G_SOURCE_REMOVE;
+}
+
+void _dmk_window_keep_size(DmkWindow *self)
+{
+    gtk_widget_add_tick_callback(GTK_WIDGET(self), pin_size, NULL, NULL);
+}
+
 void _dmk_window_add_result(DmkWindow *self, DmkSaved *saved, gboolean show)
 {
+    keep_size(self);
     /* A lab result is samples and steps, not tiles: its charts and report,
      * and no place in the compare tab's bars. */
     gboolean lab = dmk_saved_get_result(saved)->lab[0] != '\0';
@@ -375,10 +407,10 @@ static void report_open(DmkWindow *self, size_t opened, int failed, const char *
         char *heading = failed == 1
                             ? g_strdup("The result file could not be opened")
                             : g_strdup_printf("%d result files could not be opened", failed);
-        _dmk_window_show_problem(self, heading, errors);
+        _dmk_window_show_problem_of(self, DMK_PROBLEM_FILE, heading, errors);
         g_free(heading);
     } else if (opened > 0) {
-        _dmk_window_hide_error(self);
+        _dmk_window_clear_problem(self, DMK_PROBLEM_FILE);
     }
     if (opened > 0) {
         char *status = g_strdup_printf("Opened %zu result file%s", opened, opened == 1 ? "" : "s");

@@ -178,6 +178,9 @@ static void build_rows(DmkWindow *self)
         for (int c = 0; c < DMK_COLS; c++) {
             self->tiles[r][c] = DMK_TILE(dmk_tile_new());
             gtk_widget_set_hexpand(GTK_WIDGET(self->tiles[r][c]), TRUE);
+            /* Taller in a large window, as CrystalDiskMark's: the board
+             * fills the tab, not 30 % of it. */
+            gtk_widget_set_vexpand(GTK_WIDGET(self->tiles[r][c]), TRUE);
             gtk_grid_attach(self->grid, GTK_WIDGET(self->tiles[r][c]), c + 1, r + 2, 1, 1);
         }
     }
@@ -191,9 +194,26 @@ static void reset_button(DmkWindow *self, int row)
     char *tip = row < 0 ? g_strdup("Run every test of the profile (Ctrl+R)")
                         : g_strdup_printf("Run this test (Ctrl+%d)", row + 1);
     gtk_widget_remove_css_class(b, "stop");
-    gtk_widget_set_sensitive(b, TRUE);
+    /* A target that cannot work turns Run off, the tooltip saying why. */
+    gtk_widget_set_sensitive(b, self->target_problem == NULL);
+    if (self->target_problem) {
+        g_free(tip);
+        tip = g_strdup_printf("Run is off: %s", self->target_problem);
+    }
     gtk_widget_set_tooltip_text(b, tip);
     g_free(tip);
+}
+
+/* The Sweep and Lab tabs' Start buttons follow the target too. */
+static void block_pages(DmkWindow *self)
+{
+    char *why =
+        self->target_problem ? g_strdup_printf("Start is off: %s", self->target_problem) : NULL;
+    if (self->sweep_page)
+        dmk_sweep_page_block_start(self->sweep_page, why);
+    if (self->lab_page)
+        dmk_lab_page_block_start(self->lab_page, why);
+    g_free(why);
 }
 
 static void make_stop_button(GtkWidget *b)
@@ -230,6 +250,8 @@ void _dmk_window_set_running_ui(DmkWindow *self, gboolean running, GtkWidget *st
         make_stop_button(stop_button);
     }
     _dmk_window_owners_set_running(self, running);
+    if (!running)
+        block_pages(self);
     /* The settings describe the run under way: they wait for its end. */
     gtk_widget_set_sensitive(self->settings_box, !running);
     gtk_widget_set_sensitive(GTK_WIDGET(self->profile_dd), !running);
@@ -249,10 +271,11 @@ void _dmk_window_update_actions(DmkWindow *self)
 {
     gboolean running = self->worker != NULL;
     gboolean result = _dmk_window_current_saved(self) != NULL;
-    enable_action(self, "run-all", !running);
-    enable_action(self, "run-test", !running);
-    enable_action(self, "run-sweep", !running);
-    enable_action(self, "run-lab", !running);
+    gboolean can_run = !running && self->target_problem == NULL;
+    enable_action(self, "run-all", can_run);
+    enable_action(self, "run-test", can_run);
+    enable_action(self, "run-sweep", can_run);
+    enable_action(self, "run-lab", can_run);
     enable_action(self, "stop", running);
     /* The compare tab copies and saves its table as text. */
     gboolean table = _dmk_window_compare_shown(self) && dmk_compare_view_count(self->compare_view);
@@ -358,6 +381,31 @@ static void update_target_tooltip(DmkWindow *self)
     g_free(tip);
 }
 
+/* Checks the chosen target again (a folder may have gone since it was
+ * listed); Run and Start follow: off, saying why, while it cannot work. */
+static void update_target_state(DmkWindow *self)
+{
+    DmkTargetItem *item = gtk_drop_down_get_selected_item(self->target_dd);
+    g_clear_pointer(&self->target_problem, g_free);
+    if (!item)
+        self->target_problem = g_strdup("no target is chosen");
+    else if (!dmk_target_item_check(item))
+        self->target_problem =
+            g_strdup_printf("%s cannot be used: %s", dmk_target_item_get_path(item),
+                            dmk_target_item_get_reason(item));
+    if (dmk_window_is_running(self))
+        return; /* the run's end puts the buttons back, with this */
+    if (self->target_problem) {
+        char *status = g_strdup_printf("Run is off: %s", self->target_problem);
+        _dmk_window_set_status(self, status);
+        g_free(status);
+    }
+    for (int r = -1; r < DMK_ROWS_MAX; r++)
+        reset_button(self, r);
+    block_pages(self);
+    _dmk_window_update_actions(self);
+}
+
 static void sync_target(DmkWindow *self)
 {
     char *path = g_settings_get_string(self->settings, "target");
@@ -366,6 +414,7 @@ static void sync_target(DmkWindow *self)
     gtk_drop_down_set_selected(self->target_dd, pos);
     self->target_selected = pos;
     update_target_tooltip(self);
+    update_target_state(self);
     g_free(path);
 }
 
@@ -424,6 +473,8 @@ static void explain_unusable(DmkWindow *self, DmkTargetItem *item)
     g_free(text);
 }
 
+static void target_chosen(DmkWindow *self, DmkTargetItem *item);
+
 static void on_target(GtkDropDown *dd, GParamSpec *pspec, DmkWindow *self)
 {
     (void)pspec;
@@ -442,8 +493,17 @@ static void on_target(GtkDropDown *dd, GParamSpec *pspec, DmkWindow *self)
             explain_unusable(self, item);
         return;
     }
-    self->target_selected = gtk_drop_down_get_selected(dd);
+    target_chosen(self, item);
+}
+
+/* A target was chosen (picked in the list, or a folder chosen or given). */
+static void target_chosen(DmkWindow *self, DmkTargetItem *item)
+{
+    self->target_selected = gtk_drop_down_get_selected(self->target_dd);
     update_target_tooltip(self);
+    update_target_state(self);
+    if (!self->target_problem)
+        _dmk_window_clear_problem(self, DMK_PROBLEM_TARGET);
     _dmk_window_update_lab_note(self);
     /* GSettings strings are UTF-8; a path that is not stays for this
      * session. A device is never remembered: the next start must not
@@ -506,7 +566,11 @@ void _dmk_window_set_status(DmkWindow *self, const char *text)
 void dmk_window_set_target(DmkWindow *self, const char *path)
 {
     guint pos = dmk_target_list_find_or_add(self->targets, path);
+    gboolean same = pos == gtk_drop_down_get_selected(self->target_dd);
     gtk_drop_down_set_selected(self->target_dd, pos);
+    DmkTargetItem *item = gtk_drop_down_get_selected_item(self->target_dd);
+    if (same && item && !self->syncing)
+        target_chosen(self, item); /* no notify::selected: checked again all the same */
 }
 
 void dmk_window_focus_run_button(DmkWindow *self)
@@ -544,6 +608,23 @@ gboolean dmk_window_is_running(DmkWindow *self)
     return self->worker != NULL || self->udisks_wait != NULL;
 }
 
+/* The Lab form's or the sweep's fields changed: their error goes once
+ * they make a test that can run. */
+static void on_lab_form(DmkLabPage *page, DmkWindow *self)
+{
+    DmkLabParams p;
+    DmkError err = {0};
+    if (dmk_lab_page_get_params(page, &p, &err) == DMK_OK)
+        _dmk_window_clear_problem(self, DMK_PROBLEM_LAB);
+}
+
+static void on_sweep_fields(DmkSweepPage *page, DmkWindow *self)
+{
+    (void)page;
+    if (_dmk_window_sweep_valid(self))
+        _dmk_window_clear_problem(self, DMK_PROBLEM_SWEEP);
+}
+
 static void on_lab_kind(DmkLabPage *page, DmkWindow *self)
 {
     g_settings_set_string(self->settings, "lab-test", dmk_lab_name(dmk_lab_page_get_kind(page)));
@@ -556,6 +637,8 @@ static void sync_lab(DmkWindow *self)
     dmk_lab_page_set_kind(self->lab_page, dmk_lab_from_name(lab));
     g_free(lab);
     g_signal_connect(self->lab_page, "kind-changed", G_CALLBACK(on_lab_kind), self);
+    g_signal_connect(self->lab_page, "changed", G_CALLBACK(on_lab_form), self);
+    g_signal_connect(self->sweep_page, "changed", G_CALLBACK(on_sweep_fields), self);
 }
 
 DmkWindow *dmk_window_new(GtkApplication *app, GSettings *settings)
@@ -601,6 +684,7 @@ static void dmk_window_finalize(GObject *object)
     g_free(self->device_answer);
     g_free(self->status_at_stop);
     g_free(self->stall_msg);
+    g_free(self->target_problem);
     G_OBJECT_CLASS(dmk_window_parent_class)->finalize(object);
 }
 
@@ -664,6 +748,7 @@ static void dmk_window_init(DmkWindow *self)
     dmk_lab_overrides_init(&self->lab_overrides);
     build_rows(self);
     _dmk_window_build_tabs(self);
+    _dmk_window_keep_size(self);
     fill_static_lists(self);
     self->targets = dmk_target_list_new();
     dmk_target_list_attach(self->target_dd, self->targets);
