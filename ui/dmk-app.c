@@ -8,6 +8,7 @@
 #include "dmk-app-private.h"
 #include "dmk-resources.h"
 #include "dmk-shortcuts.h"
+#include "dmk-stall-probe.h"
 #include "dmk-version.h"
 
 G_DEFINE_FINAL_TYPE(DmkApp, dmk_app, GTK_TYPE_APPLICATION)
@@ -118,6 +119,7 @@ static void dmk_app_activate(GApplication *app)
     }
     self->window = dmk_window_new(GTK_APPLICATION(app), self->settings);
     g_object_add_weak_pointer(G_OBJECT(self->window), (gpointer *)&self->window);
+    dmk_stall_probe_start(GTK_WIDGET(self->window)); /* with $DMK_STALL_PROBE only */
     /* The times given override the settings' (-1, 0: not given); with
      * --fault-hang the run is the fault backend's, the hang its option. */
     const DmkRunRequest *r = &o->req;
