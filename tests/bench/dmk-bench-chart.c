@@ -14,7 +14,8 @@
  * (wall-clock median and maximum, and the median of the CPU time the draw
  * took: on a busy machine the wall clock includes waiting for a core).
  * Used by tests/bench/window-responsiveness; not a test: the times are the
- * machine's. Usage: dmk-bench-chart [REPETITIONS] (default 100). */
+ * machine's. Usage: dmk-bench-chart [REPETITIONS] (default 100); with
+ * $DMK_BENCH_PNG=DIR each chart's last frame is also saved there. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,7 +47,7 @@ static int by_value(const void *a, const void *b)
  * then replays onto an image of the area's size in device pixels; both
  * happen on the main thread. */
 static void frame(const DmkChartModel *m, int width, int height, double scale,
-                  const DmkChartStyle *style)
+                  const DmkChartStyle *style, const char *png)
 {
     cairo_rectangle_t extents = {0, 0, width, height};
     cairo_surface_t *rec = cairo_recording_surface_create(CAIRO_CONTENT_COLOR_ALPHA, &extents);
@@ -61,6 +62,8 @@ static void frame(const DmkChartModel *m, int width, int height, double scale,
     cairo_paint(cr);
     cairo_destroy(cr);
     cairo_surface_flush(img);
+    if (png && cairo_surface_write_to_png(img, png) != CAIRO_STATUS_SUCCESS)
+        fprintf(stderr, "dmk-bench-chart: cannot write %s\n", png);
     cairo_surface_destroy(img);
     cairo_surface_destroy(rec);
 }
@@ -72,9 +75,13 @@ static void bench(const char *name, const DmkChartModel *m, int width, int heigh
     double *t = calloc((size_t)reps, sizeof *t), *cpu = calloc((size_t)reps, sizeof *cpu);
     if (!t || !cpu)
         exit(1);
+    /* $DMK_BENCH_PNG=DIR: each chart's last frame as a PNG there, to look at. */
+    const char *dir = getenv("DMK_BENCH_PNG");
+    char png[4096];
+    snprintf(png, sizeof png, "%s/%s-%dx%d@%g.png", dir ? dir : ".", name, width, height, scale);
     for (int i = 0; i < reps; i++) {
         double t0 = clock_ms(CLOCK_MONOTONIC), c0 = clock_ms(CLOCK_PROCESS_CPUTIME_ID);
-        frame(m, width, height, scale, style);
+        frame(m, width, height, scale, style, dir && i == reps - 1 ? png : NULL);
         t[i] = clock_ms(CLOCK_MONOTONIC) - t0;
         cpu[i] = clock_ms(CLOCK_PROCESS_CPUTIME_ID) - c0;
     }
