@@ -98,23 +98,88 @@ static void to_device(const DmkChartCtx *c, size_t s, const DmkChartPoint *p, do
     *y = c->plot.y + c->plot.h * (1 - dmk_chart_axis_map(ya, p->y));
 }
 
+/* A line through far more points than the plot has pixels (a two-hour
+ * timeline's moving average: 7,200) would cost Cairo's stroker a join at
+ * every one; within a column of COLUMN units (half a logical pixel, so a
+ * 2x screen loses nothing either) the line is only its vertical span.
+ * Each column keeps its first, lowest, highest and last point, in the
+ * order they came: the drawn pixels stay the same, at a few points a
+ * column. */
+#define COLUMN 0.5
+
+typedef struct {
+    cairo_t *cr;
+    bool open;         /* a column is being gathered */
+    double col;        /* its index */
+    double x[4], y[4]; /* first, lowest, highest, last */
+    size_t i_lo, i_hi; /* when the lowest and highest came */
+    bool pen_down;     /* the column continues the path */
+} Column;
+
+static void column_flush(Column *k)
+{
+    if (!k->open)
+        return;
+    cairo_t *cr = k->cr;
+    if (k->pen_down)
+        cairo_line_to(cr, k->x[0], k->y[0]);
+    else
+        cairo_move_to(cr, k->x[0], k->y[0]);
+    /* y grows downwards: "lowest" is the least y, the top of the span. */
+    int a = k->i_lo <= k->i_hi ? 1 : 2, b = 3 - a;
+    cairo_line_to(cr, k->x[a], k->y[a]);
+    cairo_line_to(cr, k->x[b], k->y[b]);
+    cairo_line_to(cr, k->x[3], k->y[3]);
+    k->open = false;
+    k->pen_down = true;
+}
+
+static void column_add(Column *k, size_t i, double x, double y)
+{
+    double col = floor(x / COLUMN);
+    if (k->open && col != k->col)
+        column_flush(k);
+    if (!k->open) {
+        *k = (Column){
+            .cr = k->cr, .open = true, .col = col, .pen_down = k->pen_down, .i_lo = i, .i_hi = i};
+        for (int j = 0; j < 4; j++) {
+            k->x[j] = x;
+            k->y[j] = y;
+        }
+        return;
+    }
+    if (y < k->y[1]) {
+        k->x[1] = x, k->y[1] = y, k->i_lo = i;
+    }
+    if (y > k->y[2]) {
+        k->x[2] = x, k->y[2] = y, k->i_hi = i;
+    }
+    k->x[3] = x, k->y[3] = y;
+}
+
 static void stroke_series(DmkChartCtx *c, size_t s, const DmkChartPoint *p, size_t n)
 {
     cairo_t *cr = c->cr;
+    bool dense = (double)n > c->plot.w / COLUMN;
+    Column k = {.cr = cr};
     bool pen_down = false;
     for (size_t i = 0; i < n; i++) {
         if (!dmk_chart_value_ok(p[i].y)) {
-            pen_down = false;
+            column_flush(&k);
+            pen_down = k.pen_down = false;
             continue;
         }
         double x, y;
         to_device(c, s, &p[i], &x, &y);
-        if (pen_down)
+        if (dense)
+            column_add(&k, i, x, y);
+        else if (pen_down)
             cairo_line_to(cr, x, y);
         else
             cairo_move_to(cr, x, y);
         pen_down = true;
     }
+    column_flush(&k);
     /* A line through thousands of samples is drawn finer: at full width
      * its every wiggle would thicken it into a band. */
     double lw = c->font * ((double)visible_points(c->m, s) > c->plot.w / 2 ? 0.13 : 0.19);

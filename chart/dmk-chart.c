@@ -151,6 +151,10 @@ static double draw_header(DmkChartCtx *c)
         const char *rest = c->m->title + cut + (cut > 0);
         dmk_chart_ellipsize(cr, rest, max_w, buf, sizeof buf);
         dmk_chart_text(cr, c->width / 2, y, 0.5, 0, buf);
+        if (c->probe) {
+            double w = dmk_chart_text_width(cr, buf);
+            c->probe->title = (DmkChartBox){(c->width - w) / 2, y, w, dmk_chart_line_height(cr)};
+        }
         y += dmk_chart_line_height(cr) + c->font * 0.15;
     }
     if (c->m && c->m->subtitle[0]) {
@@ -345,6 +349,7 @@ void dmk_chart_probe(double width, double height, const DmkChartModel *m,
     probe->n_labels = probe->n_bars = probe->n_y_ticks = 0;
     probe->y_log = false;
     probe->y_title[0] = '\0';
+    probe->title = (DmkChartBox){0, 0, 0, 0};
     dmk_chart_paper_rgb(style, probe->background);
     cairo_rectangle_t extents = {0, 0, width, height};
     cairo_surface_t *s = cairo_recording_surface_create(CAIRO_CONTENT_COLOR_ALPHA, &extents);

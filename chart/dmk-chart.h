@@ -165,6 +165,7 @@ typedef struct {
     DmkChartBox plot;     /* the plot's rectangle */
     char y_title[256];    /* the value axis title as drawn */
     double background[3]; /* the colour painted behind everything */
+    DmkChartBox title;    /* the title's text box; all zero when there is none */
 } DmkChartProbe;
 
 /* Lays the model out and draws it on a recording surface, filling probe. */

@@ -9,6 +9,7 @@
 #include "dmk-app-private.h"
 #include "dmk-screenshot.h"
 #include "dmk-settings-dialog.h"
+#include "dmk-stall-probe.h"
 
 static gboolean scripted(const DmkAppOptions *o)
 {
@@ -120,6 +121,7 @@ static gboolean finish_script(gpointer data)
         finish_after_frame(self);
         return G_SOURCE_REMOVE;
     }
+    dmk_stall_probe_stop(); /* what follows is the script's, not the window's */
     write_outputs(self);
     if (self->opt.dump_clipboard)
         dump_clipboard(self); /* quits once the text is back */

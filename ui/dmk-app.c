@@ -8,6 +8,7 @@
 #include "dmk-app-private.h"
 #include "dmk-resources.h"
 #include "dmk-shortcuts.h"
+#include "dmk-stall-probe.h"
 #include "dmk-version.h"
 
 G_DEFINE_FINAL_TYPE(DmkApp, dmk_app, GTK_TYPE_APPLICATION)
@@ -120,6 +121,7 @@ static void dmk_app_activate(GApplication *app)
     g_object_add_weak_pointer(G_OBJECT(self->window), (gpointer *)&self->window);
     if (o->window_w > 0)
         gtk_window_set_default_size(GTK_WINDOW(self->window), o->window_w, o->window_h);
+    dmk_stall_probe_start(GTK_WIDGET(self->window)); /* with $DMK_STALL_PROBE only */
     /* The times given override the settings' (-1, 0: not given); with
      * --fault-hang the run is the fault backend's, the hang its option. */
     const DmkRunRequest *r = &o->req;

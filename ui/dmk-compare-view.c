@@ -75,6 +75,16 @@ static GPtrArray *picked(DmkCompareView *self)
     return p;
 }
 
+GPtrArray *dmk_compare_view_picked(DmkCompareView *self)
+{
+    GPtrArray *p = picked(self);
+    GPtrArray *out = g_ptr_array_new();
+    for (guint i = 0; i < p->len; i++)
+        g_ptr_array_add(out, ((Entry *)g_ptr_array_index(p, i))->saved);
+    g_ptr_array_unref(p);
+    return out;
+}
+
 /* ---- the table ------------------------------------------------------------- */
 
 static GtkWidget *cell(GtkGrid *grid, const char *text, int col, int row, float xalign)

@@ -34,6 +34,9 @@ void dmk_compare_view_pick_default(DmkCompareView *self);
 /* Titles change when a result is saved under a new name. */
 void dmk_compare_view_refresh(DmkCompareView *self);
 guint dmk_compare_view_count(DmkCompareView *self);
+/* The ticked results (DmkSaved *, the view's: not reffed), the first
+ * ticked first, as the table's columns. */
+GPtrArray *dmk_compare_view_picked(DmkCompareView *self);
 
 /* The chart's drawing area (see dmk-plot.h). */
 GtkWidget *dmk_compare_view_get_chart(DmkCompareView *self);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "dmk-plot.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "dmk-chart-build.h"
@@ -86,10 +87,36 @@ static void on_theme_notify(GObject *settings, GParamSpec *pspec, gpointer area)
     gtk_widget_queue_draw(area);
 }
 
+/* The window's zoom (View > Zoom): the CSS that scales the window's text
+ * is the display's, so this is the process's, as is the list of areas it
+ * redraws when it changes. Main thread only, as every widget. */
+static double plot_zoom = 1.0;
+static GSList *plot_areas;
+
+void dmk_plot_set_zoom(double zoom)
+{
+    plot_zoom = zoom >= 1 && zoom <= 4 ? zoom : 1.0;
+    for (GSList *l = plot_areas; l; l = l->next)
+        gtk_widget_queue_draw(l->data);
+}
+
+/* The zoom an area of width x height draws at: the window's, but never
+ * so much that the chart's own layout gets less than the area's least
+ * size (dmk_plot_area_new) at the renderer's least text scale (0.75,
+ * chart/dmk-chart.c): below that its plot would no longer fit. */
+#define PLOT_MIN_W 320
+#define PLOT_MIN_H 180
+static double area_zoom(int width, int height)
+{
+    double z = fmin(plot_zoom, fmin(width / (0.75 * PLOT_MIN_W), height / (0.75 * PLOT_MIN_H)));
+    return fmax(1.0, z);
+}
+
 static void on_area_destroy(GtkWidget *area, gpointer data)
 {
     (void)data;
     g_signal_handlers_disconnect_by_func(gtk_widget_get_settings(area), on_theme_notify, area);
+    plot_areas = g_slist_remove(plot_areas, area);
 }
 
 #define PLOT_KEY  "dmk-plot"
@@ -121,7 +148,14 @@ static void draw(GtkDrawingArea *area, cairo_t *cr, int width, int height, gpoin
     dmk_chart_model_init(&empty);
     /* On screen in the window's theme; exports stay white (dmk_plot_export). */
     DmkChartStyle style = dmk_plot_widget_style(GTK_WIDGET(area));
-    dmk_chart_render_styled(cr, width, height, p ? &p->build.model : &empty, &style);
+    /* Zoomed: the chart laid out for a smaller area and drawn magnified,
+     * so text, lines, markers and margins all grow as the window's text
+     * does; exports (dmk_plot_export) keep the design size. */
+    double z = area_zoom(width, height);
+    cairo_save(cr);
+    cairo_scale(cr, z, z);
+    dmk_chart_render_styled(cr, width / z, height / z, p ? &p->build.model : &empty, &style);
+    cairo_restore(cr);
 }
 
 GtkWidget *dmk_plot_area_new(void)
@@ -130,8 +164,8 @@ GtkWidget *dmk_plot_area_new(void)
     /* The least that stays legible; the window grows when a chart is
      * first shown (dmk-window-tabs.c), and the Benchmark tab alone keeps
      * CrystalDiskMark's size. */
-    gtk_drawing_area_set_content_width(GTK_DRAWING_AREA(area), 320);
-    gtk_drawing_area_set_content_height(GTK_DRAWING_AREA(area), 180);
+    gtk_drawing_area_set_content_width(GTK_DRAWING_AREA(area), PLOT_MIN_W);
+    gtk_drawing_area_set_content_height(GTK_DRAWING_AREA(area), PLOT_MIN_H);
     gtk_widget_set_hexpand(area, TRUE);
     gtk_widget_set_vexpand(area, TRUE);
     gtk_drawing_area_set_draw_func(GTK_DRAWING_AREA(area), draw, NULL, NULL);
@@ -143,6 +177,7 @@ GtkWidget *dmk_plot_area_new(void)
                      G_CALLBACK(on_theme_notify), area);
     g_signal_connect(settings, "notify::gtk-theme-name", G_CALLBACK(on_theme_notify), area);
     g_signal_connect(area, "destroy", G_CALLBACK(on_area_destroy), NULL);
+    plot_areas = g_slist_prepend(plot_areas, area);
     return area;
 }
 
@@ -213,14 +248,17 @@ void dmk_plot_area_dump(GtkWidget *area, const char *what, GString *out)
     DmkChartProbe probe = {0};
     DmkChartModel empty;
     dmk_chart_model_init(&empty);
-    dmk_chart_probe(w > 0 ? w : 800, h > 0 ? h : 500, p ? &p->build.model : &empty, &style, &probe);
+    w = w > 0 ? w : DMK_PLOT_EXPORT_WIDTH;
+    h = h > 0 ? h : DMK_PLOT_EXPORT_HEIGHT;
+    double z = area_zoom(w, h);
+    dmk_chart_probe(w / z, h / z, p ? &p->build.model : &empty, &style, &probe);
     graphene_rect_t b = GRAPHENE_RECT_INIT(0, 0, 0, 0);
     GtkWidget *root = GTK_WIDGET(gtk_widget_get_root(area));
     if (root && !gtk_widget_compute_bounds(area, root, &b))
         b = GRAPHENE_RECT_INIT(0, 0, 0, 0);
-    g_string_append_printf(out, "%s-chart\t%d\t%d\t%s\t%s\t%02x%02x%02x\t%d\t%d\n", what, w, h,
-                           style.theme == DMK_CHART_DARK ? "dark" : "light",
-                           probe.y_log ? "log" : "linear", (unsigned)(probe.background[0] * 255),
-                           (unsigned)(probe.background[1] * 255),
-                           (unsigned)(probe.background[2] * 255), (int)b.origin.x, (int)b.origin.y);
+    g_string_append_printf(
+        out, "%s-chart\t%d\t%d\t%s\t%s\t%02x%02x%02x\t%d\t%d\t%.1f\n", what, w, h,
+        style.theme == DMK_CHART_DARK ? "dark" : "light", probe.y_log ? "log" : "linear",
+        (unsigned)(probe.background[0] * 255), (unsigned)(probe.background[1] * 255),
+        (unsigned)(probe.background[2] * 255), (int)b.origin.x, (int)b.origin.y, probe.title.h * z);
 }

@@ -49,9 +49,15 @@ GtkWidget *dmk_plot_scale_control_new(GtkWidget *area);
 gboolean dmk_plot_widget_is_dark(GtkWidget *widget);
 DmkChartStyle dmk_plot_widget_style(GtkWidget *widget);
 
+/* The window's zoom, 1 (100 %) to 3 (300 %): every chart area on screen
+ * draws its text and lines that much bigger, as far as its size allows;
+ * exports are not zoomed. Set by View > Zoom (dmk-window-settings.c). */
+void dmk_plot_set_zoom(double zoom);
+
 /* For the scripted dump: "WHAT-chart<TAB>width<TAB>height<TAB>light|dark
- * <TAB>linear|log<TAB>background rrggbb<TAB>x<TAB>y", as drawn now (x, y:
- * its place in the window). */
+ * <TAB>linear|log<TAB>background rrggbb<TAB>x<TAB>y<TAB>title height", as
+ * drawn now (x, y: its place in the window; the title's text box height
+ * in window pixels, zoom included; 0.0 without a title). */
 void dmk_plot_area_dump(GtkWidget *area, const char *what, GString *out);
 
 #endif

@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "dmk-compare-view.h"
 #include "dmk-lab-view.h"
 #include "dmk-plot.h"
 #include "dmk-size.h"
@@ -152,11 +153,17 @@ static void suggest_name(GtkFileChooser *d, DmkSaved *saved)
     g_date_time_unref(now);
 }
 
+static void ask_ticked_folder(DmkWindow *self); /* the Compare tab's Save */
+
 static void act_save(GSimpleAction *a, GVariant *p, gpointer data)
 {
     DmkWindow *self = data;
     (void)a;
     (void)p;
+    if (!_dmk_window_current_saved(self) && _dmk_window_compare_shown(self)) {
+        ask_ticked_folder(self);
+        return;
+    }
     if (!_dmk_window_current_saved(self))
         return;
     GtkFileChooser *d = file_dialog(self, "Save Results", GTK_FILE_CHOOSER_ACTION_SAVE, "_Save",
@@ -697,12 +704,12 @@ static char *free_name(const char *dir, DmkSaved *saved)
     return path;
 }
 
-/* Each page's result as CSV in dir; FALSE at the first that fails (the
- * info bar says why). */
-static gboolean save_pages(DmkWindow *self, GPtrArray *pages, const char *dir)
+/* Each result (DmkSaved) as CSV in dir; FALSE at the first that fails
+ * (the info bar says why). */
+static gboolean save_results(DmkWindow *self, GPtrArray *results, const char *dir)
 {
-    for (guint i = 0; i < pages->len; i++) {
-        DmkSaved *saved = _dmk_window_page_saved(g_ptr_array_index(pages, i));
+    for (guint i = 0; i < results->len; i++) {
+        DmkSaved *saved = g_ptr_array_index(results, i);
         char *path = free_name(dir, saved);
         GError *error = NULL;
         gboolean ok = dmk_saved_write(saved, path, &error);
@@ -718,12 +725,73 @@ static gboolean save_pages(DmkWindow *self, GPtrArray *pages, const char *dir)
             return FALSE;
     }
     char *where = g_filename_display_name(dir);
-    char *status =
-        g_strdup_printf("Saved %u result%s to %s", pages->len, pages->len == 1 ? "" : "s", where);
+    char *status = g_strdup_printf("Saved %u result%s to %s", results->len,
+                                   results->len == 1 ? "" : "s", where);
     _dmk_window_set_status(self, status);
     g_free(status);
     g_free(where);
     return TRUE;
+}
+
+/* Each page's result as CSV in dir, as save_results. */
+static gboolean save_pages(DmkWindow *self, GPtrArray *pages, const char *dir)
+{
+    GPtrArray *results = g_ptr_array_new();
+    for (guint i = 0; i < pages->len; i++)
+        g_ptr_array_add(results, _dmk_window_page_saved(g_ptr_array_index(pages, i)));
+    gboolean ok = save_results(self, results, dir);
+    g_ptr_array_unref(results);
+    return ok;
+}
+
+/* ---- Save Results on the Compare tab ------------------------------------------ */
+
+/* A comparison is its results: saved together in one folder, each as its
+ * own CSV (named by when it ran), they open as the same comparison again;
+ * the table itself is Save Text's. */
+static void save_ticked(DmkWindow *self, const char *dir)
+{
+    GPtrArray *ticked = dmk_compare_view_picked(self->compare_view);
+    if (ticked->len == 0)
+        _dmk_window_set_status(self, "No result is ticked: tick the results to save");
+    else
+        save_results(self, ticked, dir);
+    g_ptr_array_unref(ticked);
+}
+
+static void on_ticked_folder_response(GtkNativeDialog *dialog, int response, gpointer data)
+{
+    DmkWindow *self = data;
+    char *dir = response_path(dialog, response);
+    if (dir)
+        save_ticked(self, dir);
+    g_free(dir);
+    g_object_unref(dialog);
+    g_object_unref(self);
+}
+
+static void ask_ticked_folder(DmkWindow *self)
+{
+    GPtrArray *ticked = dmk_compare_view_picked(self->compare_view);
+    guint n = ticked->len;
+    g_ptr_array_unref(ticked);
+    if (n == 0) {
+        _dmk_window_set_status(self, "No result is ticked: tick the results to save");
+        return;
+    }
+    char *title =
+        g_strdup_printf("Choose a Folder for the %u Ticked Result%s", n, n == 1 ? "" : "s");
+    GtkFileChooser *d = file_dialog(self, title, GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER, "_Save",
+                                    G_CALLBACK(on_ticked_folder_response));
+    g_free(title);
+    show_dialog(d);
+}
+
+/* win.save-ticked('DIR'): the folder dialog's answer, for scripts and tests. */
+static void act_save_ticked(GSimpleAction *a, GVariant *p, gpointer self)
+{
+    (void)a;
+    save_ticked(self, g_variant_get_string(p, NULL));
 }
 
 /* Saves what is unsaved now into dir and quits when all went well. */
@@ -1143,6 +1211,7 @@ void _dmk_window_add_actions(DmkWindow *self)
         {"copy", act_copy, NULL, NULL, NULL, {0}},
         {"save", act_save, NULL, NULL, NULL, {0}},
         {"export-csv", act_save, NULL, NULL, NULL, {0}},
+        {"save-ticked", act_save_ticked, "s", NULL, NULL, {0}},
         {"export-chart", act_export_chart, NULL, NULL, NULL, {0}},
         {"open", act_open, NULL, NULL, NULL, {0}},
         {"open-recent", act_open_recent, "s", NULL, NULL, {0}},

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "dmk-app.h"
+#include "dmk-plot.h"
 #include "dmk-settings-dialog.h"
 #include "dmk-shortcuts.h"
 
@@ -306,11 +307,13 @@ static const int zoom_choices[] = {100, 125, 150, 200, 250, 300};
 
 /* CrystalDiskMark's zoom: all of the window's text (tiles, buttons,
  * labels, the tabs) at that size; the style sheet's sizes are in em, so
- * they follow. Dialogs and the charts' own drawing keep theirs. */
+ * they follow; the charts' drawing too (dmk_plot_set_zoom). Dialogs
+ * keep theirs. */
 static void apply_zoom(DmkWindow *self)
 {
     GdkDisplay *display = gtk_widget_get_display(GTK_WIDGET(self));
     int zoom = g_settings_get_int(self->settings, "zoom");
+    dmk_plot_set_zoom(zoom / 100.0); /* the charts' Cairo drawing, which CSS does not reach */
     if (self->zoom_css) {
         gtk_style_context_remove_provider_for_display(display, GTK_STYLE_PROVIDER(self->zoom_css));
         g_clear_object(&self->zoom_css);

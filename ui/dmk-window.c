@@ -277,10 +277,11 @@ void _dmk_window_update_actions(DmkWindow *self)
     enable_action(self, "run-sweep", can_run);
     enable_action(self, "run-lab", can_run);
     enable_action(self, "stop", running);
-    /* The compare tab copies and saves its table as text. */
+    /* The compare tab copies and saves its table as text, and saves its
+     * ticked results into a folder. */
     gboolean table = _dmk_window_compare_shown(self) && dmk_compare_view_count(self->compare_view);
     enable_action(self, "copy", result || table);
-    enable_action(self, "save", result);
+    enable_action(self, "save", result || table);
     enable_action(self, "export-csv", result);
     enable_action(self, "save-text", result || table);
     enable_action(self, "settings", !running);
