@@ -17,8 +17,10 @@ static LegendMetrics legend_metrics(const DmkChartCtx *c, double max_w)
     lm.gap = c->font * 0.45;
     lm.spacing = c->font * 1.6;
     lm.row_h = c->font * 1.6;
-    /* Long names are cut so that at least two entries share a row. */
-    lm.max_text_w = fmax(c->font * 4, max_w / 2 - lm.sample_w - lm.gap - lm.spacing);
+    /* A name is cut only when it alone is wider than a row: in a narrow
+     * chart (the Lab tab's "All" cells) the entries take a row each
+     * rather than losing their words. */
+    lm.max_text_w = fmax(c->font * 4, max_w - lm.sample_w - lm.gap);
     return lm;
 }
 

@@ -132,37 +132,45 @@ static size_t title_break(cairo_t *cr, const char *title, double max_w)
     return best;
 }
 
-/* Title and subtitle; returns the y below them. */
+/* A header line centred at y, broken in two at a word when too long for
+ * max_w, cut only after that; returns the y below it. Its last line's box
+ * goes to *box when given (the probe's title). */
+static double draw_header_text(DmkChartCtx *c, const char *text, double y, double max_w,
+                               DmkChartBox *box)
+{
+    cairo_t *cr = c->cr;
+    char buf[512];
+    size_t cut = title_break(cr, text, max_w);
+    if (cut > 0) {
+        snprintf(buf, sizeof buf, "%.*s", (int)cut, text);
+        dmk_chart_text(cr, c->width / 2, y, 0.5, 0, buf);
+        y += dmk_chart_line_height(cr);
+    }
+    dmk_chart_ellipsize(cr, text + cut + (cut > 0), max_w, buf, sizeof buf);
+    dmk_chart_text(cr, c->width / 2, y, 0.5, 0, buf);
+    if (box) {
+        double w = dmk_chart_text_width(cr, buf);
+        *box = (DmkChartBox){(c->width - w) / 2, y, w, dmk_chart_line_height(cr)};
+    }
+    return y + dmk_chart_line_height(cr);
+}
+
+/* Title and subtitle (the context line: drive, date, comment), each
+ * shrunk, then broken in two, before any cut; returns the y below them. */
 static double draw_header(DmkChartCtx *c)
 {
     cairo_t *cr = c->cr;
     double y = c->pad * 0.9, max_w = c->width - 2 * c->pad;
-    char buf[512];
     if (c->m && c->m->title[0]) {
         fit_font(cr, c->m->title, c->font * 1.4, c->font * 0.95, max_w, DMK_TEXT_BOLD);
         dmk_chart_set_grey(cr, 0.1);
-        /* Still too long: two lines, broken at a word, before any cut. */
-        size_t cut = title_break(cr, c->m->title, max_w);
-        if (cut > 0) {
-            snprintf(buf, sizeof buf, "%.*s", (int)cut, c->m->title);
-            dmk_chart_text(cr, c->width / 2, y, 0.5, 0, buf);
-            y += dmk_chart_line_height(cr);
-        }
-        const char *rest = c->m->title + cut + (cut > 0);
-        dmk_chart_ellipsize(cr, rest, max_w, buf, sizeof buf);
-        dmk_chart_text(cr, c->width / 2, y, 0.5, 0, buf);
-        if (c->probe) {
-            double w = dmk_chart_text_width(cr, buf);
-            c->probe->title = (DmkChartBox){(c->width - w) / 2, y, w, dmk_chart_line_height(cr)};
-        }
-        y += dmk_chart_line_height(cr) + c->font * 0.15;
+        y = draw_header_text(c, c->m->title, y, max_w, c->probe ? &c->probe->title : NULL);
+        y += c->font * 0.15;
     }
     if (c->m && c->m->subtitle[0]) {
         fit_font(cr, c->m->subtitle, c->font * 0.95, c->font * 0.75, max_w, DMK_TEXT_REGULAR);
         dmk_chart_set_grey(cr, 0.4);
-        dmk_chart_ellipsize(cr, c->m->subtitle, max_w, buf, sizeof buf);
-        dmk_chart_text(cr, c->width / 2, y, 0.5, 0, buf);
-        y += dmk_chart_line_height(cr);
+        y = draw_header_text(c, c->m->subtitle, y, max_w, NULL);
     }
     return y;
 }

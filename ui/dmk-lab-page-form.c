@@ -504,6 +504,24 @@ static char *field_text(GtkWidget *w)
     return g_strdup(s ? gtk_string_object_get_string(s) : "");
 }
 
+gboolean dmk_lab_page_type_field(DmkLabPage *self, const char *name, const char *text)
+{
+    size_t ti = chosen(self);
+    const DmkLabTest *t = dmk_lab_test_at(ti);
+    for (size_t i = 0; i < t->n_fields; i++) {
+        GtkWidget *w = self->fields[ti][t->fields[i].id];
+        char *label = field_name(self, ti, t->fields[i].id);
+        gboolean match = GTK_IS_COMBO_BOX(w) && g_ascii_strcasecmp(label, name) == 0;
+        g_free(label);
+        if (match) {
+            /* The entry's own text, as typing sets it: the same signals follow. */
+            gtk_editable_set_text(GTK_EDITABLE(gtk_combo_box_get_child(GTK_COMBO_BOX(w))), text);
+            return TRUE;
+        }
+    }
+    return FALSE;
+}
+
 void _dmk_lab_page_dump_form(DmkLabPage *self, GString *out)
 {
     size_t ti = chosen(self);

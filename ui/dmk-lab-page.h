@@ -51,6 +51,11 @@ void dmk_lab_page_apply_overrides(DmkLabPage *self, const DmkLabOverrides *o);
 
 /* The test the form describes; DMK_E_INVAL with a message naming the
  * field when a typed time cannot be read. */
+/* Types text into the chosen test's time field labelled name (its
+ * label without the mnemonic, any case), as the user would; FALSE when
+ * the test has no such field. For scripts (win.lab-field). */
+gboolean dmk_lab_page_type_field(DmkLabPage *self, const char *name, const char *text);
+
 int dmk_lab_page_get_params(DmkLabPage *self, DmkLabParams *out, DmkError *err);
 
 /* Where the test file goes, from the Benchmark tab: "Test file in /data

@@ -471,6 +471,18 @@ static void act_target(GSimpleAction *a, GVariant *p, gpointer self)
     dmk_window_set_target(self, g_variant_get_string(p, NULL));
 }
 
+/* win.lab-field(('NAME', 'TEXT')): TEXT typed into the Lab form's field
+ * NAME, for scripts that check what the form does with what a user types. */
+static void act_lab_field(GSimpleAction *a, GVariant *p, gpointer data)
+{
+    DmkWindow *self = data;
+    const char *name, *text;
+    (void)a;
+    g_variant_get(p, "(&s&s)", &name, &text);
+    if (!dmk_lab_page_type_field(self->lab_page, name, text))
+        g_printerr("drivemark: the Lab test chosen has no field '%s'\n", name);
+}
+
 /* ---- the full-span write's question ------------------------------------------ */
 
 /* The mounted file system that holds dir: the longest mount point that
@@ -1224,6 +1236,7 @@ void _dmk_window_add_actions(DmkWindow *self)
         {"close-tab", act_close_tab, NULL, NULL, NULL, {0}},
         {"choose-target", act_choose_target, NULL, NULL, NULL, {0}},
         {"target", act_target, "s", NULL, NULL, {0}},
+        {"lab-field", act_lab_field, "(ss)", NULL, NULL, {0}},
     };
     g_action_map_add_action_entries(G_ACTION_MAP(self), entries, G_N_ELEMENTS(entries), self);
     add_settings_actions(self);

@@ -7,7 +7,14 @@ runs in the compare tab (compare*.png) and one in its own tab (tab*.png),
 with the compare chart exported (compare-chart.png, @2x, .svg, .pdf); and
 a real queue-depth sweep's tab (sweep*.png); and the Lab tab after a
 sustained write and a latency-under-load run on the null backend's
-simulated drive (lab-sustained*.png, lab-latency*.png)."""
+simulated drive (lab-sustained*.png, lab-latency*.png).
+
+With --docs, only the README's set (docs/images, issue 16's list), from
+real runs on a folder under the build dir: the Benchmark tab mid-test
+with live numbers (docs-live.png) and after Stop (docs-stopped.png),
+Compare with 8 results in a 1024 px window (docs-compare-8.png), the
+Settings dialog (docs-settings.png), the dark theme with a chart
+(docs-dark-chart.png) and 2x scale (docs-scale2.png)."""
 
 import os
 import subprocess
@@ -99,10 +106,64 @@ def lab_shots(outdir):
                       ["--target", d] + LAB_SIM + args + ["--autorun"], env)
 
 
-def main(outdir):
+# Eight saved runs that differ as a reviewer's would: the data pattern,
+# the test size, the profile.
+DOCS_RUNS = [
+    ("default-64M", ["--profile", "default"]),
+    ("default-zeros", ["--profile", "default", "--data", "zero"]),
+    ("default-256M", ["--profile", "default", "--size", "256MiB"]),
+    ("nvme", ["--profile", "nvme"]),
+    ("peak", ["--profile", "peak"]),
+    ("real-world", ["--profile", "real"]),
+    ("default-2-threads", ["--profile", "default", "--threads", "2"]),
+    ("demo", ["--profile", "demo"]),
+]
+
+
+def docs_benchmark_shots(outdir, target):
+    """Mid-test (the run held at a progress report of its third test, the
+    picture taken once that is drawn, then Stop, as a user would) and the
+    window after that Stop."""
+    live = os.path.join(outdir, "docs-live.png")
+    args = (["--target", target, "--profile", "default", "--size", "64MiB", "--passes", "1",
+             "--measure", "3", "--warmup", "0", "--comment", "Drivemark screenshot",
+             "--autorun", "--stop-at", "measure:40"])
+    os.environ["DMK_TEST_SHOT_AT_HOLD"] = live
+    try:
+        shoot(os.path.join(outdir, "docs-stopped.png"), args, {})
+    finally:
+        os.environ.pop("DMK_TEST_SHOT_AT_HOLD", None)
+    w, h = t.check_screenshot(live)
+    print(f"{live}: {w}x{h}")
+
+
+def docs_shots(outdir, d):
+    target = os.path.join(d, "target")
+    os.mkdir(target)
+    docs_benchmark_shots(outdir, target)
+    saved = [cli_run(target, os.path.join(d, f"{name}.csv"), ["run"] + extra)
+             for name, extra in DOCS_RUNS]
+    opened = [a for p in saved for a in ("--open", p)]
+    os.environ["DMK_XVFB_SCREEN"] = "1024x768x24"
+    try:
+        shoot(os.path.join(outdir, "docs-compare-8.png"),
+              opened + ["--compare", "--window-size", "1024x700"], {})
+    finally:
+        os.environ.pop("DMK_XVFB_SCREEN", None)
+    shoot(os.path.join(outdir, "docs-settings.png"), ["--activate", "settings"], {})
+    shoot(os.path.join(outdir, "docs-dark-chart.png"), opened[:8] + ["--compare"],
+          VARIANTS["-dark"])
+    shoot(os.path.join(outdir, "docs-scale2.png"), ["--open", saved[0]], VARIANTS["-scale2"])
+
+
+def main(outdir, docs=False):
     os.makedirs(outdir, exist_ok=True)
     os.makedirs(t.TMP_BASE, exist_ok=True)
     try:
+        if docs:
+            with tempfile.TemporaryDirectory(prefix="shots-", dir=t.TMP_BASE) as d:
+                docs_shots(outdir, d)
+            return 0
         benchmark_shots(outdir)
         lab_shots(outdir)
         with tempfile.TemporaryDirectory(prefix="shots-", dir=t.TMP_BASE) as d:
@@ -114,4 +175,6 @@ def main(outdir):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1] if len(sys.argv) > 1 else "ui-shots"))
+    flags = [a for a in sys.argv[1:] if a == "--docs"]
+    rest = [a for a in sys.argv[1:] if a != "--docs"]
+    sys.exit(main(rest[0] if rest else "ui-shots", docs=bool(flags)))

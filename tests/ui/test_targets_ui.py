@@ -101,6 +101,30 @@ def test_target_error_cleared_when_fixed():
         return "error bar gone"
 
 
+def test_lab_field_error_cleared_when_fixed():
+    """Defect 7: a Lab duration typed wrong and Start pressed shows the
+    form's error, naming the field; typing a valid one takes it away
+    (the bar used to stay up after its cause was fixed)."""
+    base = ["--lab", "sustained", "--lab-size", "64MiB", "--lab-settle", "0"] + SIM
+    with Dir() as d:
+        bad = ["--activate", "lab-field(('Duration', 'ten minutes'))", "--activate", "run-lab"]
+        rc, lines, err, _ = t.run_app(["--target", d] + base + bad
+                                      + ["--dump-tiles", "--quit-when-done"])
+        shown = field(lines, "error") or ""
+        check("Duration" in shown and "ten minutes" in shown,
+              f"the error bar after Start with a bad duration: {shown!r}; stderr: {err}")
+        check(field(lines, "lab-state") != "running", "the test started with a bad duration")
+        fixed = bad + ["--activate", "lab-field(('Duration', '4 s'))"]
+        rc, lines, err, _ = t.run_app(["--target", d] + base + fixed
+                                      + ["--dump-tiles", "--quit-when-done"])
+        check(field(lines, "error") is None,
+              f"the error bar stayed after a valid duration was typed: {field(lines, 'error')}")
+        fields = {f[1]: f[2] for f in lines if f[0] == "lab-field"}
+        check(fields.get("Duration") == "4 s", f"form: {fields}")
+        check("no Lab" not in err and "has no field" not in err, f"stderr: {err}")
+        return f"shown: {shown[:60]}…; gone once fixed"
+
+
 def test_bad_csv_message_not_selected():
     """Defect 7: the message of a bad result file, opened at start."""
     with tempfile.TemporaryDirectory(prefix="bad-", dir=TMP_BASE) as out:
@@ -212,7 +236,8 @@ def test_lab_fits_1024x700():
 
 
 TESTS = [test_missing_folder_refused, test_file_as_target_refused, test_usable_folder_runs,
-         test_target_error_cleared_when_fixed, test_bad_csv_message_not_selected,
+         test_target_error_cleared_when_fixed, test_lab_field_error_cleared_when_fixed,
+         test_bad_csv_message_not_selected,
          test_tiles_grow_in_a_large_window, test_window_keeps_size_when_result_opens,
          test_nothing_cut_at_1024x700, test_lab_fits_1024x700]
 
