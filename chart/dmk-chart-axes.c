@@ -367,14 +367,19 @@ static void draw_x_labels(DmkChartCtx *c)
     }
 }
 
-/* A y axis title, read upwards as on the left, against the chart's edge. */
+/* A y axis title, read upwards as on the left, against the chart's edge;
+ * in a short plot (a small window, 2x scale) it shrinks down to 3/4 of
+ * its size before it is cut ("..., log scale" must stay readable). */
 static void draw_y_title(DmkChartCtx *c, const char *title, bool right)
 {
     cairo_t *cr = c->cr;
     const DmkRect *p = &c->plot;
     char buf[256];
-    dmk_chart_ellipsize(cr, title, p->h, buf, sizeof buf);
     cairo_save(cr);
+    double w = dmk_chart_text_width(cr, title);
+    if (w > p->h && w > 0)
+        dmk_chart_font(cr, fmax(c->font * 0.75, c->font * p->h / w * 0.98), DMK_TEXT_BOLD);
+    dmk_chart_ellipsize(cr, title, p->h, buf, sizeof buf);
     cairo_translate(cr, right ? c->width - c->pad : c->pad, p->y + p->h / 2);
     cairo_rotate(cr, -DMK_CHART_PI / 2);
     dmk_chart_text(cr, 0, 0, 0.5, right ? 1 : 0, buf);

@@ -262,6 +262,9 @@ static GtkWidget *table_body(const Table *t)
     gtk_scrolled_window_set_max_content_width(GTK_SCROLLED_WINDOW(sideways),
                                               TABLE_VALUES_MAX_WIDTH);
     gtk_scrolled_window_set_child(GTK_SCROLLED_WINDOW(sideways), GTK_WIDGET(t->values));
+    /* A scrollbar always drawn, not an overlay one that shows only under
+     * the pointer: without it, the columns past the edge look cut off. */
+    gtk_scrolled_window_set_overlay_scrolling(GTK_SCROLLED_WINDOW(sideways), FALSE);
     /* Its natural width and no more: the window's extra room is the chart's. */
     gtk_widget_set_hexpand(sideways, FALSE);
     gtk_widget_set_valign(sideways, GTK_ALIGN_START);
