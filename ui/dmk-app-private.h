@@ -56,7 +56,8 @@ struct _DmkApp {
     DmkAppOptions opt;
     DmkWindow *window;
     int exit_status;
-    int frames_waited; /* for a screenshot with something to show */
+    int frames_waited;          /* for a screenshot with something to show */
+    gboolean reading_clipboard; /* --dump-clipboard's read is in flight */
 };
 
 void _dmk_app_options_add(GApplication *app);
