@@ -56,8 +56,7 @@ struct _DmkApp {
     DmkAppOptions opt;
     DmkWindow *window;
     int exit_status;
-    int frames_waited;          /* for a screenshot with something to show */
-    gboolean reading_clipboard; /* --dump-clipboard's read is in flight */
+    int frames_waited; /* for a screenshot with something to show */
 };
 
 void _dmk_app_options_add(GApplication *app);

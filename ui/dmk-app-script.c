@@ -92,21 +92,13 @@ static void on_clipboard_text(GObject *source, GAsyncResult *result, gpointer da
     g_clear_error(&error);
     g_strfreev(lines);
     g_free(text);
-    self->reading_clipboard = FALSE;
     quit_if_asked(self);
-    g_application_release(G_APPLICATION(self));
 }
 
-/* What Ctrl+C puts on the clipboard, read back through GDK. The app is
- * held until the text is back: were the window closed meanwhile (a quit
- * from elsewhere), the read would be dropped unfinished with its task. */
+/* What Ctrl+C puts on the clipboard, read back through GDK. */
 static void dump_clipboard(DmkApp *self)
 {
     GtkWidget *w = GTK_WIDGET(self->window);
-    if (self->reading_clipboard)
-        return; /* one read; its end quits */
-    self->reading_clipboard = TRUE;
-    g_application_hold(G_APPLICATION(self));
     gtk_root_set_focus(GTK_ROOT(w), NULL); /* no text field may take the copy */
     gtk_widget_activate_action(w, "win.copy", NULL);
     gdk_clipboard_read_text_async(gtk_widget_get_clipboard(w), NULL, on_clipboard_text, self);
