@@ -39,7 +39,8 @@ static GtkWidget *shown_widget(DmkApp *self)
 {
     GtkWidget *question = dmk_window_get_question(self->window);
     GtkWidget *dialog = dmk_window_get_dialog(self->window);
-    return question ? question : dialog ? dialog : GTK_WIDGET(self->window);
+    GtkWidget *list = dmk_window_get_open_list(self->window);
+    return question ? question : dialog ? dialog : list ? list : GTK_WIDGET(self->window);
 }
 
 static void write_outputs(DmkApp *self)
