@@ -687,9 +687,9 @@ void _dmk_window_start_run(DmkWindow *self, int row, gboolean confirmed)
 {
     if (self->worker || self->lab_confirm || row >= DMK_ROWS_MAX)
         return;
-    /* What the list said may be old: a device mounted, or gone, since. */
-    if (!_dmk_window_recheck_target(self))
-        return;
+    /* What the list said may be old: a device mounted since runs its
+     * reads only. One gone, like a folder gone, is the engine's to say. */
+    _dmk_window_recheck_target(self);
     DmkRunSpec *spec = g_new(DmkRunSpec, 1);
     DmkRunStart start = {.owner = &_dmk_window_tiles_owner, .row = row};
     DmkError err = {0};
@@ -712,8 +712,7 @@ void _dmk_window_start_sweep(DmkWindow *self, gboolean confirmed)
     DmkRunStart start = {.owner = &_dmk_window_sweep_owner};
     DmkSweep sw;
     DmkError err = {0};
-    if (!_dmk_window_recheck_target(self))
-        return;
+    _dmk_window_recheck_target(self);
     _dmk_window_hide_error(self);
     dmk_sweep_page_get_sweep(self->sweep_page, &sw);
     if (build_sweep_spec(self, &sw, spec, &err) != DMK_OK) {
@@ -757,17 +756,17 @@ void dmk_window_run_lab(DmkWindow *self, gboolean confirmed)
     if (self->worker || self->lab_confirm)
         return;
     dmk_window_show_lab(self, DMK_LAB_NONE);
-    if (!_dmk_window_recheck_target(self))
-        return;
+    _dmk_window_recheck_target(self);
+    _dmk_window_hide_error(self);
     if (_dmk_window_target_usage(self)) {
         /* Every lab test writes; Start says so, and so does a shortcut. */
-        char *why = g_strdup_printf("Start is off: the lab tests write, and %s is in use (%s)",
+        char *why = g_strdup_printf("the lab tests write, and %s is in use (%s); only read tests "
+                                    "run on it",
                                     _dmk_window_target_path(self), _dmk_window_target_usage(self));
-        _dmk_window_set_status(self, why);
+        show_error(self, DMK_E_PERM, why);
         g_free(why);
         return;
     }
-    _dmk_window_hide_error(self);
     DmkRunSpec *spec = g_new(DmkRunSpec, 1);
     DmkRunStart lab = {.owner = &_dmk_window_lab_owner};
     if (build_lab_spec(self, spec)) {

@@ -4,7 +4,7 @@
 loop devices this script makes over files under the build dir: a free
 loop device keeps "Device (destroys data)" and every test; one with an
 ext4 mounted is listed "in use, mounted at DIR", its write and mixed
-tiles say "read only: ...", the Lab's Start is off, and a run reads
+tiles say "read only: ...", the Lab refuses to start, saying why, and a run reads
 (without the "type its name" question) and writes nothing (the backing
 file's checksum is unchanged); a loop device whose partition is mounted
 is in use through it; one used as swap says so (skipped where swapon is
@@ -179,8 +179,9 @@ def test_mounted_loop_reads_only():
         # Every lab test writes: Start (and its shortcut) is off, saying why.
         rc, lines, err, _ = t.run_app(["--target", dev] + QUICK + [
             "--activate", "run-lab", "--dump-tiles", "--quit-when-done"])
-        status = field(lines, "status") or ""
-        check("the lab tests write" in status and usage in status, f"lab status: {status!r}")
+        said = field(lines, "error") or ""
+        check("lab tests write" in said and usage in said, f"lab refused with {said!r}")
+        check(not [f for f in lines if f[0] == "dialog"], "the lab asked a question")
         check(sha(img) == before, "the lab changed the mounted device's data")
         return f"{title}; list shot {w}x{h}"
 
