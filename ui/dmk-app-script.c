@@ -75,8 +75,15 @@ static void write_outputs(DmkApp *self)
 
 static void quit_if_asked(DmkApp *self)
 {
-    if (self->opt.quit_when_done && self->window)
-        gtk_window_destroy(GTK_WINDOW(self->window));
+    if (!self->opt.quit_when_done || !self->window)
+        return;
+    /* An open list (win.show-targets) is closed first: destroyed with its
+     * window while popped up, the popover asks a gone surface for the
+     * pointer (a critical). */
+    GtkWidget *list = dmk_window_get_open_list(self->window);
+    if (list)
+        gtk_popover_popdown(GTK_POPOVER(list));
+    gtk_window_destroy(GTK_WINDOW(self->window));
 }
 
 static void on_clipboard_text(GObject *source, GAsyncResult *result, gpointer data)

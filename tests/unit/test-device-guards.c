@@ -15,6 +15,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "dmk-platform.h"
 #include "dmk-target-linux.h"
 #include "dmk-test-tree.h"
 #include "dmk-test.h"
@@ -569,6 +570,22 @@ static void test_usage_unknown_is_in_use(void)
     remove_tree();
 }
 
+/* A device gone since it was listed (or a path that is no block
+ * device) is said, not taken for a free one. */
+static void test_usage_of_gone_device(void)
+{
+    char use[384], path[PATH_MAX];
+    DMK_CHECK(dmk_os_device_usage("/dev/dmk-no-such-device", use, sizeof use) == DMK_E_NOENT);
+    DMK_CHECK_STR(use, "No such file or directory");
+    snprintf(path, sizeof path, "%s/not-a-device", dmk_test_tmpdir());
+    FILE *f = fopen(path, "w");
+    DMK_CHECK(f != NULL);
+    fclose(f);
+    DMK_CHECK(dmk_os_device_usage(path, use, sizeof use) == DMK_E_INVAL);
+    DMK_CHECK_STR(use, "it is a regular file now, not a block device");
+    unlink(path);
+}
+
 int main(void)
 {
     DMK_TEST(test_unused_passes);
@@ -593,5 +610,6 @@ int main(void)
     DMK_TEST(test_usage_texts);
     DMK_TEST(test_usage_through_shared_file);
     DMK_TEST(test_usage_unknown_is_in_use);
+    DMK_TEST(test_usage_of_gone_device);
     return dmk_test_done();
 }
