@@ -97,6 +97,12 @@ static void device_check(DmkTargetItem *item)
         item->problem = g_strdup_printf("it is no longer there (%s)", usage);
         return;
     }
+    /* The node stays when its storage goes (a loop device detached, a
+     * card taken out): nothing there to measure. */
+    if (dmk_os_device_empty(item->path)) {
+        item->problem = g_strdup("it holds no storage now (detached or taken out)");
+        return;
+    }
     item->device.in_use = rc > 0;
     g_strlcpy(item->device.usage, usage, sizeof item->device.usage);
 }

@@ -421,16 +421,43 @@ static void update_target_tooltip(DmkWindow *self)
 
 /* Checks the chosen target again (a folder may have gone since it was
  * listed); Run and Start follow: off, saying why, while it cannot work. */
+/* The item's rows show what its check found now (a device mounted or
+ * gone since the listing): the list and the button redraw it, the
+ * selection staying where it is. */
+static void redraw_item(DmkWindow *self, DmkTargetItem *item)
+{
+    guint pos;
+    if (!g_list_store_find(self->targets, item, &pos))
+        return;
+    gboolean was = self->syncing;
+    self->syncing = TRUE;
+    g_list_model_items_changed(G_LIST_MODEL(self->targets), pos, 1, 1);
+    gtk_drop_down_set_selected(self->target_dd, pos);
+    self->syncing = was;
+}
+
+static void check_target(DmkWindow *self, DmkTargetItem *item)
+{
+    char *before = dmk_target_item_describe(item, TRUE);
+    if (!dmk_target_item_check(item))
+        self->target_problem =
+            g_strdup_printf("%s cannot be used: %s", dmk_target_item_get_path(item),
+                            dmk_target_item_get_reason(item));
+    char *after = dmk_target_item_describe(item, TRUE);
+    if (strcmp(before, after) != 0)
+        redraw_item(self, item);
+    g_free(before);
+    g_free(after);
+}
+
 static void update_target_state(DmkWindow *self)
 {
     DmkTargetItem *item = gtk_drop_down_get_selected_item(self->target_dd);
     g_clear_pointer(&self->target_problem, g_free);
     if (!item)
         self->target_problem = g_strdup("no target is chosen");
-    else if (!dmk_target_item_check(item))
-        self->target_problem =
-            g_strdup_printf("%s cannot be used: %s", dmk_target_item_get_path(item),
-                            dmk_target_item_get_reason(item));
+    else
+        check_target(self, item);
     if (dmk_window_is_running(self))
         return; /* the run's end puts the buttons back, with this */
     const char *usage = item ? dmk_target_item_get_usage(item) : NULL;
