@@ -4,7 +4,7 @@
 loop devices this script makes over files under the build dir: a free
 loop device keeps "Device (destroys data)" and every test; one with an
 ext4 mounted is listed "in use, mounted at DIR", its write and mixed
-tiles say "read only: ...", the Lab refuses to start, saying why, and a run reads
+tiles say "read only: ...", a sweep reads only, the Lab refuses to start, saying why, and a run reads
 (without the "type its name" question) and writes nothing (the backing
 file's checksum is unchanged); a loop device whose partition is mounted
 is in use through it; one used as swap says so (skipped where swapon is
@@ -15,6 +15,7 @@ Needs root, losetup, mkfs.ext4; skips with the reason otherwise. Prints
 TAP."""
 
 import atexit
+import json
 import os
 import shutil
 import signal
@@ -176,6 +177,14 @@ def test_mounted_loop_reads_only():
         check(measured and all(k[1] == "read" for k in measured), f"measured: {measured}")
         check_read_only(lines, dev, usage)
         check(sha(img) == before, "the run changed the mounted device's data")
+        # The sweep reads only, whatever its Directions said.
+        out = os.path.join(d, "sweep.json")
+        rc, lines, err, _ = t.run_app(["--target", dev, "--sweep", "qd", "--autorun", "--json",
+                                       out, "--dump-tiles", "--quit-when-done"] + QUICK[2:])
+        check(rc == 0, f"sweep exit {rc}; stderr: {err}")
+        modes = {test.get("mode") for test in json.load(open(out)).get("results", [])}
+        check(modes == {"read"}, f"the sweep ran {modes}")
+        check(sha(img) == before, "the sweep changed the mounted device's data")
         # Every lab test writes: Start (and its shortcut) is off, saying why.
         rc, lines, err, _ = t.run_app(["--target", dev] + QUICK + [
             "--activate", "run-lab", "--dump-tiles", "--quit-when-done"])
