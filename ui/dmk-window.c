@@ -419,8 +419,6 @@ static void update_target_tooltip(DmkWindow *self)
     g_free(tip);
 }
 
-/* Checks the chosen target again (a folder may have gone since it was
- * listed); Run and Start follow: off, saying why, while it cannot work. */
 /* The item's rows show what its check found now (a device mounted or
  * gone since the listing): the list and the button redraw it, the
  * selection staying where it is. */
@@ -450,6 +448,9 @@ static void check_target(DmkWindow *self, DmkTargetItem *item)
     g_free(after);
 }
 
+/* Checks the chosen target again (a folder may have gone since it was
+ * listed, a device been mounted); Run and Start follow: off, saying why,
+ * while it cannot work, and only the read tests on a device in use. */
 static void update_target_state(DmkWindow *self)
 {
     DmkTargetItem *item = gtk_drop_down_get_selected_item(self->target_dd);
