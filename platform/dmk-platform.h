@@ -113,11 +113,25 @@ typedef struct {
     char path[256];      /* "/dev/sdb", "\\\\.\\PhysicalDrive1" */
     char model[128];     /* "" when unknown */
     uint64_t size_bytes; /* 0 when unknown */
+    bool in_use;         /* something uses its storage: only reading is offered */
+    char usage[384];     /* what uses it (dmk_os_device_usage), "" when free */
 } DmkDevice;
 
-/* Fills out[0..max) with the whole block devices (Linux: /sys/block);
- * returns how many, or a negative DmkErrCode. */
+/* Fills out[0..max) with the whole block devices (Linux: /sys/block),
+ * each with what uses it; returns how many, or a negative DmkErrCode. */
 int dmk_os_list_devices(DmkDevice *out, size_t max);
+
+/* What uses the device's storage, by any path, in a device list's short
+ * words: "mounted at / (vda1)", "swap (loop3)", "held by dm-0
+ * (device-mapper \"vg-root\")", "in use by the kernel". The one place
+ * a front end gets this text: it comes from the raw-device write guard's
+ * own walk (Linux: dmk-guard-linux.c), less its scan of files open in
+ * processes, which the guard still does before a write. 1 when in use
+ * (or when that cannot be checked, buf saying why), 0 when free (buf
+ * ""), a negative DmkErrCode when path is no block device now (gone
+ * since it was listed: buf says so). Windows: 0 (its open refuses a
+ * disk with mounted volumes). */
+int dmk_os_device_usage(const char *path, char *buf, size_t len);
 
 /* The device path with symbolic links resolved ("/dev/disk/by-id/x" ->
  * "/dev/sdb"); a copy of path where nothing resolves (Windows, a path

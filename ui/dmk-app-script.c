@@ -39,7 +39,8 @@ static GtkWidget *shown_widget(DmkApp *self)
 {
     GtkWidget *question = dmk_window_get_question(self->window);
     GtkWidget *dialog = dmk_window_get_dialog(self->window);
-    return question ? question : dialog ? dialog : GTK_WIDGET(self->window);
+    GtkWidget *list = dmk_window_get_open_list(self->window);
+    return question ? question : dialog ? dialog : list ? list : GTK_WIDGET(self->window);
 }
 
 static void write_outputs(DmkApp *self)
@@ -74,8 +75,15 @@ static void write_outputs(DmkApp *self)
 
 static void quit_if_asked(DmkApp *self)
 {
-    if (self->opt.quit_when_done && self->window)
-        gtk_window_destroy(GTK_WINDOW(self->window));
+    if (!self->opt.quit_when_done || !self->window)
+        return;
+    /* An open list (win.show-targets) is closed first: destroyed with its
+     * window while popped up, the popover asks a gone surface for the
+     * pointer (a critical). */
+    GtkWidget *list = dmk_window_get_open_list(self->window);
+    if (list)
+        gtk_popover_popdown(GTK_POPOVER(list));
+    gtk_window_destroy(GTK_WINDOW(self->window));
 }
 
 /* The text the clipboard holds, from its content provider: the window's

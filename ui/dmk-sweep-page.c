@@ -21,6 +21,8 @@ static guint signals[N_SIGNALS];
 struct _DmkSweepPage {
     GtkBox parent_instance;
     GtkWidget *kind_dd, *pattern_dd, *mode_dd;
+    gboolean read_only; /* the target takes no writes: the sweep reads */
+    guint user_mode;    /* the Directions the user chose, back when writes are */
     GtkWidget *button;
     GtkWidget *points_label, *note_label;
     GtkWidget *progress;
@@ -41,7 +43,7 @@ void dmk_sweep_page_get_sweep(DmkSweepPage *self, DmkSweep *out)
     guint p = gtk_drop_down_get_selected(GTK_DROP_DOWN(self->pattern_dd));
     guint m = gtk_drop_down_get_selected(GTK_DROP_DOWN(self->mode_dd));
     dmk_sweep_init(out, k == 1 ? DMK_SWEEP_BS : DMK_SWEEP_QD, patterns[p < 2 ? p : 0]);
-    out->mode = modes[m < 3 ? m : 0];
+    out->mode = self->read_only ? DMK_RUN_READ : modes[m < 3 ? m : 0];
 }
 
 static void append_point(GString *s, const DmkSweep *sw, size_t i)
@@ -104,12 +106,27 @@ void dmk_sweep_page_block_start(DmkSweepPage *self, const char *why)
         dmk_start_button_block(self->button, why, "Run the sweep");
 }
 
+void dmk_sweep_page_set_read_only(DmkSweepPage *self, const char *why)
+{
+    GtkDropDown *dd = GTK_DROP_DOWN(self->mode_dd);
+    if (why && !self->read_only)
+        self->user_mode = gtk_drop_down_get_selected(dd);
+    gboolean was = self->read_only;
+    self->read_only = why != NULL;
+    gtk_drop_down_set_selected(dd, why   ? 1
+                                   : was ? self->user_mode
+                                         : gtk_drop_down_get_selected(dd));
+    gtk_widget_set_sensitive(self->mode_dd, !why && gtk_widget_get_sensitive(self->kind_dd));
+    gtk_widget_set_tooltip_text(self->mode_dd,
+                                why ? why : "Directions: a read sweep, then a write sweep");
+}
+
 void dmk_sweep_page_set_running(DmkSweepPage *self, gboolean running, gboolean mine)
 {
     dmk_start_button_set(self->button, running, mine, "Stop the sweep (Esc)", "Run the sweep");
     gtk_widget_set_sensitive(self->kind_dd, !running);
     gtk_widget_set_sensitive(self->pattern_dd, !running);
-    gtk_widget_set_sensitive(self->mode_dd, !running);
+    gtk_widget_set_sensitive(self->mode_dd, !running && !self->read_only);
 }
 
 static void show_live(DmkSweepPage *self)

@@ -28,6 +28,10 @@ void dmk_sweep_page_set_kind(DmkSweepPage *self, DmkSweepKind kind);
 /* Start is off while the target cannot work, its tooltip saying why;
  * NULL turns it back on. Not while a run is under way. */
 void dmk_sweep_page_block_start(DmkSweepPage *self, const char *why);
+/* The target takes no writes (a device in use): the sweep reads only,
+ * the Directions list shows "Read" and is off, why ("read only: mounted
+ * at /") in its tooltip. NULL gives the list back as the user left it. */
+void dmk_sweep_page_set_read_only(DmkSweepPage *self, const char *why);
 void dmk_sweep_page_set_note(DmkSweepPage *self, const char *note);
 
 /* A run began (running and mine) or ended, or another run keeps the

@@ -20,8 +20,8 @@ struct _DmkTargetItem {
     char *path;       /* where the test file goes */
     DmkVolume volume; /* the file system under path */
     gboolean has_volume;
-    DmkDevice device; /* DMK_TARGET_DEVICE: the disk */
-    char *problem;    /* a folder's: why it cannot work; NULL when it can */
+    DmkDevice device; /* DMK_TARGET_DEVICE: the disk, and what uses it */
+    char *problem;    /* a folder's or device's: why it cannot work; NULL when it can */
 };
 
 G_DEFINE_FINAL_TYPE(DmkTargetItem, dmk_target_item, G_TYPE_OBJECT)
@@ -66,7 +66,7 @@ const char *dmk_target_item_get_path(DmkTargetItem *item)
 
 const char *dmk_target_item_get_reason(DmkTargetItem *item)
 {
-    if (item->kind == DMK_TARGET_FOLDER)
+    if (item->kind == DMK_TARGET_FOLDER || item->kind == DMK_TARGET_DEVICE)
         return item->problem ? item->problem : "";
     return item->has_volume && item->kind == DMK_TARGET_VOLUME ? item->volume.reason : "";
 }
@@ -78,8 +78,33 @@ gboolean dmk_target_item_is_selectable(DmkTargetItem *item)
 
 gboolean dmk_target_item_can_run(DmkTargetItem *item)
 {
-    return dmk_target_item_is_selectable(item) && item->kind != DMK_TARGET_CHOOSE &&
-           !(item->kind == DMK_TARGET_FOLDER && item->problem);
+    return dmk_target_item_is_selectable(item) && item->kind != DMK_TARGET_CHOOSE && !item->problem;
+}
+
+const char *dmk_target_item_get_usage(DmkTargetItem *item)
+{
+    return item->kind == DMK_TARGET_DEVICE && item->device.in_use ? item->device.usage : NULL;
+}
+
+/* What uses the device now (it may have been mounted, or gone, since it
+ * was listed): the platform's words, as the list shows them. */
+static void device_check(DmkTargetItem *item)
+{
+    char usage[sizeof item->device.usage];
+    int rc = dmk_os_device_usage(item->path, usage, sizeof usage);
+    g_clear_pointer(&item->problem, g_free);
+    if (rc < 0) {
+        item->problem = g_strdup_printf("it is no longer there (%s)", usage);
+        return;
+    }
+    /* The node stays when its storage goes (a loop device detached, a
+     * card taken out): nothing there to measure. */
+    if (dmk_os_device_empty(item->path)) {
+        item->problem = g_strdup("it holds no storage now (detached or taken out)");
+        return;
+    }
+    item->device.in_use = rc > 0;
+    g_strlcpy(item->device.usage, usage, sizeof item->device.usage);
 }
 
 /* Why the folder cannot take a test file, in the OS's words; NULL when it
@@ -102,6 +127,8 @@ static char *folder_problem(const char *path, gboolean has_volume)
 
 gboolean dmk_target_item_check(DmkTargetItem *item)
 {
+    if (item->kind == DMK_TARGET_DEVICE)
+        device_check(item);
     if (item->kind != DMK_TARGET_FOLDER)
         return dmk_target_item_can_run(item);
     g_free(item->problem);
@@ -158,18 +185,18 @@ static void add_volumes(GListStore *store)
 }
 
 /* Raw devices come after the folders, apart from them: a device is
- * never what a user picking a folder meant. */
+ * never what a user picking a folder meant. Each says what uses it (the
+ * platform's walk, dmk_os_device_usage); the title is made when shown,
+ * from what the last check found. */
 static void add_devices(GListStore *store)
 {
     DmkDevice *devs = g_new0(DmkDevice, MAX_DEVICES);
     int n = dmk_os_list_devices(devs, MAX_DEVICES);
     for (int i = 0; i < n; i++) {
-        char *name = g_strdup_printf("Device (destroys data): %s", devs[i].path);
-        DmkTargetItem *item = item_new(DMK_TARGET_DEVICE, name, devs[i].path);
+        DmkTargetItem *item = item_new(DMK_TARGET_DEVICE, devs[i].path, devs[i].path);
         item->device = devs[i];
         g_list_store_append(store, item);
         g_object_unref(item);
-        g_free(name);
     }
     g_free(devs);
 }
@@ -259,8 +286,13 @@ static char *format_detail(DmkTargetItem *item)
         return g_strdup("Benchmark the drive under any folder");
     if (item->kind == DMK_TARGET_DEVICE) {
         char *size_s = g_format_size_full(item->device.size_bytes, G_FORMAT_SIZE_IEC_UNITS);
-        char *d = g_strdup_printf("%s%s%s \u2014 raw disk: write tests erase it",
-                                  item->device.model, item->device.model[0] ? ", " : "", size_s);
+        const char *usage = dmk_target_item_get_usage(item);
+        char *what = item->problem ? g_strdup_printf("cannot be used: %s", item->problem)
+                     : usage       ? g_strdup_printf("%s: read tests only", usage)
+                                   : g_strdup("raw disk: write tests erase it");
+        char *d = g_strdup_printf("%s%s%s \u2014 %s", item->device.model,
+                                  item->device.model[0] ? ", " : "", size_s, what);
+        g_free(what);
         g_free(size_s);
         return d;
     }
@@ -285,9 +317,17 @@ static char *format_detail(DmkTargetItem *item)
     return detail;
 }
 
-/* The first line in the list: a volume's mount point, a folder's name. */
+/* The first line in the list: a volume's mount point, a folder's name, a
+ * device's path, in use or with the warning (what uses it is the second
+ * line's, which has room for a mount point's path). */
 static char *format_title(DmkTargetItem *item)
 {
+    if (item->kind == DMK_TARGET_DEVICE)
+        return g_strdup_printf("Device (%s): %s",
+                               item->problem                     ? "cannot be used"
+                               : dmk_target_item_get_usage(item) ? "in use, read only"
+                                                                 : "destroys data",
+                               item->path);
     if (item->kind != DMK_TARGET_FOLDER || strcmp(item->name, item->path) != 0)
         return g_strdup(item->name);
     return g_path_get_basename(item->path);
@@ -300,7 +340,10 @@ static char *format_compact(DmkTargetItem *item)
     if (item->kind == DMK_TARGET_CHOOSE)
         return g_strdup(item->name);
     if (item->kind == DMK_TARGET_DEVICE)
-        return g_strdup_printf("%s  (device)", item->path);
+        return g_strdup_printf("%s  (device%s)", item->path,
+                               item->problem                     ? ", cannot be used"
+                               : dmk_target_item_get_usage(item) ? ", in use: read only"
+                                                                 : "");
     char *name = item->kind == DMK_TARGET_VOLUME       ? g_strdup(item->path)
                  : strcmp(item->name, item->path) != 0 ? g_strdup("Home")
                                                        : g_path_get_basename(item->path);
@@ -316,6 +359,11 @@ static char *format_compact(DmkTargetItem *item)
     g_free(use);
     g_free(name);
     return line;
+}
+
+char *dmk_target_item_describe(DmkTargetItem *item, gboolean detail)
+{
+    return detail ? format_detail(item) : format_title(item);
 }
 
 static void setup_row(GtkSignalListItemFactory *f, GtkListItem *li, gpointer compact)

@@ -2,7 +2,8 @@
 /* The target drop-down's model: the home folder, every mounted file
  * system the platform layer lists (unusable ones shown disabled with the
  * reason), folders the user picked, the whole block devices as raw
- * targets ("Device (destroys data)"), and "Choose folder…" last. */
+ * targets ("Device (destroys data)", or what uses one that is in use),
+ * and "Choose folder…" last. */
 #ifndef DMK_TARGET_LIST_H
 #define DMK_TARGET_LIST_H
 
@@ -37,7 +38,17 @@ gboolean dmk_target_item_is_selectable(DmkTargetItem *item);
 /* Whether a run could start on it: a usable volume, a device, or a folder
  * that exists, is a folder, can be written and lies on a known file system. */
 gboolean dmk_target_item_can_run(DmkTargetItem *item);
-/* Checks a folder again (it may have gone since it was listed); returns
+/* What uses a device ("mounted at / (vda1)", dmk_os_device_usage), as
+ * its last check found; NULL when free or not a device. A device in use
+ * is offered for reading only. */
+const char *dmk_target_item_get_usage(DmkTargetItem *item);
+/* The item's lines in the list: the title ("Device (destroys data):
+ * /dev/sdb", "Device (in use, read only): /dev/loop3"), or with detail
+ * the second line ("32.0 MiB \u2014 mounted at /mnt (loop3p1): read tests
+ * only"). Free with g_free. */
+char *dmk_target_item_describe(DmkTargetItem *item, gboolean detail);
+/* Checks a folder again (it may have gone since it was listed), or what
+ * uses a device (mounted, or gone, since); returns
  * dmk_target_item_can_run. */
 gboolean dmk_target_item_check(DmkTargetItem *item);
 

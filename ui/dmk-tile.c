@@ -12,6 +12,7 @@ typedef enum {
     DMK_TILE_LIVE,     /* live: the test under way, as it goes */
     DMK_TILE_PARTIAL,  /* live: the run ended during the test; not a result */
     DMK_TILE_SKIPPED,  /* "\u2014": the run ended before the test */
+    DMK_TILE_BLOCKED,  /* "\u2014": the target allows no such test (why on the badge) */
 } DmkTileState;
 
 struct _DmkTile {
@@ -225,13 +226,14 @@ static void refresh(DmkTile *self)
     char text[48];
     DmkStats zero = {0};
     const DmkStats *s = shown_stats(self);
-    if (self->state == DMK_TILE_SKIPPED)
+    if (self->state == DMK_TILE_SKIPPED || self->state == DMK_TILE_BLOCKED)
         g_strlcpy(text, "\u2014", sizeof text);
     else
         dmk_unit_format(self->unit, s ? s : &zero, text, sizeof text);
     gtk_label_set_text(GTK_LABEL(self->label), text);
     self->fraction = dmk_unit_meter(self->unit, s ? s : &zero);
-    static const char *const classes[] = {NULL, NULL, "stale", "live", "partial", "skipped"};
+    static const char *const classes[] = {NULL,      NULL,      "stale",  "live",
+                                          "partial", "skipped", "blocked"};
     for (size_t i = 0; i < G_N_ELEMENTS(classes); i++)
         if (classes[i])
             set_class(GTK_WIDGET(self), classes[i], self->state == (DmkTileState)i);
@@ -411,6 +413,25 @@ void dmk_tile_set_skipped(DmkTile *self, const char *why)
     set_state(self, DMK_TILE_SKIPPED, why);
 }
 
+void dmk_tile_set_blocked(DmkTile *self, const char *why)
+{
+    g_return_if_fail(DMK_IS_TILE(self));
+    if (!why) {
+        if (self->state == DMK_TILE_BLOCKED) {
+            dmk_tile_set_flags(self, NULL, NULL);
+            dmk_tile_set_stats(self, NULL);
+        }
+        return;
+    }
+    /* The badge says it where it shows, not only in a tooltip. */
+    dmk_tile_set_flags(self, NULL, NULL);
+    gtk_label_set_text(GTK_LABEL(self->badge), why);
+    gtk_widget_set_visible(self->badge, TRUE);
+    set_class(self->badge, "warn", TRUE);
+    set_state(self, DMK_TILE_BLOCKED, why);
+    gtk_widget_queue_resize(GTK_WIDGET(self));
+}
+
 void dmk_tile_set_progress(DmkTile *self, double fraction)
 {
     g_return_if_fail(DMK_IS_TILE(self));
@@ -429,7 +450,8 @@ double dmk_tile_get_progress(DmkTile *self)
 
 const char *dmk_tile_get_state(DmkTile *self)
 {
-    static const char *const names[] = {"empty", "measured", "stale", "live", "partial", "skipped"};
+    static const char *const names[] = {"empty",   "measured", "stale",  "live",
+                                        "partial", "skipped",  "blocked"};
     g_return_val_if_fail(DMK_IS_TILE(self), "");
     return names[self->state];
 }

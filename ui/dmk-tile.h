@@ -63,7 +63,13 @@ void dmk_tile_set_partial(DmkTile *self, const char *why);
  * the tooltip; any old value and flags are gone. */
 void dmk_tile_set_skipped(DmkTile *self, const char *why);
 
-/* "empty", "measured", "stale", "live", "partial" or "skipped" (tests). */
+/* The target allows no such test (a write test on a device in use): no
+ * number, why on the badge ("read only: mounted at /") and in the
+ * tooltip; any old value goes. NULL lifts it (the tile is empty then). */
+void dmk_tile_set_blocked(DmkTile *self, const char *why);
+
+/* "empty", "measured", "stale", "live", "partial", "skipped" or
+ * "blocked" (tests). */
 const char *dmk_tile_get_state(DmkTile *self);
 
 /* How far the progress bar is, -1 when hidden (tests). */

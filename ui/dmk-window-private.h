@@ -303,6 +303,15 @@ void _dmk_window_comment_changed(DmkWindow *self);
 
 /* dmk-window-device.c */
 gboolean _dmk_window_target_is_device(DmkWindow *self);
+/* What uses the chosen device ("mounted at / (vda1)"), as its last check
+ * found; NULL when the target is no device or a free one. Only read
+ * tests run on a device in use: no write or mixed test, no Lab test (each
+ * writes), no write sweep, and no "type its name" question. */
+const char *_dmk_window_target_usage(DmkWindow *self);
+/* Checks the chosen target again, as Run and Start do (a folder may have
+ * gone, a device been mounted or unplugged since it was listed), and
+ * updates the buttons and tiles; whether a run can start on it. */
+gboolean _dmk_window_recheck_target(DmkWindow *self);
 /* TRUE when spec may start now: no device, or a device it only reads.
  * Otherwise asks the user to type the device's name (Start stays
  * refused until it matches exactly), then starts it as start says with

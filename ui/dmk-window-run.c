@@ -16,6 +16,7 @@
 #include "dmk-report.h"
 #include "dmk-request.h"
 #include "dmk-screenshot.h"
+#include "dmk-target-list.h"
 #include "dmk-text.h"
 
 static void show_error(DmkWindow *self, int code, const char *message);
@@ -116,8 +117,10 @@ static int build_spec(DmkWindow *self, int row, DmkRunSpec *spec, DmkRunStart *s
          i++)
         rc = dmk_run_request_set(r, DMK_REQ_TEST, p->tests[i], err);
     r->read_share = (uint32_t)g_settings_get_int(self->settings, "mix-read-share");
-    r->mode = _dmk_window_run_mode(self);
-    r->mix = _dmk_window_mix(self);
+    /* A device in use is only read: its write and mixed tiles say why. */
+    gboolean read_only = _dmk_window_target_usage(self) != NULL;
+    r->mode = read_only ? DMK_RUN_READ : _dmk_window_run_mode(self);
+    r->mix = !read_only && _dmk_window_mix(self);
     r->verify = g_settings_get_boolean(self->settings, "verify");
     r->verify_if_writes = true;
     if (rc == DMK_OK)
@@ -133,6 +136,8 @@ static int build_sweep_spec(DmkWindow *self, const DmkSweep *sw, DmkRunSpec *spe
     DmkRunRequest *r = g_new(DmkRunRequest, 1);
     int rc = fill_request(self, DMK_REQUEST_SWEEP, DMK_LAB_NONE, r, err);
     r->sweep = *sw;
+    if (_dmk_window_target_usage(self))
+        r->sweep.mode = DMK_RUN_READ; /* as the Sweep tab shows it */
     if (rc == DMK_OK)
         rc = dmk_run_request_build(r, spec, err);
     g_free(r);
@@ -682,6 +687,9 @@ void _dmk_window_start_run(DmkWindow *self, int row, gboolean confirmed)
 {
     if (self->worker || self->lab_confirm || row >= DMK_ROWS_MAX)
         return;
+    /* What the list said may be old: a device mounted since runs its
+     * reads only. One gone, like a folder gone, is the engine's to say. */
+    _dmk_window_recheck_target(self);
     DmkRunSpec *spec = g_new(DmkRunSpec, 1);
     DmkRunStart start = {.owner = &_dmk_window_tiles_owner, .row = row};
     DmkError err = {0};
@@ -704,6 +712,7 @@ void _dmk_window_start_sweep(DmkWindow *self, gboolean confirmed)
     DmkRunStart start = {.owner = &_dmk_window_sweep_owner};
     DmkSweep sw;
     DmkError err = {0};
+    _dmk_window_recheck_target(self);
     _dmk_window_hide_error(self);
     dmk_sweep_page_get_sweep(self->sweep_page, &sw);
     if (build_sweep_spec(self, &sw, spec, &err) != DMK_OK) {
@@ -747,7 +756,17 @@ void dmk_window_run_lab(DmkWindow *self, gboolean confirmed)
     if (self->worker || self->lab_confirm)
         return;
     dmk_window_show_lab(self, DMK_LAB_NONE);
+    _dmk_window_recheck_target(self);
     _dmk_window_hide_error(self);
+    if (_dmk_window_target_usage(self)) {
+        /* Every lab test writes; Start says so, and so does a shortcut. */
+        char *why = g_strdup_printf("the lab tests write, and %s is in use (%s); only read tests "
+                                    "run on it",
+                                    _dmk_window_target_path(self), _dmk_window_target_usage(self));
+        show_error(self, DMK_E_PERM, why);
+        g_free(why);
+        return;
+    }
     DmkRunSpec *spec = g_new(DmkRunSpec, 1);
     DmkRunStart lab = {.owner = &_dmk_window_lab_owner};
     if (build_lab_spec(self, spec)) {
@@ -959,6 +978,22 @@ static void dump_target(DmkWindow *self, GString *s)
                            self->target_problem ? self->target_problem : "ok");
     g_string_append_printf(s, "run-button\t%s\t%s\n", gtk_widget_get_sensitive(b) ? "on" : "off",
                            tip ? tip : "");
+    const char *usage = _dmk_window_target_usage(self);
+    g_string_append_printf(s, "target-usage\t%s\n", usage ? usage : "");
+    /* The devices as the list shows them: "device PATH TITLE DETAIL". */
+    guint n = g_list_model_get_n_items(G_LIST_MODEL(self->targets));
+    for (guint i = 0; i < n; i++) {
+        DmkTargetItem *item = g_list_model_get_item(G_LIST_MODEL(self->targets), i);
+        if (dmk_target_item_get_kind(item) == DMK_TARGET_DEVICE) {
+            char *title = dmk_target_item_describe(item, FALSE);
+            char *detail = dmk_target_item_describe(item, TRUE);
+            g_string_append_printf(s, "device\t%s\t%s\t%s\n", dmk_target_item_get_path(item), title,
+                                   detail);
+            g_free(title);
+            g_free(detail);
+        }
+        g_object_unref(item);
+    }
 }
 
 char *dmk_window_dump(DmkWindow *self)

@@ -101,7 +101,11 @@ void _dmk_window_update_lab_note(DmkWindow *self)
     char *data = g_settings_get_string(self->settings, "data");
     const char *kind = strcmp(data, "zero") == 0 ? "all-zero" : "random";
     /* A raw device has no free space and no test file: its data is lost. */
-    char *note = _dmk_window_target_is_device(self)
+    const char *usage = _dmk_window_target_usage(self);
+    char *note = usage ? g_strdup_printf("Raw device %s, the Benchmark tab's target, is in use "
+                                         "(%s): the lab tests write, so none runs on it",
+                                         where, usage)
+                 : _dmk_window_target_is_device(self)
                      ? g_strdup_printf("Raw device %s, the Benchmark tab's target: the test "
                                        "writes over its data; %s data",
                                        where, kind)

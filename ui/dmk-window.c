@@ -55,6 +55,12 @@ DmkUnit _dmk_window_unit(DmkWindow *self)
     return u;
 }
 
+const char *_dmk_window_target_usage(DmkWindow *self)
+{
+    DmkTargetItem *item = gtk_drop_down_get_selected_item(self->target_dd);
+    return item ? dmk_target_item_get_usage(item) : NULL;
+}
+
 const char *_dmk_window_target_path(DmkWindow *self)
 {
     DmkTargetItem *item = gtk_drop_down_get_selected_item(self->target_dd);
@@ -63,14 +69,29 @@ const char *_dmk_window_target_path(DmkWindow *self)
 
 /* ---- rows and tiles -------------------------------------------------- */
 
+/* A device in use runs its read tests whatever the mode: their column
+ * shows; the others say why they do not run (mark_read_only). */
 static gboolean column_shown(DmkWindow *self, DmkMode mode)
 {
     DmkRunMode rm = _dmk_window_run_mode(self);
     if (mode == DMK_MODE_MIX)
         return _dmk_window_mix(self);
     if (mode == DMK_MODE_READ)
-        return rm != DMK_RUN_WRITE;
+        return rm != DMK_RUN_WRITE || _dmk_window_target_usage(self);
     return rm != DMK_RUN_READ;
+}
+
+/* The write and mixed tiles of a device in use: no number, "read only:
+ * mounted at /" on them; lifted once the target is free (or no device). */
+static void mark_read_only(DmkWindow *self)
+{
+    const char *usage = _dmk_window_target_usage(self);
+    char *why = usage ? g_strdup_printf("read only: %s", usage) : NULL;
+    for (int r = 0; r < DMK_ROWS_MAX; r++) {
+        dmk_tile_set_blocked(self->tiles[r][DMK_MODE_WRITE], why);
+        dmk_tile_set_blocked(self->tiles[r][DMK_MODE_MIX], why);
+    }
+    g_free(why);
 }
 
 /* A tile's test, as the engine will name and run it. */
@@ -137,6 +158,7 @@ static void apply_layout(DmkWindow *self, gboolean clear)
         for (int c = 0; c < DMK_COLS && clear; c++)
             dmk_tile_set_stats(self->tiles[r][c], NULL);
     }
+    mark_read_only(self);
     update_headers(self);
     _dmk_window_update_actions(self);
 }
@@ -207,13 +229,24 @@ static void reset_button(DmkWindow *self, int row)
 /* The Sweep and Lab tabs' Start buttons follow the target too. */
 static void block_pages(DmkWindow *self)
 {
+    const char *usage = _dmk_window_target_usage(self);
     char *why =
         self->target_problem ? g_strdup_printf("Start is off: %s", self->target_problem) : NULL;
-    if (self->sweep_page)
+    /* Every lab test writes; a sweep reads only, and says so. */
+    char *lab = why || !usage ? g_strdup(why)
+                              : g_strdup_printf("Start is off: the lab tests write, and %s is "
+                                                "in use (%s); only read tests run on it",
+                                                _dmk_window_target_path(self), usage);
+    char *sweep = usage ? g_strdup_printf("read only: %s", usage) : NULL;
+    if (self->sweep_page) {
+        dmk_sweep_page_set_read_only(self->sweep_page, sweep);
         dmk_sweep_page_block_start(self->sweep_page, why);
+    }
     if (self->lab_page)
-        dmk_lab_page_block_start(self->lab_page, why);
+        dmk_lab_page_block_start(self->lab_page, lab);
     g_free(why);
+    g_free(lab);
+    g_free(sweep);
 }
 
 static void make_stop_button(GtkWidget *b)
@@ -371,7 +404,11 @@ static void sync_sizes(DmkWindow *self)
 static void update_target_tooltip(DmkWindow *self)
 {
     const char *path = _dmk_window_target_path(self);
-    char *tip = _dmk_window_target_is_device(self)
+    const char *usage = _dmk_window_target_usage(self);
+    char *tip = usage ? g_strdup_printf("Raw device %s, in use (%s): only read tests run on it\n"
+                                        "(Ctrl+Shift+O chooses a folder instead)",
+                                        path, usage)
+                : _dmk_window_target_is_device(self)
                     ? g_strdup_printf("Raw device %s: write tests destroy the data on it\n"
                                       "(Ctrl+Shift+O chooses a folder instead)",
                                       path)
@@ -382,29 +419,67 @@ static void update_target_tooltip(DmkWindow *self)
     g_free(tip);
 }
 
+/* The item's rows show what its check found now (a device mounted or
+ * gone since the listing): the list and the button redraw it, the
+ * selection staying where it is. */
+static void redraw_item(DmkWindow *self, DmkTargetItem *item)
+{
+    guint pos;
+    if (!g_list_store_find(self->targets, item, &pos))
+        return;
+    gboolean was = self->syncing;
+    self->syncing = TRUE;
+    g_list_model_items_changed(G_LIST_MODEL(self->targets), pos, 1, 1);
+    gtk_drop_down_set_selected(self->target_dd, pos);
+    self->syncing = was;
+}
+
+static void check_target(DmkWindow *self, DmkTargetItem *item)
+{
+    char *before = dmk_target_item_describe(item, TRUE);
+    if (!dmk_target_item_check(item))
+        self->target_problem =
+            g_strdup_printf("%s cannot be used: %s", dmk_target_item_get_path(item),
+                            dmk_target_item_get_reason(item));
+    char *after = dmk_target_item_describe(item, TRUE);
+    if (strcmp(before, after) != 0)
+        redraw_item(self, item);
+    g_free(before);
+    g_free(after);
+}
+
 /* Checks the chosen target again (a folder may have gone since it was
- * listed); Run and Start follow: off, saying why, while it cannot work. */
+ * listed, a device been mounted); Run and Start follow: off, saying why,
+ * while it cannot work, and only the read tests on a device in use. */
 static void update_target_state(DmkWindow *self)
 {
     DmkTargetItem *item = gtk_drop_down_get_selected_item(self->target_dd);
     g_clear_pointer(&self->target_problem, g_free);
     if (!item)
         self->target_problem = g_strdup("no target is chosen");
-    else if (!dmk_target_item_check(item))
-        self->target_problem =
-            g_strdup_printf("%s cannot be used: %s", dmk_target_item_get_path(item),
-                            dmk_target_item_get_reason(item));
+    else
+        check_target(self, item);
     if (dmk_window_is_running(self))
         return; /* the run's end puts the buttons back, with this */
-    if (self->target_problem) {
-        char *status = g_strdup_printf("Run is off: %s", self->target_problem);
+    const char *usage = item ? dmk_target_item_get_usage(item) : NULL;
+    char *status = self->target_problem ? g_strdup_printf("Run is off: %s", self->target_problem)
+                   : usage ? g_strdup_printf("%s is in use (%s): only read tests run on it",
+                                             dmk_target_item_get_path(item), usage)
+                           : NULL;
+    if (status)
         _dmk_window_set_status(self, status);
-        g_free(status);
-    }
+    g_free(status);
     for (int r = -1; r < DMK_ROWS_MAX; r++)
         reset_button(self, r);
     block_pages(self);
-    _dmk_window_update_actions(self);
+    apply_layout(self, FALSE); /* the read column, the tiles that do not run */
+}
+
+gboolean _dmk_window_recheck_target(DmkWindow *self)
+{
+    update_target_tooltip(self);
+    update_target_state(self);
+    return self->target_problem == NULL;
 }
 
 static void sync_target(DmkWindow *self)

@@ -67,6 +67,9 @@ GtkWidget *dmk_window_open_settings(DmkWindow *self);
 /* The Settings dialog or the Keyboard Shortcuts window while one is open,
  * else NULL: what a screenshot shows. */
 GtkWidget *dmk_window_get_dialog(DmkWindow *self);
+/* The target list when it is open (win.show-targets), for a screenshot of
+ * what it says; NULL when closed. */
+GtkWidget *dmk_window_get_open_list(DmkWindow *self);
 
 /* File > Save Text: the text Copy gives, written to path (replacing the
  * file only when complete). */

@@ -331,6 +331,22 @@ bool dmk_os_device_empty(const char *path)
     return empty;
 }
 
+int dmk_os_device_usage(const char *path, char *buf, size_t len)
+{
+    char real[PATH_MAX];
+    struct stat st;
+    if (!realpath(path, real) || stat(real, &st) != 0) {
+        int e = errno;
+        snprintf(buf, len, "%s", strerror(e));
+        return dmk_error_from_errno(e);
+    }
+    if (!S_ISBLK(st.st_mode)) {
+        snprintf(buf, len, "it is %s now, not a block device", file_kind(st.st_mode));
+        return DMK_E_INVAL;
+    }
+    return dmk_linux_device_usage("", path, st.st_rdev, buf, len) ? 1 : 0;
+}
+
 /* RAM disks measure memory; an unattached loop device has no size. */
 static bool listable(const char *name, uint64_t size)
 {
@@ -365,6 +381,7 @@ int dmk_os_list_devices(DmkDevice *out, size_t max)
             snprintf(path, sizeof path, "/sys/block/%s/device/name", e->d_name);
             dmk_linux_read_line(path, dv->model, sizeof dv->model);
         }
+        dv->in_use = dmk_os_device_usage(dv->path, dv->usage, sizeof dv->usage) != 0;
     }
     closedir(d);
     qsort(out, n, sizeof *out, cmp_device);

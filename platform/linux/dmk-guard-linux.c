@@ -104,6 +104,17 @@ typedef struct {
     bool via_fuse;
     char fuse_mnt[PATH_MAX];
     bool held; /* this process holds the target open with O_EXCL */
+    /* Listing (dmk_linux_device_usage): the target itself is probed for
+     * a claim too (a run's own O_EXCL open does that otherwise), and the
+     * per-process scan of open files, whose cost grows with processes
+     * times devices and which can wait on a dead network mount, is left
+     * to the write guard at Run. */
+    bool listing;
+    /* Where a refusal also puts its short form for a device list, "mounted
+     * at / (vda1)"; NULL when no one asks. Pointed to: the checks see the
+     * graph const. */
+    char *use;
+    size_t use_len;
 } Graph;
 
 static bool read_devnum(const char *path, dev_t *out)
@@ -705,9 +716,32 @@ static void subject(const Graph *g, int i, char *buf, size_t len, char *chain, s
     }
 }
 
-static int refuse(const Graph *g, int i, int os_error, const char *what, DmkError *err)
+/* The short form of a refusal, for a device list: what uses the
+ * storage ("mounted at /", brief when the refusal's words are too long
+ * for a list) and, when it is not the target itself, which node it is. */
+static void note_use(const Graph *g, int i, const char *what, const char *brief)
+{
+    if (!g->use)
+        return;
+    const char *text = brief ? brief : strncmp(what, "is ", 3) == 0 ? what + 3 : what;
+    const Node *nd = &g->nodes[i];
+    const char *slash = nd->kind == NODE_FILE ? strrchr(nd->name, '/') : NULL;
+    size_t n = strlen(text);
+    /* "held by dm-3 (device-mapper ...)" has its parentheses already. */
+    bool closed = n && text[n - 1] == ')';
+    if (i == 0)
+        snprintf(g->use, g->use_len, "%s", text);
+    else
+        snprintf(g->use, g->use_len, "%s %s%s%s%s", text, closed ? "on " : "(",
+                 nd->kind == NODE_FILE ? "file " : "", slash ? slash + 1 : nd->name,
+                 closed ? "" : ")");
+}
+
+static int refuse_as(const Graph *g, int i, int os_error, const char *what, const char *brief,
+                     DmkError *err)
 {
     char who[512], chain[2048];
+    note_use(g, i, what, brief);
     subject(g, i, who, sizeof who, chain, sizeof chain);
     if (chain[0])
         return dmk_error_set(err, DMK_E_PERM, os_error,
@@ -715,6 +749,11 @@ static int refuse(const Graph *g, int i, int os_error, const char *what, DmkErro
                              g->target, who, what, g->target, chain);
     return dmk_error_set(err, DMK_E_PERM, os_error, "refusing to write to %s: %s %s", g->target,
                          who, what);
+}
+
+static int refuse(const Graph *g, int i, int os_error, const char *what, DmkError *err)
+{
+    return refuse_as(g, i, os_error, what, NULL, err);
 }
 
 /* ---- the checks ------------------------------------------------------------ */
@@ -893,7 +932,7 @@ static int check_swaps(const Graph *g, DmkError *err)
         dmk_mountinfo_unescape(name);
         int i = node_of_path(g, name);
         if (i >= 0)
-            rc = refuse(g, i, EBUSY, "is in use as swap", err);
+            rc = refuse_as(g, i, EBUSY, "is in use as swap", "swap", err);
     }
     fclose(f);
     return rc;
@@ -1003,7 +1042,7 @@ static int check_claims(const Graph *g, DmkError *err)
     DmkLinuxClaimProbe probe = claim_probe ? claim_probe : probe_claim;
     if (g->root[0] && !claim_probe)
         return DMK_OK; /* a fake tree has no device nodes */
-    for (int i = 1; i < g->n; i++) {
+    for (int i = g->listing ? 0 : 1; i < g->n; i++) {
         const Node *nd = &g->nodes[i];
         if (nd->kind != NODE_BLK || nd->partial || nd->opaque)
             continue;
@@ -1013,10 +1052,10 @@ static int check_claims(const Graph *g, DmkError *err)
         if (g->held && nd->rel == REL_PARTITION && nd->parent == 0)
             continue;
         if (probe(nd->name, nd->dev) == EBUSY && !claimed_by_own_chain(g, i))
-            return refuse(g, i, EBUSY,
-                          "is reported in use by the kernel (an exclusive open failed: mounted, "
-                          "held or opened by another program)",
-                          err);
+            return refuse_as(g, i, EBUSY,
+                             "is reported in use by the kernel (an exclusive open failed: "
+                             "mounted, held or opened by another program)",
+                             "in use by the kernel", err);
     }
     return DMK_OK;
 }
@@ -1140,14 +1179,8 @@ static int check_open_files(const Graph *g, DmkError *err)
 
 /* Every guard that can name what uses the device's storage; O_EXCL at
  * open time then catches what they cannot see. */
-static int check_unused(const char *root, const char *target, dev_t dev, bool held, DmkError *err)
+static int walk(Graph *g, dev_t dev, DmkError *err)
 {
-    Graph *g = calloc(1, sizeof *g);
-    if (!g)
-        return dmk_error_set(err, DMK_E_NOMEM, 0, "out of memory");
-    g->root = root;
-    g->target = target;
-    g->held = held;
     int rc = build(g, dev, err);
     if (rc == DMK_OK)
         rc = check_mounts(g, err);
@@ -1159,10 +1192,49 @@ static int check_unused(const char *root, const char *target, dev_t dev, bool he
         rc = check_stacked_users(g, err);
     if (rc == DMK_OK)
         rc = check_claims(g, err);
-    if (rc == DMK_OK)
+    if (rc == DMK_OK && !g->listing)
         rc = check_open_files(g, err);
+    return rc;
+}
+
+static int check_unused(const char *root, const char *target, dev_t dev, bool held, DmkError *err)
+{
+    Graph *g = calloc(1, sizeof *g);
+    if (!g)
+        return dmk_error_set(err, DMK_E_NOMEM, 0, "out of memory");
+    g->root = root;
+    g->target = target;
+    g->held = held;
+    int rc = walk(g, dev, err);
     free(g);
     return rc;
+}
+
+bool dmk_linux_device_usage(const char *root, const char *target, dev_t dev, char *buf, size_t len)
+{
+    Graph *g = calloc(1, sizeof *g);
+    DmkError err;
+    dmk_error_clear(&err);
+    buf[0] = '\0';
+    if (!g) {
+        snprintf(buf, len, "its users cannot be checked (out of memory)");
+        return true;
+    }
+    g->root = root;
+    g->target = target;
+    g->listing = true;
+    g->use = buf;
+    g->use_len = len;
+    int rc = walk(g, dev, &err);
+    free(g);
+    /* A walk that could not finish is no proof of a free device: it is
+     * shown as in use, saying why, and offered for reading only. */
+    if (rc != DMK_OK && !buf[0]) {
+        /* The guard's words, less its "refusing to write to X: ". */
+        const char *why = strstr(err.msg, ": ");
+        snprintf(buf, len, "its users cannot be checked: %s", why ? why + 2 : err.msg);
+    }
+    return rc != DMK_OK;
 }
 
 int dmk_linux_device_check_unused(const char *root, const char *target, dev_t dev, DmkError *err)

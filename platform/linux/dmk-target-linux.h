@@ -53,6 +53,16 @@ int dmk_linux_device_check_unused(const char *root, const char *target, dev_t de
  * not let anyone claim now, are not probed. */
 int dmk_linux_device_check_unused_held(const char *target, dev_t dev, DmkError *err);
 
+/* What uses dev's storage, found by the same walk as the write guard's
+ * (any path: partitions, loop devices over files on it, device-mapper),
+ * in a device list's short words: "mounted at / (vda1)", "swap
+ * (loop3)", "held by dm-0 (device-mapper \"vg-root\")", "in use by the
+ * kernel". true with that in buf when in use, or when the walk could not
+ * finish (buf says why); false with buf "" when free. Cheaper than the
+ * guard: files open in processes are not looked for (the guard still
+ * refuses them at Run); the target itself is probed for a claim. */
+bool dmk_linux_device_usage(const char *root, const char *target, dev_t dev, char *buf, size_t len);
+
 /* The guard's exclusive-claim probe of one block device of the graph
  * (kernel name, device number): 0 when an O_EXCL open succeeds, EBUSY
  * when the kernel reports it claimed, another errno when it cannot be

@@ -11,12 +11,17 @@ engine's checks seen to work on the descriptor that came over the bus
 it answers as polkit's refusals do, and the message must name the
 operation, the device and the D-Bus error. The device named is a block
 device node this script makes (root) or one of /dev's, only stat()ed:
-nothing here opens a device, creates a loop device or starts udisksd.
+nothing here opens a device or starts udisksd. The one write through the
+window needs a disk in use by nothing (the window offers only reads on a
+disk in use, issue 16 defect 5, and this machine's disks may all be):
+it gets a loop device of its own over a file in its directory, detached
+again, which the mock's refusal keeps from ever being opened for writing.
 Prints TAP.
 
     test_udisks.py MOCK_UDISKS UDISKS_OPEN"""
 
 import os
+import shutil
 import subprocess
 import sys
 
@@ -248,6 +253,31 @@ def listed_disk():
     raise Skip("no disk in /sys/block with a node in /dev for the window to list")
 
 
+class FreeLoop:
+    """A loop device over a new 16 MiB file in d, in use by nothing, so
+    the window offers writes on it; detached on exit. Skips without root
+    or losetup."""
+
+    def __init__(self, d):
+        self.img, self.dev = os.path.join(d, "free.img"), None
+
+    def __enter__(self):
+        if os.geteuid() != 0 or not shutil.which("losetup"):
+            raise Skip("the write path needs a free disk: a loop device of its own (root, "
+                       "losetup)")
+        with open(self.img, "wb") as f:
+            f.truncate(16 * MIB)
+        r = subprocess.run(["losetup", "-f", "--show", self.img], capture_output=True, text=True)
+        if r.returncode != 0:
+            raise Skip(f"no loop device here: {r.stderr.strip()}")
+        self.dev = r.stdout.strip()
+        return self.dev
+
+    def __exit__(self, *exc):
+        if self.dev:
+            subprocess.run(["losetup", "-d", self.dev], capture_output=True)
+
+
 def run_window(address, args):
     import test_gui  # Xvfb and the window's dump; only these tests need it
     rc, lines, err, _ = test_gui.run_app(args, env={"DBUS_SYSTEM_BUS_ADDRESS": address})
@@ -276,8 +306,7 @@ def test_window_says_the_dialog_was_dismissed():
     """A write: the typed name first, then UDisks2's OpenDevice, refused
     as a dismissed polkit dialog: the info bar names the operation, the
     device and the D-Bus error; nothing ran."""
-    with Dir() as d, dmkbus.PrivateBus(d) as address:
-        node = listed_disk()
+    with Dir() as d, dmkbus.PrivateBus(d) as address, FreeLoop(d) as node:
         refusal = ("org.freedesktop.UDisks2.Error.NotAuthorizedDismissed:"
                    "The authentication dialog was dismissed")
         with Mock(d, address, node, "--refuse", refusal) as m:

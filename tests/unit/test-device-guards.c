@@ -15,6 +15,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "dmk-platform.h"
 #include "dmk-target-linux.h"
 #include "dmk-test-tree.h"
 #include "dmk-test.h"
@@ -514,6 +515,77 @@ static void test_slave_claimed_by_target_itself_passes(void)
     remove_tree();
 }
 
+/* The device list's short words come from the same walk: what uses the
+ * storage and, when it is not the device itself, which node. */
+static bool usage_of(const char *path, dev_t dev, char *buf, size_t len)
+{
+    bool used = dmk_linux_device_usage(root, path, dev, buf, len);
+    printf("# usage of %s: %s\n", path, used ? buf : "free");
+    return used;
+}
+
+static void test_usage_texts(void)
+{
+    char use[384];
+    make_tree();
+    DMK_CHECK(!usage_of("/dev/loop7", makedev(7, 7), use, sizeof use));
+    DMK_CHECK_STR(use, "");
+    put("proc/self/mountinfo", "22 1 254:0 / / rw - ext4 /dev/vda rw\n"
+                               "40 22 7:7 / /mnt/my\\040disk rw - ext4 /dev/loop7 rw\n");
+    DMK_CHECK(usage_of("/dev/loop7", makedev(7, 7), use, sizeof use));
+    DMK_CHECK_STR(use, "mounted at /mnt/my disk");
+    put("proc/self/mountinfo", "22 1 254:0 / / rw - ext4 /dev/vda rw\n"
+                               "41 22 259:2 / /mnt/x rw - vfat /dev/loop7p2 rw\n");
+    DMK_CHECK(usage_of("/dev/loop7", makedev(7, 7), use, sizeof use));
+    DMK_CHECK_STR(use, "mounted at /mnt/x (loop7p2)");
+    put("proc/self/mountinfo", "22 1 254:0 / / rw - ext4 /dev/vda rw\n");
+    dir(DISK "/loop7p1/holders/dm-3");
+    dir("sys/class/block/dm-3");
+    dir("sys/class/block/dm-3/dm");
+    put("sys/class/block/dm-3/dm/name", "vg0-home\n");
+    DMK_CHECK(usage_of("/dev/loop7", makedev(7, 7), use, sizeof use));
+    DMK_CHECK_STR(use, "held by dm-3 (device-mapper \"vg0-home\") on loop7p1");
+    remove_tree();
+}
+
+/* Through a loop device over the same file, as the guard follows it. */
+static void test_usage_through_shared_file(void)
+{
+    char use[384];
+    make_tree();
+    make_loops();
+    DMK_CHECK(usage_of("/dev/loop8", makedev(7, 8), use, sizeof use));
+    DMK_CHECK_STR(use, "mounted at /srv/data (loop9)");
+    remove_tree();
+}
+
+/* A walk that cannot finish is no proof of a free device. */
+static void test_usage_unknown_is_in_use(void)
+{
+    char use[384];
+    make_tree();
+    DMK_CHECK(usage_of("/dev/loop6", makedev(7, 6), use, sizeof use));
+    DMK_CHECK(strncmp(use, "its users cannot be checked: ", 29) == 0);
+    DMK_CHECK(strstr(use, "refusing") == NULL);
+    remove_tree();
+}
+
+/* A device gone since it was listed (or a path that is no block
+ * device) is said, not taken for a free one. */
+static void test_usage_of_gone_device(void)
+{
+    char use[384], path[PATH_MAX];
+    DMK_CHECK(dmk_os_device_usage("/dev/dmk-no-such-device", use, sizeof use) == DMK_E_NOENT);
+    DMK_CHECK_STR(use, "No such file or directory");
+    snprintf(path, sizeof path, "%s/not-a-device", dmk_test_tmpdir());
+    FILE *f = fopen(path, "w");
+    DMK_CHECK(f != NULL);
+    fclose(f);
+    DMK_CHECK(dmk_os_device_usage(path, use, sizeof use) == DMK_E_INVAL);
+    DMK_CHECK_STR(use, "it is a regular file now, not a block device");
+    unlink(path);
+}
+
 int main(void)
 {
     DMK_TEST(test_unused_passes);
@@ -535,5 +607,9 @@ int main(void)
     DMK_TEST(test_loop_devnum_unreadable_refuses);
     DMK_TEST(test_nbd_client_with_separate_server_refuses);
     DMK_TEST(test_slave_claimed_by_target_itself_passes);
+    DMK_TEST(test_usage_texts);
+    DMK_TEST(test_usage_through_shared_file);
+    DMK_TEST(test_usage_unknown_is_in_use);
+    DMK_TEST(test_usage_of_gone_device);
     return dmk_test_done();
 }
