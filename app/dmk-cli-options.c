@@ -499,8 +499,8 @@ static char qd_help[512];
 static DmkOption options[] = {
     REQ(DMK_REQ_TARGET),
     {"--device", "DEV", ALL_RUNS, dmk_cli_opt_device,
-     "a raw block device instead (e.g. /dev/sdb): tests use its first --size bytes (fullspan: "
-     "all of it); reads need no more, writes need --yes-destroy-data"},
+     "a raw block device instead (e.g. /dev/sdb): tests use its first --size bytes (fullspan, "
+     "surface: all of it); reads need no more, writes need --yes-destroy-data"},
     {"--yes-destroy-data", "DEV", ALL_RUNS, dmk_cli_opt_destroy,
      "allow write tests on --device, destroying its data: DEV must name that device; refused "
      "while it or a partition is mounted, swap or held (device-mapper, md)"},
