@@ -31,10 +31,8 @@ static int add_average(DmkLabChartJob *l, double avg, double end_gb, const char 
 /* The read rate of each sample at its middle, joined in place order. */
 static int add_rate(DmkLabChartJob *l, const DmkSurface *s)
 {
-    char name[128], size[32], avg[32], fig[96];
-    snprintf(name, sizeof name, "Read rate, %zu samples of %s", s->n_samples,
-             dmk_format_size((uint64_t)s->sample_bytes, size, sizeof size));
-    DmkChartSeries *line = dmk_lab_chart_series(l->b, s->n_samples, name);
+    char name[128], size[32], avg[32], fig[160];
+    DmkChartSeries *line = dmk_lab_chart_series(l->b, s->n_samples, "Read rate");
     if (!line)
         return DMK_E_NOMEM;
     for (size_t i = 0; i < s->n_samples; i++)
@@ -47,7 +45,9 @@ static int add_rate(DmkLabChartJob *l, const DmkSurface *s)
              "Surface scan: read rate across the device, average %s MB/s", avg);
     snprintf(m->y_title, sizeof m->y_title, "Read rate (MB/s)");
     char lo[32], hi[32];
-    snprintf(fig, sizeof fig, "%s to %s MB/s", dmk_format_figure(s->rate_min, lo, sizeof lo),
+    snprintf(fig, sizeof fig, "%zu samples of %s, %s to %s MB/s", s->n_samples,
+             dmk_format_size((uint64_t)s->sample_bytes, size, sizeof size),
+             dmk_format_figure(s->rate_min, lo, sizeof lo),
              dmk_format_figure(s->rate_max, hi, sizeof hi));
     dmk_lab_chart_subtitle(l, fig);
     return rc;
@@ -57,8 +57,7 @@ static int add_rate(DmkLabChartJob *l, const DmkSurface *s)
 static int add_access(DmkLabChartJob *l, const DmkSurface *s)
 {
     char name[128], fig[96];
-    snprintf(name, sizeof name, "Access time, %zu random 4 KiB reads", s->n_accesses);
-    DmkChartSeries *dots = dmk_lab_chart_series(l->b, s->n_accesses, name);
+    DmkChartSeries *dots = dmk_lab_chart_series(l->b, s->n_accesses, "Access time");
     if (!dots)
         return DMK_E_NOMEM;
     for (size_t i = 0; i < s->n_accesses; i++)
@@ -71,7 +70,8 @@ static int add_access(DmkLabChartJob *l, const DmkSurface *s)
     snprintf(m->title, sizeof m->title, "Surface scan: access time, average %.2f ms",
              s->access_avg_ms);
     snprintf(m->y_title, sizeof m->y_title, "Access time (ms)");
-    snprintf(fig, sizeof fig, "%.2f to %.2f ms", s->access_min_ms, s->access_max_ms);
+    snprintf(fig, sizeof fig, "%zu random 4 KiB reads, %.2f to %.2f ms", s->n_accesses,
+             s->access_min_ms, s->access_max_ms);
     dmk_lab_chart_subtitle(l, fig);
     return rc;
 }

@@ -102,8 +102,8 @@ void _dmk_window_update_lab_note(DmkWindow *self)
     const char *kind = strcmp(data, "zero") == 0 ? "all-zero" : "random";
     /* A raw device has no free space and no test file: its data is lost. */
     char *note = _dmk_window_target_is_device(self)
-                     ? g_strdup_printf("Raw device %s, the Benchmark tab's target: the test "
-                                       "writes over its data; %s data",
+                     ? g_strdup_printf("Raw device %s, the Benchmark tab's target: a test "
+                                       "that writes, writes over its data; %s data",
                                        where, kind)
                      : g_strdup_printf("Test file in %s%s, the Benchmark tab's target; %s data",
                                        where, free_text, kind);
