@@ -84,13 +84,19 @@ int dmk_lab_chart_build_surface(DmkLabChartJob *l)
     bool rate = l->kind == DMK_LAB_CHART_SURFACE_RATE;
     size_t n = rate ? s.n_samples : s.n_accesses;
     int rc = dmk_lab_chart_alloc(l->b, 2, 1);
-    if (rc == DMK_OK && n == 0)
-        rc = dmk_error_set(l->err, DMK_E_INVAL, 0, "the result holds no %s",
-                           rate ? "read-rate samples" : "access times");
-    if (rc == DMK_OK)
+    DmkChartModel *m = &l->b->model;
+    /* A scan stopped before this part: the chart says so, not "No data". */
+    if (rc == DMK_OK && n == 0) {
+        snprintf(m->title, sizeof m->title, "Surface scan: %s",
+                 rate ? "read rate across the device" : "access time");
+        snprintf(m->no_data, sizeof m->no_data, "Stopped before %s",
+                 rate ? "the samples" : "the random reads");
+        snprintf(m->y_title, sizeof m->y_title, "%s",
+                 rate ? "Read rate (MB/s)" : "Access time (ms)");
+    } else if (rc == DMK_OK) {
         rc = rate ? add_rate(l, &s) : add_access(l, &s);
+    }
     if (rc == DMK_OK) {
-        DmkChartModel *m = &l->b->model;
         m->kind = DMK_CHART_LINES;
         snprintf(m->x_title, sizeof m->x_title, "Position on the device (GB)");
         m->x_min = 0;

@@ -119,6 +119,30 @@ def test_saved_scan_opens_as_tab():
         return f"{len(opened)} charts; {shot}, {dark}"
 
 
+def test_stop_keeps_the_samples_so_far():
+    """Stop during the scan (the progress line moving): the samples read so
+    far are charted, the accesses not yet, and nothing was written."""
+    with Dir() as d, Loop(d) as lo:
+        before = sha(lo.img)
+        shot = os.path.join(dmktest.TMP_BASE, "surface-stopped.png")
+        rc, lines, err, _ = t.run_app(["--target", lo.dev, "--lab", "surface", "--lab-samples",
+                                       "100", "--autorun", "--stop-at", "measure:10",
+                                       "--screenshot", shot, "--dump-tiles",
+                                       "--quit-when-done"], timeout=240)
+        check(rc == 130, f"exit {rc}, expected 130 (stopped); stderr: {err}")
+        check(sha(lo.img) == before, "the backing file changed")
+        ch = charts(lines)
+        rate = [c for c in ch if c[0] == "Read rate"]
+        check(rate and "average" in rate[0][2], f"charts after Stop: {ch}")
+        text = report(lines)
+        check(any("Stopped before the end" in x for x in text), f"report {text}")
+        n = [int(m.group(1)) for x in text for m in [re.search(r"over (\d+) samples", x)] if m]
+        check(n and 1 <= n[0] < 100, f"samples after Stop: {n} in {text}")
+        check(any("Access time  not measured" in x for x in text), f"report {text}")
+        check_screenshot(shot)
+        return f"{n[0]} samples before Stop; {shot}"
+
+
 def test_folder_refused():
     """A folder target: the reason, and no run."""
     with Dir() as d:
