@@ -139,8 +139,13 @@ def test_stop_keeps_the_samples_so_far():
         n = [int(m.group(1)) for x in text for m in [re.search(r"over (\d+) samples", x)] if m]
         check(n and 1 <= n[0] < 100, f"samples after Stop: {n} in {text}")
         check(any("Access time  not measured" in x for x in text), f"report {text}")
+        # the live chart drew each sample as it ended, at its place
+        live = int(t.field(lines, "lab-live-points") or 0)
+        check(n[0] - 1 <= live <= n[0], f"{live} live points for {n[0]} samples")
+        check((t.field(lines, "lab-progress") or "").startswith("Stopped"),
+              f"progress: {t.field(lines, 'lab-progress')}")
         check_screenshot(shot)
-        return f"{n[0]} samples before Stop; {shot}"
+        return f"{n[0]} samples before Stop, {live} drawn live; {shot}"
 
 
 def test_folder_refused():
