@@ -429,7 +429,14 @@ static int opt_lab(DmkCliArgs *a, const DmkLabParam *lp, const char *v, DmkError
     uint64_t *size = dmk_lab_size_of(&a->req.lab, lp->id);
     if (size)
         return dmk_parse_size_range(what, v, (uint64_t)lp->min, (uint64_t)lp->max, size, err);
-    return dmk_error_set(err, DMK_E_INVAL, 0, "%s cannot be set", what);
+    uint32_t *count = dmk_lab_count_of(&a->req.lab, lp->id);
+    uint64_t n;
+    if (!count)
+        return dmk_error_set(err, DMK_E_INVAL, 0, "%s cannot be set", what);
+    int rc = dmk_parse_uint_range(what, v, (uint64_t)lp->min, (uint64_t)lp->max, &n, err);
+    if (rc == DMK_OK)
+        *count = (uint32_t)n;
+    return rc;
 }
 
 static int opt_null_cache(DmkCliArgs *a, const char *v, DmkError *err)
@@ -492,8 +499,8 @@ static char qd_help[512];
 static DmkOption options[] = {
     REQ(DMK_REQ_TARGET),
     {"--device", "DEV", ALL_RUNS, dmk_cli_opt_device,
-     "a raw block device instead (e.g. /dev/sdb): tests use its first --size bytes (fullspan: "
-     "all of it); reads need no more, writes need --yes-destroy-data"},
+     "a raw block device instead (e.g. /dev/sdb): tests use its first --size bytes (fullspan, "
+     "surface: all of it); reads need no more, writes need --yes-destroy-data"},
     {"--yes-destroy-data", "DEV", ALL_RUNS, dmk_cli_opt_destroy,
      "allow write tests on --device, destroying its data: DEV must name that device; refused "
      "while it or a partition is mounted, swap or held (device-mapper, md)"},

@@ -22,7 +22,7 @@ typedef enum {
     DMK_CMD_SWEEP = 1 << 3,
     DMK_CMD_SHOW = 1 << 4,
     DMK_CMD_CHART = 1 << 5,
-    DMK_CMD_LAB = 1 << 6, /* sustained, fullspan, mixed, latency, recovery */
+    DMK_CMD_LAB = 1 << 6, /* sustained, fullspan, mixed, latency, recovery, surface */
 } DmkCommand;
 
 /* Result files that show and chart compare at once. */

@@ -47,6 +47,10 @@ static const DmkLabChart charts[] = {
      false, true},
     {DMK_LAB_CHART_RECOVERY, "recovery", "Recovery", one, dmk_lab_chart_build_recovery, true, false,
      false},
+    {DMK_LAB_CHART_SURFACE_RATE, "surface-rate", "Read rate", one, dmk_lab_chart_build_surface,
+     false, false, true},
+    {DMK_LAB_CHART_SURFACE_ACCESS, "surface-access", "Access time", one,
+     dmk_lab_chart_build_surface, false, false, true},
 };
 
 #define N_CHARTS (sizeof charts / sizeof charts[0])

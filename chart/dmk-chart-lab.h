@@ -35,6 +35,12 @@ typedef enum {
     DMK_LAB_CHART_LATENCY,
     /* recovery: bars fresh, degraded, after idle, after TRIM */
     DMK_LAB_CHART_RECOVERY,
+    /* surface: each sample's read rate (MB/s) vs its place on the device
+     * (GB), a line, and their average */
+    DMK_LAB_CHART_SURFACE_RATE,
+    /* surface: each random read's access time (ms) vs its place, dots,
+     * and their average */
+    DMK_LAB_CHART_SURFACE_ACCESS,
 } DmkLabChartKind;
 
 /* Samples in the speed charts' moving average (the reviews' 30 s at one

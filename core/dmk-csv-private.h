@@ -39,7 +39,7 @@ extern const char *const dmk_csv_records[]; /* by DmkCsvRecord, NULL-terminated 
 
 /* The schema the writer writes and the newest the reader takes: at
  * least the highest `since` in the table (test-csv-read checks). */
-#define DMK_CSV_SCHEMA 7
+#define DMK_CSV_SCHEMA 8
 /* Schema 7 added no column: cells that do not apply to a row (a write
  * test's read columns, an unknown capacity or link, a raw device's file
  * system, no rate) are empty instead of 0, and text cells that pandas
@@ -100,6 +100,7 @@ typedef enum {
     DMK_COL_PASS,
     DMK_COL_T_S,
     DMK_COL_TEMP_C,
+    DMK_COL_OFFSET, /* schema 8: a surface sample's place, a kept I/O's (dmk-surface.h) */
     /* schema 6, finding rows only: "cliff.cache", its value, its unit */
     DMK_COL_FINDING,
     DMK_COL_FINDING_VALUE,

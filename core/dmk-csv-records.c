@@ -103,6 +103,8 @@ static int read_pass_row(DmkCsvReader *rd, const DmkCsvCells *c)
         rc = dmk_csv_need_empty(rd, c, DMK_COL_T_S, "pass");
     if (rc == DMK_OK)
         rc = dmk_csv_need_empty(rd, c, DMK_COL_TEMP_C, "pass");
+    if (rc == DMK_OK && rd->file_col[DMK_COL_OFFSET] >= 0)
+        rc = dmk_csv_need_empty(rd, c, DMK_COL_OFFSET, "pass");
     if (rc == DMK_OK && dmk_csv_grow((void **)&t->passes, &rd->cap_passes, t->n_passes + 1,
                                      sizeof *t->passes) != DMK_OK)
         rc = dmk_csv_fail_at(rd, 0, -1, "out of memory");
@@ -132,6 +134,12 @@ static int read_sample_row(DmkCsvReader *rd, const DmkCsvCells *c)
         rc = dmk_csv_get_real(rd, c, DMK_COL_T_S, DMK_SECONDS_MAX, &s.t_s);
     if (rc == DMK_OK)
         rc = dmk_csv_get_temp(rd, c, DMK_COL_TEMP_C, &s.temp_c);
+    /* A kept I/O (a surface scan's access, schema 8): where it went. */
+    bool kept = rd->file_col[DMK_COL_OFFSET] >= 0 && !dmk_csv_cell_empty(rd, c, DMK_COL_OFFSET);
+    uint64_t off = 0;
+    if (rc == DMK_OK && kept)
+        rc = dmk_csv_get_uint_or_empty(rd, c, DMK_COL_OFFSET, 0, DMK_LAB_SIZE_MAX, &off);
+    s.offset = (double)off;
     for (size_t k = 0; rc == DMK_OK && k < dmk_stat_field_count; k++) {
         const DmkStatField *f = &dmk_stat_fields[k];
         if (dmk_csv_sample_field(f))
@@ -151,6 +159,8 @@ static int read_sample_row(DmkCsvReader *rd, const DmkCsvCells *c)
     s.iops = st.iops;
     s.lat_mean_us = st.lat_mean_us;
     t->samples[t->n_samples++] = s;
+    if (kept)
+        t->test.keep_ios = (uint32_t)t->n_samples;
     rd->in_samples = true;
     return DMK_OK;
 }

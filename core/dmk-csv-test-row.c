@@ -25,8 +25,6 @@ static int read_identity(DmkCsvReader *rd, const DmkCsvCells *c, DmkTest *t)
         rc = dmk_csv_get_choice(rd, c, DMK_COL_PATTERN, patterns, &pattern);
     if (rc == DMK_OK)
         rc = dmk_csv_get_u32(rd, c, DMK_COL_BLOCK_SIZE, DMK_BS_MIN, DMK_BS_MAX, &j->block_size);
-    if (rc == DMK_OK && (j->block_size & (j->block_size - 1)) != 0)
-        rc = dmk_csv_fail_cell(rd, DMK_COL_BLOCK_SIZE, "%u is not a power of two", j->block_size);
     if (rc == DMK_OK)
         rc = dmk_csv_get_u32(rd, c, DMK_COL_QUEUE_DEPTH, 1, DMK_QD_MAX, &j->queue_depth);
     if (rc == DMK_OK)
@@ -35,6 +33,12 @@ static int read_identity(DmkCsvReader *rd, const DmkCsvCells *c, DmkTest *t)
         rc = dmk_csv_get_u32(rd, c, DMK_COL_READ_SHARE, 0, 100, &j->read_share);
     if (rc == DMK_OK && rd->file_col[DMK_COL_LABEL] >= 0)
         rc = dmk_csv_get_text(rd, c, DMK_COL_LABEL, t->label, sizeof t->label);
+    /* A surface sample reads its sample in one I/O of any 4 KiB multiple
+     * (10 MiB by default); every other test's block is a power of two. */
+    bool sample = strcmp(rd->res->lab, "surface") == 0 && strcmp(t->label, "sample") == 0;
+    if (rc == DMK_OK && (j->block_size & (j->block_size - 1)) != 0 &&
+        !(sample && j->block_size % 4096 == 0))
+        rc = dmk_csv_fail_cell(rd, DMK_COL_BLOCK_SIZE, "%u is not a power of two", j->block_size);
     if (rc == DMK_OK && rd->file_col[DMK_COL_RATE_IOPS] >= 0)
         rc = dmk_csv_get_uint_or_empty(rd, c, DMK_COL_RATE_IOPS, 0, DMK_RATE_MAX, &t->rate_iops);
     t->mode = (DmkMode)mode;
@@ -209,6 +213,19 @@ static int read_verify(DmkCsvReader *rd, const DmkCsvCells *c, DmkVerifyResult *
     return rc;
 }
 
+/* A surface sample's place (schema 8): its region_offset; the index it
+ * had among the samples is not kept, a count of 1 marks it placed. */
+static int read_place(DmkCsvReader *rd, const DmkCsvCells *c, DmkTest *t)
+{
+    if (rd->file_col[DMK_COL_OFFSET] < 0 || dmk_csv_cell_empty(rd, c, DMK_COL_OFFSET))
+        return DMK_OK;
+    int rc =
+        dmk_csv_get_uint_or_empty(rd, c, DMK_COL_OFFSET, 0, DMK_LAB_SIZE_MAX, &t->region_offset);
+    if (rc == DMK_OK)
+        t->spread_count = 1;
+    return rc;
+}
+
 /* In the order the checks always ran: the first bad cell is the one the
  * message names. */
 int dmk_csv_read_test_cells(DmkCsvReader *rd, const DmkCsvCells *c, DmkTestResult *t,
@@ -221,6 +238,8 @@ int dmk_csv_read_test_cells(DmkCsvReader *rd, const DmkCsvCells *c, DmkTestResul
         rc = dmk_csv_need_empty(rd, c, DMK_COL_T_S, "test");
     if (rc == DMK_OK)
         rc = dmk_csv_need_empty(rd, c, DMK_COL_TEMP_C, "test");
+    if (rc == DMK_OK)
+        rc = read_place(rd, c, &t->test);
     if (rc == DMK_OK)
         rc = dmk_csv_read_stats(rd, c, &t->score.total);
     if (rc == DMK_OK)

@@ -65,6 +65,7 @@ static const DmkCsvColumn head_cols[DMK_COL_N_HEAD] = {
     [DMK_COL_PASS] = COL_UINT("pass", "Pass"),
     [DMK_COL_T_S] = COL_REAL("t_s", 3, "Time (s)"),
     [DMK_COL_TEMP_C] = COL("temp_c", DMK_CSV_REAL, 1, 3, "Temperature (°C)"),
+    [DMK_COL_OFFSET] = COL("offset", DMK_CSV_UINT, 0, 8, "Offset (bytes)"),
     [DMK_COL_FINDING] = COL("finding", DMK_CSV_TEXT, 0, 6, "Finding"),
     /* Each finding's decimals are its unit's (dmk_lab_finding_cell). */
     [DMK_COL_FINDING_VALUE] = COL("value", DMK_CSV_REAL, -1, 6, "Value"),
@@ -354,6 +355,8 @@ static void write_sample(Row *r, const DmkRunResult *res, const DmkTestResult *t
     /* No sensor, or a reading no drive gives: an empty cell. */
     if (s->temp_c >= DMK_CSV_TEMP_MIN && s->temp_c <= DMK_CSV_TEMP_MAX)
         put_num(r, DMK_COL_TEMP_C, s->temp_c);
+    if (t->test.keep_ios) /* one I/O: where it went */
+        put_u64(r, DMK_COL_OFFSET, (unsigned long long)s->offset);
     /* A sample has throughput and mean latency only; the rest stays empty. */
     for (size_t k = 0; k < dmk_stat_field_count; k++)
         if (dmk_csv_sample_field(&dmk_stat_fields[k]))
@@ -404,6 +407,8 @@ static void write_test_rows(Row *r, const DmkRunResult *res, const DmkTestResult
 {
     put_context(r, res, DMK_CSV_RECORD_TEST, t);
     put_u64(r, DMK_COL_PASS, t->best_pass + 1);
+    if (t->test.spread_count) /* a surface sample: its place */
+        put_u64(r, DMK_COL_OFFSET, t->test.region_offset);
     put_stats(r, &t->score.total);
     put_num(r, dmk_csv_col_tail(DMK_COL_MB_S_MEDIAN), t->mb_s_median);
     put_num(r, dmk_csv_col_tail(DMK_COL_MB_S_MIN), t->mb_s_min);

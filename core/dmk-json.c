@@ -108,6 +108,8 @@ static void write_timeline(FILE *f, const DmkTestResult *t)
         kv_num(f, "iops", s->iops, 2, ",");
         kv_num(f, "lat_mean_us", s->lat_mean_us, 3, ",");
         kv_temp(f, "temp_c", s->temp_c, ",");
+        if (t->test.keep_ios) /* one I/O of a surface scan's accesses: where it went */
+            kv_u64(f, "offset", (unsigned long long)s->offset, ",");
         fputc('}', f);
     }
     fputc(']', f);
@@ -168,6 +170,8 @@ static void write_test(FILE *f, const DmkTestResult *t)
     kv_u64(f, "threads", dmk_test_threads(&t->test), ",");
     kv_u64(f, "read_share", j->read_share, ",");
     kv_u64(f, "rate_iops", t->test.rate_iops, ",");
+    if (t->test.spread_count) /* a surface sample: its place */
+        kv_u64(f, "offset", t->test.region_offset, ",");
     write_stats(f, &t->score.total);
     kv_num(f, "mb_s_median", t->mb_s_median, 3, ",");
     kv_num(f, "mb_s_min", t->mb_s_min, 3, ",");

@@ -149,3 +149,12 @@ void dmk_lab_describe_fill(const DmkLabParams *p, char *buf, size_t len)
                  "cache.",
                  what, time_text(p->settle_s, settle, sizeof settle));
 }
+
+void dmk_lab_describe_surface(const DmkLabParams *p, char *buf, size_t len)
+{
+    char size[32];
+    snprintf(buf, len,
+             "Reads %u samples of %s spread evenly over the whole device, one read each, then "
+             "times %u random 4 KiB reads all over it. It writes nothing.",
+             p->samples, dmk_format_size(p->sample_size, size, sizeof size), p->accesses);
+}

@@ -14,6 +14,7 @@ void dmk_lab_describe_fullspan(const DmkLabParams *p, char *buf, size_t len);
 void dmk_lab_describe_mixed(const DmkLabParams *p, char *buf, size_t len);
 void dmk_lab_describe_latency(const DmkLabParams *p, char *buf, size_t len);
 void dmk_lab_describe_recovery(const DmkLabParams *p, char *buf, size_t len);
+void dmk_lab_describe_surface(const DmkLabParams *p, char *buf, size_t len);
 /* " The test file is written in full first, then the drive rests 5 min
  * to empty its cache." */
 void dmk_lab_describe_fill(const DmkLabParams *p, char *buf, size_t len);
@@ -23,5 +24,6 @@ void dmk_lab_report_first_timeline(DmkLabOut *o, const DmkRunResult *r);
 void dmk_lab_report_mixed(DmkLabOut *o, const DmkRunResult *r);
 void dmk_lab_report_latency(DmkLabOut *o, const DmkRunResult *r);
 void dmk_lab_report_recovery(DmkLabOut *o, const DmkRunResult *r);
+void dmk_lab_report_surface(DmkLabOut *o, const DmkRunResult *r);
 
 #endif

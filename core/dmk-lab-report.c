@@ -13,6 +13,7 @@
 #include "dmk-lab.h"
 #include "dmk-report.h"
 #include "dmk-size.h"
+#include "dmk-surface.h"
 
 struct DmkLabOut {
     char *buf;
@@ -293,6 +294,30 @@ void dmk_lab_report_recovery(Out *o, const DmkRunResult *r)
     const DmkTestResult *deg = dmk_lab_timeline_test(r);
     if (deg && deg->n_samples)
         put_timeline(o, r, deg);
+}
+
+/* GNOME Disks' two headline figures, with their spread. */
+void dmk_lab_report_surface(Out *o, const DmkRunResult *r)
+{
+    DmkSurface s;
+    char a[32], b[32], c[32], z[32];
+    if (dmk_surface_of(r, &s) != DMK_OK) {
+        put(o, "Out of memory for the surface scan's figures.\n");
+        return;
+    }
+    if (s.n_samples)
+        put(o, "Read rate    %s MB/s on average (%s to %s) over %zu samples of %s\n",
+            num(s.rate_avg, a, sizeof a), num(s.rate_min, b, sizeof b),
+            num(s.rate_max, c, sizeof c), s.n_samples,
+            dmk_format_size((uint64_t)s.sample_bytes, z, sizeof z));
+    else
+        put(o, "Read rate    not measured\n");
+    if (s.n_accesses)
+        put(o, "Access time  %.2f ms on average (%.2f to %.2f) over %zu random reads\n",
+            s.access_avg_ms, s.access_min_ms, s.access_max_ms, s.n_accesses);
+    else
+        put(o, "Access time  not measured\n");
+    dmk_surface_free(&s);
 }
 
 void dmk_lab_report_first_timeline(Out *o, const DmkRunResult *r)

@@ -9,6 +9,7 @@
 #include "dmk-lab-findings.h"
 #include "dmk-lab-private.h"
 #include "dmk-runner.h"
+#include "dmk-surface.h"
 #include "dmk-sweep.h"
 #include "dmk-text.h"
 
@@ -53,6 +54,21 @@ static const DmkLabParam params[DMK_LAB_N_PARAMS] = {
     [DMK_LAB_P_SAMPLE] = {DMK_LAB_P_SAMPLE, "sample", "SECONDS", DMK_LAB_VALUE_SECONDS,
                           DMK_LAB_SAMPLE_MIN, DMK_LAB_SAMPLE_MAX, false,
                           "the timeline's sample interval, 0.1-60 (default: 1)", ""},
+    [DMK_LAB_P_SAMPLES] = {DMK_LAB_P_SAMPLES, "samples", "N", DMK_LAB_VALUE_COUNT, 2,
+                           DMK_SURFACE_SAMPLES_MAX, false,
+                           "surface: read-rate samples spread over the device, 2-200 "
+                           "(default: 100)",
+                           ""},
+    [DMK_LAB_P_SAMPLE_SIZE] = {DMK_LAB_P_SAMPLE_SIZE, "sample-size", "SIZE", DMK_LAB_VALUE_SIZE,
+                               (double)(1ULL << 20), (double)DMK_SURFACE_SAMPLE_SIZE_MAX, false,
+                               "surface: the bytes each sample reads, 1MiB-64MiB (default: "
+                               "10MiB)",
+                               ""},
+    [DMK_LAB_P_ACCESSES] = {DMK_LAB_P_ACCESSES, "accesses", "N", DMK_LAB_VALUE_COUNT, 1,
+                            DMK_SURFACE_ACCESSES_MAX, false,
+                            "surface: random 4 KiB reads timed for the access time, "
+                            "1-100000 (default: 1000)",
+                            ""},
 };
 
 const DmkLabParam *dmk_lab_param(DmkLabParamId id)
@@ -90,7 +106,21 @@ double *dmk_lab_seconds_of(DmkLabParams *p, DmkLabParamId id)
 
 uint64_t *dmk_lab_size_of(DmkLabParams *p, DmkLabParamId id)
 {
-    return id == DMK_LAB_P_SPAN ? &p->span : id == DMK_LAB_P_MARGIN ? &p->margin : NULL;
+    switch (id) {
+    case DMK_LAB_P_SPAN:
+        return &p->span;
+    case DMK_LAB_P_MARGIN:
+        return &p->margin;
+    case DMK_LAB_P_SAMPLE_SIZE:
+        return &p->sample_size;
+    default:
+        return NULL;
+    }
+}
+
+uint32_t *dmk_lab_count_of(DmkLabParams *p, DmkLabParamId id)
+{
+    return id == DMK_LAB_P_SAMPLES ? &p->samples : id == DMK_LAB_P_ACCESSES ? &p->accesses : NULL;
 }
 
 /* ---- the form's rows ---------------------------------------------------------- */
@@ -162,6 +192,15 @@ static const DmkLabField recovery_fields[] = {
     {DMK_LAB_P_SPAN, "Test fi_le", SPAN_TIP, NULL, 0, NULL, 0, REGION},
     {DMK_LAB_P_SETTLE, SETTLE},
     {DMK_LAB_P_SAMPLE, "Sample _every", SAMPLE_TIP, PRESETS(samples), 0},
+};
+
+static const DmkLabField surface_fields[] = {
+    {DMK_LAB_P_SAMPLES, "_Samples", "Read-rate samples spread evenly over the whole device", NULL,
+     0, NULL, 0},
+    {DMK_LAB_P_SAMPLE_SIZE, "Sample si_ze", "The bytes each sample reads, in one read", NULL, 0,
+     NULL, 0},
+    {DMK_LAB_P_ACCESSES, "_Accesses",
+     "Random 4 KiB reads at places all over the device, each timed", NULL, 0, NULL, 0},
 };
 
 /* ---- building the runs ------------------------------------------------------ */
@@ -275,6 +314,36 @@ static void build_recovery(const DmkLabParams *p, DmkRunSpec *spec)
     trim->trim_before = true;
 }
 
+static void surface_defaults(DmkLabParams *p)
+{
+    p->span = 0; /* the whole device */
+    p->samples = DMK_SURFACE_SAMPLES;
+    p->sample_size = DMK_SURFACE_SAMPLE_SIZE;
+    p->accesses = DMK_SURFACE_ACCESSES;
+}
+
+/* Reads only: each sample one read of sample_size (GNOME Disks reads a
+ * sample so), placed by the runner once it knows the device's size; then
+ * the random reads, each kept with its place (dmk-surface.h). */
+static void build_surface(const DmkLabParams *p, DmkRunSpec *spec)
+{
+    DmkJob seq = {DMK_PATTERN_SEQ, (uint32_t)p->sample_size, 1, 1, 100};
+    for (uint32_t i = 0; i < p->samples; i++) {
+        DmkTest *t = add_test(spec, &seq, DMK_MODE_READ, "sample");
+        t->limit_bytes = p->sample_size;
+        t->spread_index = i;
+        t->spread_count = p->samples;
+    }
+    DmkJob rnd = {DMK_PATTERN_RND, DMK_SURFACE_ACCESS_BS, 1, 1, 100};
+    DmkTest *t = add_test(spec, &rnd, DMK_MODE_READ, "access");
+    t->limit_bytes = (uint64_t)p->accesses * DMK_SURFACE_ACCESS_BS;
+    t->keep_ios = p->accesses;
+    /* Each test is one read or a few: no timeline to sample, no warm-up
+     * (it would take the reads the test counts). */
+    spec->timeline_s = 0;
+    spec->warmup_s = 0;
+}
+
 /* ---- the tests ----------------------------------------------------------------- */
 
 #define FIELDS(a) a, N(a)
@@ -317,6 +386,13 @@ static const DmkLabTest tests[] = {
      FIELDS(recovery_fields), true, true, recovery_defaults, build_recovery,
      dmk_lab_describe_recovery, dmk_lab_report_recovery, "recovery speed zoom temperature",
      dmk_lab_findings_recovery},
+    {DMK_LAB_SURFACE, "surface", "Surface scan",
+     "GNOME Disks' benchmark of a whole device, reading only: the read rate of samples spread "
+     "from its first byte to its last, and the access time of random reads all over it.",
+     DMK_LAB_P(DMK_LAB_P_SAMPLES) | DMK_LAB_P(DMK_LAB_P_SAMPLE_SIZE) |
+         DMK_LAB_P(DMK_LAB_P_ACCESSES),
+     FIELDS(surface_fields), false, false, surface_defaults, build_surface,
+     dmk_lab_describe_surface, dmk_lab_report_surface, "surface-rate surface-access", NULL, true},
 };
 
 size_t dmk_lab_test_count(void)
@@ -378,6 +454,25 @@ void dmk_lab_params_init(DmkLabParams *p, DmkLabKind kind)
         t->defaults(p);
 }
 
+/* The surface scan's counts and sample size, against the table's ranges. */
+static int check_surface(const DmkLabParams *p, DmkError *err)
+{
+    const DmkLabParam *n = &params[DMK_LAB_P_SAMPLES], *a = &params[DMK_LAB_P_ACCESSES];
+    const DmkLabParam *z = &params[DMK_LAB_P_SAMPLE_SIZE];
+    if (p->samples < n->min || p->samples > n->max)
+        return dmk_error_set(err, DMK_E_INVAL, 0, "%u samples is out of range (%g to %g)",
+                             p->samples, n->min, n->max);
+    if (p->accesses < a->min || p->accesses > a->max)
+        return dmk_error_set(err, DMK_E_INVAL, 0, "%u accesses is out of range (%g to %g)",
+                             p->accesses, a->min, a->max);
+    if ((double)p->sample_size < z->min || (double)p->sample_size > z->max || p->sample_size % 4096)
+        return dmk_error_set(err, DMK_E_INVAL, 0,
+                             "sample size %llu bytes is out of range (1 MiB to 64 MiB, a multiple "
+                             "of 4 KiB)",
+                             (unsigned long long)p->sample_size);
+    return DMK_OK;
+}
+
 static int check_params(const DmkLabParams *p, DmkError *err)
 {
     if (!dmk_lab_test(p->kind))
@@ -402,6 +497,11 @@ static int check_params(const DmkLabParams *p, DmkError *err)
     if (!(p->settle_s >= 0 && p->settle_s <= DMK_SECONDS_MAX))
         return dmk_error_set(err, DMK_E_INVAL, 0, "settle time %g s is out of range (0 to %g s)",
                              p->settle_s, DMK_SECONDS_MAX);
+    if (applies & DMK_LAB_P(DMK_LAB_P_SAMPLES)) {
+        int rc = check_surface(p, err);
+        if (rc != DMK_OK)
+            return rc;
+    }
     if ((applies & DMK_LAB_P(DMK_LAB_P_MARGIN)) && p->span == 0 && p->margin == 0)
         return dmk_error_set(err, DMK_E_INVAL, 0,
                              "a full-span write over the free space needs a safety margin");
@@ -438,6 +538,12 @@ static int fill_spec(const DmkLabParams *p, DmkRunSpec *spec, DmkError *err)
 
 int dmk_lab_build(const DmkLabParams *p, DmkRunSpec *spec, DmkError *err)
 {
+    const DmkLabTest *t = dmk_lab_test(p->kind);
+    if (t && t->device_only && !spec->device)
+        return dmk_error_set(err, DMK_E_INVAL, 0,
+                             "%s reads a whole device, and '%s' is a folder: name a block "
+                             "device (e.g. /dev/sdb); the scan only reads, so no data is at risk",
+                             t->title, spec->dir);
     int rc = fill_spec(p, spec, err);
     return rc != DMK_OK ? rc : dmk_run_spec_validate(spec, 0, err);
 }

@@ -17,6 +17,9 @@
  *             rate-limited to 10 .. 100 % and 120 % of it
  *  recovery   fresh probe, degradation, degraded probe, idle then probe,
  *             TRIM then probe
+ *  surface    GNOME Disks' benchmark of a whole device, reads only: the
+ *             read rate of samples spread over it and the access time of
+ *             random reads (dmk-surface.h)
  *
  * Every lab run samples the drive's temperature with its timeline where
  * the platform has a sensor. All but the full-span write fill the test
@@ -42,6 +45,7 @@ typedef enum {
     DMK_LAB_MIXED,
     DMK_LAB_LATENCY,
     DMK_LAB_RECOVERY,
+    DMK_LAB_SURFACE,
 } DmkLabKind;
 
 #define DMK_LAB_SAMPLE_MIN 0.1
@@ -76,22 +80,30 @@ typedef struct {
      * Only dmk_lab_describe reads it (its words); the run's spec says
      * device itself (DmkRunSpec.device, the caller's). */
     bool device;
+    /* surface (dmk-surface.h): how many samples of how many bytes spread
+     * over the device (100 of 10 MiB), and how many random accesses (1000). */
+    uint32_t samples;
+    uint64_t sample_size;
+    uint32_t accesses;
 } DmkLabParams;
 
 /* ---- the tests, each described once ------------------------------------------ */
 
 /* The settings of DmkLabParams that a test may take. */
 typedef enum {
-    DMK_LAB_P_DURATION, /* duration_s */
-    DMK_LAB_P_SAMPLE,   /* sample_s */
-    DMK_LAB_P_STEP,     /* step_s */
-    DMK_LAB_P_IDLE,     /* idle_s */
-    DMK_LAB_P_SETTLE,   /* settle_s */
-    DMK_LAB_P_MARGIN,   /* margin */
-    DMK_LAB_P_JOB,      /* job: the write */
-    DMK_LAB_P_SPAN,     /* span */
-    DMK_LAB_P_WARMUP,   /* warmup_s */
-    DMK_LAB_P_QD,       /* mixed_qd */
+    DMK_LAB_P_DURATION,    /* duration_s */
+    DMK_LAB_P_SAMPLE,      /* sample_s */
+    DMK_LAB_P_STEP,        /* step_s */
+    DMK_LAB_P_IDLE,        /* idle_s */
+    DMK_LAB_P_SETTLE,      /* settle_s */
+    DMK_LAB_P_MARGIN,      /* margin */
+    DMK_LAB_P_JOB,         /* job: the write */
+    DMK_LAB_P_SPAN,        /* span */
+    DMK_LAB_P_WARMUP,      /* warmup_s */
+    DMK_LAB_P_QD,          /* mixed_qd */
+    DMK_LAB_P_SAMPLES,     /* samples */
+    DMK_LAB_P_SAMPLE_SIZE, /* sample_size */
+    DMK_LAB_P_ACCESSES,    /* accesses */
     DMK_LAB_N_PARAMS,
 } DmkLabParamId;
 
@@ -124,6 +136,9 @@ const DmkLabParam *dmk_lab_param_find(const char *name); /* NULL when unknown */
 /* The field of p that setting id is: seconds or bytes; NULL when it is not one. */
 double *dmk_lab_seconds_of(DmkLabParams *p, DmkLabParamId id);
 uint64_t *dmk_lab_size_of(DmkLabParams *p, DmkLabParamId id);
+/* The field of p that a count setting is (DMK_LAB_VALUE_COUNT but the
+ * shared --qd, which its own row parses); NULL when it is not one. */
+uint32_t *dmk_lab_count_of(DmkLabParams *p, DmkLabParamId id);
 
 /* A row of the Lab tab's form: the setting, in that test's words. */
 #define DMK_LAB_FIELD_FREE_SPACE 1u /* a span of 0 reads "Free space - margin" */
@@ -177,6 +192,9 @@ typedef struct {
     /* What its analysis found, each set anchored at its test, appended
      * to out (dmk-lab-findings.h: files keep these, the report reads them). */
     void (*findings)(const DmkRunResult *r, DmkLabFindings *out);
+    /* Only reads, and only a whole device: a folder is refused (the
+     * surface scan, dmk-surface.h says why). */
+    bool device_only;
 } DmkLabTest;
 
 /* The tests, in the order the CLI's help and the Lab tab list them:

@@ -46,6 +46,10 @@ typedef struct {
     double t_s; /* seconds since the measured part of the test began */
     double mb_s, iops, lat_mean_us;
     double temp_c; /* the drive's temperature then; NaN when there is no sensor */
+    /* A test that keeps its I/Os (DmkTest.keep_ios): this one I/O's
+     * first byte, in bytes into the target (t_s: when it completed);
+     * unused (0) in a timeline. */
+    double offset;
 } DmkSample;
 
 /* What was wrong with a block that the verify option read back. */

@@ -9,6 +9,7 @@
 
 #include "dmk-pool.h"
 #include "dmk-size.h"
+#include "dmk-surface.h"
 #include "dmk-verify.h"
 #include "dmk-version.h"
 #include "dmk-worker.h"
@@ -218,12 +219,17 @@ static int crew_init(DmkRunner *r, DmkCrew **out, const DmkTest *test, const Dmk
     snprintf(c->what, sizeof c->what, "%s", r->what);
     const DmkTest *t = &c->test;
     uint64_t align = r->info.offset_align ? r->info.offset_align : 512;
-    uint64_t slice = r->size / total / align * align;
+    /* A surface sample's region is its place (place_sample); any other
+     * test's, the whole test area. */
+    uint64_t base = t->spread_count ? t->region_offset : 0;
+    uint64_t area = t->spread_count ? t->limit_bytes : r->size;
+    uint64_t slice = area / total / align * align;
     for (int j = 0; j < t->n_jobs; j++) {
         for (uint32_t k = 0; k < t->jobs[j].threads; k++) {
             uint64_t wseed = seed + 0x9e3779b97f4a7c15ULL * (c->n + 1);
-            int rc = dmk_worker_init(&c->w[c->n], r->be, r->target, &t->jobs[j], &r->pool,
-                                     slice * c->n, slice, wseed, sched, &r->stop, c->what, err);
+            int rc =
+                dmk_worker_init(&c->w[c->n], r->be, r->target, &t->jobs[j], &r->pool,
+                                base + slice * c->n, slice, wseed, sched, &r->stop, c->what, err);
             c->n++;
             if (rc != DMK_OK) {
                 crew_destroy(c);
@@ -844,6 +850,26 @@ static double crew_qd(const DmkCrew *c)
     return sum;
 }
 
+/* A test that keeps its I/Os: every worker's, in one array (a surface
+ * scan's accesses have one worker; more are simply appended). */
+static int keep_samples(const DmkCrew *c, DmkTestResult *out)
+{
+    size_t n = 0;
+    for (uint32_t i = 0; i < c->n; i++)
+        n += c->w[i].kept_len;
+    out->samples = n ? calloc(n, sizeof *out->samples) : NULL;
+    if (n && !out->samples)
+        return DMK_E_NOMEM;
+    for (uint32_t i = 0; i < c->n; i++) {
+        memcpy(out->samples + out->n_samples, c->w[i].kept,
+               c->w[i].kept_len * sizeof *out->samples);
+        out->n_samples += c->w[i].kept_len;
+    }
+    return DMK_OK;
+}
+
+static int finish_test(DmkRunner *r, const DmkCrew *c, DmkTestResult *out);
+
 /* The passes measured in `seconds` of the schedule, the last possibly cut short. */
 static int collect_test(DmkRunner *r, const DmkCrew *c, const DmkTest *test,
                         const DmkSchedule *sched, double seconds, DmkTestResult *out)
@@ -866,8 +892,15 @@ static int collect_test(DmkRunner *r, const DmkCrew *c, const DmkTest *test,
         out->passes[p].paused_s = secs(crew_pause_ns(c, p, to_ns(len)));
     }
     dmk_test_result_summarize(out);
+    if (test->keep_ios)
+        return keep_samples(c, out) == DMK_OK ? finish_test(r, c, out) : DMK_E_NOMEM;
     if (sched->timeline_ns)
         merge_timeline(r, c, secs(sched->timeline_ns), seconds, out);
+    return finish_test(r, c, out);
+}
+
+static int finish_test(DmkRunner *r, const DmkCrew *c, DmkTestResult *out)
+{
     out->achieved_qd = crew_qd(c);
     out->flags = dmk_test_flags(r->res, out);
     return DMK_OK;
@@ -898,6 +931,7 @@ static DmkSchedule test_schedule(const DmkRunSpec *s, const DmkTest *t, uint64_t
     uint32_t threads = dmk_test_threads(t);
     if (t->rate_iops)
         sched.rate_iops = (double)t->rate_iops / threads;
+    sched.keep_ios = (t->keep_ios + threads - 1) / threads;
     if (t->limit_bytes) {
         /* Each thread writes its share once; only one job (full span). */
         uint64_t bytes = t->limit_bytes < size ? t->limit_bytes : size;
@@ -991,10 +1025,28 @@ static int verify_prepare(DmkRunner *r, DmkError *err)
     return dmk_verify_pool_init(&r->vpool, &r->pool, run_id ? run_id : 1, err);
 }
 
+/* A surface sample's place on the target, known only now that it is
+ * open (its size and alignment): region_offset, and a sample larger
+ * than the target cut to it. */
+static void place_sample(const DmkRunner *r, DmkTest *t)
+{
+    if (!t->spread_count)
+        return;
+    uint64_t align = r->info.offset_align ? r->info.offset_align : 512;
+    uint64_t len = dmk_surface_sample_len(r->size, t->limit_bytes, align);
+    t->region_offset =
+        dmk_surface_offset(r->size, t->limit_bytes, align, t->spread_index, t->spread_count);
+    if (len < t->limit_bytes) {
+        t->limit_bytes = len;
+        t->jobs[0].block_size = (uint32_t)len;
+    }
+}
+
 static int run_test(DmkRunner *r, size_t index, DmkTestResult *out, DmkError *err)
 {
     const DmkRunSpec *s = r->spec;
     DmkTest test = s->tests[index];
+    place_sample(r, &test);
     int rc = resolve_rate(r, &test, err);
     if (rc != DMK_OK)
         return rc;

@@ -300,7 +300,8 @@ int dmk_run_spec_validate(const DmkRunSpec *spec, uint64_t max_inflight, DmkErro
 {
     char a[32], b[32];
     uint64_t max = spec->lab[0] ? DMK_LAB_SIZE_MAX : DMK_SIZE_MAX;
-    bool free_space = spec->size == 0 && spec->free_margin > 0;
+    /* 0: the free space but a margin, or a whole device (the surface scan). */
+    bool free_space = spec->size == 0 && (spec->free_margin > 0 || spec->device);
     if (!free_space && (spec->size < DMK_SIZE_MIN || spec->size > max))
         return dmk_error_set(err, DMK_E_INVAL, 0, "test size %llu is out of range (%s to %s)",
                              (unsigned long long)spec->size, dmk_format_size(DMK_SIZE_MIN, a, 32),

@@ -71,6 +71,18 @@ typedef struct {
      * rate_ref (1-based, earlier in the run) achieved: the latency ramp. */
     uint32_t rate_ref;
     uint32_t rate_pct;
+    /* The surface scan (dmk-surface.h): spread_count > 0 makes the test
+     * read sample spread_index (0-based) of spread_count samples of
+     * limit_bytes each, spread evenly over the whole target; the runner
+     * places it once it knows the target's size (dmk_surface_offset) and
+     * records where in region_offset of the result's copy. */
+    uint32_t spread_index;
+    uint32_t spread_count;
+    uint64_t region_offset; /* the result's: the sample's first byte (bytes into the target) */
+    /* > 0: the result's samples are the test's first keep_ios I/Os, one
+     * each with its offset (DmkSample.offset), instead of a timeline: the
+     * surface scan's access times. */
+    uint32_t keep_ios;
 } DmkTest;
 
 typedef struct {

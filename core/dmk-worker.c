@@ -45,6 +45,7 @@ int dmk_worker_init(DmkWorker *w, const DmkBackend *be, DmkTarget *target, const
     w->bytes = slots ? calloc(slots, sizeof *w->bytes) : NULL;
     w->pause_ns = sched->n_passes ? calloc(sched->n_passes, sizeof *w->pause_ns) : NULL;
     w->pause_sum_ns = sched->n_passes ? calloc(sched->n_passes, sizeof *w->pause_sum_ns) : NULL;
+    w->kept = sched->keep_ios ? calloc(sched->keep_ios, sizeof *w->kept) : NULL;
     /* A buffer per request where the job reads or writes keyed data;
      * writes of zeros point into the pool. */
     w->data_key = dmk_pool_key(seed ^ 0x3c6ef372fe94f82bULL);
@@ -54,7 +55,7 @@ int dmk_worker_init(DmkWorker *w, const DmkBackend *be, DmkTarget *target, const
         buf_bytes ? dmk_aligned_alloc(pool->align < 4096 ? 4096 : pool->align, buf_bytes) : NULL;
     if (!w->ios || !w->pending || !w->done || !w->idle ||
         (slots && (!w->hist || !w->bytes || !w->pause_ns || !w->pause_sum_ns)) ||
-        (buf_bytes && !w->bufs))
+        (buf_bytes && !w->bufs) || (sched->keep_ios && !w->kept))
         return dmk_error_set(err, DMK_E_NOMEM, 0, "out of memory for a worker's I/O buffers");
     for (size_t i = 0; i < slots; i++)
         dmk_hist_reset(&w->hist[i]);
@@ -109,6 +110,7 @@ void dmk_worker_destroy(DmkWorker *w)
     free(w->pause_ns);
     free(w->pause_sum_ns);
     free(w->timeline);
+    free(w->kept);
     dmk_aligned_free(w->bufs);
     memset(w, 0, sizeof *w);
 }
@@ -191,6 +193,21 @@ static bool timeline_reserve(DmkWorker *w, size_t idx)
     return true;
 }
 
+/* One measured I/O as a sample of its own: when it completed, where it
+ * went and how long it took (the surface scan's access times). */
+static void keep_io(DmkWorker *w, const DmkIo *io, uint64_t now, uint64_t since)
+{
+    double lat_ns = (double)(now - io->submit_ns);
+    if (lat_ns < 1)
+        lat_ns = 1;
+    w->kept[w->kept_len++] = (DmkSample){.t_s = (double)since / 1e9,
+                                         .mb_s = io->len / (lat_ns / 1e3),
+                                         .iops = 1e9 / lat_ns,
+                                         .lat_mean_us = lat_ns / 1e3,
+                                         .temp_c = NAN,
+                                         .offset = (double)io->offset};
+}
+
 static void mark_written(DmkWorker *w, DmkIo **done, int n)
 {
     for (int i = 0; i < n; i++)
@@ -226,6 +243,8 @@ static int account_batch(DmkWorker *w, DmkIo **done, int n, uint64_t now)
         dmk_hist_add(&h[done[i]->op], now - done[i]->submit_ns);
         b[done[i]->op] += done[i]->len;
     }
+    for (int i = 0; i < n && w->kept_len < s->keep_ios; i++)
+        keep_io(w, done[i], now, since);
     if (s->timeline_ns && timeline_reserve(w, (size_t)(since / s->timeline_ns))) {
         DmkSlot *slot = &w->timeline[since / s->timeline_ns];
         slot->ios += (uint64_t)n;

@@ -13,6 +13,7 @@
 #include "dmk-offsets.h"
 #include "dmk-platform.h"
 #include "dmk-pool.h"
+#include "dmk-result.h"
 #include "dmk-rng.h"
 #include "dmk-spec.h"
 #include "dmk-verify.h"
@@ -61,6 +62,8 @@ typedef struct {
     uint64_t timeline_ns; /* 0: no timeline */
     uint64_t watchdog_ns;
     double rate_iops; /* > 0: this worker's I/Os are issued evenly at this rate */
+    uint32_t
+        keep_ios; /* > 0: the first this many measured I/Os are kept, each (DmkTest.keep_ios) */
 } DmkSchedule;
 
 typedef struct DmkWorker {
@@ -88,6 +91,10 @@ typedef struct DmkWorker {
     uint64_t *bytes;
     DmkSlot *timeline;
     size_t timeline_len, timeline_cap;
+    /* sched.keep_ios > 0: the measured I/Os, one sample each with its
+     * offset, in completion order (allocated for all of them up front). */
+    DmkSample *kept;
+    size_t kept_len;
     uint64_t issued, completed;
     uint64_t last_counted_ns;    /* when the last measured I/O completed */
     _Atomic uint64_t live_bytes; /* read by the runner for progress */

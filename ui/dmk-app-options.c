@@ -122,7 +122,9 @@ static int parse_lab_kind(DmkAppOptions *o, GVariantDict *d, DmkError *err)
 
 static gboolean is_window_setting(const DmkLabParam *lp)
 {
-    if (lp->kind != DMK_LAB_VALUE_SECONDS && lp->kind != DMK_LAB_VALUE_SIZE)
+    /* Counts of the lab's own (the surface scan's), not the shared --qd. */
+    bool count = lp->kind == DMK_LAB_VALUE_COUNT && !lp->shared;
+    if (lp->kind != DMK_LAB_VALUE_SECONDS && lp->kind != DMK_LAB_VALUE_SIZE && !count)
         return FALSE;
     for (size_t i = 0; i < dmk_lab_test_count(); i++)
         for (size_t f = 0; f < dmk_lab_test_at(i)->n_fields; f++)
@@ -163,6 +165,10 @@ static int parse_lab_setting(GVariantDict *d, const DmkLabParam *lp, double *out
     int rc;
     if (lp->kind == DMK_LAB_VALUE_SECONDS) {
         rc = dmk_parse_seconds_range(what, v, lp->min, lp->max, out, err);
+    } else if (lp->kind == DMK_LAB_VALUE_COUNT) {
+        uint64_t n = 0;
+        rc = dmk_parse_uint_range(what, v, (uint64_t)lp->min, (uint64_t)lp->max, &n, err);
+        *out = (double)n;
     } else {
         uint64_t bytes = 0;
         rc = dmk_parse_size_range(what, v, (uint64_t)lp->min, (uint64_t)lp->max, &bytes, err);

@@ -95,6 +95,10 @@ static gboolean parse_time(const char *text, double *out)
 static const guint64 span_gib[] = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024};
 static const guint64 amount_gib[] = {0, 8, 16, 32, 64, 128, 256, 512, 1024};
 static const guint64 qds[] = {1, 2, 4, 8, 16, 32};
+/* The surface scan's: GNOME Disks' defaults (100 of 10 MiB, 1,000) among them. */
+static const guint64 sample_counts[] = {10, 20, 50, 100, 200};
+static const guint64 sample_sizes[] = {1 << 20, 4 << 20, 10 << 20, 16 << 20, 32 << 20, 64 << 20};
+static const guint64 access_counts[] = {100, 500, 1000, 5000, 10000};
 
 /* Values of a drop-down of numbers, by position. */
 #define VALUES_KEY "dmk-values"
@@ -251,6 +255,15 @@ static GtkWidget *field_widget(DmkLabPage *self, const DmkLabField *f, DmkLabPar
             return gib_dropdown(self, amount_gib, G_N_ELEMENTS(amount_gib), p->span, NUM_AMOUNT,
                                 p->margin);
         return gib_dropdown(self, span_gib, G_N_ELEMENTS(span_gib), p->span, NUM_SIZE, 0);
+    case DMK_LAB_P_SAMPLES:
+        return number_dropdown(self, sample_counts, G_N_ELEMENTS(sample_counts), p->samples,
+                               NUM_COUNT, 0);
+    case DMK_LAB_P_SAMPLE_SIZE:
+        return number_dropdown(self, sample_sizes, G_N_ELEMENTS(sample_sizes), p->sample_size,
+                               NUM_SIZE, 0);
+    case DMK_LAB_P_ACCESSES:
+        return number_dropdown(self, access_counts, G_N_ELEMENTS(access_counts), p->accesses,
+                               NUM_COUNT, 0);
     default:
         return number_dropdown(self, qds, G_N_ELEMENTS(qds), p->mixed_qd, NUM_COUNT, 0);
     }
@@ -371,6 +384,13 @@ static void read_choices(DmkLabPage *self, size_t ti, DmkLabParams *p)
         p->span = dd_value(f[DMK_LAB_P_SPAN]);
     if (f[DMK_LAB_P_QD])
         p->mixed_qd = (uint32_t)dd_value(f[DMK_LAB_P_QD]);
+    if (f[DMK_LAB_P_SAMPLE_SIZE])
+        p->sample_size = dd_value(f[DMK_LAB_P_SAMPLE_SIZE]);
+    for (int id = 0; id < DMK_LAB_N_PARAMS; id++) {
+        uint32_t *count = dmk_lab_count_of(p, (DmkLabParamId)id);
+        if (count && f[id])
+            *count = (uint32_t)dd_value(f[id]);
+    }
 }
 
 int dmk_lab_page_get_params(DmkLabPage *self, DmkLabParams *out, DmkError *err)
@@ -423,6 +443,21 @@ static void override_size(DmkLabPage *self, DmkLabParamId id, double v)
     }
 }
 
+/* A count given on the command line (--lab-samples): selected, joining
+ * the list where it is not one of its values. */
+static void override_count(DmkLabPage *self, DmkLabParamId id, double v)
+{
+    for (size_t ti = 0; v > 0 && ti < dmk_lab_test_count(); ti++) {
+        GtkWidget *dd = self->fields[ti][id];
+        if (!dd)
+            continue;
+        GArray *old = g_array_ref(dd_values(dd));
+        fill_numbers(dd, (const guint64 *)(void *)old->data, old->len, (guint64)v, NUM_COUNT, 0,
+                     self->device);
+        g_array_unref(old);
+    }
+}
+
 void dmk_lab_page_apply_overrides(DmkLabPage *self, const DmkLabOverrides *o)
 {
     dmk_lab_page_set_kind(self, o->kind);
@@ -432,6 +467,8 @@ void dmk_lab_page_apply_overrides(DmkLabPage *self, const DmkLabOverrides *o)
             override_time(self, (DmkLabParamId)id, o->value[id]);
         else if (dmk_lab_size_of(&p, (DmkLabParamId)id))
             override_size(self, (DmkLabParamId)id, o->value[id]);
+        else if (dmk_lab_count_of(&p, (DmkLabParamId)id))
+            override_count(self, (DmkLabParamId)id, o->value[id]);
     }
 }
 
@@ -482,12 +519,19 @@ void _dmk_lab_page_update_summary(DmkLabPage *self)
      * ends by bytes. */
     double s = dmk_lab_planned_s(&p);
     char *length = s >= 0 ? dmk_text_length(s) : NULL;
-    gboolean fill = dmk_lab_test(p.kind)->fills;
-    char *when = length ? g_strdup_printf("Takes about %s%s.", length,
-                                          !fill      ? ""
-                                          : p.device ? ", after the region is written"
-                                                     : ", after the test file is written")
-                        : g_strdup("Takes as long as the drive needs to write it.");
+    const DmkLabTest *t = dmk_lab_test(p.kind);
+    gboolean fill = t->fills;
+    /* A read-only test of a whole device (the surface scan) says so, and
+     * on a folder what it needs instead, before Start is pressed. */
+    char *when = t->device_only
+                     ? g_strdup(p.device ? "Reads only: the device's data is left as it is."
+                                         : "Needs a raw device: choose a Device as the "
+                                           "Benchmark tab's target.")
+                 : length ? g_strdup_printf("Takes about %s%s.", length,
+                                            !fill      ? ""
+                                            : p.device ? ", after the region is written"
+                                                       : ", after the test file is written")
+                          : g_strdup("Takes as long as the drive needs to write it.");
     gtk_label_set_text(GTK_LABEL(self->duration), when);
     g_free(when);
     g_free(length);

@@ -4,6 +4,7 @@
  * exact charts of the samples replace it (dmk-lab-page-private.h lists the
  * tab's parts). */
 #include <math.h>
+#include <string.h>
 
 #include "dmk-lab-page-private.h"
 #include "dmk-size.h"
@@ -117,7 +118,7 @@ void _dmk_lab_page_refresh_live(DmkLabPage *self, gboolean now)
 static void add_live_point(DmkLabPage *self, const DmkProgress *p)
 {
     if ((p->stage != DMK_STAGE_MEASURE && p->stage != DMK_STAGE_WARMUP) || !p->test ||
-        !isfinite(p->mb_s) || p->mb_s < 0)
+        !isfinite(p->mb_s) || p->mb_s < 0 || self->live_kind == DMK_LAB_SURFACE)
         return;
     if (p->test_index != self->live_test) {
         self->live_base += self->live_last;
@@ -136,17 +137,53 @@ static void add_live_point(DmkLabPage *self, const DmkProgress *p)
     _dmk_lab_page_refresh_live(self, self->live->len == 1);
 }
 
+/* The surface scan: each sample, as it ends, at its middle's place. */
+void dmk_lab_page_test_done(DmkLabPage *self, const DmkTest *test, const DmkPassResult *score)
+{
+    if (self->live_kind != DMK_LAB_SURFACE || strcmp(test->label, "sample") != 0 || !test->n_jobs)
+        return;
+    DmkChartPoint pt = {((double)test->region_offset + test->jobs[0].block_size / 2.0) / 1e9,
+                        score->total.mb_s};
+    g_array_append_val(self->live, pt);
+    if (self->live->len == 1)
+        gtk_stack_set_visible_child_name(GTK_STACK(self->stack), "live");
+    _dmk_lab_page_refresh_live(self, self->live->len == 1);
+}
+
 void dmk_lab_page_progress(DmkLabPage *self, const DmkProgress *p)
 {
     char *text = progress_line(self, p);
     double total = p->elapsed_s + p->remaining_s;
+    /* Steps that end by bytes have no time left to tell (the surface
+     * scan's reads): the share of steps done, then. */
+    double steps = p->n_tests > 1 ? ((double)p->test_index + p->fraction) / (double)p->n_tests : 0;
     double fraction = p->stage == DMK_STAGE_PREPARE  ? p->fraction
                       : total > 0 && isfinite(total) ? p->elapsed_s / total
-                                                     : 0;
+                                                     : steps;
     gtk_progress_bar_set_fraction(GTK_PROGRESS_BAR(self->progress), CLAMP(fraction, 0, 1));
     gtk_label_set_text(GTK_LABEL(self->progress_label), text);
     g_free(text);
     add_live_point(self, p);
+}
+
+/* The surface scan's live chart: each sample's read rate at its place,
+ * the x axis the whole device once the run knows its size. */
+static void surface_titles(DmkLabPage *self, const DmkRunSpec *spec)
+{
+    DmkChartModel *m = &self->live_model;
+    g_snprintf(m->title, sizeof m->title, "%s: read rate across the device (live)",
+               dmk_lab_title(self->live_kind));
+    g_snprintf(m->subtitle, sizeof m->subtitle,
+               "%s: each sample as it is read; the access "
+               "times follow",
+               spec->dir);
+    g_strlcpy(m->x_title, "Position on the device (GB)", sizeof m->x_title);
+    g_strlcpy(m->y_title, "Read rate (MB/s)", sizeof m->y_title);
+    g_strlcpy(self->live_series.name, "Read rate", sizeof self->live_series.name);
+    m->x_min = 0;
+    m->x_max = 0; /* fits the samples so far: the device's size comes with the result */
+    m->n_series = 1;
+    m->series = &self->live_series;
 }
 
 /* The live chart's titles, from what the spec runs. */
@@ -159,6 +196,10 @@ static void live_titles(DmkLabPage *self, const DmkRunSpec *spec)
     self->live_iops =
         self->live_by_bytes && t && t->n_jobs && t->jobs[0].pattern == DMK_PATTERN_RND;
     const char *metric = self->live_iops ? "iops" : "mb_s";
+    if (self->live_kind == DMK_LAB_SURFACE) {
+        surface_titles(self, spec);
+        return;
+    }
     if (self->live_by_bytes)
         g_snprintf(m->title, sizeof m->title, "%s: %s %s vs data written (live)",
                    dmk_lab_title(self->live_kind), t ? t->name : "",

@@ -78,6 +78,9 @@ void dmk_lab_page_set_running(DmkLabPage *self, gboolean running, gboolean mine)
  * "Stopped after 1:02:03"). A stopped run's samples are shown as well. */
 void dmk_lab_page_begin(DmkLabPage *self, const DmkRunSpec *spec);
 void dmk_lab_page_progress(DmkLabPage *self, const DmkProgress *p);
+/* A test of the run ended: the surface scan's samples join its live
+ * read-rate chart at their place; other tests' are not drawn live. */
+void dmk_lab_page_test_done(DmkLabPage *self, const DmkTest *test, const DmkPassResult *score);
 void dmk_lab_page_end(DmkLabPage *self, DmkSaved *saved, const char *status);
 
 /* The view of the latest result, NULL before there is one. */

@@ -280,11 +280,20 @@ static void lab_set_running(DmkWindow *self, gboolean running, gboolean mine)
     dmk_lab_page_set_running(self->lab_page, running, mine);
 }
 
-/* No test_done: the Lab tab draws from the samples at the end. */
+/* The surface scan's samples, each as it ends (the live read-rate chart);
+ * the other lab tests draw from their samples at the end. */
+static void lab_test_done(DmkWindow *self, const DmkTest *test, const DmkPassResult *score,
+                          size_t index)
+{
+    (void)index;
+    dmk_lab_page_test_done(self->lab_page, test, score);
+}
+
 const DmkRunOwner _dmk_window_lab_owner = {
     .page = lab_page,
     .begin = lab_begin,
     .progress = lab_progress,
+    .test_done = lab_test_done,
     .ended = lab_ended,
     .set_running = lab_set_running,
 };

@@ -308,6 +308,10 @@ gboolean _dmk_window_target_is_device(DmkWindow *self);
  * tests run on a device in use: no write or mixed test, no Lab test (each
  * writes), no write sweep, and no "type its name" question. */
 const char *_dmk_window_target_usage(DmkWindow *self);
+/* Whether the Lab test chosen writes (all but the surface scan, which the
+ * lab tests' table marks as reading only): on a device in use it cannot
+ * run. */
+gboolean _dmk_window_lab_writes(DmkWindow *self);
 /* Checks the chosen target again, as Run and Start do (a folder may have
  * gone, a device been mounted or unplugged since it was listed), and
  * updates the buttons and tiles; whether a run can start on it. */

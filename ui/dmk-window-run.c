@@ -758,10 +758,10 @@ void dmk_window_run_lab(DmkWindow *self, gboolean confirmed)
     dmk_window_show_lab(self, DMK_LAB_NONE);
     _dmk_window_recheck_target(self);
     _dmk_window_hide_error(self);
-    if (_dmk_window_target_usage(self)) {
-        /* Every lab test writes; Start says so, and so does a shortcut. */
-        char *why = g_strdup_printf("the lab tests write, and %s is in use (%s); only read tests "
-                                    "run on it",
+    if (_dmk_window_target_usage(self) && _dmk_window_lab_writes(self)) {
+        /* A lab test that writes: Start says so, and so does a shortcut. */
+        char *why = g_strdup_printf("this lab test writes, and %s is in use (%s); only read "
+                                    "tests run on it",
                                     _dmk_window_target_path(self), _dmk_window_target_usage(self));
         show_error(self, DMK_E_PERM, why);
         g_free(why);

@@ -81,6 +81,26 @@ static void update_sweep_note(DmkWindow *self)
 
 /* The lab test runs on the Benchmark tab's target and data: say which,
  * with the free space, which a full-span write takes. */
+/* The Lab's note on a raw device: its data is lost to a test that writes;
+ * in use (usage), only a test that only reads may run on it. */
+static char *device_note(const char *where, const char *usage, gboolean writes, const char *kind)
+{
+    if (usage && writes)
+        return g_strdup_printf("Raw device %s, the Benchmark tab's target, is in use (%s): this "
+                               "test writes, so it cannot run on it",
+                               where, usage);
+    if (usage)
+        return g_strdup_printf("Raw device %s, the Benchmark tab's target, in use (%s): this "
+                               "test only reads it",
+                               where, usage);
+    if (!writes)
+        return g_strdup_printf("Raw device %s, the Benchmark tab's target: this test only reads it",
+                               where);
+    return g_strdup_printf("Raw device %s, the Benchmark tab's target: the test writes over its "
+                           "data; %s data",
+                           where, kind);
+}
+
 void _dmk_window_update_lab_note(DmkWindow *self)
 {
     const char *dir = _dmk_window_target_path(self);
@@ -101,16 +121,11 @@ void _dmk_window_update_lab_note(DmkWindow *self)
     char *data = g_settings_get_string(self->settings, "data");
     const char *kind = strcmp(data, "zero") == 0 ? "all-zero" : "random";
     /* A raw device has no free space and no test file: its data is lost. */
-    const char *usage = _dmk_window_target_usage(self);
-    char *note = usage ? g_strdup_printf("Raw device %s, the Benchmark tab's target, is in use "
-                                         "(%s): the lab tests write, so none runs on it",
-                                         where, usage)
-                 : _dmk_window_target_is_device(self)
-                     ? g_strdup_printf("Raw device %s, the Benchmark tab's target: the test "
-                                       "writes over its data; %s data",
-                                       where, kind)
-                     : g_strdup_printf("Test file in %s%s, the Benchmark tab's target; %s data",
-                                       where, free_text, kind);
+    char *note =
+        _dmk_window_target_is_device(self)
+            ? device_note(where, _dmk_window_target_usage(self), _dmk_window_lab_writes(self), kind)
+            : g_strdup_printf("Test file in %s%s, the Benchmark tab's target; %s data", where,
+                              free_text, kind);
     dmk_lab_page_set_note(self->lab_page, note);
     dmk_lab_page_set_device(self->lab_page, _dmk_window_target_is_device(self));
     g_free(note);

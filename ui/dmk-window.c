@@ -226,17 +226,25 @@ static void reset_button(DmkWindow *self, int row)
     g_free(tip);
 }
 
+gboolean _dmk_window_lab_writes(DmkWindow *self)
+{
+    const DmkLabTest *t =
+        self->lab_page ? dmk_lab_test(dmk_lab_page_get_kind(self->lab_page)) : NULL;
+    return !t || !t->device_only;
+}
+
 /* The Sweep and Lab tabs' Start buttons follow the target too. */
 static void block_pages(DmkWindow *self)
 {
     const char *usage = _dmk_window_target_usage(self);
     char *why =
         self->target_problem ? g_strdup_printf("Start is off: %s", self->target_problem) : NULL;
-    /* Every lab test writes; a sweep reads only, and says so. */
-    char *lab = why || !usage ? g_strdup(why)
-                              : g_strdup_printf("Start is off: the lab tests write, and %s is "
-                                                "in use (%s); only read tests run on it",
-                                                _dmk_window_target_path(self), usage);
+    /* A lab test that writes is off; a sweep reads only, and says so. */
+    char *lab = why || !usage || !_dmk_window_lab_writes(self)
+                    ? g_strdup(why)
+                    : g_strdup_printf("Start is off: this lab test writes, and %s is "
+                                      "in use (%s); only read tests run on it",
+                                      _dmk_window_target_path(self), usage);
     char *sweep = usage ? g_strdup_printf("read only: %s", usage) : NULL;
     if (self->sweep_page) {
         dmk_sweep_page_set_read_only(self->sweep_page, sweep);
@@ -704,6 +712,8 @@ static void on_sweep_fields(DmkSweepPage *page, DmkWindow *self)
 static void on_lab_kind(DmkLabPage *page, DmkWindow *self)
 {
     g_settings_set_string(self->settings, "lab-test", dmk_lab_name(dmk_lab_page_get_kind(page)));
+    block_pages(self); /* a test that only reads may run where the others may not */
+    _dmk_window_update_lab_note(self);
 }
 
 /* The Lab tab offers the test chosen last time. */

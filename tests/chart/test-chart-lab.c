@@ -513,6 +513,80 @@ static void test_recovery_model(void)
     dmk_run_result_free(r);
 }
 
+/* A surface scan of a 1 GB device by hand: 4 samples of 10 MiB at
+ * 0, 1/3, 2/3 and the end, 100 .. 400 MB/s, and 5 accesses of 1 .. 5 ms. */
+static DmkRunResult *hand_surface(bool accesses)
+{
+    DmkRunResult *r = new_result("surface", 5);
+    r->target.is_device = true;
+    r->target.test_size = 1000000000ULL;
+    const uint64_t sample = 10ULL << 20, last = (1000000000ULL - sample) / 4096 * 4096;
+    for (int i = 0; i < 4; i++) {
+        DmkStats st = {.mb_s = 100.0 * (i + 1), .bytes = sample, .ios = 1};
+        DmkTestResult *t = add_test(r, "SEQ1M Q1T1", DMK_MODE_READ, "sample", st);
+        t->test.jobs[0].block_size = (uint32_t)sample;
+        t->test.spread_count = 4;
+        t->test.region_offset = last / 3 * (uint64_t)i / 4096 * 4096;
+    }
+    DmkTestResult *a =
+        add_test(r, "RND4K Q1T1", DMK_MODE_READ, "access", (DmkStats){.mb_s = 1, .ios = 5});
+    a->test.keep_ios = 5;
+    a->n_samples = accesses ? 5 : 0;
+    a->samples = calloc(5, sizeof *a->samples);
+    for (size_t k = 0; k < a->n_samples; k++)
+        a->samples[k] = (DmkSample){.t_s = (double)k * 0.01,
+                                    .lat_mean_us = 1000.0 * (double)(k + 1),
+                                    .offset = 4096.0 * 40000 * (double)k};
+    return r;
+}
+
+static void test_surface_models(void)
+{
+    DmkRunResult *r = hand_surface(true);
+    DmkLabChartKind k[8];
+    size_t p[8];
+    DMK_CHECK_INT(dmk_lab_charts(r, k, p, 8), 2);
+    DMK_CHECK(k[0] == DMK_LAB_CHART_SURFACE_RATE && k[1] == DMK_LAB_CHART_SURFACE_ACCESS);
+    DmkChartBuild b;
+    DMK_CHECK_INT(build(&b, DMK_LAB_CHART_SURFACE_RATE, r, 0), DMK_OK);
+    const DmkChartModel *m = &b.model;
+    DMK_CHECK(m->kind == DMK_CHART_LINES);
+    DMK_CHECK(has(m->title, "read rate across the device, average 250 MB/s"));
+    DMK_CHECK_STR(m->y_title, "Read rate (MB/s)");
+    DMK_CHECK_STR(m->x_title, "Position on the device (GB)");
+    DMK_CHECK(has(m->subtitle, "4 samples of 10 MiB, 100 to 400 MB/s"));
+    DMK_CHECK_INT(m->n_series, 2);
+    DMK_CHECK_INT(m->series[0].n, 4);
+    /* each sample at its middle, in GB; the last ends at the device's end */
+    DMK_CHECK_NEAR(m->series[0].points[0].x, (10ULL << 20) / 2 / 1e9, 1e-9);
+    DMK_CHECK(m->series[0].points[3].x + (10ULL << 20) / 2 / 1e9 <= 1.0);
+    DMK_CHECK_NEAR(m->series[0].points[2].y, 300, 0);
+    DMK_CHECK_STR(m->series[1].name, "Average 250 MB/s");
+    DMK_CHECK_NEAR(m->series[1].points[0].y, 250, 0);
+    DMK_CHECK_NEAR(m->x_min, 0, 0);
+    DMK_CHECK_NEAR(m->x_max, 1.0, 1e-9);
+    export_all(m, "lab-surface-rate", 800, 500);
+    dmk_chart_build_free(&b);
+    DMK_CHECK_INT(build(&b, DMK_LAB_CHART_SURFACE_ACCESS, r, 0), DMK_OK);
+    DMK_CHECK(has(m->title, "access time, average 3.00 ms"));
+    DMK_CHECK_STR(m->y_title, "Access time (ms)");
+    DMK_CHECK(m->series[0].style == DMK_SERIES_DOTS);
+    DMK_CHECK_INT(m->series[0].n, 5);
+    DMK_CHECK_NEAR(m->series[0].points[4].y, 5, 1e-12);
+    DMK_CHECK_NEAR(m->series[0].points[1].x, 4096.0 * 40000 / 1e9, 1e-12);
+    DMK_CHECK_STR(m->series[1].name, "Average 3.00 ms");
+    export_all(m, "lab-surface-access", 800, 500);
+    dmk_chart_build_free(&b);
+    dmk_run_result_free(r);
+    /* Stopped before the accesses: the chart says so. */
+    r = hand_surface(false);
+    DMK_CHECK_INT(build(&b, DMK_LAB_CHART_SURFACE_ACCESS, r, 0), DMK_OK);
+    DMK_CHECK_STR(b.model.no_data, "Stopped before the random reads");
+    DMK_CHECK(b.model.y_title[0]);
+    dmk_chart_build_free(&b);
+    dmk_run_result_free(r);
+}
+
 /* A loaded file's findings are what its charts say too: its own figures
  * over what its samples give (dmk-lab-findings.h). */
 static void saved_finding(DmkTestResult *t, DmkLabSetId set, const char *key, double v)
@@ -944,6 +1018,7 @@ int main(int argc, char **argv)
     DMK_TEST(test_latency_model);
     DMK_TEST(test_mixed_models);
     DMK_TEST(test_recovery_model);
+    DMK_TEST(test_surface_models);
     DMK_TEST(test_errors);
     DMK_TEST(test_compare);
     DMK_TEST(test_axis_y2);

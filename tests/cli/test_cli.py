@@ -111,7 +111,7 @@ def test_run_json_and_csv_agree():
         tests = [r for r in rows if r["record"] == "test"]
         check(len(tests) == 2, f"csv test rows {len(tests)}")
         for row, x in zip(tests, res):
-            check(row["schema"] == "7" and row["test"] == x["test"] and row["mode"] == x["mode"],
+            check(row["schema"] == "8" and row["test"] == x["test"] and row["mode"] == x["mode"],
                   "csv identity")
             for k in ["mb_s", "mb_s_median", "iops", "lat_mean_us", "lat_p99_us"]:
                 check(float(row[k]) == x[k], f"csv {k} {row[k]} != json {x[k]}")
@@ -421,7 +421,7 @@ def test_sweep_csv():
         r = run(["sweep", "qd", "--qd", "1,2", "--mode", "read", "--csv", c] + NULL_QUICK)
         check(r.returncode == 0 and "[Read]" in r.stdout, r.stderr)
         rows = parse_csv(open(c, encoding="utf-8", newline="").read())
-        check(all(x["schema"] == "7" and x["sweep"] == "qd" for x in rows), "schema 7, sweep qd")
+        check(all(x["schema"] == "8" and x["sweep"] == "qd" for x in rows), "schema 8, sweep qd")
         check([x["queue_depth"] for x in rows if x["record"] == "test"] == ["1", "2"], "QDs")
 
 

@@ -51,7 +51,7 @@ def test_help():
     r = run(["--help"])
     check(r.returncode == 0 and r.stderr == "", f"--help: {r.returncode} {r.stderr}")
     text = r.stdout
-    check("drivemark-cli sustained|fullspan|mixed|latency|recovery [OPTION]..." in text,
+    check("drivemark-cli sustained|fullspan|mixed|latency|recovery|surface" in text,
           "usage line of the lab commands")
     for lab in LABS:
         check(lab in text.split("Options of")[0], f"--help does not describe {lab}")

@@ -42,7 +42,7 @@ def test_show_fs_size():
         r = run(["run", "--target", d, "--size", "16MiB", "--csv", csv] + QUICK)
         check(r.returncode == 0, r.stderr)
         row = read_csv(csv)[0]
-        check(row["schema"] == "7" and int(row["fs_size_bytes"]) == 16 << 20, f"row {row}")
+        check(row["schema"] == "8" and int(row["fs_size_bytes"]) == 16 << 20, f"row {row}")
         s = run(["show", csv])
         check(s.returncode == 0 and "16 MiB free of 16 MiB]" in s.stdout, s.stdout)
         old = os.path.join(DATA, "bad-csv", "ok-schema4-verify.csv")

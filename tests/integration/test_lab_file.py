@@ -80,7 +80,7 @@ def check_common(cmd, rows, doc, target, period):
     """What every lab CSV holds, whatever the command."""
     check(rows, f"{cmd}: an empty CSV")
     for row in rows:
-        check(row["schema"] == "7", f"schema {row['schema']}")
+        check(row["schema"] == "8", f"schema {row['schema']}")
         check(row["lab"] == cmd and row["profile"] == cmd, f"lab {row['lab']!r}")
         check(row["backend"] == "libaio" and row["target"] == target, "context")
         check(row["complete"] == "1", "complete")

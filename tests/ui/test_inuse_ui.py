@@ -185,13 +185,21 @@ def test_mounted_loop_reads_only():
         modes = {test.get("mode") for test in json.load(open(out)).get("results", [])}
         check(modes == {"read"}, f"the sweep ran {modes}")
         check(sha(img) == before, "the sweep changed the mounted device's data")
-        # Every lab test writes: Start (and its shortcut) is off, saying why.
-        rc, lines, err, _ = t.run_app(["--target", dev] + QUICK + [
+        # A lab test that writes: Start (and its shortcut) is off, saying why.
+        rc, lines, err, _ = t.run_app(["--target", dev, "--lab", "sustained"] + QUICK + [
             "--activate", "run-lab", "--dump-tiles", "--quit-when-done"])
         said = field(lines, "error") or ""
-        check("lab tests write" in said and usage in said, f"lab refused with {said!r}")
+        check("lab test writes" in said and usage in said, f"lab refused with {said!r}")
         check(not [f for f in lines if f[0] == "dialog"], "the lab asked a question")
         check(sha(img) == before, "the lab changed the mounted device's data")
+        # The surface scan only reads: it runs on the device in use.
+        rc, lines, err, _ = t.run_app(["--target", dev, "--lab", "surface", "--lab-samples", "4",
+                                       "--lab-sample-size", "1MiB", "--lab-accesses", "20",
+                                       "--autorun", "--dump-tiles", "--quit-when-done"])
+        check(rc == 0, f"surface scan exit {rc}; stderr: {err}")
+        check(field(lines, "lab-state") == "result", f"lab state: {field(lines, 'lab-state')}")
+        check(field(lines, "error") is None, f"error: {field(lines, 'error')}")
+        check(sha(img) == before, "the surface scan changed the mounted device's data")
         return f"{title}; list shot {w}x{h}"
 
 

@@ -302,6 +302,25 @@ def test_window_hands_the_descriptor_to_the_run():
         return msg
 
 
+def test_surface_scan_asks_to_read_only():
+    """The surface scan (a lab test that only reads) takes the same path:
+    UDisks2's OpenForBenchmark, never OpenDevice, and the descriptor
+    reaches the engine, which checks it as for any run."""
+    with Dir() as d, dmkbus.PrivateBus(d) as address:
+        node = listed_disk()
+        with Mock(d, address, node, "--serve", stand_in(d)) as m:
+            rc, lines, err, field = run_window(address, [
+                "--target", node, "--lab", "surface", "--lab-samples", "2", "--lab-accesses",
+                "1", "--udisks-always", "--autorun", "--dump-tiles", "--quit-when-done"])
+            calls = m.calls()
+        check(rc == 1, f"exit {rc}, expected 1; stderr: {err}")
+        check([c[0] for c in calls] == ["GetManagedObjects", "OpenForBenchmark"],
+              f"{calls}: {lines}")
+        msg = field(lines, "error") or ""
+        check("the descriptor handed over for it is a regular file, not the device" in msg, msg)
+        return msg
+
+
 def test_window_says_the_dialog_was_dismissed():
     """A write: the typed name first, then UDisks2's OpenDevice, refused
     as a dismissed polkit dialog: the info bar names the operation, the

@@ -273,9 +273,11 @@ static void test_column_table(void)
         n3 += dmk_csv_column(i).since == 3;
     }
     /* Schema 7 added no column, only rules for the cells (empty where a
-     * column does not apply; pandas' missing-value words marked). */
-    DMK_CHECK_INT(newest, 6);
-    DMK_CHECK_INT(DMK_CSV_SCHEMA, 7);
+     * column does not apply; pandas' missing-value words marked); schema
+     * 8 the surface scan's offset. */
+    DMK_CHECK_INT(newest, 8);
+    DMK_CHECK_INT(DMK_CSV_SCHEMA, 8);
+    DMK_CHECK_STR(dmk_csv_column(DMK_COL_OFFSET).name, "offset");
     DMK_CHECK_STR(dmk_csv_column(dmk_csv_col_tail(DMK_COL_VERIFY_BLOCKS)).name, "verify_blocks");
     DMK_CHECK_INT(dmk_csv_column(dmk_csv_col_tail(DMK_COL_VERIFY_BLOCKS)).since, 4);
     DMK_CHECK_STR(dmk_csv_column(dmk_csv_col_tail(DMK_COL_VERIFY_S)).name, "verify_s");
@@ -957,6 +959,11 @@ static void test_share_column(void)
         header5 = edit_cell(rows, len5, 1, DMK_COL_FINDING, NULL, &len5);
         free(rows);
     }
+    /* nor schema 8's offset, before those */
+    char *rows8 = edit_cell(header5, len5, 0, DMK_COL_OFFSET, NULL, &len5);
+    free(header5);
+    header5 = edit_cell(rows8, len5, 1, DMK_COL_OFFSET, NULL, &len5);
+    free(rows8);
     char *old = edit_cell(header5, len5, 0, DMK_COL_SCHEMA, "5", &len5);
     DmkError err = {0};
     DmkRunResult *r5 = NULL;
@@ -1020,6 +1027,10 @@ static void test_joined_files(void)
         t5 = edit_cell(rows, l5, 1, DMK_COL_FINDING, NULL, &l5);
         free(rows);
     }
+    char *rows8 = edit_cell(t5, l5, 0, DMK_COL_OFFSET, NULL, &l5); /* schema 8's */
+    free(t5);
+    t5 = edit_cell(rows8, l5, 1, DMK_COL_OFFSET, NULL, &l5);
+    free(rows8);
     zeros = edit_cell(t5, l5, 0, DMK_COL_SCHEMA, "5", &l5);
     free(t5);
     t5 = zeros;

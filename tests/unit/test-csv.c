@@ -162,8 +162,8 @@ static void test_rows(void)
     /* head, statistics, tail; schema 3 added 6 head columns and 1 tail, schema 4 the
      * honest-number columns (4 head, 2 tail) and the verify tail (7), schema 5
      * fs_size_bytes (1 head), schema 6 the finding rows' finding, value and unit (3 head)
-     * and read_share_achieved (1 tail) */
-    DMK_CHECK_INT(header, 45 + 11 + 22);
+     * and read_share_achieved (1 tail), schema 8 offset (1 head) */
+    DMK_CHECK_INT(header, 46 + 11 + 22);
     for (int row = 1; row < tb.n_rows; row++) {
         if (tb.n_fields[row] != header)
             printf("# row %d has %d fields, the header %d\n", row, tb.n_fields[row], header);
@@ -180,7 +180,7 @@ static void test_rows(void)
         if (row == 0)
             continue;
         /* the context on every row */
-        DMK_CHECK_STR(cell(&tb, row, "schema"), "7");
+        DMK_CHECK_STR(cell(&tb, row, "schema"), "8");
         DMK_CHECK_STR(cell(&tb, row, "sweep"), "");
         /* an ordinary run: the lab's columns say nothing */
         DMK_CHECK_STR(cell(&tb, row, "lab"), "");
