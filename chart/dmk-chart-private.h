@@ -50,7 +50,8 @@ typedef struct {
     bool no_markers;  /* lines: points too dense for markers */
     double dot_r;     /* dots: radius and opacity for the densest dotted series */
     double dot_alpha;
-    double legend_y; /* top of the legend block */
+    double screen_scale; /* DmkChartStyle's: 0 but for a window's frame */
+    double legend_y;     /* top of the legend block */
     double legend_h;
     DmkChartProbe *probe; /* NULL but for dmk_chart_probe */
     /* The value labels placed so far, so no label is drawn over another
@@ -143,6 +144,19 @@ void dmk_chart_lines_density(DmkChartCtx *c);
 /* Does series s draw markers (and so show one in the legend)? */
 bool dmk_chart_series_marked(const DmkChartCtx *c, size_t s);
 void dmk_chart_lines_draw(DmkChartCtx *c);
+
+/* Where series s's point p goes in the plot, in user units. */
+void dmk_chart_place(const DmkChartCtx *c, size_t s, const DmkChartPoint *p, double *x, double *y);
+
+/* Dots are stroked (and painted, dmk-chart-dots.c) this many at a time:
+ * the dots of a batch cover their union, the batches add up. */
+#define DMK_CHART_DOT_BATCH 32
+
+/* dmk-chart-dots.c: series s's n points as dots, painted as one image at
+ * the screen's resolution (c->screen_scale > 0). false when that could
+ * not be done (no memory, a resolution of nothing): the caller strokes
+ * them. */
+bool dmk_chart_dots_image(DmkChartCtx *c, size_t s, const DmkChartPoint *p, size_t n);
 bool dmk_chart_bars_range(const DmkChartModel *m, double *ymax);
 /* The smallest value above zero on the left axis; INFINITY for none. */
 double dmk_chart_bars_min(const DmkChartModel *m);

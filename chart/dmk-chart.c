@@ -332,7 +332,12 @@ static void render(cairo_t *cr, double width, double height, const DmkChartModel
     cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_OFF);
     cairo_set_font_options(cr, fo);
     cairo_font_options_destroy(fo);
-    DmkChartCtx c = {.cr = cr, .m = m, .width = width, .height = height, .probe = probe};
+    DmkChartCtx c = {.cr = cr,
+                     .m = m,
+                     .width = width,
+                     .height = height,
+                     .probe = probe,
+                     .screen_scale = style && style->screen_scale > 0 ? style->screen_scale : 0};
     set_scale(&c);
     double top = draw_header(&c);
     draw_chart(&c, top);

@@ -141,6 +141,15 @@ typedef enum {
 
 typedef struct {
     DmkChartTheme theme;
+    /* Device pixels per user unit of the frame a window's chart is drawn
+     * for (GTK's scale factor), or 0 (exports, and any caller that does
+     * not know): with it, a timeline's thousands of dots are painted as
+     * one image at that resolution and a line through more points than
+     * the plot has pixels is thinned to what the pixels show, which
+     * costs a fraction of Cairo's stroking them one by one; without it,
+     * every dot and point goes to the surface as a path, as an SVG or
+     * PDF must keep them. */
+    double screen_scale;
 } DmkChartStyle;
 
 /* dmk_chart_render with a style; NULL: light. */

@@ -39,7 +39,7 @@ static void draw_model(GtkDrawingArea *area, cairo_t *cr, int width, int height,
     DmkChartModel empty;
     dmk_chart_model_init(&empty);
     /* In the window's theme, as the other charts (dmk-plot.c). */
-    DmkChartStyle style = dmk_plot_widget_style(GTK_WIDGET(area));
+    DmkChartStyle style = dmk_plot_screen_style(GTK_WIDGET(area));
     dmk_chart_render_styled(cr, width, height, m ? m : &empty, &style);
 }
 

@@ -140,6 +140,13 @@ DmkChartStyle dmk_plot_widget_style(GtkWidget *widget)
                                dmk_plot_widget_is_dark(widget) ? DMK_CHART_DARK : DMK_CHART_LIGHT};
 }
 
+DmkChartStyle dmk_plot_screen_style(GtkWidget *widget)
+{
+    DmkChartStyle style = dmk_plot_widget_style(widget);
+    style.screen_scale = gtk_widget_get_scale_factor(widget);
+    return style;
+}
+
 static void draw(GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer data)
 {
     (void)data;
@@ -147,7 +154,7 @@ static void draw(GtkDrawingArea *area, cairo_t *cr, int width, int height, gpoin
     DmkChartModel empty;
     dmk_chart_model_init(&empty);
     /* On screen in the window's theme; exports stay white (dmk_plot_export). */
-    DmkChartStyle style = dmk_plot_widget_style(GTK_WIDGET(area));
+    DmkChartStyle style = dmk_plot_screen_style(GTK_WIDGET(area));
     /* Zoomed: the chart laid out for a smaller area and drawn magnified,
      * so text, lines, markers and margins all grow as the window's text
      * does; exports (dmk_plot_export) keep the design size. */

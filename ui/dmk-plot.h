@@ -48,6 +48,10 @@ GtkWidget *dmk_plot_scale_control_new(GtkWidget *area);
 /* Is widget's theme dark (its text light)? The charts' palette then. */
 gboolean dmk_plot_widget_is_dark(GtkWidget *widget);
 DmkChartStyle dmk_plot_widget_style(GtkWidget *widget);
+/* The style for a frame of widget on screen: its theme and its scale
+ * factor (the renderer then paints dense dots and lines for the
+ * screen's pixels; exports use dmk_plot_widget_style or none). */
+DmkChartStyle dmk_plot_screen_style(GtkWidget *widget);
 
 /* The window's zoom, 1 (100 %) to 3 (300 %): every chart area on screen
  * draws its text and lines that much bigger, as far as its size allows;

@@ -21,6 +21,9 @@ struct _DmkResultView {
     GtkWidget *verify;  /* the verify option's verdict, NULL when the run had none */
     GtkWidget *info;    /* the header's lines */
     GtkWidget *comment; /* the comment's line, NULL while there is none */
+    DmkUnit unit;
+    guint build_id; /* the idle that builds the view, 0 once it is built */
+    gboolean built;
 };
 
 G_DEFINE_FINAL_TYPE(DmkResultView, dmk_result_view, GTK_TYPE_BOX)
@@ -201,11 +204,28 @@ static GtkWidget *build_chart(DmkResultView *self)
 
 /* ---- public ---------------------------------------------------------------- */
 
-GtkWidget *dmk_result_view_new(DmkSaved *saved, DmkUnit unit)
+static void apply_unit(DmkResultView *self)
 {
-    DmkResultView *self = g_object_new(DMK_TYPE_RESULT_VIEW, "orientation",
-                                       GTK_ORIENTATION_VERTICAL, "spacing", 8, NULL);
-    self->saved = dmk_saved_ref(saved);
+    for (guint i = 0; i < self->tiles->len; i++)
+        dmk_tile_set_unit(g_ptr_array_index(self->tiles, i), self->unit);
+    for (int m = 0; m < N_MODES; m++) {
+        if (!self->headers[m])
+            continue;
+        char *text =
+            g_strdup_printf("%s [%s]", dmk_mode_title((DmkMode)m), dmk_unit_label(self->unit));
+        gtk_label_set_text(GTK_LABEL(self->headers[m]), text);
+        g_free(text);
+    }
+}
+
+static void ensure_built(DmkResultView *self)
+{
+    if (self->built)
+        return;
+    self->built = TRUE;
+    if (self->build_id)
+        g_source_remove(self->build_id);
+    self->build_id = 0;
     GtkWidget *body = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 10);
     gtk_widget_set_vexpand(body, TRUE);
     gtk_box_append(GTK_BOX(body), build_tiles(self));
@@ -223,7 +243,29 @@ GtkWidget *dmk_result_view_new(DmkSaved *saved, DmkUnit unit)
     gtk_widget_set_vexpand(scroll, TRUE);
     gtk_widget_set_hexpand(scroll, TRUE);
     gtk_box_append(GTK_BOX(self), scroll);
-    dmk_result_view_set_unit(self, unit);
+    apply_unit(self);
+}
+
+static gboolean build_when_idle(gpointer data)
+{
+    DmkResultView *self = data;
+    self->build_id = 0;
+    ensure_built(self);
+    return G_SOURCE_REMOVE;
+}
+
+GtkWidget *dmk_result_view_new(DmkSaved *saved, DmkUnit unit)
+{
+    DmkResultView *self = g_object_new(DMK_TYPE_RESULT_VIEW, "orientation",
+                                       GTK_ORIENTATION_VERTICAL, "spacing", 8, NULL);
+    self->saved = dmk_saved_ref(saved);
+    self->unit = unit;
+    /* The widgets are made in a main-loop turn of their own, ahead of the
+     * next frame (GTK lays out and draws at a lower priority): a run's
+     * end then does its own work in one turn and this in the next,
+     * neither holding the loop for both. Whoever needs them sooner (the
+     * dump, an export) has them built at once. */
+    self->build_id = g_idle_add_full(G_PRIORITY_HIGH_IDLE, build_when_idle, self, NULL);
     return GTK_WIDGET(self);
 }
 
@@ -234,24 +276,21 @@ DmkSaved *dmk_result_view_get_saved(DmkResultView *self)
 
 GtkWidget *dmk_result_view_get_chart(DmkResultView *self)
 {
+    ensure_built(self);
     return self->chart;
 }
 
 void dmk_result_view_set_unit(DmkResultView *self, DmkUnit unit)
 {
-    for (guint i = 0; i < self->tiles->len; i++)
-        dmk_tile_set_unit(g_ptr_array_index(self->tiles, i), unit);
-    for (int m = 0; m < N_MODES; m++) {
-        if (!self->headers[m])
-            continue;
-        char *text = g_strdup_printf("%s [%s]", dmk_mode_title((DmkMode)m), dmk_unit_label(unit));
-        gtk_label_set_text(GTK_LABEL(self->headers[m]), text);
-        g_free(text);
-    }
+    self->unit = unit;
+    if (self->built)
+        apply_unit(self);
 }
 
 void dmk_result_view_update_comment(DmkResultView *self)
 {
+    if (!self->info)
+        return; /* not built yet: the header will have it */
     const char *text = dmk_saved_get_result(self->saved)->comment;
     if (self->comment)
         gtk_box_remove(GTK_BOX(self->info), self->comment);
@@ -262,6 +301,7 @@ void dmk_result_view_update_comment(DmkResultView *self)
 
 void dmk_result_view_dump(DmkResultView *self, int tab, GString *out)
 {
+    ensure_built(self);
     if (self->comment) {
         char *one = g_strdelimit(g_strdup(gtk_label_get_text(GTK_LABEL(self->comment))), "\n", ' ');
         g_string_append_printf(out, "tab-comment\t%d\t%s\n", tab, one);
@@ -297,6 +337,9 @@ void dmk_result_view_dump(DmkResultView *self, int tab, GString *out)
 static void dmk_result_view_dispose(GObject *object)
 {
     DmkResultView *self = DMK_RESULT_VIEW(object);
+    if (self->build_id)
+        g_source_remove(self->build_id);
+    self->build_id = 0;
     g_clear_pointer(&self->saved, dmk_saved_unref);
     G_OBJECT_CLASS(dmk_result_view_parent_class)->dispose(object);
 }

@@ -15,6 +15,11 @@ typedef struct {
     guint64 wakeups, frames;
     gint64 max_frame;
     gint64 gap[PROBE_TOP], gap_at[PROBE_TOP], gap_cpu[PROBE_TOP]; /* longest first, us */
+    /* A frame's phases (dmk_stall_probe_start): the main thread's CPU
+     * time in the frame clock's update (tick callbacks, CSS animations),
+     * layout (style and size) and paint (snapshot and render), the most
+     * any one frame took, us: where a stall inside a frame goes. */
+    gint64 phase_cpu, max_phase[3];
     guint timeout;
     gboolean armed;   /* the window's first frame is painted: gaps count from now */
     gboolean stopped; /* dmk_stall_probe_stop: the figures are final */
@@ -84,6 +89,51 @@ static void on_first_paint(GdkFrameClock *clock, gpointer data)
     p->last_frame = 0;
 }
 
+enum { PHASE_UPDATE, PHASE_LAYOUT, PHASE_PAINT };
+static const char *const phase_names[] = {"update", "layout", "paint"};
+
+/* Each phase's handlers run from the mark before it to the mark after:
+ * connected after GTK's own, the marks close the phase it ran. */
+static void phase_start(GdkFrameClock *clock, gpointer data)
+{
+    (void)clock;
+    ((Probe *)data)->phase_cpu = thread_cpu_us();
+}
+
+static void phase_end(Probe *p, int phase)
+{
+    gint64 now = thread_cpu_us();
+    if (p->armed && !p->stopped && now - p->phase_cpu > p->max_phase[phase])
+        p->max_phase[phase] = now - p->phase_cpu;
+    p->phase_cpu = now;
+}
+
+static void on_update_done(GdkFrameClock *clock, gpointer data)
+{
+    (void)clock;
+    phase_end(data, PHASE_UPDATE);
+}
+
+static void on_layout_done(GdkFrameClock *clock, gpointer data)
+{
+    (void)clock;
+    phase_end(data, PHASE_LAYOUT);
+}
+
+static void on_paint_done(GdkFrameClock *clock, gpointer data)
+{
+    (void)clock;
+    phase_end(data, PHASE_PAINT);
+}
+
+static void watch_phases(GdkFrameClock *clock, Probe *p)
+{
+    g_signal_connect(clock, "before-paint", G_CALLBACK(phase_start), p);
+    g_signal_connect_after(clock, "update", G_CALLBACK(on_update_done), p);
+    g_signal_connect_after(clock, "layout", G_CALLBACK(on_layout_done), p);
+    g_signal_connect_after(clock, "paint", G_CALLBACK(on_paint_done), p);
+}
+
 /* The tick keeps the frame clock running, a frame each refresh; a long
  * interval is a frame the window could not paint in time. */
 static gboolean on_tick(GtkWidget *w, GdkFrameClock *clock, gpointer data)
@@ -91,8 +141,10 @@ static gboolean on_tick(GtkWidget *w, GdkFrameClock *clock, gpointer data)
     (void)w;
     Probe *p = data;
     gint64 t = gdk_frame_clock_get_frame_time(clock);
-    if (!p->armed && p->frames == 0)
+    if (!p->armed && p->frames == 0) {
         g_signal_connect(clock, "after-paint", G_CALLBACK(on_first_paint), p);
+        watch_phases(clock, p);
+    }
     if (p->stopped)
         return G_SOURCE_CONTINUE;
     if (p->armed && p->last_frame && t - p->last_frame > p->max_frame)
@@ -110,6 +162,11 @@ static void write_figures(const Probe *p, FILE *f)
             "\tseconds\t%.1f\n",
             p->wakeups, p->gap[0] / 1000.0, p->max_busy / 1000.0, p->max_busy_at / 1e6, p->frames,
             p->max_frame / 1000.0, (p->stop_time - p->start) / 1e6);
+    /* The most CPU time one frame spent in each phase. */
+    fprintf(f, "stall-phases");
+    for (int i = 0; i < 3; i++)
+        fprintf(f, "\tmax_%s_cpu_ms\t%.2f", phase_names[i], p->max_phase[i] / 1000.0);
+    fprintf(f, "\n");
     /* Each of the longest gaps: its length, when it began, the CPU time the
      * main thread used in it. */
     for (int i = 0; i < PROBE_TOP && p->gap[i]; i++)

@@ -15,7 +15,9 @@
  * took: on a busy machine the wall clock includes waiting for a core).
  * Used by tests/bench/window-responsiveness; not a test: the times are the
  * machine's. Usage: dmk-bench-chart [REPETITIONS] (default 100); with
- * $DMK_BENCH_PNG=DIR each chart's last frame is also saved there. */
+ * $DMK_BENCH_PNG=DIR each chart's last frame is also saved there; with
+ * $DMK_BENCH_VECTOR set the charts are drawn as for an export, every dot
+ * and point a path (what the window did before it said its scale). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,6 +51,11 @@ static int by_value(const void *a, const void *b)
 static void frame(const DmkChartModel *m, int width, int height, double scale,
                   const DmkChartStyle *style, const char *png)
 {
+    /* The window tells the renderer its scale (ui/dmk-plot.c), unless
+     * $DMK_BENCH_VECTOR asks for an export's drawing (every dot a path). */
+    DmkChartStyle screen = *style;
+    screen.screen_scale = getenv("DMK_BENCH_VECTOR") ? 0 : scale;
+    style = &screen;
     cairo_rectangle_t extents = {0, 0, width, height};
     cairo_surface_t *rec = cairo_recording_surface_create(CAIRO_CONTENT_COLOR_ALPHA, &extents);
     cairo_t *cr = cairo_create(rec);
