@@ -17,6 +17,10 @@
  *             rate-limited to 10 .. 100 % and 120 % of it
  *  recovery   fresh probe, degradation, degraded probe, idle then probe,
  *             TRIM then probe
+ *  files      the reviews' real-world test: three file sets (ISO, Program,
+ *             Work) copied within the drive, the Work set archived into
+ *             a Deflate .zip and extracted (dmk-fileset.h); not block I/O
+ *             on a test file, so it has its own run (DmkLabTest.run)
  *
  * Every lab run samples the drive's temperature with its timeline where
  * the platform has a sensor. All but the full-span write fill the test
@@ -42,6 +46,7 @@ typedef enum {
     DMK_LAB_MIXED,
     DMK_LAB_LATENCY,
     DMK_LAB_RECOVERY,
+    DMK_LAB_FILES,
 } DmkLabKind;
 
 #define DMK_LAB_SAMPLE_MIN 0.1
@@ -140,6 +145,8 @@ typedef struct {
     const char *device_label, *device_tip;
 } DmkLabField;
 
+typedef struct DmkRunner DmkRunner;
+
 /* What a report section writes into (dmk-lab-report.c's). */
 typedef struct DmkLabOut DmkLabOut;
 /* What the analysis found, as files keep it (dmk-lab-findings.h). */
@@ -177,6 +184,12 @@ typedef struct {
     /* What its analysis found, each set anchored at its test, appended
      * to out (dmk-lab-findings.h: files keep these, the report reads them). */
     void (*findings)(const DmkRunResult *r, DmkLabFindings *out);
+    /* A test that is no block I/O on a test file (files): the whole run,
+     * in place of the runner's test file and workers, filling res's
+     * tests from 0 (res->n_tests those done) with the runner's stop flag
+     * and progress (dmk_runner_stopping, dmk_runner_lab_progress). NULL
+     * for the others. */
+    int (*run)(DmkRunner *r, const DmkRunSpec *spec, DmkRunResult *res, DmkError *err);
 } DmkLabTest;
 
 /* The tests, in the order the CLI's help and the Lab tab list them:
@@ -331,6 +344,31 @@ typedef struct {
 } DmkLabRecovery;
 
 void dmk_lab_recovery(const DmkRunResult *r, DmkLabRecovery *out);
+
+/* One step of the file-set test (files): a copy, the archive or the
+ * extract. The CPU time is the run's thread's own: beside the wall time
+ * it says when the CPU (Deflate), not the drive, set the pace. */
+#define DMK_LAB_FILE_STEPS 5
+typedef struct {
+    size_t files;  /* the set's files */
+    double bytes;  /* the set's bytes */
+    double wall_s; /* from the first read until everything written is on the drive */
+    double cpu_s;  /* the run thread's CPU time, user and system */
+    double mb_s;   /* the set's bytes over wall_s */
+    /* archive: the .zip's size in % of the set's (Deflate's work); else NaN */
+    double archive_pct;
+} DmkLabFiles;
+/* The field of DmkLabFiles that a fresh result keeps with each step's
+ * test (its saved finding), as a file does: cpu_s is the run's, not its
+ * samples'. */
+#define DMK_LAB_FILES_CPU 3
+/* "ISO copy", "Program copy", "Work copy", "Work archive", "Work extract". */
+const char *dmk_lab_files_step_label(size_t i);
+/* The name the test's directory in the target starts with. */
+extern const char dmk_lab_files_prefix[];
+/* Removes a directory an earlier file-set run left in dir (it was
+ * killed); removed gets its path, "" when there was none. */
+int dmk_lab_files_remove_leftover(const char *dir, char *removed, size_t len, DmkError *err);
 
 /* "iops" for a random job, "mb_s" for a sequential one: the reviews' unit. */
 const char *dmk_lab_metric(const DmkTest *t);
