@@ -54,7 +54,7 @@ static int add_entry(struct archive *a, const DmkSetFile *f, const char *path, u
             rc = archive_error(err, a, "write", zip);
         *done += (uint64_t)n;
         if (rc == DMK_OK && tick && tick(*done, ctx))
-            rc = dmk_error_set(err, DMK_E_STOPPED, 0, "stopped");
+            rc = dmk_error_set(err, DMK_E_STOPPED, 0, "stopped by the user");
     }
     dmk_tree_close(fd);
     return rc;
@@ -125,7 +125,7 @@ static int extract_entry(struct archive *a, const char *path, unsigned char *buf
         rc = dmk_tree_write(fd, buf, (size_t)n, path, err);
         *done += (uint64_t)n;
         if (rc == DMK_OK && tick && tick(*done, ctx))
-            rc = dmk_error_set(err, DMK_E_STOPPED, 0, "stopped");
+            rc = dmk_error_set(err, DMK_E_STOPPED, 0, "stopped by the user");
     }
     if (fd >= 0) {
         int rc2 = dmk_tree_sync(fd, path, err);

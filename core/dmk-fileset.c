@@ -353,7 +353,7 @@ static int finish_file(int fd, const char *path, bool drop, DmkError *err)
 
 static int stopped(DmkError *err)
 {
-    return dmk_error_set(err, DMK_E_STOPPED, 0, "stopped");
+    return dmk_error_set(err, DMK_E_STOPPED, 0, "stopped by the user");
 }
 
 int dmk_fileset_write(const DmkFileSet *s, const char *root, DmkTreeTick tick, void *ctx,

@@ -73,11 +73,30 @@ typedef struct {
     DmkStage stage;
     uint64_t total, t0, last_ns, last_bytes;
     double mb_s;
+    /* A hook for the tests (DMK_TEST_FILES_FAIL=N): step N fails with an
+     * I/O error after its first chunk, as a drive that fails mid-copy;
+     * -1 when not set. */
+    long fail_step;
+    bool failed;
+    DmkError fail_err;
 } Tick;
+
+static bool tick_failed(const Tick *k, DmkError *err)
+{
+    if (k->stage != DMK_STAGE_MEASURE || (long)k->test != k->fail_step)
+        return false;
+    dmk_error_set(err, DMK_E_IO, 5, "a test's injected failure in step %zu (DMK_TEST_FILES_FAIL)",
+                  k->test);
+    return true;
+}
 
 static bool on_tick(uint64_t done, void *ctx)
 {
     Tick *k = ctx;
+    if (tick_failed(k, &k->fail_err)) {
+        k->failed = true;
+        return true;
+    }
     uint64_t now = dmk_clock_ns();
     if (now - k->last_ns >= 100000000ULL) {
         k->mb_s = (double)(done - k->last_bytes) / 1e3 / (double)((now - k->last_ns) / 1000 + 1);
@@ -306,7 +325,8 @@ int dmk_lab_files_run(DmkRunner *r, const DmkRunSpec *spec, DmkRunResult *res, D
         return rc;
     snprintf(res->lab_note, sizeof res->lab_note, "Working directory: %.450s (removed at the end).",
              pp.dir);
-    Tick k = {.r = r, .spec = spec};
+    const char *fail = getenv("DMK_TEST_FILES_FAIL");
+    Tick k = {.r = r, .spec = spec, .fail_step = fail ? strtol(fail, NULL, 10) : -1};
     DmkFileSet sets[DMK_N_SETS] = {0};
     for (size_t i = 0; rc == DMK_OK && i < DMK_N_SETS; i++)
         rc = copy_step(r, spec, res, i, &pp, &sets[i], &k, err);
@@ -324,8 +344,10 @@ int dmk_lab_files_run(DmkRunner *r, const DmkRunSpec *spec, DmkRunResult *res, D
         if (rc == DMK_OK)
             rc = dmk_error_set(err, rm.code, rm.os_error, "%s", rm.msg);
     }
-    if (rc == DMK_E_STOPPED && dmk_runner_stopping(r))
-        err->code = DMK_E_STOPPED;
+    if (rc == DMK_E_STOPPED && k.failed) {
+        *err = k.fail_err;
+        rc = err->code;
+    }
     return rc;
 }
 
