@@ -397,6 +397,17 @@ static int opt_quiet(DmkCliArgs *a, const char *v, DmkError *err)
     return DMK_OK;
 }
 
+static int opt_remove_leftover(DmkCliArgs *a, const char *v, DmkError *err)
+{
+    (void)v;
+    if (a->cmd != DMK_CMD_LAB || a->req.lab.kind != DMK_LAB_FILES)
+        return dmk_error_set(err, DMK_E_INVAL, 0,
+                             "--remove-leftover applies to the files test only: it removes the "
+                             "directory a killed file-set run left");
+    a->remove_leftover = true;
+    return DMK_OK;
+}
+
 static int opt_help(DmkCliArgs *a, const char *v, DmkError *err)
 {
     (void)v;
@@ -537,6 +548,8 @@ static DmkOption options[] = {
     {"--null-cache", "SIZE", LAB, opt_null_cache, NULL},
     {"--null-thermal", "SIZE", LAB, opt_null_thermal, NULL},
     {"--null-slow", "N", LAB, opt_null_slow, NULL},
+    {"--remove-leftover", NULL, LAB, opt_remove_leftover,
+     "files: first remove the directory (drivemark-files.*) that a killed run left in --target"},
     {"--metric", "NAME", READERS, opt_metric,
      "the number shown: mb_s (default), iops, lat_mean_us or lat_p99_us", .choices = metric_words},
     {"--out", "FILE", CHART, opt_out, "the chart file: .png, .svg or .pdf (required)"},

@@ -47,6 +47,7 @@ static const DmkLabChart charts[] = {
      false, true},
     {DMK_LAB_CHART_RECOVERY, "recovery", "Recovery", one, dmk_lab_chart_build_recovery, true, false,
      false},
+    {DMK_LAB_CHART_FILES, "files", "File sets", one, dmk_lab_chart_build_files, true, false, false},
 };
 
 #define N_CHARTS (sizeof charts / sizeof charts[0])

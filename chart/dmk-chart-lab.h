@@ -35,6 +35,8 @@ typedef enum {
     DMK_LAB_CHART_LATENCY,
     /* recovery: bars fresh, degraded, after idle, after TRIM */
     DMK_LAB_CHART_RECOVERY,
+    /* files: a bar per step (the copies, archive, extract), MB/s */
+    DMK_LAB_CHART_FILES,
 } DmkLabChartKind;
 
 /* Samples in the speed charts' moving average (the reviews' 30 s at one

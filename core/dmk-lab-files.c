@@ -265,8 +265,8 @@ static int check_leftover(const DmkRunSpec *spec, DmkError *err)
     return dmk_error_set(err, DMK_E_INVAL, 0,
                          "%s/%s was left by an earlier file-set run that was ended before it "
                          "could remove it (killed, or the machine went down): it holds only that "
-                         "run's files. Remove it (drivemark-cli files --remove-leftover DIR, or "
-                         "delete the folder) and run again",
+                         "run's files. Remove it and run again (drivemark-cli: add "
+                         "--remove-leftover; or delete the folder)",
                          spec->dir, name);
 }
 

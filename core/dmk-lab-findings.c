@@ -81,7 +81,7 @@ static const DmkLabFindingField recovery_fields[] = {
 /* The order is DMK_LAB_FILES_CPU's. */
 static const DmkLabFindingField files_fields[] = {
     F(DmkLabFiles, "files", NONE, files, COUNT, "Files", NULL),
-    F(DmkLabFiles, "bytes", BYTES, bytes, DOUBLE, "Size", NULL),
+    F(DmkLabFiles, "size", BYTES, bytes, DOUBLE, "Size", NULL),
     F(DmkLabFiles, "wall", S, wall_s, DOUBLE, "Time", NULL),
     F(DmkLabFiles, "cpu", S, cpu_s, DOUBLE, "CPU time", NULL),
     F(DmkLabFiles, "speed", MB_S, mb_s, DOUBLE, "Speed", NULL),
