@@ -372,6 +372,7 @@ void dmk_lab_findings_files(const DmkRunResult *r, DmkLabFindings *out)
         x->mb_s = st->mb_s;
         x->cpu_s = NAN; /* the run's figure, kept with the test (record) */
         const DmkStats *rd = &t->score.read, *wr = &t->score.write;
+        x->archived = strstr(t->test.label, "archive") != NULL;
         x->archive_pct = strstr(t->test.label, "archive") && rd->bytes
                              ? 100.0 * (double)wr->bytes / (double)rd->bytes
                              : NAN;

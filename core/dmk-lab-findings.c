@@ -85,7 +85,8 @@ static const DmkLabFindingField files_fields[] = {
     F(DmkLabFiles, "wall", S, wall_s, DOUBLE, "Time", NULL),
     F(DmkLabFiles, "cpu", S, cpu_s, DOUBLE, "CPU time", NULL),
     F(DmkLabFiles, "speed", MB_S, mb_s, DOUBLE, "Speed", NULL),
-    F(DmkLabFiles, "archive", PCT, archive_pct, DOUBLE, "Archive's size", NULL),
+    F(DmkLabFiles, "archived", NONE, archived, BOOL, NULL, NULL),
+    F(DmkLabFiles, "archive", PCT, archive_pct, DOUBLE, "Archive's size", "archived"),
 };
 
 static const DmkLabSetDesc sets[DMK_LAB_N_SETS] = {
@@ -549,6 +550,9 @@ char *dmk_lab_finding_title(const DmkRunResult *r, const DmkLabFinding *f, char 
             snprintf(buf, len, "%s (degradation)", sets[f->set].title);
         else
             snprintf(buf, len, "%s", sets[f->set].title);
+        break;
+    case DMK_LAB_SET_FILES: /* one per step: "Work archive" */
+        snprintf(buf, len, "%s", t->label[0] ? t->label : sets[f->set].title);
         break;
     default:
         snprintf(buf, len, "%s", sets[f->set].title);

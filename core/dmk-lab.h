@@ -357,6 +357,7 @@ typedef struct {
     double mb_s;   /* the set's bytes over wall_s */
     /* archive: the .zip's size in % of the set's (Deflate's work); else NaN */
     double archive_pct;
+    bool archived; /* the step wrote the archive: archive_pct applies */
 } DmkLabFiles;
 /* The field of DmkLabFiles that a fresh result keeps with each step's
  * test (its saved finding), as a file does: cpu_s is the run's, not its
