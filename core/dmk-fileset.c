@@ -149,8 +149,10 @@ static int plan_program(DmkFileSet *s, DmkRng *r, uint64_t bytes, DmkError *err)
     return rc;
 }
 
-/* An office's folder: by count 45 % documents, 25 % photos, 20 % PDFs,
- * 10 % videos, each kind in its own folder of 100 files at most. */
+/* An office's folder: by bytes 15 % documents, 20 % PDFs, 35 % photos and
+ * 30 % videos (by count mostly documents), each kind in its own folders of
+ * 100 files at most. Shares by bytes, not by count: a few videos would
+ * otherwise hold nearly all of it and leave Deflate nothing to do. */
 static const struct {
     const char *dir, *ext;
     DmkContent content;
@@ -163,18 +165,26 @@ static const struct {
     {"PDFs", ".pdf", DMK_CONTENT_MIXED, true, 300.0 * 1024, 1.2, 64ULL << 20},
     {"Videos", ".mp4", DMK_CONTENT_RANDOM, false, 20.0 * 1048576, 400.0 * 1048576, 400ULL << 20},
 };
-static const unsigned work_share[4] = {45, 70, 90, 100}; /* cumulative, % of files */
+static const double work_share[4] = {0.15, 0.35, 0.20, 0.30}; /* of the bytes */
 
 static int plan_work(DmkFileSet *s, DmkRng *r, uint64_t bytes, DmkError *err)
 {
     uint64_t cap = bytes / 4;
     size_t count[4] = {0}, dir_of[4] = {0};
+    uint64_t have[4] = {0};
     int rc = DMK_OK;
     while (rc == DMK_OK && s->bytes < bytes) {
-        uint32_t u = dmk_rng_below(r, 100);
+        /* The kind furthest below its share of what the set will hold
+         * once the next file is in: the shares hold at any size. */
         int k = 0;
-        while (u >= work_share[k])
-            k++;
+        double worst = -1e300;
+        for (int j = 0; j < 4; j++) {
+            double short_by = work_share[j] * ((double)s->bytes + 1.0) - (double)have[j];
+            if (short_by > worst) {
+                worst = short_by;
+                k = j;
+            }
+        }
         if (count[k]++ % 100 == 0) {
             rc = add_dir(s, "", count[k] / 100 + 1, work_kinds[k].dir, err);
             dir_of[k] = s->n_dirs - 1;
@@ -187,6 +197,7 @@ static int plan_work(DmkFileSet *s, DmkRng *r, uint64_t bytes, DmkError *err)
         size = size > work_kinds[k].max ? work_kinds[k].max : size;
         size = size > cap ? cap : size;
         size = size > bytes - s->bytes ? bytes - s->bytes : size;
+        have[k] += size;
         rc = add_file(s, s->dirs[dir_of[k]], size, work_kinds[k].content, work_kinds[k].ext, err);
     }
     return rc;
