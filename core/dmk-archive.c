@@ -69,7 +69,10 @@ int dmk_archive_write(const DmkFileSet *s, const char *src, const char *zip, Dmk
     int rc = buf && a ? DMK_OK : dmk_error_set(err, DMK_E_NOMEM, 0, "out of memory for an archive");
     if (rc == DMK_OK)
         rc = dmk_tree_open(zip, true, &fd, err);
+    /* Written in 1 MiB blocks, not libarchive's 10 KiB default: an
+     * archiver writes large buffers. */
     if (rc == DMK_OK && (archive_write_set_format_zip(a) != ARCHIVE_OK ||
+                         archive_write_set_bytes_per_block(a, DMK_FILESET_CHUNK) != ARCHIVE_OK ||
                          archive_write_zip_set_compression_deflate(a) != ARCHIVE_OK ||
                          archive_write_open_fd(a, fd) != ARCHIVE_OK))
         rc = archive_error(err, a, "create", zip);
