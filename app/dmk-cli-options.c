@@ -675,6 +675,8 @@ static unsigned lab_param_of(const DmkOption *o)
         return DMK_LAB_P(o->lab->id);
     if (o->req == DMK_REQ_TEST + 1)
         return DMK_LAB_P(DMK_LAB_P_JOB);
+    if (o->req == DMK_REQ_WARMUP + 1)
+        return DMK_LAB_P(DMK_LAB_P_WARMUP);
     return o->fn == opt_qd ? DMK_LAB_P(DMK_LAB_P_QD) : 0;
 }
 
@@ -683,6 +685,8 @@ bool _dmk_cli_option_applies(const DmkOption *o, DmkCommand cmd, DmkLabKind lab)
     if (o->commands && !(o->commands & (unsigned)cmd))
         return false;
     const DmkLabTest *t = cmd == DMK_CMD_LAB ? dmk_lab_test(lab) : NULL;
+    if (o->fn == opt_remove_leftover) /* the file-set test's own */
+        return lab == DMK_LAB_FILES;
     unsigned param = lab_param_of(o);
     return !t || !param || (t->params & param);
 }

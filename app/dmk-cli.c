@@ -215,7 +215,8 @@ static int check_lab_options(const DmkCliArgs *a, DmkError *err)
     const DmkLabTest *t = dmk_lab_test(a->req.lab.kind);
     /* The shared options' rows say only that they were given. */
     unsigned given = a->lab_given | (a->req.n_tests ? DMK_LAB_P(DMK_LAB_P_JOB) : 0) |
-                     (a->n_qd ? DMK_LAB_P(DMK_LAB_P_QD) : 0);
+                     (a->n_qd ? DMK_LAB_P(DMK_LAB_P_QD) : 0) |
+                     (a->req.given & DMK_REQ_BIT(DMK_REQ_WARMUP) ? DMK_LAB_P(DMK_LAB_P_WARMUP) : 0);
     for (int id = 0; id < DMK_LAB_N_PARAMS; id++) {
         const DmkLabParam *lp = dmk_lab_param((DmkLabParamId)id);
         if ((given & DMK_LAB_P(id)) && !(t->params & DMK_LAB_P(id)))
