@@ -79,7 +79,19 @@ typedef struct {
     long fail_step;
     bool failed;
     DmkError fail_err;
+    /* The whole run's bytes (writing the sets, the copies, the archive
+     * and the extract) and those done before the step under way: the
+     * seconds left at the speed so far. */
+    uint64_t run_total, run_done, run_t0;
 } Tick;
+
+static double left_s(const Tick *k, uint64_t done, uint64_t now)
+{
+    double all = (double)(k->run_done + done), secs = (double)(now - k->run_t0) / 1e9;
+    if (all <= 0 || secs <= 0 || k->run_total <= k->run_done + done)
+        return 0.0;
+    return (double)(k->run_total - k->run_done - done) * secs / all;
+}
 
 static bool tick_failed(const Tick *k, DmkError *err)
 {
@@ -99,24 +111,27 @@ static bool on_tick(uint64_t done, void *ctx)
     }
     uint64_t now = dmk_clock_ns();
     if (now - k->last_ns >= 100000000ULL) {
-        k->mb_s = (double)(done - k->last_bytes) / 1e3 / (double)((now - k->last_ns) / 1000 + 1);
+        /* bytes per ns, in MB/s */
+        k->mb_s = (double)(done - k->last_bytes) * 1e3 / (double)(now - k->last_ns);
         k->last_ns = now;
         k->last_bytes = done;
         double f = k->total ? (double)done / (double)k->total : 0.0;
-        dmk_runner_lab_progress(k->r, k->stage, k->test, f > 1 ? 1 : f, done, k->mb_s);
+        dmk_runner_lab_progress(k->r, k->stage, k->test, f > 1 ? 1 : f, done, k->mb_s,
+                                left_s(k, done, now));
     }
     return dmk_runner_stopping(k->r);
 }
 
 static void tick_start(Tick *k, DmkStage stage, size_t test, uint64_t total)
 {
+    k->run_done += k->total; /* the step before, done */
     k->stage = stage;
     k->test = test;
     k->total = total;
     k->t0 = k->last_ns = dmk_clock_ns();
     k->last_bytes = 0;
     k->mb_s = 0;
-    dmk_runner_lab_progress(k->r, stage, test, 0.0, 0, 0.0);
+    dmk_runner_lab_progress(k->r, stage, test, 0.0, 0, 0.0, left_s(k, 0, k->t0));
 }
 
 /* One step's result: a single pass, read and write as they were, the
@@ -326,7 +341,11 @@ int dmk_lab_files_run(DmkRunner *r, const DmkRunSpec *spec, DmkRunResult *res, D
     snprintf(res->lab_note, sizeof res->lab_note, "Working directory: %.450s (removed at the end).",
              pp.dir);
     const char *fail = getenv("DMK_TEST_FILES_FAIL");
-    Tick k = {.r = r, .spec = spec, .fail_step = fail ? strtol(fail, NULL, 10) : -1};
+    Tick k = {.r = r,
+              .spec = spec,
+              .fail_step = fail ? strtol(fail, NULL, 10) : -1,
+              .run_total = spec->size * (2 * DMK_N_SETS + (spec->n_tests > DMK_N_SETS ? 2 : 0)),
+              .run_t0 = dmk_clock_ns()};
     DmkFileSet sets[DMK_N_SETS] = {0};
     for (size_t i = 0; rc == DMK_OK && i < DMK_N_SETS; i++)
         rc = copy_step(r, spec, res, i, &pp, &sets[i], &k, err);
@@ -336,7 +355,8 @@ int dmk_lab_files_run(DmkRunner *r, const DmkRunSpec *spec, DmkRunResult *res, D
         dmk_fileset_free(&sets[i]);
     /* Whatever happened, the test's files go: after an error, a stop or
      * a signal (the CLI stops the runner on SIGINT and SIGTERM). */
-    dmk_runner_lab_progress(r, DMK_STAGE_CLEANUP, spec->n_tests ? spec->n_tests - 1 : 0, 1.0, 0, 0);
+    dmk_runner_lab_progress(r, DMK_STAGE_CLEANUP, spec->n_tests ? spec->n_tests - 1 : 0, 1.0, 0, 0,
+                            0);
     DmkError rm = {0};
     if (dmk_tree_remove(pp.dir, &rm) != DMK_OK) {
         snprintf(res->target.leftover_note, sizeof res->target.leftover_note,

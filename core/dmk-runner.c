@@ -1250,7 +1250,7 @@ bool dmk_runner_stopping(const DmkRunner *r)
 }
 
 void dmk_runner_lab_progress(DmkRunner *r, DmkStage stage, size_t test, double fraction,
-                             uint64_t bytes, double mb_s)
+                             uint64_t bytes, double mb_s, double left_s)
 {
     const DmkRunSpec *s = r->spec;
     DmkProgress p = {.stage = stage,
@@ -1260,8 +1260,9 @@ void dmk_runner_lab_progress(DmkRunner *r, DmkStage stage, size_t test, double f
                      .fraction = fraction,
                      .mb_s = mb_s,
                      .test_bytes = bytes};
-    /* The steps end by bytes: the rest is unknown, as a full-span write's. */
-    r->planned_s = r->finished_s = r->cur_planned_s = r->cur_left_s = 0;
+    /* The steps end by bytes: the run estimates what is left from them. */
+    r->planned_s = left_s > 0 ? left_s : 0;
+    r->finished_s = r->cur_planned_s = r->cur_left_s = 0;
     emit(r, &p);
 }
 
