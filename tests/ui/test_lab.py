@@ -313,6 +313,21 @@ def test_files_runs():
         return line_with(text, "Work archive")
 
 
+def test_files_stop_removes_all():
+    """Stop during the file-set test's copies (--stop-at: the run waits at
+    its second report of a copy until Stop was pressed): the window says
+    stopped and nothing of the sets is left in the target."""
+    with Dir() as d:
+        rc, lines, err, _ = t.run_app(["--target", d, "--lab", "files", "--lab-size", "64MiB",
+                                       "--stop-at", "measure:2", "--autorun", "--dump-tiles",
+                                       "--quit-when-done"], timeout=180)
+        check(rc == 130, f"exit {rc}, expected 130 (stopped); stderr: {err}")
+        check(field(lines, "lab-progress").startswith("Stopped"),
+              f"progress: {field(lines, 'lab-progress')}")
+        check_empty(d)
+        return field(lines, "lab-progress")
+
+
 def test_engine_error_in_info_bar():
     with Dir() as d:
         missing = os.path.join(d, "no-such-folder")
@@ -340,6 +355,7 @@ def test_bad_lab_options():
 TESTS = [test_sustained_finds_cache, test_latency_four_profiles, test_stop_keeps_samples,
          test_saved_lab_result_opens_as_lab_tab, test_saved_findings_shown,
          test_fullspan_asks_first, test_mixed_runs, test_files_runs,
+         test_files_stop_removes_all,
          test_engine_error_in_info_bar,
          test_bad_lab_options]
 
