@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """drivemark-cli's file-set test (files) on real files under the build
 dir: a small run's report and result files, nothing left after success,
-SIGINT and SIGTERM during the copies, the free-space refusal, and what
+SIGINT, SIGTERM and SIGHUP during the copies, the null backend refused, the free-space refusal, and what
 SIGKILL leaves: named by the next run, removed by --remove-leftover.
 Prints TAP.
 
@@ -95,6 +95,19 @@ def test_sigint_during_copy():
 
 def test_sigterm_during_copy():
     signalled(signal.SIGTERM, 143)
+
+
+def test_sighup_during_copy():
+    signalled(signal.SIGHUP, 129)
+
+
+def test_in_memory_backend_refused():
+    """The null backend keeps nothing: the test says so and writes nothing."""
+    with Dir() as d:
+        r = run(["files", "--size", "16M", "--target", d, "--backend", "null", "--quiet"])
+        check(r.returncode == 1, f"exit {r.returncode}: {r.stderr}")
+        check("works on real files" in r.stderr and "null backend" in r.stderr, r.stderr)
+        check(os.listdir(d) == [], os.listdir(d))
 
 
 def test_free_space_refusal():
