@@ -151,11 +151,14 @@ static const DmkLabField latency_fields[] = {
     {DMK_LAB_P_WARMUP, "W_arm-up", "Discarded before each step" TIME_TIP, PRESETS(warmups), 0},
     {DMK_LAB_P_SPAN, "Test fi_le", SPAN_TIP, NULL, 0, NULL, 0, REGION},
 };
+/* Small sets for a quick look, the reviews' 8 GiB, and larger. */
+static const double set_sizes[] = {256.0 * (1 << 20), 1024.0 * (1 << 20), 2.0 * (1 << 30),
+                                   4.0 * (1 << 30),   8.0 * (1 << 30),    16.0 * (1 << 30)};
 static const DmkLabField files_fields[] = {
     {DMK_LAB_P_SPAN, "Set si_ze",
      "The size of each file set (ISO, Program, Work); the reviews use 8 GB. Eight times this "
      "must be free: the sets, their copies, the archive and the extracted set",
-     NULL, 0, NULL, 0},
+     PRESETS(set_sizes), 0},
 };
 static const DmkLabField recovery_fields[] = {
     {DMK_LAB_P_JOB, "_Write test", JOB_TIP, NULL, 0, write_jobs, 0},

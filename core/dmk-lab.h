@@ -134,9 +134,11 @@ uint64_t *dmk_lab_size_of(DmkLabParams *p, DmkLabParamId id);
 #define DMK_LAB_FIELD_FREE_SPACE 1u /* a span of 0 reads "Free space - margin" */
 typedef struct {
     DmkLabParamId id;
-    const char *label;     /* with its mnemonic: "_Duration" */
-    const char *tip;       /* the tooltip */
-    const double *presets; /* time fields: the lengths offered, in seconds */
+    const char *label; /* with its mnemonic: "_Duration" */
+    const char *tip;   /* the tooltip */
+    /* time fields: the lengths offered, in seconds; a size field (the
+     * file sets'): the sizes offered, in bytes (NULL: the form's own) */
+    const double *presets;
     size_t n_presets;
     const char *const *jobs; /* job fields: the tests offered, NULL-terminated */
     unsigned flags;          /* DMK_LAB_FIELD_* */

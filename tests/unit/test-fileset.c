@@ -355,8 +355,30 @@ static void test_refusals(void)
     DMK_CHECK(dmk_tree_remove(dir, &err) == DMK_OK);
 }
 
+/* The window's set sizes: small ones for a quick run, the reviews' 8 GiB
+ * (the default) among them, each one the --size range takes. */
+static void test_form_sizes(void)
+{
+    const DmkLabTest *t = dmk_lab_test(DMK_LAB_FILES);
+    const DmkLabParam *lp = dmk_lab_param(DMK_LAB_P_SPAN);
+    DmkLabParams p;
+    dmk_lab_params_init(&p, DMK_LAB_FILES);
+    DMK_CHECK_INT(p.span, 8ULL << 30);
+    DMK_CHECK(t->n_fields == 1 && t->fields[0].id == DMK_LAB_P_SPAN && t->fields[0].presets);
+    bool has_default = false;
+    for (size_t i = 0; i < t->fields[0].n_presets; i++) {
+        double v = t->fields[0].presets[i];
+        DMK_CHECK(v >= lp->min && v <= lp->max);
+        DMK_CHECK(i == 0 || v > t->fields[0].presets[i - 1]);
+        has_default = has_default || v == (double)p.span;
+    }
+    DMK_CHECK(has_default);
+    DMK_CHECK(t->fields[0].presets[0] <= 256.0 * MIB);
+}
+
 int main(void)
 {
+    DMK_TEST(test_form_sizes);
     DMK_TEST(test_deterministic);
     DMK_TEST(test_sizes);
     DMK_TEST(test_distributions);
