@@ -397,6 +397,17 @@ static int opt_quiet(DmkCliArgs *a, const char *v, DmkError *err)
     return DMK_OK;
 }
 
+static int opt_remove_leftover(DmkCliArgs *a, const char *v, DmkError *err)
+{
+    (void)v;
+    if (a->cmd != DMK_CMD_LAB || a->req.lab.kind != DMK_LAB_FILES)
+        return dmk_error_set(err, DMK_E_INVAL, 0,
+                             "--remove-leftover applies to the files test only: it removes the "
+                             "directory a killed file-set run left");
+    a->remove_leftover = true;
+    return DMK_OK;
+}
+
 static int opt_help(DmkCliArgs *a, const char *v, DmkError *err)
 {
     (void)v;
@@ -544,6 +555,8 @@ static DmkOption options[] = {
     {"--null-cache", "SIZE", LAB, opt_null_cache, NULL},
     {"--null-thermal", "SIZE", LAB, opt_null_thermal, NULL},
     {"--null-slow", "N", LAB, opt_null_slow, NULL},
+    {"--remove-leftover", NULL, LAB, opt_remove_leftover,
+     "files: first remove the directory (drivemark-files.*) that a killed run left in --target"},
     {"--metric", "NAME", READERS, opt_metric,
      "the number shown: mb_s (default), iops, lat_mean_us or lat_p99_us", .choices = metric_words},
     {"--out", "FILE", CHART, opt_out, "the chart file: .png, .svg or .pdf (required)"},
@@ -669,6 +682,8 @@ static unsigned lab_param_of(const DmkOption *o)
         return DMK_LAB_P(o->lab->id);
     if (o->req == DMK_REQ_TEST + 1)
         return DMK_LAB_P(DMK_LAB_P_JOB);
+    if (o->req == DMK_REQ_WARMUP + 1)
+        return DMK_LAB_P(DMK_LAB_P_WARMUP);
     return o->fn == opt_qd ? DMK_LAB_P(DMK_LAB_P_QD) : 0;
 }
 
@@ -677,6 +692,8 @@ bool _dmk_cli_option_applies(const DmkOption *o, DmkCommand cmd, DmkLabKind lab)
     if (o->commands && !(o->commands & (unsigned)cmd))
         return false;
     const DmkLabTest *t = cmd == DMK_CMD_LAB ? dmk_lab_test(lab) : NULL;
+    if (o->fn == opt_remove_leftover) /* the file-set test's own */
+        return lab == DMK_LAB_FILES;
     unsigned param = lab_param_of(o);
     return !t || !param || (t->params & param);
 }

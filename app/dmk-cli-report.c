@@ -138,7 +138,12 @@ static void progress_line(const DmkProgress *p, char *line, size_t len)
     int pct = (int)(p->fraction * 100.0 + 0.5);
     switch (p->stage) {
     case DMK_STAGE_PREPARE:
-        snprintf(line, len, "  Preparing test file %3d %%  %s MB/s", pct, mb);
+        /* A lab step with its own files (the file sets) writes them first. */
+        if (p->test && p->test->label[0])
+            snprintf(line, len, "  [%zu/%zu] writing the files for %s %3d %%  %s MB/s  (%s left)",
+                     p->test_index + 1, p->n_tests, p->test->label, pct, mb, left);
+        else
+            snprintf(line, len, "  Preparing test file %3d %%  %s MB/s", pct, mb);
         break;
     case DMK_STAGE_WARMUP:
         snprintf(line, len, "  [%zu/%zu] %s %s - warm-up %3d %%  %s MB/s  (%s left)",
@@ -155,7 +160,8 @@ static void progress_line(const DmkProgress *p, char *line, size_t len)
                  left);
         break;
     case DMK_STAGE_CLEANUP:
-        snprintf(line, len, "  Removing the test file...");
+        snprintf(line, len,
+                 p->test ? "  Removing the test's files..." : "  Removing the test file...");
         break;
     case DMK_STAGE_VERIFY:
         snprintf(line, len, "  [%zu/%zu] %s %s - verifying written data %3d %%", p->test_index + 1,

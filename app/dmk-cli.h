@@ -50,6 +50,7 @@ typedef struct {
     const char *csv_path;
     const char *xlsx_path;
     bool quiet;
+    bool remove_leftover; /* files: remove what a killed run left first */
     /* sweep: the kind, then what the options change of its defaults */
     bool sweep_kind_set, pattern_set, bs_set, threads_set;
     DmkSweepKind sweep_kind;

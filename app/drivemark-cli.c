@@ -16,6 +16,7 @@
 #include "dmk-cli-report.h"
 #include "dmk-cli.h"
 #include "dmk-json.h"
+#include "dmk-lab.h"
 #include "dmk-outfile.h"
 #include "dmk-report.h"
 #include "dmk-runner.h"
@@ -275,6 +276,18 @@ static int cmd_run(DmkCliArgs *a)
     for (int k = 0; k < N_OUTPUTS; k++)
         if (out.out[k].kind == DMK_OUT_STDOUT)
             out.table = stderr;
+    if (a->remove_leftover) {
+        char removed[1400];
+        if (dmk_lab_files_remove_leftover(a->spec->dir, removed, sizeof removed, &err) != DMK_OK) {
+            discard_outputs(&out);
+            fprintf(stderr, "drivemark-cli: %s\n", err.msg);
+            return DMK_EXIT_FAILED;
+        }
+        if (!quiet_notices && removed[0])
+            fprintf(stderr, "drivemark-cli: removed %s, which an earlier run left\n", removed);
+        else if (!quiet_notices)
+            fprintf(stderr, "drivemark-cli: no earlier run left a directory to remove\n");
+    }
     if (a->req.null_clock_simulated)
         dmk_clock_simulate(); /* before the runner starts any thread */
     DmkRunner *runner = dmk_runner_new(a->spec, be);

@@ -10,7 +10,8 @@
  *   dmk-chart-lab-mixed.c     mixed load: by read share, and the average;
  *   dmk-chart-lab-latency.c   latency under load, a chart per profile;
  *   dmk-chart-lab-recovery.c  the recovery probes' bars;
- *   dmk-chart-lab-surface.c   the surface scan's read rate and access time.
+ *   dmk-chart-lab-surface.c   the surface scan's read rate and access time;
+ *   dmk-chart-lab-files.c     the file-set test's bars, a step each.
  * Every number comes from core/dmk-lab.h's analysis; the builders choose
  * series, axes, titles and words. */
 #ifndef DMK_CHART_LAB_PRIVATE_H
@@ -70,5 +71,7 @@ int dmk_lab_chart_build_latency(DmkLabChartJob *l);
 int dmk_lab_chart_build_recovery(DmkLabChartJob *l);
 /* dmk-chart-lab-surface.c: read rate or access time, as l->kind says */
 int dmk_lab_chart_build_surface(DmkLabChartJob *l);
+/* dmk-chart-lab-files.c */
+int dmk_lab_chart_build_files(DmkLabChartJob *l);
 
 #endif

@@ -51,6 +51,7 @@ static const DmkLabChart charts[] = {
      false, false, true},
     {DMK_LAB_CHART_SURFACE_ACCESS, "surface-access", "Access time", one,
      dmk_lab_chart_build_surface, false, false, true},
+    {DMK_LAB_CHART_FILES, "files", "File sets", one, dmk_lab_chart_build_files, true, false, false},
 };
 
 #define N_CHARTS (sizeof charts / sizeof charts[0])

@@ -41,6 +41,8 @@ typedef enum {
     /* surface: each random read's access time (ms) vs its place, dots,
      * and their average */
     DMK_LAB_CHART_SURFACE_ACCESS,
+    /* files: a bar per step (the copies, archive, extract), MB/s */
+    DMK_LAB_CHART_FILES,
 } DmkLabChartKind;
 
 /* Samples in the speed charts' moving average (the reviews' 30 s at one

@@ -78,6 +78,17 @@ static const DmkLabFindingField recovery_fields[] = {
     F(DmkLabRecovery, "after_trim", SPEED, value[3], DOUBLE, "After TRIM", NULL),
 };
 
+/* The order is DMK_LAB_FILES_CPU's. */
+static const DmkLabFindingField files_fields[] = {
+    F(DmkLabFiles, "files", NONE, files, COUNT, "Files", NULL),
+    F(DmkLabFiles, "size", BYTES, bytes, DOUBLE, "Size", NULL),
+    F(DmkLabFiles, "wall", S, wall_s, DOUBLE, "Time", NULL),
+    F(DmkLabFiles, "cpu", S, cpu_s, DOUBLE, "CPU time", NULL),
+    F(DmkLabFiles, "speed", MB_S, mb_s, DOUBLE, "Speed", NULL),
+    F(DmkLabFiles, "archived", NONE, archived, BOOL, NULL, NULL),
+    F(DmkLabFiles, "archive", PCT, archive_pct, DOUBLE, "Archive's size", "archived"),
+};
+
 static const DmkLabSetDesc sets[DMK_LAB_N_SETS] = {
     [DMK_LAB_SET_CLIFF] = {DMK_LAB_SET_CLIFF, "cliff", "Cache and steady state", cliff_fields,
                            N(cliff_fields)},
@@ -88,6 +99,7 @@ static const DmkLabSetDesc sets[DMK_LAB_N_SETS] = {
     [DMK_LAB_SET_MIXED] = {DMK_LAB_SET_MIXED, "mixed", "Mixed load", mixed_fields, N(mixed_fields)},
     [DMK_LAB_SET_RECOVERY] = {DMK_LAB_SET_RECOVERY, "recovery", "Recovery", recovery_fields,
                               N(recovery_fields)},
+    [DMK_LAB_SET_FILES] = {DMK_LAB_SET_FILES, "files", "File sets", files_fields, N(files_fields)},
 };
 
 /* The units: their word in files, the decimals kept there, their symbol. */
@@ -538,6 +550,9 @@ char *dmk_lab_finding_title(const DmkRunResult *r, const DmkLabFinding *f, char 
             snprintf(buf, len, "%s (degradation)", sets[f->set].title);
         else
             snprintf(buf, len, "%s", sets[f->set].title);
+        break;
+    case DMK_LAB_SET_FILES: /* one per step: "Work archive" */
+        snprintf(buf, len, "%s", t->label[0] ? t->label : sets[f->set].title);
         break;
     default:
         snprintf(buf, len, "%s", sets[f->set].title);

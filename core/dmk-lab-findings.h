@@ -32,6 +32,7 @@ typedef enum {
     DMK_LAB_SET_LATENCY,  /* DmkLabLatency: one latency-under-load profile */
     DMK_LAB_SET_MIXED,    /* DmkLabMixed: one mixed pattern */
     DMK_LAB_SET_RECOVERY, /* DmkLabRecovery: the four probes */
+    DMK_LAB_SET_FILES,    /* DmkLabFiles: one step of the file-set test */
     DMK_LAB_N_SETS,
 } DmkLabSetId;
 
@@ -103,6 +104,7 @@ typedef struct {
         DmkLabLatency latency;
         DmkLabMixed mixed;
         DmkLabRecovery recovery;
+        DmkLabFiles files;
     } u;
 } DmkLabFinding;
 

@@ -15,6 +15,14 @@ void dmk_lab_describe_mixed(const DmkLabParams *p, char *buf, size_t len);
 void dmk_lab_describe_latency(const DmkLabParams *p, char *buf, size_t len);
 void dmk_lab_describe_recovery(const DmkLabParams *p, char *buf, size_t len);
 void dmk_lab_describe_surface(const DmkLabParams *p, char *buf, size_t len);
+/* The file-set test (dmk-lab-files.c): its steps, sentence, run, findings
+ * and report section (the table is dmk-lab-report.c's). */
+void dmk_lab_describe_files(const DmkLabParams *p, char *buf, size_t len);
+void dmk_lab_build_files(const DmkLabParams *p, DmkRunSpec *spec);
+int dmk_lab_files_run(DmkRunner *r, const DmkRunSpec *spec, DmkRunResult *res, DmkError *err);
+void dmk_lab_findings_files(const DmkRunResult *r, DmkLabFindings *out);
+void dmk_lab_report_files(DmkLabOut *o, const DmkRunResult *r);
+void dmk_lab_report_files_table(DmkLabOut *o, const DmkRunResult *r);
 /* " The test file is written in full first, then the drive rests 5 min
  * to empty its cache." */
 void dmk_lab_describe_fill(const DmkLabParams *p, char *buf, size_t len);

@@ -181,6 +181,15 @@ static const DmkLabField latency_fields[] = {
     {DMK_LAB_P_WARMUP, "W_arm-up", "Discarded before each step" TIME_TIP, PRESETS(warmups), 0},
     {DMK_LAB_P_SPAN, "Test fi_le", SPAN_TIP, NULL, 0, NULL, 0, REGION},
 };
+/* Small sets for a quick look, the reviews' 8 GiB, and larger. */
+static const double set_sizes[] = {256.0 * (1 << 20), 1024.0 * (1 << 20), 2.0 * (1 << 30),
+                                   4.0 * (1 << 30),   8.0 * (1 << 30),    16.0 * (1 << 30)};
+static const DmkLabField files_fields[] = {
+    {DMK_LAB_P_SPAN, "Set si_ze",
+     "The size of each file set (ISO, Program, Work); the reviews use 8 GB. Eight times this "
+     "must be free: the sets, their copies, the archive and the extracted set",
+     PRESETS(set_sizes), 0},
+};
 static const DmkLabField recovery_fields[] = {
     {DMK_LAB_P_JOB, "_Write test", JOB_TIP, NULL, 0, write_jobs, 0},
     {DMK_LAB_P_DURATION, "_Degradation", "How long to write to wear the drive down" TIME_TIP,
@@ -232,6 +241,11 @@ static void recovery_defaults(DmkLabParams *p)
     p->step_s = 60.0;
     p->idle_s = 900.0;
     p->settle_s = 300.0;
+}
+
+static void files_defaults(DmkLabParams *p)
+{
+    p->span = 8ULL << 30; /* the reviews' 8 GB per set */
 }
 
 static DmkTest *add_test(DmkRunSpec *spec, const DmkJob *job, DmkMode mode, const char *label)
@@ -393,6 +407,13 @@ static const DmkLabTest tests[] = {
          DMK_LAB_P(DMK_LAB_P_ACCESSES),
      FIELDS(surface_fields), false, false, surface_defaults, build_surface,
      dmk_lab_describe_surface, dmk_lab_report_surface, "surface-rate surface-access", NULL, true},
+    {DMK_LAB_FILES, "files", "File copy and archive",
+     "The reviews' real-world test: an ISO, a Program and a Work file set copied within the "
+     "drive as applications copy, until the copies are on the drive; then the Work set archived "
+     "into a Deflate .zip and extracted, with the CPU time beside the wall time.",
+     DMK_LAB_P(DMK_LAB_P_SPAN), FIELDS(files_fields), false, false, files_defaults,
+     dmk_lab_build_files, dmk_lab_describe_files, dmk_lab_report_files, "files",
+     dmk_lab_findings_files, false, dmk_lab_files_run},
 };
 
 size_t dmk_lab_test_count(void)

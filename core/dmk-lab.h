@@ -20,6 +20,10 @@
  *  surface    GNOME Disks' benchmark of a whole device, reads only: the
  *             read rate of samples spread over it and the access time of
  *             random reads (dmk-surface.h)
+ *  files      the reviews' real-world test: three file sets (ISO, Program,
+ *             Work) copied within the drive, the Work set archived into
+ *             a Deflate .zip and extracted (dmk-fileset.h); not block I/O
+ *             on a test file, so it has its own run (DmkLabTest.run)
  *
  * Every lab run samples the drive's temperature with its timeline where
  * the platform has a sensor. All but the full-span write fill the test
@@ -46,6 +50,7 @@ typedef enum {
     DMK_LAB_LATENCY,
     DMK_LAB_RECOVERY,
     DMK_LAB_SURFACE,
+    DMK_LAB_FILES,
 } DmkLabKind;
 
 #define DMK_LAB_SAMPLE_MIN 0.1
@@ -144,9 +149,11 @@ uint32_t *dmk_lab_count_of(DmkLabParams *p, DmkLabParamId id);
 #define DMK_LAB_FIELD_FREE_SPACE 1u /* a span of 0 reads "Free space - margin" */
 typedef struct {
     DmkLabParamId id;
-    const char *label;     /* with its mnemonic: "_Duration" */
-    const char *tip;       /* the tooltip */
-    const double *presets; /* time fields: the lengths offered, in seconds */
+    const char *label; /* with its mnemonic: "_Duration" */
+    const char *tip;   /* the tooltip */
+    /* time fields: the lengths offered, in seconds; a size field (the
+     * file sets'): the sizes offered, in bytes (NULL: the form's own) */
+    const double *presets;
     size_t n_presets;
     const char *const *jobs; /* job fields: the tests offered, NULL-terminated */
     unsigned flags;          /* DMK_LAB_FIELD_* */
@@ -154,6 +161,8 @@ typedef struct {
      * label and tooltip instead; NULL where label and tip fit both. */
     const char *device_label, *device_tip;
 } DmkLabField;
+
+typedef struct DmkRunner DmkRunner;
 
 /* What a report section writes into (dmk-lab-report.c's). */
 typedef struct DmkLabOut DmkLabOut;
@@ -195,6 +204,12 @@ typedef struct {
     /* Only reads, and only a whole device: a folder is refused (the
      * surface scan, dmk-surface.h says why). */
     bool device_only;
+    /* A test that is no block I/O on a test file (files): the whole run,
+     * in place of the runner's test file and workers, filling res's
+     * tests from 0 (res->n_tests those done) with the runner's stop flag
+     * and progress (dmk_runner_stopping, dmk_runner_lab_progress). NULL
+     * for the others. */
+    int (*run)(DmkRunner *r, const DmkRunSpec *spec, DmkRunResult *res, DmkError *err);
 } DmkLabTest;
 
 /* The tests, in the order the CLI's help and the Lab tab list them:
@@ -349,6 +364,32 @@ typedef struct {
 } DmkLabRecovery;
 
 void dmk_lab_recovery(const DmkRunResult *r, DmkLabRecovery *out);
+
+/* One step of the file-set test (files): a copy, the archive or the
+ * extract. The CPU time is the run's thread's own: beside the wall time
+ * it says when the CPU (Deflate), not the drive, set the pace. */
+#define DMK_LAB_FILE_STEPS 5
+typedef struct {
+    size_t files;  /* the set's files */
+    double bytes;  /* the set's bytes */
+    double wall_s; /* from the first read until everything written is on the drive */
+    double cpu_s;  /* the run thread's CPU time, user and system */
+    double mb_s;   /* the set's bytes over wall_s */
+    /* archive: the .zip's size in % of the set's (Deflate's work); else NaN */
+    double archive_pct;
+    bool archived; /* the step wrote the archive: archive_pct applies */
+} DmkLabFiles;
+/* The field of DmkLabFiles that a fresh result keeps with each step's
+ * test (its saved finding), as a file does: cpu_s is the run's, not its
+ * samples'. */
+#define DMK_LAB_FILES_CPU 3
+/* "ISO copy", "Program copy", "Work copy", "Work archive", "Work extract". */
+const char *dmk_lab_files_step_label(size_t i);
+/* The name the test's directory in the target starts with. */
+extern const char dmk_lab_files_prefix[];
+/* Removes a directory an earlier file-set run left in dir (it was
+ * killed); removed gets its path, "" when there was none. */
+int dmk_lab_files_remove_leftover(const char *dir, char *removed, size_t len, DmkError *err);
 
 /* "iops" for a random job, "mb_s" for a sequential one: the reviews' unit. */
 const char *dmk_lab_metric(const DmkTest *t);

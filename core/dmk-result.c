@@ -170,6 +170,8 @@ void dmk_result_area(const DmkRunResult *r, char *buf, size_t len)
     dmk_format_size(r->size, size, sizeof size);
     if (r->target.is_device)
         snprintf(buf, len, "%s region of %s", size, r->target.path);
+    else if (strcmp(r->lab, "files") == 0) /* dmk-lab.h: three sets, no test file */
+        snprintf(buf, len, "file sets of %s each", size);
     else
         snprintf(buf, len, "%s test file", size);
 }

@@ -84,6 +84,14 @@ int dmk_runner_run(DmkRunner *r, const DmkRunCallbacks *cb, DmkRunResult **out, 
  * dmk_runner_run returns without it, and dmk_runner_abandoned() says so. */
 void dmk_runner_stop(DmkRunner *r);
 
+/* For a lab test's own run (DmkLabTest.run): whether the run was asked
+ * to stop, and its progress in step `test` (bytes done so far, the live
+ * MB/s, the run's own estimate of the seconds left), told as the runner
+ * tells its own. */
+bool dmk_runner_stopping(const DmkRunner *r);
+void dmk_runner_lab_progress(DmkRunner *r, DmkStage stage, size_t test, double fraction,
+                             uint64_t bytes, double mb_s, double left_s);
+
 /* The most a stop waits for the run's workers, counted from when the
  * runner saw it: workers that keep draining (a slow drive answering) end
  * their own drain after DMK_DRAIN_STOP_NS, and any still running after

@@ -252,6 +252,37 @@ bool dmk_os_remove_file(const char *path);
  * removed. */
 int dmk_os_rename_probe(const char *real, DmkError *err);
 
+/* ---- file trees (the real-world lab tests, core/dmk-fileset.h) ---------- */
+
+/* Plain file I/O through the page cache, as applications copy: the
+ * descriptor is the OS's (O_BINARY on Windows). Every call that fails
+ * names the operation, the path and the OS error. */
+int dmk_tree_mkdir(const char *path, DmkError *err);
+/* create: a new file (O_EXCL), for writing; else an existing one, for reading. */
+int dmk_tree_open(const char *path, bool create, int *fd, DmkError *err);
+/* read(2)/write(2): bytes moved (write: all of len or an error), or a negative DmkErrCode. */
+int64_t dmk_tree_read(int fd, void *buf, size_t len, const char *path, DmkError *err);
+int dmk_tree_write(int fd, const void *buf, size_t len, const char *path, DmkError *err);
+void dmk_tree_close(int fd);
+/* The file's data durable (fsync, _commit). */
+int dmk_tree_sync(int fd, const char *path, DmkError *err);
+/* After dmk_tree_sync: the file's cached pages dropped, so the next read
+ * comes from the drive (POSIX_FADV_DONTNEED; on Windows, opening the
+ * file once without buffering, which makes the cache manager purge it). */
+void dmk_tree_drop_cache(int fd, const char *path);
+/* A directory's entries durable (fsync of the directory on Linux; NTFS
+ * journals names itself, so nothing on Windows). */
+int dmk_tree_sync_dir(const char *path, DmkError *err);
+/* Bytes this user may still write under dir (f_bavail). */
+int dmk_tree_free(const char *dir, uint64_t *free_bytes, DmkError *err);
+/* Removes path and everything under it; a path that is not there is no error. */
+int dmk_tree_remove(const char *path, DmkError *err);
+/* The first entry of dir whose name starts with prefix, into name (""
+ * when none): a directory left by a run that was killed. */
+void dmk_tree_find(const char *dir, const char *prefix, char *name, size_t len);
+/* The calling thread's CPU time, user and system, in seconds. */
+double dmk_thread_cpu_s(void);
+
 /* ---- targets and I/O -------------------------------------------------- */
 
 typedef enum { DMK_OP_READ = 0, DMK_OP_WRITE = 1 } DmkOp;

@@ -251,6 +251,13 @@ static GtkWidget *field_widget(DmkLabPage *self, const DmkLabField *f, DmkLabPar
     case DMK_LAB_P_JOB:
         return job_dropdown(self, f->jobs, &p->job);
     case DMK_LAB_P_SPAN:
+        if (f->presets) { /* the test's own sizes, in bytes */
+            guint64 v[16];
+            size_t n = MIN(f->n_presets, G_N_ELEMENTS(v));
+            for (size_t i = 0; i < n; i++)
+                v[i] = (guint64)f->presets[i];
+            return number_dropdown(self, v, n, p->span, NUM_SIZE, 0);
+        }
         if (span_kind(f) == NUM_AMOUNT)
             return gib_dropdown(self, amount_gib, G_N_ELEMENTS(amount_gib), p->span, NUM_AMOUNT,
                                 p->margin);

@@ -73,7 +73,10 @@ char *dmk_text_progress(const DmkProgress *p)
 {
     int pct = (int)(p->fraction * 100.0 + 0.5);
     if (p->stage == DMK_STAGE_CLEANUP)
-        return g_strdup("Removing the test file...");
+        return g_strdup(p->test ? "Removing the test's files..." : "Removing the test file...");
+    /* A lab step with its own files (the file sets) writes them first. */
+    if (p->stage == DMK_STAGE_PREPARE && p->test && p->test->label[0])
+        return g_strdup_printf("Writing the files for %s %d %%", p->test->label, pct);
     if (p->stage == DMK_STAGE_PREPARE || !p->test)
         return g_strdup_printf("Preparing test file %d %%", pct);
     char *title = dmk_text_test_title(p->test);

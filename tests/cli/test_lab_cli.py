@@ -22,7 +22,7 @@ import dmktest  # noqa: E402
 from dmktest import check, read_csv  # noqa: E402
 
 CLI = os.environ.get("DMK_CLI") or sys.argv[1]
-LABS = ["sustained", "fullspan", "mixed", "latency", "recovery"]
+LABS = ["sustained", "fullspan", "mixed", "latency", "recovery", "files"]
 
 
 def run(args, timeout=120):
@@ -51,7 +51,7 @@ def test_help():
     r = run(["--help"])
     check(r.returncode == 0 and r.stderr == "", f"--help: {r.returncode} {r.stderr}")
     text = r.stdout
-    check("drivemark-cli sustained|fullspan|mixed|latency|recovery|surface" in text,
+    check("drivemark-cli sustained|fullspan|mixed|latency|recovery|surface|files" in text,
           "usage line of the lab commands")
     for lab in LABS:
         check(lab in text.split("Options of")[0], f"--help does not describe {lab}")

@@ -288,6 +288,46 @@ def test_mixed_runs():
         return average
 
 
+def test_files_runs():
+    """The file-set test on real files (the native backend): its table's
+    steps in the report, its bar chart, nothing left in the target."""
+    with Dir() as d, tempfile.TemporaryDirectory(prefix="out-", dir=t.TMP_BASE) as out:
+        shot = os.path.join(out, "files.png")
+        rc, lines, err, _ = t.run_app(["--target", d, "--lab", "files", "--lab-size", "16MiB",
+                                       "--autorun", "--dump-tiles", "--quit-when-done",
+                                       "--screenshot", shot], timeout=180)
+        check(rc == 0, f"exit {rc}; stderr: {err}")
+        check(field(lines, "status").startswith("Done"), f"status: {field(lines, 'status')}")
+        text = report(lines)
+        for step in ("ISO copy", "Program copy", "Work copy", "Work archive", "Work extract"):
+            check(any(x.startswith(step) for x in text), f"{step} not in the report: {text}")
+        check([c[:2] for c in charts(lines)] == [("File sets", "shown")],
+              f"charts: {charts(lines)}")
+        fields = {f[1]: f[2] for f in lines if f[0] == "lab-field"}
+        check(fields == {"Set size": "16 MiB"}, f"form: {fields}")
+        check_screenshot(shot)
+        if os.environ.get("DMK_SHOTS_DIR"):
+            import shutil
+            shutil.copy(shot, os.environ["DMK_SHOTS_DIR"])
+        check_empty(d)
+        return line_with(text, "Work archive")
+
+
+def test_files_stop_removes_all():
+    """Stop during the file-set test's copies (--stop-at: the run waits at
+    its second report of a copy until Stop was pressed): the window says
+    stopped and nothing of the sets is left in the target."""
+    with Dir() as d:
+        rc, lines, err, _ = t.run_app(["--target", d, "--lab", "files", "--lab-size", "64MiB",
+                                       "--stop-at", "measure:2", "--autorun", "--dump-tiles",
+                                       "--quit-when-done"], timeout=180)
+        check(rc == 130, f"exit {rc}, expected 130 (stopped); stderr: {err}")
+        check(field(lines, "lab-progress").startswith("Stopped"),
+              f"progress: {field(lines, 'lab-progress')}")
+        check_empty(d)
+        return field(lines, "lab-progress")
+
+
 def test_engine_error_in_info_bar():
     with Dir() as d:
         missing = os.path.join(d, "no-such-folder")
@@ -314,7 +354,9 @@ def test_bad_lab_options():
 
 TESTS = [test_sustained_finds_cache, test_latency_four_profiles, test_stop_keeps_samples,
          test_saved_lab_result_opens_as_lab_tab, test_saved_findings_shown,
-         test_fullspan_asks_first, test_mixed_runs, test_engine_error_in_info_bar,
+         test_fullspan_asks_first, test_mixed_runs, test_files_runs,
+         test_files_stop_removes_all,
+         test_engine_error_in_info_bar,
          test_bad_lab_options]
 
 
