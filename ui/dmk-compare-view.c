@@ -252,6 +252,35 @@ static GtkWidget *table_grid(void)
  * the rest of the window. */
 #define TABLE_VALUES_MAX_WIDTH 300
 
+/* The sideways scrollbar takes room below the numbers only while they
+ * scroll: GTK counts a non-overlay scrollbar's height in the request
+ * only with GTK_POLICY_ALWAYS, and AUTOMATIC would draw it over the last
+ * row. Set after the allocation that found the need (not during it). */
+static gboolean sideways_policy(gpointer data)
+{
+    GtkScrolledWindow *sw = data;
+    GtkAdjustment *a = gtk_scrolled_window_get_hadjustment(sw);
+    gboolean scrolls = gtk_adjustment_get_upper(a) - gtk_adjustment_get_lower(a) >
+                       gtk_adjustment_get_page_size(a) + 0.5;
+    GtkPolicyType h, v;
+    gtk_scrolled_window_get_policy(sw, &h, &v);
+    GtkPolicyType want = scrolls ? GTK_POLICY_ALWAYS : GTK_POLICY_AUTOMATIC;
+    if (h != want)
+        gtk_scrolled_window_set_policy(sw, want, GTK_POLICY_NEVER);
+    g_object_set_data(G_OBJECT(sw), "dmk-policy-idle", NULL);
+    return G_SOURCE_REMOVE;
+}
+
+static void on_sideways_range(GtkAdjustment *a, GtkScrolledWindow *sw)
+{
+    (void)a;
+    if (g_object_get_data(G_OBJECT(sw), "dmk-policy-idle"))
+        return;
+    guint id =
+        g_idle_add_full(G_PRIORITY_HIGH_IDLE, sideways_policy, g_object_ref(sw), g_object_unref);
+    g_object_set_data(G_OBJECT(sw), "dmk-policy-idle", GUINT_TO_POINTER(id));
+}
+
 static GtkWidget *table_body(const Table *t)
 {
     GtkWidget *sideways = gtk_scrolled_window_new();
@@ -265,6 +294,8 @@ static GtkWidget *table_body(const Table *t)
     /* A scrollbar always drawn, not an overlay one that shows only under
      * the pointer: without it, the columns past the edge look cut off. */
     gtk_scrolled_window_set_overlay_scrolling(GTK_SCROLLED_WINDOW(sideways), FALSE);
+    g_signal_connect_object(gtk_scrolled_window_get_hadjustment(GTK_SCROLLED_WINDOW(sideways)),
+                            "changed", G_CALLBACK(on_sideways_range), sideways, 0);
     /* Its natural width and no more: the window's extra room is the chart's. */
     gtk_widget_set_hexpand(sideways, FALSE);
     gtk_widget_set_valign(sideways, GTK_ALIGN_START);
