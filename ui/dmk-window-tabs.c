@@ -81,6 +81,14 @@ static void update_sweep_note(DmkWindow *self)
 
 /* The lab test runs on the Benchmark tab's target and data: say which,
  * with the free space, which a full-span write takes. */
+/* The test chosen writes files of its own, not one test file (the lab
+ * tests' table: a test with its own run, the file sets). */
+static gboolean lab_has_own_files(DmkWindow *self)
+{
+    const DmkLabTest *t = dmk_lab_test(dmk_lab_page_get_kind(self->lab_page));
+    return t && t->run;
+}
+
 /* The Lab's note on a raw device: its data is lost to a test that writes;
  * in use (usage), only a test that only reads may run on it. */
 static char *device_note(const char *where, const char *usage, gboolean writes, const char *kind)
@@ -124,6 +132,10 @@ void _dmk_window_update_lab_note(DmkWindow *self)
     char *note =
         _dmk_window_target_is_device(self)
             ? device_note(where, _dmk_window_target_usage(self), _dmk_window_lab_writes(self), kind)
+        : lab_has_own_files(self)
+            ? g_strdup_printf("File sets in %s%s, the Benchmark tab's target; all removed at "
+                              "the end",
+                              where, free_text)
             : g_strdup_printf("Test file in %s%s, the Benchmark tab's target; %s data", where,
                               free_text, kind);
     dmk_lab_page_set_note(self->lab_page, note);
