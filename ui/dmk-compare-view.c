@@ -281,21 +281,28 @@ static void on_sideways_range(GtkAdjustment *a, GtkScrolledWindow *sw)
     g_object_set_data(G_OBJECT(sw), "dmk-policy-idle", GUINT_TO_POINTER(id));
 }
 
+/* A row that scrolls sideways when it is wider than its room, with a
+ * scrollbar always drawn (an overlay one shows only under the pointer,
+ * and what is past the edge looked cut off) that takes room of its own
+ * only while it scrolls. */
+static GtkWidget *sideways_scroll(void)
+{
+    GtkWidget *sw = gtk_scrolled_window_new();
+    gtk_scrolled_window_set_policy(GTK_SCROLLED_WINDOW(sw), GTK_POLICY_AUTOMATIC, GTK_POLICY_NEVER);
+    gtk_scrolled_window_set_overlay_scrolling(GTK_SCROLLED_WINDOW(sw), FALSE);
+    g_signal_connect_object(gtk_scrolled_window_get_hadjustment(GTK_SCROLLED_WINDOW(sw)), "changed",
+                            G_CALLBACK(on_sideways_range), sw, 0);
+    return sw;
+}
+
 static GtkWidget *table_body(const Table *t)
 {
-    GtkWidget *sideways = gtk_scrolled_window_new();
-    gtk_scrolled_window_set_policy(GTK_SCROLLED_WINDOW(sideways), GTK_POLICY_AUTOMATIC,
-                                   GTK_POLICY_NEVER);
+    GtkWidget *sideways = sideways_scroll();
     gtk_scrolled_window_set_propagate_natural_width(GTK_SCROLLED_WINDOW(sideways), TRUE);
     gtk_scrolled_window_set_propagate_natural_height(GTK_SCROLLED_WINDOW(sideways), TRUE);
     gtk_scrolled_window_set_max_content_width(GTK_SCROLLED_WINDOW(sideways),
                                               TABLE_VALUES_MAX_WIDTH);
     gtk_scrolled_window_set_child(GTK_SCROLLED_WINDOW(sideways), GTK_WIDGET(t->values));
-    /* A scrollbar always drawn, not an overlay one that shows only under
-     * the pointer: without it, the columns past the edge look cut off. */
-    gtk_scrolled_window_set_overlay_scrolling(GTK_SCROLLED_WINDOW(sideways), FALSE);
-    g_signal_connect_object(gtk_scrolled_window_get_hadjustment(GTK_SCROLLED_WINDOW(sideways)),
-                            "changed", G_CALLBACK(on_sideways_range), sideways, 0);
     /* Its natural width and no more: the window's extra room is the chart's. */
     gtk_widget_set_hexpand(sideways, FALSE);
     gtk_widget_set_valign(sideways, GTK_ALIGN_START);
@@ -553,9 +560,7 @@ static GtkWidget *build_top(DmkCompareView *self)
     gtk_widget_add_css_class(label, "heading");
     self->picks = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 4);
     /* Many results scroll sideways instead of widening the window. */
-    GtkWidget *scroll = gtk_scrolled_window_new();
-    gtk_scrolled_window_set_policy(GTK_SCROLLED_WINDOW(scroll), GTK_POLICY_AUTOMATIC,
-                                   GTK_POLICY_NEVER);
+    GtkWidget *scroll = sideways_scroll();
     gtk_scrolled_window_set_child(GTK_SCROLLED_WINDOW(scroll), self->picks);
     gtk_widget_set_hexpand(scroll, TRUE);
     GtkWidget *export = gtk_button_new_with_mnemonic("Export _Chart…");
