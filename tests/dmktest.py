@@ -88,6 +88,31 @@ def need_root(*tools, why="mounts, loop devices"):
             raise Skip(f"needs {t}")
 
 
+class RandomLoop:
+    """A loop device over a file of `mib` MiB of random bytes in folder d
+    (the test's own), detached on exit; a Skip where it cannot be made."""
+
+    def __init__(self, d, mib):
+        self.img, self.mib, self.dev = os.path.join(d, "disk.img"), mib, None
+
+    def __enter__(self):
+        if os.geteuid() != 0:
+            raise Skip("needs root to create loop devices")
+        if not shutil.which("losetup"):
+            raise Skip("needs losetup (util-linux)")
+        with open(self.img, "wb") as f:
+            f.write(os.urandom(self.mib << 20))
+        r = subprocess.run(["losetup", "-f", "--show", self.img], capture_output=True, text=True)
+        if r.returncode != 0:
+            raise Skip(f"no loop device here: {r.stderr.strip()}")
+        self.dev = r.stdout.strip()
+        return self
+
+    def __exit__(self, *exc):
+        if self.dev:
+            subprocess.run(["losetup", "-d", self.dev], capture_output=True)
+
+
 def sh(args, timeout=120, **kw):
     """A helper command (losetup, mount, mkfs), output captured as text."""
     return subprocess.run(args, capture_output=True, text=True, timeout=timeout, **kw)

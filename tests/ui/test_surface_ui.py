@@ -12,8 +12,6 @@ Root for the loop device; skips otherwise. Prints TAP."""
 
 import os
 import re
-import shutil
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -27,28 +25,9 @@ MIB = 1 << 20
 FAST = ["--lab", "surface", "--lab-samples", "20", "--lab-accesses", "200"]
 
 
-class Loop:
+def Loop(d):
     """A 64 MiB loop device of random bytes; detached on exit."""
-
-    def __init__(self, d):
-        self.img, self.dev = os.path.join(d, "disk.img"), None
-
-    def __enter__(self):
-        if os.geteuid() != 0:
-            raise dmktest.Skip("needs root to create loop devices")
-        if not shutil.which("losetup"):
-            raise dmktest.Skip("needs losetup (util-linux)")
-        with open(self.img, "wb") as f:
-            f.write(os.urandom(64 * MIB))
-        r = subprocess.run(["losetup", "-f", "--show", self.img], capture_output=True, text=True)
-        if r.returncode != 0:
-            raise dmktest.Skip(f"no loop device here: {r.stderr.strip()}")
-        self.dev = r.stdout.strip()
-        return self
-
-    def __exit__(self, *exc):
-        if self.dev:
-            subprocess.run(["losetup", "-d", self.dev], capture_output=True)
+    return dmktest.RandomLoop(d, 64)
 
 
 def charts(lines, key="lab-chart"):
