@@ -1318,6 +1318,18 @@ void dmk_runner_lab_progress(DmkRunner *r, DmkStage stage, size_t test, double f
     emit(r, &p);
 }
 
+/* A run's end for its caller: the descriptor it was given closed, the
+ * result handed out (or freed when nobody asked for it). */
+static void hand_over(DmkRunner *r, DmkRunResult *res, DmkRunResult **out)
+{
+    close_device_fd(r);
+    r->res = NULL;
+    if (out)
+        *out = res;
+    else
+        dmk_run_result_free(res);
+}
+
 /* A lab test with its own run (the file sets): it fills res, and the
  * front end hears of the result as of any run. */
 static int run_lab_own(DmkRunner *r, const DmkLabTest *lab, DmkRunResult *res, DmkError *err)
@@ -1380,12 +1392,7 @@ int dmk_runner_run(DmkRunner *r, const DmkRunCallbacks *cb, DmkRunResult **out, 
     const DmkLabTest *lab = dmk_lab_test(dmk_lab_from_name(s->lab));
     if (lab && lab->run) {
         rc = run_lab_own(r, lab, res, err);
-        close_device_fd(r);
-        r->res = NULL;
-        if (out)
-            *out = res;
-        else
-            dmk_run_result_free(res);
+        hand_over(r, res, out);
         return rc;
     }
     rc = prepare(r, res, err);
@@ -1405,11 +1412,6 @@ int dmk_runner_run(DmkRunner *r, const DmkRunCallbacks *cb, DmkRunResult **out, 
     }
     if (!left_behind(r))
         r->target = NULL;
-    close_device_fd(r);
-    r->res = NULL;
-    if (out)
-        *out = res;
-    else
-        dmk_run_result_free(res);
+    hand_over(r, res, out);
     return rc;
 }
