@@ -333,8 +333,12 @@ void dmk_lab_report_files_table(Out *o, const DmkRunResult *r)
             continue;
         const DmkLabFiles *x = &f->u.files;
         snprintf(c, sizeof c, "%.2f s", x->wall_s);
-        snprintf(d, sizeof d, isfinite(x->cpu_s) ? "%.2f s" : "-", x->cpu_s);
-        snprintf(e, sizeof e, isfinite(x->archive_pct) ? "%.1f %%" : "", x->archive_pct);
+        snprintf(d, sizeof d, "-");
+        if (isfinite(x->cpu_s))
+            snprintf(d, sizeof d, "%.2f s", x->cpu_s);
+        e[0] = '\0'; /* only the archive step has a size in % */
+        if (isfinite(x->archive_pct))
+            snprintf(e, sizeof e, "%.1f %%", x->archive_pct);
         put(o, "%-13s %8zu %10s %10s %10s %10s %8s\n", r->tests[i].test.label, x->files,
             gib(x->bytes, a, sizeof a), c, d, num(x->mb_s, b, sizeof b), e);
     }
