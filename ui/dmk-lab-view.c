@@ -296,8 +296,13 @@ static GtkWidget *build_findings(DmkLabView *self)
     for (size_t k = 0; k < found->n; k++)
         row = attach_set(grid, row, r, found, &found->f[k]);
     g_free(found);
-    if (row == 0)
+    if (row == 0) {
+        /* Nothing to show (a surface scan, a run stopped before a test):
+         * the grid was never parented, so it is ours to drop. */
+        g_object_unref(g_object_ref_sink(self->findings));
+        self->findings = NULL;
         return NULL;
+    }
     GtkWidget *scroll = gtk_scrolled_window_new();
     gtk_scrolled_window_set_policy(GTK_SCROLLED_WINDOW(scroll), GTK_POLICY_NEVER,
                                    GTK_POLICY_AUTOMATIC);
