@@ -72,12 +72,33 @@ void dmk_tree_close(int fd)
         _close(fd);
 }
 
+/* FlushFileBuffers through a handle of its own that may write: Windows
+ * flushes only through one (a read-only handle gets access denied), where
+ * POSIX fsync takes any descriptor. */
+static int flush_by_path(const char *path, DmkError *err)
+{
+    wchar_t *w = dmk_win_long_path(path);
+    if (!w)
+        return no_path(err, path);
+    HANDLE h = CreateFileW(w, GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
+                           NULL, OPEN_EXISTING, 0, NULL);
+    free(w);
+    BOOL ok = h != INVALID_HANDLE_VALUE && FlushFileBuffers(h);
+    DWORD e = ok ? 0 : GetLastError();
+    if (h != INVALID_HANDLE_VALUE)
+        CloseHandle(h);
+    return ok ? DMK_OK : dmk_win_error(err, e, "cannot flush %s to the drive", path);
+}
+
 int dmk_tree_sync(int fd, const char *path, DmkError *err)
 {
-    /* _commit is FlushFileBuffers on the descriptor's handle. */
-    if (_commit(fd) != 0)
-        return dmk_error_errno(err, errno, "cannot flush %s to the drive", path);
-    return DMK_OK;
+    /* _commit is FlushFileBuffers on the descriptor's handle; a descriptor
+     * opened for reading (the copy's source) cannot flush, a new handle can. */
+    if (_commit(fd) == 0)
+        return DMK_OK;
+    if (errno == EBADF || errno == EACCES)
+        return flush_by_path(path, err);
+    return dmk_error_errno(err, errno, "cannot flush %s to the drive", path);
 }
 
 void dmk_tree_drop_cache(int fd, const char *path)
