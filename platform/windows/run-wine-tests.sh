@@ -83,6 +83,32 @@ windows_tests() {
     return "$rc"
 }
 
+# The window: the GTK stack built (or found in the cache) by
+# platform/windows/stack/build-stack.sh, drivemark.exe and drivemark-cli.exe
+# built against it in a build dir of their own (windows_gui_build, which
+# sets DMK_WIN_STACK to the prefix), and their Wine tests (the suite
+# windows-gui; the test makes its own Wine prefix there).
+windows_gui_build() {
+    local src=${1:?usage: windows_gui_build SOURCE_DIR BUILD_DIR} build=${2:?usage: windows_gui_build SOURCE_DIR BUILD_DIR}
+    src=$(cd "$src" && pwd) || return
+    DMK_WIN_STACK=$("$src/platform/windows/stack/build-stack.sh") || return
+    # A build dir made against another prefix (an input changed) is made again.
+    if [ ! -f "$build/build.ninja" ] || ! grep -qF "$DMK_WIN_STACK" "$build/meson-private/cmd_line.txt" 2>/dev/null; then
+        rm -rf "$build"
+        meson setup "$build" "$src" --buildtype=debugoptimized \
+            --cross-file "$src/platform/windows/stack/stack-cross.ini" \
+            --cross-file "$DMK_WIN_STACK/cross.ini" || return
+    fi
+    ninja -C "$build"
+}
+
+windows_gui_tests() {
+    local src=${1:?usage: windows_gui_tests SOURCE_DIR BUILD_DIR} build=${2:?usage: windows_gui_tests SOURCE_DIR BUILD_DIR}
+    shift 2
+    windows_gui_build "$src" "$build" || return
+    meson test -C "$build" --no-rebuild --print-errorlogs --suite windows-gui "$@"
+}
+
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
     set -uo pipefail
     here=$(cd "$(dirname "$0")" && pwd)
