@@ -106,7 +106,10 @@ windows_gui_tests() {
     local src=${1:?usage: windows_gui_tests SOURCE_DIR BUILD_DIR} build=${2:?usage: windows_gui_tests SOURCE_DIR BUILD_DIR}
     shift 2
     windows_gui_build "$src" "$build" || return
-    meson test -C "$build" --no-rebuild --print-errorlogs --suite windows-gui "$@"
+    # The portable zip too, for the test that runs it unpacked.
+    local zip
+    zip=$("$src/platform/windows/make-zip.sh" "$build" "$DMK_WIN_STACK" "$build/dist") || return
+    DMK_WIN_ZIP=$zip meson test -C "$build" --no-rebuild --print-errorlogs --suite windows-gui "$@"
 }
 
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then

@@ -329,8 +329,60 @@ def test_cyrillic_target():
     return "; ".join(done)
 
 
+def row_names(lines):
+    return [f[1] for f in lines if f[0] == "tile" and f[2] == "read"]
+
+
+def test_portable_zip():
+    """The zip (DMK_WIN_ZIP: ./setup.sh test makes it) unpacked and run as
+    a user would: no WINEPATH, no schema dir, no settings backend given, so
+    the DLLs and schemas it carries must be enough. With its drivemark.ini
+    the Settings dialog's tests are kept there and outlive a restart;
+    without it, in the registry."""
+    path = os.environ.get("DMK_WIN_ZIP")
+    if not path:
+        raise Skip("DMK_WIN_ZIP names no zip (platform/windows/make-zip.sh makes one)")
+    display = start_wine()
+    env = wine_env(display)
+    for k in ("WINEPATH", "GSETTINGS_SCHEMA_DIR", "GSETTINGS_BACKEND"):
+        env.pop(k)
+    want = "SEQ128K Q32T1"
+    with tempfile.TemporaryDirectory(prefix="wine-zip-", dir=TMP_BASE) as out:
+        shutil.unpack_archive(path, out)
+        (top,) = os.listdir(out)
+        exe = os.path.join(out, top, "drivemark.exe")
+        ini = os.path.join(out, top, "drivemark.ini")
+
+        def app(args):
+            p = subprocess.run(["wine", exe] + args + ["--dump-tiles", "--quit-when-done"],
+                               env=env, capture_output=True, text=True, timeout=240,
+                               stdin=subprocess.DEVNULL)
+            check(p.returncode == 0, f"exit {p.returncode}; stderr: {p.stderr[-2000:]}")
+            return [line.rstrip("\r").split("\t") for line in p.stdout.splitlines() if line]
+
+        check(os.path.getsize(ini) == 0, "the zip's drivemark.ini is not empty")
+        app(["--set-test", f"1={want}"])
+        check(want in open(ini, encoding="utf-8").read(),
+              f"the dialog's test was not kept in drivemark.ini: {open(ini).read()!r}")
+        rows = row_names(app([]))
+        check(rows and rows[0] == want, f"after a restart the rows are {rows}")
+        os.unlink(ini)
+        app(["--set-test", "1=SEQ1M Q1T1"])
+        check(not os.path.exists(ini), "drivemark.ini came back without being in the folder")
+        r = subprocess.run(["wine", "reg", "query",
+                            r"HKCU\Software\GSettings\io\github\drivemark\drivemark"],
+                           env=env, capture_output=True, text=True, timeout=120,
+                           stdin=subprocess.DEVNULL)
+        check("SEQ1M Q1T1" in r.stdout, f"not in the registry: {r.stdout[-800:]}")
+        subprocess.run(["wine", "reg", "delete",
+                        r"HKCU\Software\GSettings\io\github\drivemark", "/f"],
+                       env=env, capture_output=True, timeout=120, stdin=subprocess.DEVNULL)
+    return "runs from the unpacked zip alone; settings in drivemark.ini, else the registry"
+
+
 TESTS = [test_null_backend_run, test_real_folder_run, test_chart_export_formats,
-         test_compare_tab, test_lab_tab, test_cli_show_chart_csv, test_cyrillic_target]
+         test_compare_tab, test_lab_tab, test_cli_show_chart_csv, test_cyrillic_target,
+         test_portable_zip]
 
 if __name__ == "__main__":
     try:
