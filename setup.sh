@@ -185,7 +185,7 @@ run_tests() {
     source platform/windows/run-wine-tests.sh
     windows_tests . "$WIN_BUILD" --num-processes 2 || rc=$?
     log "the window for Windows: the GTK stack (cached), $WIN_GUI_BUILD and its tests under Wine"
-    windows_gui_tests . "$WIN_GUI_BUILD" || rc=$?
+    windows_gui_tests . "$WIN_GUI_BUILD" --num-processes 2 || rc=$?
     summarize
     return "$rc"
 }
