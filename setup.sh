@@ -5,6 +5,8 @@
 #   ./setup.sh run    install what is missing, build, open the window
 #                     (no display: drivemark-cli run on .)
 #   ./setup.sh test   install what is missing, build, run every test
+#   ./setup.sh zip    the portable Windows zip (the GTK stack cross-built,
+#                     cached): dist/drivemark-VERSION-windows-x86_64.zip
 #
 # Installing needs root (apt-get); as another user the script uses sudo.
 set -euo pipefail
@@ -12,6 +14,7 @@ cd "$(dirname "$0")"
 
 BUILD=${DMK_BUILD_DIR:-build}
 WIN_BUILD=${DMK_WIN_BUILD_DIR:-build-win}
+WIN_GUI_BUILD=${DMK_WIN_GUI_BUILD_DIR:-build-win-gui} # the window for Windows, on the GTK stack
 ASAN_BUILD=${DMK_ASAN_BUILD_DIR:-build-asan}   # the whole suite under ASan + UBSan (clang)
 FUZZ_BUILD=${DMK_FUZZ_BUILD_DIR:-build-fuzz}   # libFuzzer targets only (clang)
 FUZZ_SECONDS=${DMK_FUZZ_SECONDS:-60}           # how long each fuzz target runs
@@ -33,6 +36,7 @@ PACKAGES=(
     x11-utils libglib2.0-bin                                # xwininfo (the window's class), gdbus (a second instance)
     dpkg-dev debhelper lintian flatpak-builder              # the Debian packages and the Flatpak manifest (tests/pkg)
     gcc-mingw-w64-x86-64 wine wine64                        # Windows cross build, tests under Wine
+    g++-mingw-w64-x86-64-win32 sassc fonts-wine xz-utils    # the GTK stack for Windows (C++, GTK's theme, Tahoma)
     man-db groff-base bash-completion zsh fish              # man pages rendered, completions loaded
 )
 
@@ -84,7 +88,7 @@ check_format() {
 summarize() {
     python3 - "$BUILD/meson-logs/testlog.json" "$ASAN_BUILD/meson-logs/testlog.json" \
         "$ASAN_BUILD/meson-logs/sanitizer-reports.json" "$FUZZ_BUILD/meson-logs/testlog.json" \
-        "$WIN_BUILD/meson-logs/testlog.json" <<'PY'
+        "$WIN_BUILD/meson-logs/testlog.json" "$WIN_GUI_BUILD/meson-logs/testlog.json" <<'PY'
 import json, os, sys
 counts = {"passed": 0, "failed": 0, "skipped": 0}
 failures = []
@@ -169,6 +173,7 @@ run_tests() {
     make_test_locale
     local rc=0
     rm -f "$BUILD/meson-logs/testlog.json" "$WIN_BUILD/meson-logs/testlog.json" \
+        "$WIN_GUI_BUILD/meson-logs/testlog.json" \
         "$ASAN_BUILD/meson-logs/testlog.json" "$ASAN_BUILD/meson-logs/sanitizer-reports.json" \
         "$FUZZ_BUILD/meson-logs/testlog.json"
     meson test -C "$BUILD" --print-errorlogs --num-processes 2 || rc=$?
@@ -180,6 +185,8 @@ run_tests() {
     # shellcheck source=platform/windows/run-wine-tests.sh
     source platform/windows/run-wine-tests.sh
     windows_tests . "$WIN_BUILD" --num-processes 2 || rc=$?
+    log "the window for Windows: the GTK stack (cached), $WIN_GUI_BUILD and its tests under Wine"
+    windows_gui_tests . "$WIN_GUI_BUILD" --num-processes 2 || rc=$?
     summarize
     return "$rc"
 }
@@ -203,8 +210,15 @@ test)
     build
     run_tests
     ;;
+zip)
+    install_deps
+    # shellcheck source=platform/windows/run-wine-tests.sh
+    source platform/windows/run-wine-tests.sh
+    windows_gui_build . "$WIN_GUI_BUILD"
+    platform/windows/make-zip.sh "$WIN_GUI_BUILD" "$DMK_WIN_STACK" dist
+    ;;
 *)
-    echo "usage: $0 run [drivemark-cli run options] | test" >&2
+    echo "usage: $0 run [drivemark-cli run options] | test | zip" >&2
     exit 2
     ;;
 esac

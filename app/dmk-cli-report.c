@@ -52,17 +52,42 @@ void dmk_report_lab(FILE *f, const DmkRunResult *r)
 #ifdef DMK_HAVE_CSV
 /* r as the CSV keeps it: written and read back in memory. NULL when that
  * fails (the caller reports r itself). */
+#ifdef _WIN32
+/* Windows' C runtime has no open_memstream: a temporary file read back.
+ * NULL (data left NULL) when there is none. */
+static void write_read_back(const DmkRunResult *r, char **data, size_t *len, DmkError *err)
+{
+    FILE *f = tmpfile();
+    if (!f)
+        return;
+    long size = -1;
+    if (dmk_csv_write(f, r, "the report", err) == DMK_OK && (size = ftell(f)) > 0 &&
+        fseek(f, 0, SEEK_SET) == 0 && (*data = malloc((size_t)size)) != NULL)
+        *len = fread(*data, 1, (size_t)size, f);
+    fclose(f);
+}
+#else
+static void write_read_back(const DmkRunResult *r, char **data, size_t *len, DmkError *err)
+{
+    FILE *f = open_memstream(data, len);
+    if (!f)
+        return;
+    int rc = dmk_csv_write(f, r, "the report", err);
+    if (fclose(f) != 0 || rc != DMK_OK) {
+        free(*data);
+        *data = NULL;
+    }
+}
+#endif
+
 static DmkRunResult *as_saved(const DmkRunResult *r)
 {
     char *data = NULL;
     size_t len = 0;
     DmkError err = {0};
     DmkRunResult *back = NULL;
-    FILE *f = open_memstream(&data, &len);
-    if (!f)
-        return NULL;
-    int rc = dmk_csv_write(f, r, "the report", &err);
-    if (fclose(f) == 0 && rc == DMK_OK)
+    write_read_back(r, &data, &len, &err);
+    if (data)
         dmk_csv_load_mem("the report", data, len, &back, &err);
     free(data);
     return back;

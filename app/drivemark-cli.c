@@ -347,6 +347,7 @@ int main(int argc, char **argv)
      * fails with EPIPE instead, said as an error naming that output. */
     signal(SIGPIPE, SIG_IGN);
 #endif
+    argv = dmk_os_utf8_argv(argc, argv);
     if (dmk_cli_parse(argc, argv, &args, &err) != DMK_OK) {
         fprintf(stderr, "drivemark-cli: %s\nTry 'drivemark-cli --help'.\n", err.msg);
         dmk_cli_args_free(&args);

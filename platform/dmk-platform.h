@@ -84,6 +84,13 @@ void dmk_os_on_interrupt(void (*fn)(int sig));
 /* Whether stderr is a terminal (progress lines are drawn only there). */
 bool dmk_os_stderr_is_tty(void);
 
+/* The program's arguments in UTF-8, as the rest of Drivemark takes them:
+ * on Windows read again from the wide command line (CommandLineToArgvW),
+ * since main()'s argv is in the ANSI code page there, which cannot say
+ * every name (a Cyrillic folder under an English one); elsewhere argv
+ * itself. Kept for the life of the process; argv on failure. */
+char **dmk_os_utf8_argv(int argc, char **argv);
+
 /* ---- volumes ------------------------------------------------------------ */
 
 /* A mounted file system (Linux) or drive (Windows) that a front end offers

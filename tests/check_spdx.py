@@ -34,6 +34,8 @@ KINDS = {
     ".svg": "<!-- {} -->",
     ".xml.in": "<!-- {} -->",
     ".1.in": '.\\" {}',
+    ".manifest": "<!-- {} -->",  # the Windows application manifest
+    ".rc.in": "// {}",  # the Windows resource script
 }
 
 # Data, not source: the licence file itself, formats with no comments or
@@ -42,7 +44,9 @@ KINDS = {
 EXEMPT_PREFIXES = ("tests/data/", "tests/fuzz/corpus", "docs/", "debian/source/")
 EXEMPT_NAMES = {"LICENSE", ".gitignore", ".clang-format", "README.md", "changelog",
                 "control", "copyright", "not-installed"}
-EXEMPT_ENDINGS = (".md", ".png", ".csv", ".dict", ".install")
+# The Windows build's icon, its patches of upstream sources (each opens with
+# its reason) and the zip's README.txt, which a user reads.
+EXEMPT_ENDINGS = (".md", ".png", ".csv", ".dict", ".install", ".ico", ".patch", ".txt.in")
 
 HEAD_LINES = 5  # the line must be among a file's first few
 

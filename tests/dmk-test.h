@@ -128,6 +128,17 @@ static inline const char *dmk_test_decimal_comma_locale(void)
     return got;
 }
 
+/* mkdir(path, 0755), which Windows spells _mkdir(path); an existing
+ * folder is no error for the tests' scratch folders. */
+static inline int dmk_test_mkdir(const char *path)
+{
+#ifdef _WIN32
+    return _mkdir(path);
+#else
+    return mkdir(path, 0755);
+#endif
+}
+
 /* The suite's scratch folder, $DMK_TEST_TMPDIR (or "."), made if need be:
  * in a fresh build dir nothing has made it yet when the first test runs. */
 static inline const char *dmk_test_tmpdir(void)
@@ -135,11 +146,7 @@ static inline const char *dmk_test_tmpdir(void)
     const char *d = getenv("DMK_TEST_TMPDIR");
     if (!d || !*d)
         return ".";
-#ifdef _WIN32
-    _mkdir(d);
-#else
-    mkdir(d, 0755);
-#endif
+    dmk_test_mkdir(d);
     return d;
 }
 

@@ -5,6 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#define G_SETTINGS_ENABLE_BACKEND
+#include <gio/gsettingsbackend.h>
+
 #include "dmk-app-private.h"
 #include "dmk-resources.h"
 #include "dmk-shortcuts.h"
@@ -19,13 +22,40 @@ G_DEFINE_FINAL_TYPE(DmkApp, dmk_app, GTK_TYPE_APPLICATION)
  * devenv` and ./setup.sh run point it at the build dir's compiled schema.
  * The program carries no build path of its own, so that an installed binary
  * is the same wherever it was built (reproducible builds). */
+/* Where the settings are kept: GSettings' default (dconf on Linux, the
+ * registry under HKCU\Software\GSettings on Windows), except for the
+ * portable copy of the Windows zip, which keeps them in drivemark.ini
+ * beside drivemark.exe (the zip ships it empty): a USB stick carries its
+ * settings and leaves none behind. GSETTINGS_BACKEND (the tests' memory
+ * backend) wins over both. NULL: the default. */
+static GSettingsBackend *settings_backend(void)
+{
+#ifdef G_OS_WIN32
+    if (g_getenv("GSETTINGS_BACKEND"))
+        return NULL;
+    char *dir = g_win32_get_package_installation_directory_of_module(NULL);
+    char *ini = dir ? g_build_filename(dir, DMK_PORTABLE_SETTINGS, NULL) : NULL;
+    GSettingsBackend *backend =
+        ini && g_file_test(ini, G_FILE_TEST_IS_REGULAR)
+            ? g_keyfile_settings_backend_new(ini, "/io/github/drivemark/drivemark/", "drivemark")
+            : NULL;
+    g_free(ini);
+    g_free(dir);
+    return backend;
+#else
+    return NULL;
+#endif
+}
+
 static GSettings *settings_new(void)
 {
     GSettingsSchemaSource *src = g_settings_schema_source_get_default();
     GSettingsSchema *schema = src ? g_settings_schema_source_lookup(src, DMK_APP_ID, TRUE) : NULL;
     if (!schema)
         return NULL;
-    GSettings *settings = g_settings_new_full(schema, NULL, NULL);
+    GSettingsBackend *backend = settings_backend();
+    GSettings *settings = g_settings_new_full(schema, backend, NULL);
+    g_clear_object(&backend);
     g_settings_schema_unref(schema);
     return settings;
 }

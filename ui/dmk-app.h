@@ -10,6 +10,8 @@
 G_BEGIN_DECLS
 
 #define DMK_APP_ID "io.github.drivemark.drivemark"
+/* The portable copy's settings file beside drivemark.exe (Windows). */
+#define DMK_PORTABLE_SETTINGS "drivemark.ini"
 
 #define DMK_TYPE_APP (dmk_app_get_type())
 G_DECLARE_FINAL_TYPE(DmkApp, dmk_app, DMK, APP, GtkApplication)

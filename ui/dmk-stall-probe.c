@@ -3,6 +3,9 @@
 
 #include <stdio.h>
 #include <time.h>
+#ifdef G_OS_WIN32
+#include <windows.h>
+#endif
 
 /* The few longest gaps, with when they began: where to look first. */
 #define PROBE_TOP 5
@@ -30,10 +33,19 @@ static Probe *the_probe;
 
 /* The main thread's CPU time, us: a long gap in which it used little was
  * time it waited (for a core, on a busy machine, or for a lock), not work
- * of its own. POSIX's clock; where a system lacks it, 0 (no split). */
+ * of its own. POSIX's clock, Windows' GetThreadTimes (mingw's
+ * clock_gettime is winpthreads', which the build does not link); where a
+ * system has neither, 0 (no split). */
 static gint64 thread_cpu_us(void)
 {
-#ifdef CLOCK_THREAD_CPUTIME_ID
+#ifdef G_OS_WIN32
+    FILETIME created, ended, kernel, user;
+    if (GetThreadTimes(GetCurrentThread(), &created, &ended, &kernel, &user)) {
+        ULARGE_INTEGER k = {.LowPart = kernel.dwLowDateTime, .HighPart = kernel.dwHighDateTime};
+        ULARGE_INTEGER u = {.LowPart = user.dwLowDateTime, .HighPart = user.dwHighDateTime};
+        return (gint64)((k.QuadPart + u.QuadPart) / 10); /* 100 ns units */
+    }
+#elif defined CLOCK_THREAD_CPUTIME_ID
     struct timespec ts;
     if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0)
         return (gint64)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;

@@ -4,6 +4,9 @@
  * lab result's shows its charts and report instead of tiles), and the
  * ways results get there: finished runs and sweeps, the Open dialog, the
  * command line, drag and drop, and the recent files. */
+#define G_SETTINGS_ENABLE_BACKEND
+#include <gio/gsettingsbackend.h>
+
 #include "dmk-window-private.h"
 
 #include <string.h>
@@ -574,9 +577,11 @@ static void on_recent_changed(GSettings *s, const char *key, DmkWindow *self)
 void _dmk_window_load_recent(DmkWindow *self)
 {
     GSettingsSchema *schema = NULL;
-    g_object_get(self->settings, "settings-schema", &schema, NULL);
-    self->recent = g_settings_new_full(schema, NULL, NULL);
+    GSettingsBackend *backend = NULL; /* the same store: the portable keyfile too */
+    g_object_get(self->settings, "settings-schema", &schema, "backend", &backend, NULL);
+    self->recent = g_settings_new_full(schema, backend, NULL);
     g_settings_schema_unref(schema);
+    g_clear_object(&backend);
     g_signal_connect(self->recent, "changed::" RECENT_KEY, G_CALLBACK(on_recent_changed), self);
     GtkApplication *app = gtk_window_get_application(GTK_WINDOW(self));
     GMenu *menu = app ? gtk_application_get_menu_by_id(app, "recent-menu") : NULL;

@@ -159,3 +159,9 @@ bool dmk_os_stderr_is_tty(void)
 {
     return isatty(STDERR_FILENO) == 1;
 }
+
+char **dmk_os_utf8_argv(int argc, char **argv)
+{
+    (void)argc;
+    return argv; /* already the bytes of the names, UTF-8 in a UTF-8 locale */
+}

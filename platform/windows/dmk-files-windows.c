@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Result files on Windows: what an output path is, the temporary file
  * beside it, and MoveFileExW, which replaces the old file in one step
- * once the new one is complete and flushed. Paths are the C runtime's
- * (the CLI opens them with fopen), UTF-8 where valid. */
+ * once the new one is complete and flushed. Paths are UTF-8, as everywhere
+ * in Drivemark, and reach Windows only through the wide (UTF-16) APIs:
+ * the C runtime's narrow ones would read them in the ANSI code page, so a
+ * Cyrillic folder would fail under a Russian one and turn to mojibake
+ * under an English one. */
 #include <errno.h>
 #include <fcntl.h>
 #include <io.h>
@@ -29,6 +32,60 @@ static void split(const char *path, char *dir, size_t dlen, const char **name)
         snprintf(dir, dlen, "%.*s", (int)(slash - path), path);
 }
 
+/* The calls below on a UTF-8 path: each converts it to UTF-16 and says
+ * EINVAL (errno) for a path that is not valid UTF-8. */
+static int u8_stat(const char *path, struct _stat64 *st)
+{
+    wchar_t *w = dmk_win_wide(path);
+    int rc = w ? _wstat64(w, st) : (errno = EINVAL, -1);
+    free(w);
+    return rc;
+}
+
+static FILE *u8_fopen(const char *path, const wchar_t *mode)
+{
+    wchar_t *w = dmk_win_wide(path);
+    FILE *f = w ? _wfopen(w, mode) : (errno = EINVAL, NULL);
+    free(w);
+    return f;
+}
+
+static int u8_open(const char *path, int flags, int pmode)
+{
+    wchar_t *w = dmk_win_wide(path);
+    int fd = w ? _wopen(w, flags, pmode) : (errno = EINVAL, -1);
+    free(w);
+    return fd;
+}
+
+static int u8_access(const char *path, int mode)
+{
+    wchar_t *w = dmk_win_wide(path);
+    int rc = w ? _waccess(w, mode) : (errno = EINVAL, -1);
+    free(w);
+    return rc;
+}
+
+static int u8_unlink(const char *path)
+{
+    wchar_t *w = dmk_win_wide(path);
+    int rc = w ? _wunlink(w) : (errno = EINVAL, -1);
+    free(w);
+    return rc;
+}
+
+/* _fullpath in UTF-8 (NULL when it fails or does not fit). */
+static char *u8_fullpath(char *out, const char *path, size_t len)
+{
+    wchar_t *w = dmk_win_wide(path), full[4096];
+    bool ok = w && _wfullpath(full, w, sizeof full / sizeof full[0]);
+    free(w);
+    if (!ok)
+        return NULL;
+    dmk_win_utf8(full, out, len);
+    return out[0] ? out : NULL;
+}
+
 /* The volume and file index of an open handle: a file's identity. */
 static bool identity(HANDLE h, uint64_t *dev, uint64_t *ino)
 {
@@ -42,8 +99,11 @@ static bool identity(HANDLE h, uint64_t *dev, uint64_t *ino)
 
 static void fill_existing(const char *path, DmkFileInfo *info)
 {
-    HANDLE h = CreateFileA(path, 0, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL,
-                           OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, NULL);
+    wchar_t *w = dmk_win_long_path(path);
+    HANDLE h = w ? CreateFileW(w, 0, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL,
+                               OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, NULL)
+                 : INVALID_HANDLE_VALUE;
+    free(w);
     if (h == INVALID_HANDLE_VALUE)
         return;
     BY_HANDLE_FILE_INFORMATION bi;
@@ -61,7 +121,7 @@ int dmk_os_output_info(const char *path, DmkFileInfo *info, DmkError *err)
     memset(info, 0, sizeof *info);
     struct _stat64 st;
     int e = 0;
-    if (_stat64(path, &st) == 0) {
+    if (u8_stat(path, &st) == 0) {
         info->exists = true;
         info->mode = (uint32_t)(st.st_mode & 0777);
         info->kind = (st.st_mode & _S_IFMT) == _S_IFREG   ? DMK_FILE_REGULAR
@@ -81,9 +141,9 @@ int dmk_os_output_info(const char *path, DmkFileInfo *info, DmkError *err)
     char dir[4096], full[4096];
     const char *name;
     split(path, dir, sizeof dir, &name);
-    if (e == 0 && !_fullpath(full, dir, sizeof full))
+    if (e == 0 && !u8_fullpath(full, dir, sizeof full))
         e = ENOENT;
-    if (e == 0 && (_stat64(full, &st) != 0 || (st.st_mode & _S_IFMT) != _S_IFDIR))
+    if (e == 0 && (u8_stat(full, &st) != 0 || (st.st_mode & _S_IFMT) != _S_IFDIR))
         e = errno == ENOENT ? ENOENT : ENOTDIR;
     if (e == 0 && name[0] == '\0')
         e = EISDIR;
@@ -92,7 +152,7 @@ int dmk_os_output_info(const char *path, DmkFileInfo *info, DmkError *err)
         bool sep = n && (full[n - 1] == '\\' || full[n - 1] == '/');
         snprintf(info->real, sizeof info->real, "%s%s%s", full, sep ? "" : "\\", name);
     }
-    if (e == 0 && info->exists && _access(info->real, 2) != 0)
+    if (e == 0 && info->exists && u8_access(info->real, 2) != 0)
         e = errno;
     if (e != 0)
         return dmk_error_errno(err, e, "opening %s for writing failed", path);
@@ -103,7 +163,7 @@ bool dmk_os_input_info(const char *path, DmkFileInfo *info)
 {
     memset(info, 0, sizeof *info);
     struct _stat64 st;
-    if (_stat64(path, &st) != 0 || !_fullpath(info->real, path, sizeof info->real))
+    if (u8_stat(path, &st) != 0 || !u8_fullpath(info->real, path, sizeof info->real))
         return false;
     info->exists = true;
     info->kind = (st.st_mode & _S_IFMT) == _S_IFREG ? DMK_FILE_REGULAR : DMK_FILE_OTHER;
@@ -125,7 +185,7 @@ bool dmk_os_same_path(const char *a, const char *b)
 
 int dmk_os_open_special(const char *path, FILE **out, DmkError *err)
 {
-    *out = fopen(path, "wb");
+    *out = u8_fopen(path, L"wb");
     if (!*out)
         return dmk_error_errno(err, errno, "opening %s for writing failed", path);
     return DMK_OK;
@@ -135,11 +195,11 @@ int dmk_os_open_input(const char *path, FILE **out, DmkError *err)
 {
     struct _stat64 st;
     *out = NULL;
-    if (_stat64(path, &st) == 0 && (st.st_mode & _S_IFMT) != _S_IFREG)
+    if (u8_stat(path, &st) == 0 && (st.st_mode & _S_IFMT) != _S_IFREG)
         return dmk_error_set(
             err, DMK_E_INVAL, 0, "opening %s failed: it is %s, not a regular file", path,
             dmk_file_kind_name((st.st_mode & _S_IFMT) == _S_IFDIR ? DMK_FILE_DIR : DMK_FILE_OTHER));
-    *out = fopen(path, "rb");
+    *out = u8_fopen(path, L"rb");
     if (!*out)
         return dmk_error_errno(err, errno, "opening %s failed", path);
     return DMK_OK;
@@ -161,7 +221,7 @@ int dmk_os_temp_beside(const char *real, const DmkFileInfo *like, char *tmp, siz
                                    real);
         int pmode =
             like && like->exists && !(like->mode & _S_IWRITE) ? _S_IREAD : _S_IREAD | _S_IWRITE;
-        fd = _open(tmp, _O_WRONLY | _O_CREAT | _O_EXCL | _O_BINARY | _O_NOINHERIT, pmode);
+        fd = u8_open(tmp, _O_WRONLY | _O_CREAT | _O_EXCL | _O_BINARY | _O_NOINHERIT, pmode);
         e = fd < 0 ? errno : 0;
     }
     if (fd < 0)
@@ -170,7 +230,7 @@ int dmk_os_temp_beside(const char *real, const DmkFileInfo *like, char *tmp, siz
     if (!*out) {
         e = errno;
         _close(fd);
-        _unlink(tmp);
+        u8_unlink(tmp);
         return dmk_error_errno(err, e, "creating a temporary file in %s failed", dir);
     }
     return DMK_OK;
@@ -211,7 +271,7 @@ int dmk_os_replace_file(const char *tmp, const char *dst, DmkError *err)
 
 bool dmk_os_remove_file(const char *path)
 {
-    return _unlink(path) == 0 || errno == ENOENT;
+    return u8_unlink(path) == 0 || errno == ENOENT;
 }
 
 int dmk_os_rename_probe(const char *real, DmkError *err)
@@ -225,7 +285,7 @@ int dmk_os_rename_probe(const char *real, DmkError *err)
     snprintf(b, sizeof b, "%s\\.drivemark-result-%lu-%08x.tmp", dir, pid,
              (unsigned)dmk_entropy64());
     int fd =
-        _open(a, _O_WRONLY | _O_CREAT | _O_EXCL | _O_BINARY | _O_NOINHERIT, _S_IREAD | _S_IWRITE);
+        u8_open(a, _O_WRONLY | _O_CREAT | _O_EXCL | _O_BINARY | _O_NOINHERIT, _S_IREAD | _S_IWRITE);
     if (fd < 0)
         return dmk_error_errno(err, errno, "creating a temporary file in %s failed", dir);
     _close(fd);
@@ -240,10 +300,10 @@ int dmk_os_rename_probe(const char *real, DmkError *err)
         left = b;
     free(wa);
     free(wb);
-    if (_unlink(left) != 0 && rc == DMK_OK)
+    if (u8_unlink(left) != 0 && rc == DMK_OK)
         rc = dmk_error_errno(err, errno, "removing the test file %s failed (remove it by hand)",
                              left);
     else if (rc != DMK_OK)
-        _unlink(left);
+        u8_unlink(left);
     return rc;
 }

@@ -2,6 +2,7 @@
 /* OS services on Windows (Win32 API, mingw-w64 or MSVC-compatible CRT). */
 #include <windows.h>
 #include <bcrypt.h>
+#include <shellapi.h>
 #include <io.h>
 #include <process.h>
 #include <stdio.h>
@@ -196,4 +197,28 @@ bool dmk_os_stderr_is_tty(void)
 {
     DWORD mode;
     return _isatty(_fileno(stderr)) && GetConsoleMode(GetStdHandle(STD_ERROR_HANDLE), &mode);
+}
+
+char **dmk_os_utf8_argv(int argc, char **argv)
+{
+    int n = 0;
+    wchar_t **wide = CommandLineToArgvW(GetCommandLineW(), &n);
+    if (!wide || n != argc) {
+        LocalFree(wide);
+        return argv;
+    }
+    char **out = calloc((size_t)n + 1, sizeof *out);
+    for (int i = 0; out && i < n; i++) {
+        int len = WideCharToMultiByte(CP_UTF8, 0, wide[i], -1, NULL, 0, NULL, NULL);
+        out[i] = len > 0 ? malloc((size_t)len) : NULL;
+        if (!out[i] ||
+            WideCharToMultiByte(CP_UTF8, 0, wide[i], -1, out[i], len, NULL, NULL) != len) {
+            for (int j = 0; j <= i; j++)
+                free(out[j]);
+            free(out);
+            out = NULL;
+        }
+    }
+    LocalFree(wide);
+    return out ? out : argv;
 }

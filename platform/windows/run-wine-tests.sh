@@ -83,6 +83,51 @@ windows_tests() {
     return "$rc"
 }
 
+# The window: the GTK stack built (or found in the cache) by
+# platform/windows/stack/build-stack.sh, drivemark.exe and drivemark-cli.exe
+# built against it in a build dir of their own (windows_gui_build, which
+# sets DMK_WIN_STACK to the prefix), and their Wine tests (the suite
+# windows-gui; the test makes its own Wine prefix there).
+windows_gui_build() {
+    local src=${1:?usage: windows_gui_build SOURCE_DIR BUILD_DIR} build=${2:?usage: windows_gui_build SOURCE_DIR BUILD_DIR}
+    src=$(cd "$src" && pwd) || return
+    DMK_WIN_STACK=$("$src/platform/windows/stack/build-stack.sh") || return
+    # A build dir made against another prefix (an input changed) is made again.
+    if [ ! -f "$build/build.ninja" ] || ! grep -qF "$DMK_WIN_STACK" "$build/meson-private/cmd_line.txt" 2>/dev/null; then
+        rm -rf "$build"
+        meson setup "$build" "$src" --buildtype=debugoptimized \
+            --cross-file "$src/platform/windows/stack/stack-cross.ini" \
+            --cross-file "$DMK_WIN_STACK/cross.ini" || return
+    fi
+    ninja -C "$build"
+}
+
+windows_gui_tests() {
+    local src=${1:?usage: windows_gui_tests SOURCE_DIR BUILD_DIR} build=${2:?usage: windows_gui_tests SOURCE_DIR BUILD_DIR}
+    shift 2
+    windows_gui_build "$src" "$build" || return
+    # The portable zip too, for the test that runs it unpacked.
+    local zip
+    zip=$("$src/platform/windows/make-zip.sh" "$build" "$DMK_WIN_STACK" "$build/dist") || return
+    # The chart renderer's tests too, on the stack's Cairo: meson runs them
+    # through wine, which finds the DLLs by WINEPATH, in a prefix of their
+    # own with its server and services started first (as windows_tests).
+    local -a wine_env=(
+        -u DISPLAY -u WAYLAND_DISPLAY
+        WINEPREFIX="$(cd "$build" && pwd)/wine-prefix"
+        WINEDEBUG=-all
+        WINEDLLOVERRIDES="mscoree,mshtml="
+        WINEPATH="Z:${DMK_WIN_STACK//\//\\}\\bin"
+    )
+    env "${wine_env[@]}" wineserver -p
+    env "${wine_env[@]}" wine cmd.exe /c exit </dev/null >/dev/null 2>&1
+    local rc=0
+    env "${wine_env[@]}" DMK_WIN_ZIP="$zip" meson test -C "$build" --no-rebuild --print-errorlogs \
+        --suite windows-gui --suite chart "$@" || rc=$?
+    env "${wine_env[@]}" wineserver -k 2>/dev/null
+    return "$rc"
+}
+
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
     set -uo pipefail
     here=$(cd "$(dirname "$0")" && pwd)

@@ -23,7 +23,7 @@ static inline const char *tmp_dir(void)
     const char *d = getenv("DMK_TEST_TMPDIR");
     if (!d || !d[0])
         return ".";
-    mkdir(d, 0755);
+    dmk_test_mkdir(d);
     return d;
 }
 

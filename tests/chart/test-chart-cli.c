@@ -51,7 +51,7 @@ static DmkRunResult *tiles_result(void)
 static void write_files(void)
 {
     snprintf(dir, sizeof dir, "%s/chart-cli", dmk_test_tmpdir());
-    mkdir(dir, 0755);
+    dmk_test_mkdir(dir);
     save(step_sustained(true), "sustained.csv");
     save(step_sustained(false), "sustained-2.csv");
     save(hand_latency(200000, 80), "latency.csv");

@@ -949,7 +949,7 @@ static void latency_grid(const char *dir, const DmkRunResult *const *res, size_t
 
 static int write_shots(const char *dir)
 {
-    mkdir(dir, 0755);
+    dmk_test_mkdir(dir);
     DmkRunResult *s1 = long_sustained(true, 180000, 45000, "Samsung SSD 970 EVO Plus 1TB");
     DmkRunResult *s2 = long_sustained(false, 95000, 18000, "Crucial P3 1TB");
     DmkRunResult *s0 = long_sustained(false, 180000, 45000, "Samsung SSD 970 EVO Plus 1TB");

@@ -327,7 +327,7 @@ static int write_png(cairo_surface_t *s, const char *dir, const char *name)
 
 static int write_shots(const char *dir)
 {
-    mkdir(dir, 0755);
+    dmk_test_mkdir(dir);
     int rc = 0;
     DmkChartModel m = compare_model(12, DMK_VALUE_LINEAR);
     rc |= write_png(draw_styled(&m, 800, 500, DMK_CHART_LIGHT), dir, "compare12-linear.png");

@@ -605,7 +605,7 @@ static int write_shots(const char *dir)
         {"no-data.png", empty_model, 800, 500, 1},
         {"timeline-1x.png", timeline_model, 800, 500, 1},
     };
-    mkdir(dir, 0755);
+    dmk_test_mkdir(dir);
     int rc = 0;
     for (size_t i = 0; i < sizeof shots / sizeof shots[0]; i++) {
         DmkChartModel m = shots[i].make();
