@@ -125,7 +125,6 @@ void dmk_chart_set_grey(cairo_t *cr, double level);
 void dmk_chart_set_paper(cairo_t *cr, double alpha); /* the background colour */
 void dmk_chart_style_begin(cairo_t *cr, const DmkChartStyle *style);
 void dmk_chart_style_end(cairo_t *cr);
-void dmk_chart_paper_rgb(const DmkChartStyle *style, double rgb[3]);
 
 /* dmk-chart-legend.c */
 double dmk_chart_legend_measure(DmkChartCtx *c, double max_w);

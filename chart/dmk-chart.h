@@ -155,6 +155,8 @@ typedef struct {
 /* dmk_chart_render with a style; NULL: light. */
 void dmk_chart_render_styled(cairo_t *cr, double width, double height, const DmkChartModel *m,
                              const DmkChartStyle *style);
+/* The colour a chart of style paints behind everything (its paper). */
+void dmk_chart_paper_rgb(const DmkChartStyle *style, double rgb[3]);
 
 /* For tests: what one render at width x height placed. Boxes are the
  * axis-aligned bounds of each drawn text (rotated ones included), in the

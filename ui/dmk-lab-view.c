@@ -40,7 +40,8 @@ static void draw_model(GtkDrawingArea *area, cairo_t *cr, int width, int height,
     dmk_chart_model_init(&empty);
     /* In the window's theme, as the other charts (dmk-plot.c). */
     DmkChartStyle style = dmk_plot_screen_style(GTK_WIDGET(area));
-    dmk_chart_render_styled(cr, width, height, m ? m : &empty, &style);
+    if (dmk_plot_first_draw(GTK_WIDGET(area), cr, &style))
+        dmk_chart_render_styled(cr, width, height, m ? m : &empty, &style);
 }
 
 /* A drawing area of the renderer's, as dmk-plot.c makes them. */

@@ -147,6 +147,99 @@ DmkChartStyle dmk_plot_screen_style(GtkWidget *widget)
     return style;
 }
 
+/* ---- a chart's first draw, a frame later ----------------------------------- */
+
+/* The frame that first showed a sweep's tab or a finished lab result laid
+ * out and painted all its new widgets and drew its charts too (3-10 ms of
+ * CPU each here): 20-30 ms in one frame. A new area's first draw now
+ * paints the paper and asks for the chart in the next frame, one area
+ * per frame, oldest first. FIRST_KEY on an area: FIRST_PENDING while it
+ * waits, FIRST_DONE once it may draw. */
+#define FIRST_KEY     "dmk-plot-first"
+#define FIRST_PENDING 1
+#define FIRST_DONE    2
+
+static GQueue first_pending = G_QUEUE_INIT; /* areas waiting, referenced */
+static guint first_idle;
+static int offscreen_depth;
+
+static int first_state(GtkWidget *area)
+{
+    return GPOINTER_TO_INT(g_object_get_data(G_OBJECT(area), FIRST_KEY));
+}
+
+static void set_first_state(GtkWidget *area, int state)
+{
+    g_object_set_data(G_OBJECT(area), FIRST_KEY, GINT_TO_POINTER(state));
+}
+
+/* After the frame that painted the paper (an idle runs after the frame
+ * clock's paint): the oldest area still shown draws its chart in the
+ * next frame. One hidden meanwhile waits for its next first draw. */
+static gboolean draw_next_first(gpointer data)
+{
+    (void)data;
+    first_idle = 0;
+    GtkWidget *area;
+    while ((area = g_queue_pop_head(&first_pending))) {
+        gboolean shown = gtk_widget_get_mapped(area);
+        set_first_state(area, shown ? FIRST_DONE : 0);
+        if (shown)
+            gtk_widget_queue_draw(area);
+        g_object_unref(area);
+        if (shown)
+            break;
+    }
+    return G_SOURCE_REMOVE;
+}
+
+static void schedule_next_first(void)
+{
+    if (!first_idle && !g_queue_is_empty(&first_pending))
+        first_idle = g_idle_add(draw_next_first, NULL);
+}
+
+gboolean dmk_plot_first_draw(GtkWidget *area, cairo_t *cr, const DmkChartStyle *style)
+{
+    int state = first_state(area);
+    if (state == FIRST_DONE || offscreen_depth > 0) {
+        set_first_state(area, FIRST_DONE);
+        /* The chart just drawn had its frame: the next one waiting gets
+         * the frame after. */
+        schedule_next_first();
+        return TRUE;
+    }
+    double rgb[3];
+    dmk_chart_paper_rgb(style, rgb);
+    cairo_set_source_rgb(cr, rgb[0], rgb[1], rgb[2]);
+    cairo_paint(cr);
+    if (state != FIRST_PENDING) {
+        set_first_state(area, FIRST_PENDING);
+        g_queue_push_tail(&first_pending, g_object_ref(area));
+    }
+    schedule_next_first();
+    return FALSE;
+}
+
+void dmk_plot_offscreen_begin(void)
+{
+    if (offscreen_depth++ > 0)
+        return;
+    /* Their paper is in the widgets' kept render nodes: drawn anew. */
+    GtkWidget *area;
+    while ((area = g_queue_pop_head(&first_pending))) {
+        set_first_state(area, FIRST_DONE);
+        gtk_widget_queue_draw(area);
+        g_object_unref(area);
+    }
+}
+
+void dmk_plot_offscreen_end(void)
+{
+    if (offscreen_depth > 0)
+        offscreen_depth--;
+}
+
 static void draw(GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer data)
 {
     (void)data;
@@ -155,6 +248,8 @@ static void draw(GtkDrawingArea *area, cairo_t *cr, int width, int height, gpoin
     dmk_chart_model_init(&empty);
     /* On screen in the window's theme; exports stay white (dmk_plot_export). */
     DmkChartStyle style = dmk_plot_screen_style(GTK_WIDGET(area));
+    if (!dmk_plot_first_draw(GTK_WIDGET(area), cr, &style))
+        return;
     /* Zoomed: the chart laid out for a smaller area and drawn magnified,
      * so text, lines, markers and margins all grow as the window's text
      * does; exports (dmk_plot_export) keep the design size. */

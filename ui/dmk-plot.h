@@ -53,6 +53,18 @@ DmkChartStyle dmk_plot_widget_style(GtkWidget *widget);
  * screen's pixels; exports use dmk_plot_widget_style or none). */
 DmkChartStyle dmk_plot_screen_style(GtkWidget *widget);
 
+/* A chart area's first draw in a frame: TRUE when it may draw the chart
+ * now. Otherwise it paints only the chart's paper (the area keeps its
+ * size) and its chart follows in a frame of its own, one area a frame:
+ * the frame that first shows a new tab then lays out and paints its
+ * widgets without every chart's draw on top. Both draw functions of
+ * the window's charts (dmk-plot.c, dmk-lab-view.c) ask it. */
+gboolean dmk_plot_first_draw(GtkWidget *area, cairo_t *cr, const DmkChartStyle *style);
+/* Around a snapshot taken outside a frame (a screenshot, Save Image):
+ * charts put off are drawn in it, and no first draw is put off. */
+void dmk_plot_offscreen_begin(void);
+void dmk_plot_offscreen_end(void);
+
 /* The window's zoom, 1 (100 %) to 3 (300 %): every chart area on screen
  * draws its text and lines that much bigger, as far as its size allows;
  * exports are not zoomed. Set by View > Zoom (dmk-window-settings.c). */

@@ -4,6 +4,7 @@
 #include <errno.h>
 
 #include "dmk-outfile.h"
+#include "dmk-plot.h"
 
 typedef struct {
     GBytes *png;
@@ -26,12 +27,15 @@ static int write_png(FILE *f, void *ctx, DmkError *err)
  * screen gives a 200 % picture (a paintable is drawn in logical pixels). */
 static GskRenderNode *render_node(GtkWidget *widget, int width, int height, int scale)
 {
+    /* Charts whose first draw waits for a frame are drawn in this one. */
+    dmk_plot_offscreen_begin();
     GdkPaintable *paintable = gtk_widget_paintable_new(widget);
     GtkSnapshot *snapshot = gtk_snapshot_new();
     if (scale != 1)
         gtk_snapshot_scale(snapshot, (float)scale, (float)scale);
     gdk_paintable_snapshot(paintable, snapshot, width, height);
     g_object_unref(paintable);
+    dmk_plot_offscreen_end();
     return gtk_snapshot_free_to_node(snapshot);
 }
 

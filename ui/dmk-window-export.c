@@ -10,6 +10,7 @@
 
 #include "dmk-lab-view.h"
 #include "dmk-outfile.h"
+#include "dmk-plot.h"
 #include "dmk-screenshot.h"
 #include "dmk-size.h"
 #include "dmk-text.h"
@@ -134,9 +135,11 @@ static GskRenderNode *image_node(DmkWindow *self, GtkWidget *page, int w, int h,
     if (scale != 1)
         gtk_snapshot_scale(snap, (float)scale, (float)scale);
     gtk_snapshot_append_color(snap, &bg, &GRAPHENE_RECT_INIT(0, 0, (float)w, (float)*total_h));
+    dmk_plot_offscreen_begin(); /* every chart drawn, none put off */
     GdkPaintable *paintable = gtk_widget_paintable_new(page);
     gdk_paintable_snapshot(paintable, snap, w, h);
     g_object_unref(paintable);
+    dmk_plot_offscreen_end();
     gtk_snapshot_translate(snap, &GRAPHENE_POINT_INIT(IMAGE_PAD, (float)(h + IMAGE_PAD)));
     gtk_snapshot_append_layout(snap, layout, &fg);
     g_object_unref(layout);
