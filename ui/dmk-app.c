@@ -28,7 +28,7 @@ G_DEFINE_FINAL_TYPE(DmkApp, dmk_app, GTK_TYPE_APPLICATION)
  * beside drivemark.exe (the zip ships it empty): a USB stick carries its
  * settings and leaves none behind. GSETTINGS_BACKEND (the tests' memory
  * backend) wins over both. NULL: the default. */
-static GSettingsBackend *settings_backend(void)
+static GSettingsBackend *open_store(void)
 {
 #ifdef G_OS_WIN32
     if (g_getenv("GSETTINGS_BACKEND"))
@@ -47,13 +47,27 @@ static GSettingsBackend *settings_backend(void)
 #endif
 }
 
+/* One store for the whole process: two keyfile backends on one file would
+ * each write back their own copy of it, and the last one would win. Main
+ * thread only. */
+GSettingsBackend *dmk_app_settings_store(void)
+{
+    static GSettingsBackend *store;
+    static gboolean opened;
+    if (!opened) {
+        store = open_store();
+        opened = TRUE;
+    }
+    return store ? g_object_ref(store) : NULL;
+}
+
 static GSettings *settings_new(void)
 {
     GSettingsSchemaSource *src = g_settings_schema_source_get_default();
     GSettingsSchema *schema = src ? g_settings_schema_source_lookup(src, DMK_APP_ID, TRUE) : NULL;
     if (!schema)
         return NULL;
-    GSettingsBackend *backend = settings_backend();
+    GSettingsBackend *backend = dmk_app_settings_store();
     GSettings *settings = g_settings_new_full(schema, backend, NULL);
     g_clear_object(&backend);
     g_settings_schema_unref(schema);

@@ -17,6 +17,9 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE(DmkApp, dmk_app, DMK, APP, GtkApplication)
 
 DmkApp *dmk_app_new(void);
+/* Where the settings are stored (a new reference; NULL: GSettings'
+ * default), for every GSettings of the program that saves. */
+GSettingsBackend *dmk_app_settings_store(void);
 
 /* What main() returns after g_application_run(): a DmkExitStatus
  * (core/dmk-request.h), as drivemark-cli's: 0 done, 1 failed, 2 bad

@@ -9,6 +9,8 @@
 
 #include "dmk-window-private.h"
 
+#include "dmk-app.h"
+
 #include <string.h>
 
 #include "dmk-lab-view.h"
@@ -577,8 +579,11 @@ static void on_recent_changed(GSettings *s, const char *key, DmkWindow *self)
 void _dmk_window_load_recent(DmkWindow *self)
 {
     GSettingsSchema *schema = NULL;
-    GSettingsBackend *backend = NULL; /* the same store: the portable keyfile too */
-    g_object_get(self->settings, "settings-schema", &schema, "backend", &backend, NULL);
+    /* The program's store itself: self->settings may be in delay-apply
+     * mode (options from the command line are never saved), and its
+     * backend then keeps every change in memory; the recent list is saved. */
+    GSettingsBackend *backend = dmk_app_settings_store();
+    g_object_get(self->settings, "settings-schema", &schema, NULL);
     self->recent = g_settings_new_full(schema, backend, NULL);
     g_settings_schema_unref(schema);
     g_clear_object(&backend);
