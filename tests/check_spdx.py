@@ -34,7 +34,7 @@ KINDS = {
     ".svg": "<!-- {} -->",
     ".xml.in": "<!-- {} -->",
     ".1.in": '.\\" {}',
-    ".manifest": "<!-- {} -->",  # the Windows application manifest
+    ".manifest.in": "<!-- {} -->",  # the Windows application manifest (meson fills it in)
     ".rc.in": "// {}",  # the Windows resource script
 }
 
