@@ -13,9 +13,10 @@ struct DmkRunWorker {
     DmkRunner *runner;
     GThread *thread;
     DmkRunWorkerCallbacks cb;
-    gint detached;    /* atomic: the owner is gone, deliver nothing */
-    gint left_behind; /* atomic: the runner abandoned a stuck worker thread */
-    GMutex lock;      /* guards the progress slot below */
+    GMainContext *context; /* the owner's: where every callback runs */
+    gint detached;         /* atomic: the owner is gone, deliver nothing */
+    gint left_behind;      /* atomic: the runner abandoned a stuck worker thread */
+    GMutex lock;           /* guards the progress slot below */
     gboolean progress_pending;
     gint64 progress_posted_us;
     DmkProgress progress;
@@ -55,6 +56,7 @@ static void worker_clear(gpointer data)
 {
     DmkRunWorker *w = data;
     dmk_runner_free(w->runner);
+    g_main_context_unref(w->context);
     g_cond_clear(&w->stop_cond);
     g_mutex_clear(&w->lock);
 }
@@ -167,9 +169,20 @@ static void free_stall_msg(gpointer data)
 
 /* ---- worker thread: posting -------------------------------------------- */
 
-static void post(GSourceFunc fn, gpointer data, GDestroyNotify free_fn)
+/* Always queued on the owner's context, never called here: a context
+ * that nobody iterates at this moment (the owner between two loop runs)
+ * can be acquired by this thread, and g_main_context_invoke would then
+ * run the callback on the run's thread, which must never touch a widget
+ * and cannot join itself (deliver_end). Sources of one priority are
+ * dispatched in the order they were attached, so the messages keep theirs. */
+static void post(DmkRunWorker *w, GSourceFunc fn, gpointer data, GDestroyNotify free_fn)
 {
-    g_main_context_invoke_full(NULL, G_PRIORITY_DEFAULT, fn, data, free_fn);
+    GSource *src = g_idle_source_new();
+    g_source_set_priority(src, G_PRIORITY_DEFAULT);
+    g_source_set_callback(src, fn, data, free_fn);
+    g_source_set_name(src, "dmk-run-worker");
+    g_source_attach(src, w->context);
+    g_source_unref(src);
 }
 
 /* Whether report p is the one the run is to be held at (tests). */
@@ -191,7 +204,7 @@ static void hold_if_asked(DmkRunWorker *w, const DmkProgress *p)
     m->p = *p;
     if (p->test)
         m->test = *p->test;
-    post(deliver_held, m, free_held_msg);
+    post(w, deliver_held, m, free_held_msg);
     g_mutex_lock(&w->lock);
     while (!w->stopped)
         g_cond_wait(&w->stop_cond, &w->lock);
@@ -257,7 +270,7 @@ static void on_progress(const DmkProgress *p, void *user_data)
     }
     g_mutex_unlock(&w->lock);
     if (schedule)
-        post(deliver_progress, worker_ref(w), (GDestroyNotify)dmk_run_worker_unref);
+        post(w, deliver_progress, worker_ref(w), (GDestroyNotify)dmk_run_worker_unref);
     wait_shown_if_lockstep(w);
     hold_if_asked(w, p);
     stick_if_asked(w, p);
@@ -271,7 +284,7 @@ static void on_test_done(const DmkTestResult *t, size_t index, void *user_data)
     m->test = t->test;
     m->score = t->score;
     m->index = index;
-    post(deliver_test, m, free_test_msg);
+    post(w, deliver_test, m, free_test_msg);
 }
 
 /* Said at once: the window must not wait for the run's thread, whose
@@ -282,7 +295,7 @@ static void on_stalled(const char *msg, void *user_data)
     DmkStallMsg *m = g_new0(DmkStallMsg, 1);
     m->w = worker_ref(w);
     g_strlcpy(m->msg, msg, sizeof m->msg);
-    post(deliver_stall, m, free_stall_msg);
+    post(w, deliver_stall, m, free_stall_msg);
     /* A hook for the UI tests: the teardown after the stall is stuck for
      * good (a frozen file system), so only the window's own bound ends
      * the run. The thread is detached by then and never ends. */
@@ -301,7 +314,7 @@ static gpointer worker_main(gpointer data)
     g_atomic_int_set(&w->left_behind, dmk_runner_abandoned(w->runner));
     dmk_clock_thread_end();
     m->w = w; /* the thread's reference passes to the message */
-    post(deliver_end, m, free_end_msg);
+    post(w, deliver_end, m, free_end_msg);
     return NULL;
 }
 
@@ -319,6 +332,7 @@ DmkRunWorker *dmk_run_worker_start_held(const DmkRunSpec *spec, const DmkBackend
     DmkRunWorker *w = g_atomic_rc_box_new0(DmkRunWorker);
     w->spec = *spec;
     w->cb = *cb;
+    w->context = g_main_context_ref_thread_default();
     if (hold)
         w->hold = *hold;
     g_mutex_init(&w->lock);

@@ -122,6 +122,23 @@ static void test_full_run(void)
     dmk_run_worker_unref(w);
 }
 
+/* The owner does not iterate its context for a while (as a test does
+ * between start and its loop, or an app past its loop's end): the run's
+ * messages wait for it instead of running on the run's own thread. */
+static void test_callbacks_wait_for_the_owner(void)
+{
+    Seen s = {0};
+    DmkRunWorker *w = start(&s, 0.2);
+    g_usleep(G_USEC_PER_SEC / 2); /* the run prepares and measures meanwhile */
+    DMK_CHECK_INT(s.progress, 0);
+    DMK_CHECK_INT(s.tests, 0);
+    run_loop(&s, 20000);
+    DMK_CHECK_INT(s.finished, 1);
+    DMK_CHECK_INT(s.tests, 2);
+    DMK_CHECK_INT(s.off_thread, 0);
+    dmk_run_worker_unref(w);
+}
+
 /* Runs the main loop until the measurement was reported (at most 20 s). */
 static void wait_measuring(Seen *s)
 {
@@ -250,6 +267,7 @@ static void test_stop_with_hung_call(void)
 int main(void)
 {
     DMK_TEST(test_full_run);
+    DMK_TEST(test_callbacks_wait_for_the_owner);
     DMK_TEST(test_stop);
     DMK_TEST(test_held_stop);
     DMK_TEST(test_cancel_delivers_nothing);
