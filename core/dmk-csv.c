@@ -77,7 +77,8 @@ static const DmkCsvColumn tail_cols[DMK_COL_N_TAIL] = {
     [DMK_COL_MB_S_MIN] = COL_REAL("mb_s_min", 3, "Slowest pass (MB/s)"),
     [DMK_COL_MB_S_MAX] = COL_REAL("mb_s_max", 3, "Fastest pass (MB/s)"),
     [DMK_COL_PARTIAL] = COL("partial", DMK_CSV_UINT, 0, 3, "Partial (1 = stopped)"),
-    [DMK_COL_ACHIEVED_QD] = COL("achieved_qd", DMK_CSV_REAL, 2, 4, "Achieved queue depth"),
+    [DMK_COL_ACHIEVED_QD] =
+        COL("achieved_qd", DMK_CSV_REAL, DMK_QD_DECIMALS, 4, "Achieved queue depth"),
     [DMK_COL_FLAGS] = COL("flags", DMK_CSV_TEXT, 0, 4, "Flags"),
     [DMK_COL_READ_MB_S] = COL_REAL("read_mb_s", 3, "Read (MB/s)"),
     [DMK_COL_READ_IOPS] = COL_REAL("read_iops", 2, "Read IOPS"),

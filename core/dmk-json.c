@@ -118,7 +118,7 @@ static void write_timeline(FILE *f, const DmkTestResult *t)
 /* Honest numbers: the achieved queue depth and the flags' names. */
 static void write_test_flags(FILE *f, const DmkTestResult *t)
 {
-    kv_num(f, "achieved_qd", t->achieved_qd, 2, ",");
+    kv_num(f, "achieved_qd", t->achieved_qd, DMK_QD_DECIMALS, ",");
     fputs(",\"flags\":[", f);
     for (uint32_t bit = 1, n = 0; bit & DMK_FLAG_ALL; bit <<= 1)
         if (t->flags & bit)

@@ -82,7 +82,9 @@ static void flag_markers(const DmkRunResult *r, const DmkTestResult *t, char *bu
 static void put_test_line(DmkStr *b, const DmkRunResult *r, const DmkTestResult *t)
 {
     const DmkJob *j = &t->test.jobs[0];
-    const DmkStats *s = &t->score.total;
+    /* As the files keep them: `show FILE` prints the same digits. */
+    DmkStats total = dmk_stats_as_saved(&t->score.total);
+    const DmkStats *s = &total;
     char bl[16], mb[32], io[32], lat[32], flags[200];
     flag_markers(r, t, flags, sizeof flags);
     put(b, "  %s %8s (Q=%3u, T=%2u): %9s MB/s [%9s IOPS] <%9s us>%s\n",
@@ -97,9 +99,10 @@ static void put_test_line(DmkStr *b, const DmkRunResult *r, const DmkTestResult 
     char share[40], note[48] = "";
     if (dmk_share_note(&t->score, j->read_share, share, sizeof share)[0])
         snprintf(note, sizeof note, " (%s)", share);
+    DmkStats rd = dmk_stats_as_saved(&t->score.read), wr = dmk_stats_as_saved(&t->score.write);
     put(b, "      read %3u %%: %s MB/s, write %3u %%: %s MB/s%s\n", j->read_share,
-        dmk_format_double(t->score.read.mb_s, 3, mb, 32), 100 - j->read_share,
-        dmk_format_double(t->score.write.mb_s, 3, io, 32), note);
+        dmk_format_double(rd.mb_s, 3, mb, 32), 100 - j->read_share,
+        dmk_format_double(wr.mb_s, 3, io, 32), note);
 }
 
 char *dmk_verify_describe(const DmkVerifyResult *v, char *buf, size_t len)

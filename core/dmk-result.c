@@ -30,6 +30,17 @@ const DmkStatField dmk_stat_fields[] = {
 #undef FIELD
 const size_t dmk_stat_field_count = sizeof dmk_stat_fields / sizeof dmk_stat_fields[0];
 
+DmkStats dmk_stats_as_saved(const DmkStats *s)
+{
+    DmkStats out = *s;
+    for (size_t i = 0; i < dmk_stat_field_count; i++) {
+        const DmkStatField *f = &dmk_stat_fields[i];
+        double scale = pow(10, f->decimals);
+        *(double *)((char *)&out + f->offset) = round(dmk_stat_get(s, f) * scale) / scale;
+    }
+    return out;
+}
+
 const char *dmk_data_name(DmkDataKind d)
 {
     return d == DMK_DATA_ZERO ? "zero" : "random";

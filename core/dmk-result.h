@@ -100,7 +100,8 @@ typedef struct {
     /* Honest numbers: the time-averaged requests in flight during the
      * measured part, all threads together (0: not measured), and the
      * DMK_FLAG_* bits that say why the score may not be what the drive
-     * sustains. */
+     * sustains. The depth is kept to DMK_QD_DECIMALS, as the files keep
+     * it, so a report of the run and of its saved file agree. */
     double achieved_qd;
     uint32_t flags;
     DmkVerifyResult verify;
@@ -146,6 +147,13 @@ static inline double dmk_stat_get(const DmkStats *s, const DmkStatField *f)
 {
     return *(const double *)((const char *)s + f->offset);
 }
+
+/* s with each dmk_stat_fields value rounded to the decimals the result
+ * files keep: what a report or a tile shows of a run just measured then
+ * reads the same as when its file is opened again (0.035 us kept, not a
+ * raw 0.0349 shown as 0.03 and read back as 0.04). The run's own numbers
+ * stay exact; only what is shown goes through this. */
+DmkStats dmk_stats_as_saved(const DmkStats *s);
 
 const char *dmk_data_name(DmkDataKind d); /* "random", "zero" */
 
@@ -238,6 +246,7 @@ double dmk_test_paused_s(const DmkTestResult *t, uint32_t *pass);
  * asked share by construction (dmk-mix.h); this is what a reader checks
  * it against. */
 #define DMK_SHARE_DECIMALS 3
+#define DMK_QD_DECIMALS    2 /* of DmkTestResult.achieved_qd */
 double dmk_pass_read_pct(const DmkPassResult *p);
 
 /* Whether the achieved share is worth showing beside the asked one: it

@@ -902,7 +902,7 @@ static int collect_test(DmkRunner *r, const DmkCrew *c, const DmkTest *test,
 
 static int finish_test(DmkRunner *r, const DmkCrew *c, DmkTestResult *out)
 {
-    out->achieved_qd = crew_qd(c);
+    out->achieved_qd = round(crew_qd(c) * pow(10, DMK_QD_DECIMALS)) / pow(10, DMK_QD_DECIMALS);
     out->flags = dmk_test_flags(r->res, out);
     return DMK_OK;
 }

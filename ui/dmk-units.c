@@ -32,31 +32,23 @@ const char *dmk_unit_label(DmkUnit u)
     return u < DMK_UNIT_COUNT ? units[u].label : units[0].label;
 }
 
-/* A field's value as the result files keep it (dmk_stat_fields' decimals):
- * a tile then shows the same digits live and when its file is opened again
- * (25945.9649 would show .96 live, and its saved 25945.965 .97). */
-static double as_saved(const DmkStats *s, size_t offset)
+/* As the result files keep the value (dmk_stats_as_saved): a tile shows
+ * the same digits live and when its file is opened again (25945.9649
+ * would show .96 live, and its saved 25945.965 .97). */
+double dmk_unit_value(DmkUnit u, const DmkStats *raw)
 {
-    for (size_t i = 0; i < dmk_stat_field_count; i++)
-        if (dmk_stat_fields[i].offset == offset) {
-            double scale = pow(10, dmk_stat_fields[i].decimals);
-            return round(dmk_stat_get(s, &dmk_stat_fields[i]) * scale) / scale;
-        }
-    return *(const double *)((const char *)s + offset);
-}
-
-double dmk_unit_value(DmkUnit u, const DmkStats *s)
-{
-    double mb_s = as_saved(s, offsetof(DmkStats, mb_s));
+    DmkStats saved = dmk_stats_as_saved(raw);
+    const DmkStats *s = &saved;
+    double mb_s = s->mb_s;
     switch (u) {
     case DMK_UNIT_GB_S:
         return mb_s / 1000.0;
     case DMK_UNIT_MIB_S:
         return mb_s * 1e6 / 1048576.0;
     case DMK_UNIT_IOPS:
-        return as_saved(s, offsetof(DmkStats, iops));
+        return s->iops;
     case DMK_UNIT_US:
-        return as_saved(s, offsetof(DmkStats, lat_mean_us));
+        return s->lat_mean_us;
     default:
         return mb_s;
     }
