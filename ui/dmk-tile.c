@@ -54,6 +54,15 @@ static void dmk_tile_measure(GtkWidget *widget, GtkOrientation orientation, int 
     *min_baseline = *nat_baseline = -1;
 }
 
+/* A badge wraps in a narrow tile (a sweep's), so the tile's height
+ * depends on its width: GTK measures a constant-size widget once, for any
+ * width, which gave a wrapped badge one line's height over the number. */
+static GtkSizeRequestMode dmk_tile_get_request_mode(GtkWidget *widget)
+{
+    (void)widget;
+    return GTK_SIZE_REQUEST_HEIGHT_FOR_WIDTH;
+}
+
 /* A bar 3 px high along the foot, over the badge; its length the test's
  * progress. */
 static void allocate_progress(DmkTile *self, int width, int height)
@@ -129,6 +138,7 @@ static void dmk_tile_class_init(DmkTileClass *klass)
 {
     GtkWidgetClass *widget_class = GTK_WIDGET_CLASS(klass);
     G_OBJECT_CLASS(klass)->dispose = dmk_tile_dispose;
+    widget_class->get_request_mode = dmk_tile_get_request_mode;
     widget_class->measure = dmk_tile_measure;
     widget_class->size_allocate = dmk_tile_size_allocate;
     gtk_widget_class_set_css_name(widget_class, "tile");
