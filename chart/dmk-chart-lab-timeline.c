@@ -21,7 +21,7 @@
 #define LOOK_SAMPLES     3
 #define LOOK_AVERAGE     2
 #define LOOK_TEMPERATURE 4
-#define DEGREE           "\xC2\xB0" /* U+00B0, in DejaVu Sans and every desktop font */
+#define DEGREE           "\xC2\xB0" /* U+00B0, in DejaVu Sans, Segoe UI and every desktop font */
 
 void dmk_lab_moving_average(const double *v, size_t n, size_t window, double *out)
 {

@@ -1,15 +1,24 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Text through Cairo's toy font API: no Pango, so the headless CLI can
- * link the renderer without GLib. DejaVu Sans is on every Linux desktop
- * and Cairo falls back to another sans font where it is missing. */
+ * link the renderer without GLib. The face is each system's own sans
+ * font: DejaVu Sans is on every Linux desktop (fontconfig falls back to
+ * another sans where it is missing), Segoe UI on every Windows since
+ * Vista, which has no DejaVu (GDI's font mapper takes the nearest face
+ * where it is missing, as Wine's Tahoma). */
 #include "dmk-chart-private.h"
 
 #include <stdio.h>
 #include <string.h>
 
+#ifdef _WIN32
+#define CHART_FACE "Segoe UI"
+#else
+#define CHART_FACE "DejaVu Sans"
+#endif
+
 void dmk_chart_font(cairo_t *cr, double size, DmkTextWeight weight)
 {
-    cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL,
+    cairo_select_font_face(cr, CHART_FACE, CAIRO_FONT_SLANT_NORMAL,
                            weight == DMK_TEXT_BOLD ? CAIRO_FONT_WEIGHT_BOLD
                                                    : CAIRO_FONT_WEIGHT_NORMAL);
     cairo_set_font_size(cr, size);
