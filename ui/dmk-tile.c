@@ -145,6 +145,9 @@ static void dmk_tile_class_init(DmkTileClass *klass)
     gtk_widget_class_set_accessible_role(widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
 }
 
+static gboolean on_query_tooltip(GtkWidget *widget, int x, int y, gboolean keyboard,
+                                 GtkTooltip *tooltip, gpointer data);
+
 static void dmk_tile_init(DmkTile *self)
 {
     self->meter = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0);
@@ -169,6 +172,8 @@ static void dmk_tile_init(DmkTile *self)
     gtk_widget_set_parent(self->progress, GTK_WIDGET(self));
     self->progress_fraction = -1;
     gtk_widget_set_overflow(GTK_WIDGET(self), GTK_OVERFLOW_HIDDEN);
+    gtk_widget_set_has_tooltip(GTK_WIDGET(self), TRUE);
+    g_signal_connect(self, "query-tooltip", G_CALLBACK(on_query_tooltip), NULL);
 }
 
 GtkWidget *dmk_tile_new(void)
@@ -216,8 +221,9 @@ static void set_class(GtkWidget *w, const char *name, gboolean on);
 
 /* The state's note ("Previous run's value..."), then the figures, then
  * the flags' explanations. */
-static void update_tooltip(DmkTile *self)
+char *dmk_tile_dup_tooltip(DmkTile *self)
 {
+    g_return_val_if_fail(DMK_IS_TILE(self), NULL);
     GString *tip = g_string_new(self->note ? self->note : "");
     const DmkStats *s = shown_stats(self);
     if (s && self->has_test) {
@@ -227,8 +233,22 @@ static void update_tooltip(DmkTile *self)
     }
     if (self->flags_tip && (self->state == DMK_TILE_MEASURED || self->state == DMK_TILE_STALE))
         g_string_append_printf(tip, "%s%s", tip->len ? "\n\n" : "", self->flags_tip);
-    gtk_widget_set_tooltip_text(GTK_WIDGET(self), tip->len ? tip->str : NULL);
-    g_string_free(tip, TRUE);
+    return g_string_free(tip, tip->len == 0);
+}
+
+/* Made when GTK asks, not on each change: gtk_widget_set_tooltip_text
+ * looks for the pointer to see whether the tooltip is up, an X round
+ * trip, and a live tile changes several times a second. A tooltip that
+ * is up shows the new figures when the pointer next moves. */
+static gboolean on_query_tooltip(GtkWidget *widget, int x, int y, gboolean keyboard,
+                                 GtkTooltip *tooltip, gpointer data)
+{
+    (void)x, (void)y, (void)keyboard, (void)data;
+    char *tip = dmk_tile_dup_tooltip(DMK_TILE(widget));
+    if (tip)
+        gtk_tooltip_set_text(tooltip, tip);
+    g_free(tip);
+    return tip != NULL;
 }
 
 static void refresh(DmkTile *self)
@@ -247,7 +267,6 @@ static void refresh(DmkTile *self)
     for (size_t i = 0; i < G_N_ELEMENTS(classes); i++)
         if (classes[i])
             set_class(GTK_WIDGET(self), classes[i], self->state == (DmkTileState)i);
-    update_tooltip(self);
     update_accessible(self);
     gtk_widget_queue_allocate(GTK_WIDGET(self));
 }
@@ -301,7 +320,6 @@ void dmk_tile_set_flags(DmkTile *self, const DmkRunResult *r, const DmkTestResul
     self->flags_tip = tip->len ? g_strdup(tip->str) : NULL;
     g_string_free(badge, TRUE);
     g_string_free(tip, TRUE);
-    update_tooltip(self);
     update_accessible(self);
     gtk_widget_queue_resize(GTK_WIDGET(self));
 }

@@ -37,6 +37,9 @@ gboolean dmk_tile_has_value(DmkTile *self);
  * their explanation in the tooltip; NULL clears them. */
 void dmk_tile_set_flags(DmkTile *self, const DmkRunResult *r, const DmkTestResult *t);
 
+/* The tooltip's text: the state's note, the figures in every unit and
+ * what the flags mean; NULL when there is nothing to say. g_free it. */
+char *dmk_tile_dup_tooltip(DmkTile *self);
 /* The badge's text, "" when no flag shows (for tests). */
 const char *dmk_tile_get_flags_text(DmkTile *self);
 

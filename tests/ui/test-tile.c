@@ -76,6 +76,28 @@ static void test_badge_gets_its_lines(void)
     gtk_window_destroy(GTK_WINDOW(win));
 }
 
+/* The tooltip is made when GTK asks (query-tooltip), from what the tile
+ * shows: nothing for an empty tile, the figures and the flags' meaning
+ * for a measured one. */
+static void test_tooltip_on_demand(void)
+{
+    GtkWidget *tile = g_object_ref_sink(dmk_tile_new());
+    DMK_CHECK(gtk_widget_get_has_tooltip(tile));
+    DMK_CHECK(dmk_tile_dup_tooltip(DMK_TILE(tile)) == NULL);
+    DmkRunResult r = {0};
+    DmkTestResult t = {0};
+    flag_tile(DMK_TILE(tile), &r, &t);
+    char *tip = dmk_tile_dup_tooltip(DMK_TILE(tile));
+    DMK_CHECK(tip != NULL);
+    if (tip) {
+        printf("# %s\n", tip);
+        DMK_CHECK_HAS(tip, "5410.652 MB/s");
+        DMK_CHECK_HAS(tip, "requests were in flight");
+    }
+    g_free(tip);
+    g_object_unref(tile);
+}
+
 int main(int argc, char **argv)
 {
     (void)argc;
@@ -85,5 +107,6 @@ int main(int argc, char **argv)
         return 0;
     }
     DMK_TEST(test_badge_gets_its_lines);
+    DMK_TEST(test_tooltip_on_demand);
     return dmk_test_done();
 }
