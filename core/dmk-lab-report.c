@@ -346,6 +346,10 @@ void dmk_lab_report_files_table(Out *o, const DmkRunResult *r)
            "(fsync); the sources were dropped from the page cache first. CPU: the run's own "
            "thread; near the time, the CPU set the pace. Archive: the .zip's size in %% of the "
            "set's (Deflate).\n");
+    /* A complete run of a build without libarchive (the Windows zip's)
+     * has the three copies only: said, so the empty column is explained. */
+    if (r->complete && r->n_tests == DMK_LAB_FILE_STEPS - 2)
+        put(o, "No archive and extract steps: the build that ran this test has no libarchive.\n");
 }
 
 void dmk_lab_report_first_timeline(Out *o, const DmkRunResult *r)
