@@ -232,6 +232,8 @@ DmkSaved *_dmk_window_current_saved(DmkWindow *self);
 /* The chart of the tab shown, NULL on the Benchmark tab; on a lab
  * result (the Lab tab's, or its own tab) its DmkLabView. */
 GtkWidget *_dmk_window_current_chart(DmkWindow *self);
+/* Whether the tab shown has a chart to export, without making it. */
+gboolean _dmk_window_current_has_chart(DmkWindow *self);
 /* The result tab shown, NULL on the fixed tabs. */
 GtkWidget *_dmk_window_current_result_page(DmkWindow *self);
 /* Closes a result tab with no question (page: one of the notebook's). */

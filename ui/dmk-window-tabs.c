@@ -382,6 +382,15 @@ DmkSaved *_dmk_window_current_saved(DmkWindow *self)
     return page == self->benchmark_page ? self->last_run : NULL;
 }
 
+gboolean _dmk_window_current_has_chart(DmkWindow *self)
+{
+    /* A result tab always has one, made in a turn of its own after the
+     * tab is added (dmk_result_view_new): asking for it here would make
+     * it at once, in the run's end, the longest turn the window has. */
+    GtkWidget *page = current_page(self);
+    return (page && DMK_IS_RESULT_VIEW(page)) || _dmk_window_current_chart(self) != NULL;
+}
+
 GtkWidget *_dmk_window_current_chart(DmkWindow *self)
 {
     GtkWidget *page = current_page(self);
@@ -651,6 +660,9 @@ void _dmk_window_dump_tabs(DmkWindow *self, GString *s)
 {
     GtkWidget *current = current_page(self);
     g_string_append_printf(s, "page\t%s\n", current ? page_title(self, current) : "");
+    g_string_append_printf(
+        s, "page-export-chart\t%s\n",
+        g_action_group_get_action_enabled(G_ACTION_GROUP(self), "export-chart") ? "on" : "off");
     for (int i = 0, tab = 0; i < gtk_notebook_get_n_pages(self->notebook); i++) {
         GtkWidget *page = gtk_notebook_get_nth_page(self->notebook, i);
         if (!page_saved(page))

@@ -326,7 +326,7 @@ void _dmk_window_update_actions(DmkWindow *self)
     enable_action(self, "export-csv", result);
     enable_action(self, "save-text", result || table);
     enable_action(self, "settings", !running);
-    enable_action(self, "export-chart", _dmk_window_current_chart(self) != NULL);
+    enable_action(self, "export-chart", _dmk_window_current_has_chart(self));
     enable_action(self, "choose-target", !running);
 }
 

@@ -607,6 +607,9 @@ def test_sweep_opens_tab():
         check(len(tabs) == 1 and tabs[0][2] == "qd" and tabs[0][3] == "12" and
               tabs[0][4] == "complete", f"tabs: {tabs}")
         check(field(lines, "page") == tabs[0][1], f"page shown: {field(lines, 'page')}")
+        # Export Chart is on for the new tab, whose chart is made after
+        # the run's end, not in it.
+        check(field(lines, "page-export-chart") == "on", "Export Chart is off on the sweep's tab")
         names = [t[1] for t in rows(lines, "tab-tile") if t[2] == "read"]
         check(names == [f"RND4K Q{q}T1" for q in (1, 2, 4, 8, 16, 32)], f"points: {names}")
         # The Benchmark tab's tiles are not the sweep's, though names match.
