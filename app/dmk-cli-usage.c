@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "dmk-cli-private.h"
+#include "dmk-i18n.h"
 
 const char *_dmk_cli_heading(unsigned commands, char *buf, size_t len)
 {
@@ -26,10 +27,37 @@ const char *_dmk_cli_heading(unsigned commands, char *buf, size_t len)
     return buf;
 }
 
+/* --help's heading of an option group, a whole sentence to translate:
+ * the command names stay as typed; the man page keeps _dmk_cli_heading's
+ * English. */
 static void print_heading(FILE *f, unsigned commands)
 {
+    if (!commands) {
+        fputs(DMK_("\nOptions of every command:\n"), f);
+        return;
+    }
+    static const struct {
+        unsigned bit;
+        const char *name;
+    } names[] = {{DMK_CMD_RUN, "run"},
+                 {DMK_CMD_SWEEP, "sweep"},
+                 {DMK_CMD_SHOW, "show"},
+                 {DMK_CMD_CHART, "chart"},
+                 /* TRANSLATORS: in --help's "Options of run and the lab tests:". */
+                 {DMK_CMD_LAB, DMK_N_("the lab tests")}};
     char words[128];
-    fprintf(f, "\nOptions of %s:\n", _dmk_cli_heading(commands, words, sizeof words));
+    int used = 0;
+    words[0] = '\0';
+    for (size_t i = 0;
+         i < sizeof names / sizeof names[0] && used >= 0 && (size_t)used < sizeof words; i++)
+        if (commands & names[i].bit)
+            /* TRANSLATORS: joins two command names in --help's "Options of run and sweep:". */
+            used += snprintf(words + used, sizeof words - (size_t)used, "%s%s",
+                             used ? DMK_(" and ") : "",
+                             names[i].bit == DMK_CMD_LAB ? DMK_(names[i].name) : names[i].name);
+    /* TRANSLATORS: %s is a list of drivemark-cli's commands (run, sweep, show, chart), typed as
+     * they are. */
+    fprintf(f, DMK_("\nOptions of %s:\n"), words);
 }
 
 /* Words of `text` on lines of at most `width` columns, each indented by

@@ -2,6 +2,7 @@
 #include "dmk-error.h"
 
 #include "dmk-escape.h"
+#include "dmk-i18n.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -19,7 +20,9 @@ static void set_fields(DmkError *err, int code, int os_error, const char *fmt, v
 {
     err->code = code;
     err->os_error = os_error;
-    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    /* Every message is a whole sentence with its placeholders, translated
+     * here (xgettext knows dmk_error_set and its kin as keywords, po/). */
+    vsnprintf(err->msg, sizeof err->msg, DMK_(fmt), ap);
     /* Paths and cells in a message are the user's or a file's: no control
      * or bidi character of theirs reaches a terminal or a label. */
     dmk_escape_inplace(err->msg, "\n");
@@ -30,7 +33,7 @@ static void append_v(DmkError *err, const char *fmt, va_list ap)
     size_t used = strlen(err->msg);
     if (used + 1 >= sizeof err->msg)
         return;
-    vsnprintf(err->msg + used, sizeof err->msg - used, fmt, ap);
+    vsnprintf(err->msg + used, sizeof err->msg - used, DMK_(fmt), ap);
     /* Only the new text: what was there is escaped already. */
     dmk_escape_inplace(err->msg + used, "\n");
 }
