@@ -87,8 +87,8 @@ static void print_wrapped(FILE *f, const char *text, size_t col, size_t indent, 
 /* The lab tests, from dmk-lab.h's table: "  sustained  Sustained write: ...". */
 static void print_lab_tests(FILE *f)
 {
-    fputs("The review-lab tests; each samples the drive's temperature where a sensor is\n"
-          "readable:\n",
+    fputs(DMK_("The review-lab tests; each samples the drive's temperature where a sensor is\n"
+               "readable:\n"),
           f);
     for (size_t i = 0; i < dmk_lab_test_count(); i++) {
         const DmkLabTest *t = dmk_lab_test_at(i);
@@ -158,8 +158,11 @@ static void print_option(FILE *f, const DmkOption *o)
         fprintf(f, "  %s\n%*s", left, HELP_INDENT, "");
     else
         fprintf(f, "  %-*s", HELP_INDENT - 2, left);
-    print_wrapped(f, _dmk_cli_option_help(o, help, sizeof help), HELP_INDENT, HELP_INDENT,
-                  HELP_WIDTH);
+    /* The table's helps are msgids; one built here (--backend's) or from
+     * the core's tables has no translation yet and stays English. An
+     * empty one is not looked up: "" is the catalog's header. */
+    const char *text = _dmk_cli_option_help(o, help, sizeof help);
+    print_wrapped(f, *text ? DMK_(text) : text, HELP_INDENT, HELP_INDENT, HELP_WIDTH);
 }
 
 /* The commands' summaries, the lab tests' after sweep's; show's and
@@ -228,10 +231,12 @@ void dmk_cli_usage(FILE *f)
     }
     char exits[512];
     fputc('\n', f);
+    /* TRANSLATORS: the unit letters and names stay as they are: the options take them so. */
     print_wrapped(f,
-                  "Sizes are binary: K, M, G, T, P, E or KiB, MiB, GiB, TiB, PiB, EiB. Seconds "
-                  "may end in s, m or h.",
+                  DMK_("Sizes are binary: K, M, G, T, P, E or KiB, MiB, GiB, TiB, PiB, EiB. "
+                       "Seconds may end in s, m or h."),
                   0, 0, HELP_WIDTH);
-    fputs("Exit status:", f);
+    /* TRANSLATORS: --help's last heading, followed by the exit statuses' list. */
+    fputs(DMK_("Exit status:"), f);
     print_wrapped(f, dmk_exit_status_text(exits, sizeof exits), 12, 0, 79);
 }
