@@ -45,16 +45,17 @@ static void print_heading(FILE *f, unsigned commands)
                  {DMK_CMD_CHART, "chart"},
                  /* TRANSLATORS: in --help's "Options of run and the lab tests:". */
                  {DMK_CMD_LAB, DMK_N_("the lab tests")}};
+    /* TRANSLATORS: joins two command names in --help's "Options of run and sweep:". */
+    const char *and_word = DMK_(" and ");
     char words[128];
     int used = 0;
     words[0] = '\0';
     for (size_t i = 0;
          i < sizeof names / sizeof names[0] && used >= 0 && (size_t)used < sizeof words; i++)
         if (commands & names[i].bit)
-            /* TRANSLATORS: joins two command names in --help's "Options of run and sweep:". */
-            used += snprintf(words + used, sizeof words - (size_t)used, "%s%s",
-                             used ? DMK_(" and ") : "",
-                             names[i].bit == DMK_CMD_LAB ? DMK_(names[i].name) : names[i].name);
+            used +=
+                snprintf(words + used, sizeof words - (size_t)used, "%s%s", used ? and_word : "",
+                         names[i].bit == DMK_CMD_LAB ? DMK_(names[i].name) : names[i].name);
     /* TRANSLATORS: %s is a list of drivemark-cli's commands (run, sweep, show, chart), typed as
      * they are. */
     fprintf(f, DMK_("\nOptions of %s:\n"), words);
