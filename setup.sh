@@ -25,6 +25,7 @@ PACKAGES=(
     clang-format                                            # style check
     clang libclang-rt-14-dev llvm-14                        # ASan/UBSan and libFuzzer builds, symbolizer
     locales                                                 # a decimal-comma locale for tests
+    gettext                                                 # msgfmt/xgettext: po/ template, merged desktop and metainfo files
     zstd                                                    # unit/data: the write data do not compress
     libxlsxwriter-dev libreoffice-calc-nogui                # the .xlsx export; its check in 3 locales
     e2fsprogs mount util-linux fdisk dosfstools             # loop-device tests, partitions (sfdisk), vfat

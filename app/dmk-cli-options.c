@@ -8,6 +8,7 @@
 
 #include "dmk-cli-device.h"
 #include "dmk-cli-private.h"
+#include "dmk-i18n.h"
 #ifdef DMK_HAVE_CHART
 #include "dmk-chart-lab.h"
 #endif
@@ -506,30 +507,36 @@ static char qd_help[512];
     }
 
 /* Grouped by the commands that take them: the help prints a heading
- * wherever that changes. Not const: the request's rows are filled in. */
+ * wherever that changes. Not const: the request's rows are filled in.
+ * The helps are msgids (DMK_N_), translated where --help prints them;
+ * the man page keeps them in English. */
 static DmkOption options[] = {
     REQ(DMK_REQ_TARGET),
     {"--device", "DEV", ALL_RUNS, dmk_cli_opt_device,
-     "a raw block device instead (e.g. /dev/sdb): tests use its first --size bytes (fullspan, "
-     "surface: all of it); reads need no more, writes need --yes-destroy-data"},
+     DMK_N_(
+         "a raw block device instead (e.g. /dev/sdb): tests use its first --size bytes (fullspan, "
+         "surface: all of it); reads need no more, writes need --yes-destroy-data")},
     {"--yes-destroy-data", "DEV", ALL_RUNS, dmk_cli_opt_destroy,
-     "allow write tests on --device, destroying its data: DEV must name that device; refused "
-     "while it or a partition is mounted, swap or held (device-mapper, md)"},
+     DMK_N_(
+         "allow write tests on --device, destroying its data: DEV must name that device; refused "
+         "while it or a partition is mounted, swap or held (device-mapper, md)")},
     REQ(DMK_REQ_SIZE),
     REQ(DMK_REQ_DATA),
     REQ(DMK_REQ_BACKEND),
     {"--null-latency", "US", ALL_RUNS, opt_null_latency, NULL},
     {"--null-serve", "US", ALL_RUNS, opt_null_serve, NULL},
     {"--null-clock", "KIND", ALL_RUNS, opt_null_clock,
-     "null backend only: real (default) or simulated time, which moves only while the run waits "
-     "for its I/O (exact, machine-independent numbers; needs --null-latency)",
+     DMK_N_("null backend only: real (default) or simulated time, which moves only while the run "
+            "waits "
+            "for its I/O (exact, machine-independent numbers; needs --null-latency)"),
      .choices = clock_words},
-    {"--json", "FILE", ALL_RUNS, opt_json, "write results as JSON to FILE (- for stdout)"},
-    {"--csv", "FILE", ALL_RUNS, opt_csv, "write results as CSV to FILE (- for stdout)"},
-    {"--xlsx", "FILE", ALL_RUNS, opt_xlsx, "write results as a spreadsheet (.xlsx) to FILE"},
+    {"--json", "FILE", ALL_RUNS, opt_json, DMK_N_("write results as JSON to FILE (- for stdout)")},
+    {"--csv", "FILE", ALL_RUNS, opt_csv, DMK_N_("write results as CSV to FILE (- for stdout)")},
+    {"--xlsx", "FILE", ALL_RUNS, opt_xlsx,
+     DMK_N_("write results as a spreadsheet (.xlsx) to FILE")},
     {"--quiet", NULL, ALL_RUNS, opt_quiet,
-     "no progress line and no notices (\"writing the result file\"): only the results, "
-     "warnings and errors",
+     DMK_N_("no progress line and no notices (\"writing the result file\"): only the results, "
+            "warnings and errors"),
      .short_name = 'q'},
     REQ(DMK_REQ_COMMENT),
     REQ(DMK_REQ_WATCHDOG),
@@ -543,34 +550,39 @@ static DmkOption options[] = {
     REQ(DMK_REQ_PROFILE),
     REQ(DMK_REQ_TEST),
     REQ(DMK_REQ_READ_SHARE),
-    {"--pattern", "P", SWEEP, opt_pattern, "rnd (random, default) or seq (sequential)",
+    {"--pattern", "P", SWEEP, opt_pattern, DMK_N_("rnd (random, default) or seq (sequential)"),
      .choices = pattern_words},
     {"--bs", "SIZE", SWEEP, opt_bs,
-     "qd: the block size, 512-64M (default: 4K random, 128K sequential)", .choices = block_words},
+     DMK_N_("qd: the block size, 512-64M (default: 4K random, 128K sequential)"),
+     .choices = block_words},
     {"--qd", "LIST", SWEEP | LAB, opt_qd, qd_help}, /* filled by lab_rows_init */
     {"--bs-list", "LIST", SWEEP, opt_bs_list,
-     "bs: block sizes, powers of two, e.g. 512,4K,64K,1M (default: 512..256K random, "
-     "512..64M sequential)"},
-    {"--threads", "N", SWEEP, opt_threads, "threads, each with its own queue, 1-64 (default: 1)"},
+     DMK_N_("bs: block sizes, powers of two, e.g. 512,4K,64K,1M (default: 512..256K random, "
+            "512..64M sequential)")},
+    {"--threads", "N", SWEEP, opt_threads,
+     DMK_N_("threads, each with its own queue, 1-64 (default: 1)")},
     {"--null-cache", "SIZE", LAB, opt_null_cache, NULL},
     {"--null-thermal", "SIZE", LAB, opt_null_thermal, NULL},
     {"--null-slow", "N", LAB, opt_null_slow, NULL},
     {"--remove-leftover", NULL, LAB, opt_remove_leftover,
-     "files: first remove the directory (drivemark-files.*) that a killed run left in --target"},
+     DMK_N_("files: first remove the directory (drivemark-files.*) that a killed run left in "
+            "--target")},
     {"--metric", "NAME", READERS, opt_metric,
-     "the number shown: mb_s (default), iops, lat_mean_us or lat_p99_us", .choices = metric_words},
-    {"--out", "FILE", CHART, opt_out, "the chart file: .png, .svg or .pdf (required)"},
+     DMK_N_("the number shown: mb_s (default), iops, lat_mean_us or lat_p99_us"),
+     .choices = metric_words},
+    {"--out", "FILE", CHART, opt_out, DMK_N_("the chart file: .png, .svg or .pdf (required)")},
     {"--kind", "KIND", CHART, opt_kind, kind_help, .choices = kind_words}, /* lab_rows_init */
-    {"--width", "W", CHART, opt_width, "width in pixels (PNG) or points, 100-10000 (default: 800)"},
-    {"--height", "H", CHART, opt_height, "height, 100-10000 (default: 500)"},
-    {"--scale", "N", CHART, opt_scale, "PNG pixels per unit: 1, or 2 for a 2x image (default: 1)",
-     .choices = scale_words},
+    {"--width", "W", CHART, opt_width,
+     DMK_N_("width in pixels (PNG) or points, 100-10000 (default: 800)")},
+    {"--height", "H", CHART, opt_height, DMK_N_("height, 100-10000 (default: 500)")},
+    {"--scale", "N", CHART, opt_scale,
+     DMK_N_("PNG pixels per unit: 1, or 2 for a 2x image (default: 1)"), .choices = scale_words},
     {"--y-scale", "S", CHART, opt_y_scale,
-     "the value axis: auto (log where the largest value is over 50 times the smallest), "
-     "linear or log (default: auto; lab charts: linear)",
+     DMK_N_("the value axis: auto (log where the largest value is over 50 times the smallest), "
+            "linear or log (default: auto; lab charts: linear)"),
      .choices = y_scale_words},
-    {"--help", NULL, ANY, opt_help, "show this help", .short_name = 'h'},
-    {"--version", NULL, ANY, opt_version, "show the version", .short_name = 'V'},
+    {"--help", NULL, ANY, opt_help, DMK_N_("show this help"), .short_name = 'h'},
+    {"--version", NULL, ANY, opt_version, DMK_N_("show the version"), .short_name = 'V'},
 };
 
 /* The lab tests' own settings (not --size, --warmup, --test or --qd,

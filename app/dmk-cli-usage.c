@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "dmk-cli-private.h"
+#include "dmk-i18n.h"
 
 const char *_dmk_cli_heading(unsigned commands, char *buf, size_t len)
 {
@@ -26,10 +27,38 @@ const char *_dmk_cli_heading(unsigned commands, char *buf, size_t len)
     return buf;
 }
 
+/* --help's heading of an option group, a whole sentence to translate:
+ * the command names stay as typed; the man page keeps _dmk_cli_heading's
+ * English. */
 static void print_heading(FILE *f, unsigned commands)
 {
+    if (!commands) {
+        fputs(DMK_("\nOptions of every command:\n"), f);
+        return;
+    }
+    static const struct {
+        unsigned bit;
+        const char *name;
+    } names[] = {{DMK_CMD_RUN, "run"},
+                 {DMK_CMD_SWEEP, "sweep"},
+                 {DMK_CMD_SHOW, "show"},
+                 {DMK_CMD_CHART, "chart"},
+                 /* TRANSLATORS: in --help's "Options of run and the lab tests:". */
+                 {DMK_CMD_LAB, DMK_N_("the lab tests")}};
+    /* TRANSLATORS: joins two command names in --help's "Options of run and sweep:". */
+    const char *and_word = DMK_(" and ");
     char words[128];
-    fprintf(f, "\nOptions of %s:\n", _dmk_cli_heading(commands, words, sizeof words));
+    int used = 0;
+    words[0] = '\0';
+    for (size_t i = 0;
+         i < sizeof names / sizeof names[0] && used >= 0 && (size_t)used < sizeof words; i++)
+        if (commands & names[i].bit)
+            used +=
+                snprintf(words + used, sizeof words - (size_t)used, "%s%s", used ? and_word : "",
+                         names[i].bit == DMK_CMD_LAB ? DMK_(names[i].name) : names[i].name);
+    /* TRANSLATORS: %s is a list of drivemark-cli's commands (run, sweep, show, chart), typed as
+     * they are. */
+    fprintf(f, DMK_("\nOptions of %s:\n"), words);
 }
 
 /* Words of `text` on lines of at most `width` columns, each indented by
@@ -59,8 +88,8 @@ static void print_wrapped(FILE *f, const char *text, size_t col, size_t indent, 
 /* The lab tests, from dmk-lab.h's table: "  sustained  Sustained write: ...". */
 static void print_lab_tests(FILE *f)
 {
-    fputs("The review-lab tests; each samples the drive's temperature where a sensor is\n"
-          "readable:\n",
+    fputs(DMK_("The review-lab tests; each samples the drive's temperature where a sensor is\n"
+               "readable:\n"),
           f);
     for (size_t i = 0; i < dmk_lab_test_count(); i++) {
         const DmkLabTest *t = dmk_lab_test_at(i);
@@ -130,8 +159,11 @@ static void print_option(FILE *f, const DmkOption *o)
         fprintf(f, "  %s\n%*s", left, HELP_INDENT, "");
     else
         fprintf(f, "  %-*s", HELP_INDENT - 2, left);
-    print_wrapped(f, _dmk_cli_option_help(o, help, sizeof help), HELP_INDENT, HELP_INDENT,
-                  HELP_WIDTH);
+    /* The table's helps are msgids; one built here (--backend's) or from
+     * the core's tables has no translation yet and stays English. An
+     * empty one is not looked up: "" is the catalog's header. */
+    const char *text = _dmk_cli_option_help(o, help, sizeof help);
+    print_wrapped(f, *text ? DMK_(text) : text, HELP_INDENT, HELP_INDENT, HELP_WIDTH);
 }
 
 /* The commands' summaries, the lab tests' after sweep's; show's and
@@ -200,10 +232,12 @@ void dmk_cli_usage(FILE *f)
     }
     char exits[512];
     fputc('\n', f);
+    /* TRANSLATORS: the unit letters and names stay as they are: the options take them so. */
     print_wrapped(f,
-                  "Sizes are binary: K, M, G, T, P, E or KiB, MiB, GiB, TiB, PiB, EiB. Seconds "
-                  "may end in s, m or h.",
+                  DMK_("Sizes are binary: K, M, G, T, P, E or KiB, MiB, GiB, TiB, PiB, EiB. "
+                       "Seconds may end in s, m or h."),
                   0, 0, HELP_WIDTH);
-    fputs("Exit status:", f);
+    /* TRANSLATORS: --help's last heading, followed by the exit statuses' list. */
+    fputs(DMK_("Exit status:"), f);
     print_wrapped(f, dmk_exit_status_text(exits, sizeof exits), 12, 0, 79);
 }

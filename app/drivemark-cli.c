@@ -15,6 +15,7 @@
 #include "dmk-cli-guard.h"
 #include "dmk-cli-report.h"
 #include "dmk-cli.h"
+#include "dmk-i18n.h"
 #include "dmk-json.h"
 #include "dmk-lab.h"
 #include "dmk-outfile.h"
@@ -112,7 +113,7 @@ static int output_write(DmkOutput *o, const DmkRunResult *res, DmkWriteFn write_
     /* Said before the write, not after: on a frozen or hung file system
      * the wait is here (fsync, rename), and the user sees what for. */
     if (o->kind != DMK_OUT_STDOUT && !quiet_notices)
-        fprintf(stderr, "drivemark-cli: writing the result file %s\n", o->path);
+        fprintf(stderr, DMK_("drivemark-cli: writing the result file %s\n"), o->path);
     int rc = dmk_outfile_begin(o, err);
     if (rc == DMK_OK)
         rc = write_fn(o->f, res, o->path, err);
@@ -284,9 +285,10 @@ static int cmd_run(DmkCliArgs *a)
             return DMK_EXIT_FAILED;
         }
         if (!quiet_notices && removed[0])
-            fprintf(stderr, "drivemark-cli: removed %s, which an earlier run left\n", removed);
+            fprintf(stderr, DMK_("drivemark-cli: removed %s, which an earlier run left\n"),
+                    removed);
         else if (!quiet_notices)
-            fprintf(stderr, "drivemark-cli: no earlier run left a directory to remove\n");
+            fputs(DMK_("drivemark-cli: no earlier run left a directory to remove\n"), stderr);
     }
     if (a->req.null_clock_simulated)
         dmk_clock_simulate(); /* before the runner starts any thread */
@@ -347,9 +349,12 @@ int main(int argc, char **argv)
      * fails with EPIPE instead, said as an error naming that output. */
     signal(SIGPIPE, SIG_IGN);
 #endif
+    dmk_i18n_init_messages();
     argv = dmk_os_utf8_argv(argc, argv);
     if (dmk_cli_parse(argc, argv, &args, &err) != DMK_OK) {
-        fprintf(stderr, "drivemark-cli: %s\nTry 'drivemark-cli --help'.\n", err.msg);
+        /* TRANSLATORS: %s is the error; drivemark-cli --help is the command to type, untranslated.
+         */
+        fprintf(stderr, DMK_("drivemark-cli: %s\nTry 'drivemark-cli --help'.\n"), err.msg);
         dmk_cli_args_free(&args);
         return DMK_EXIT_USAGE;
     }

@@ -2,6 +2,7 @@
 #include "dmk-error.h"
 
 #include "dmk-escape.h"
+#include "dmk-i18n.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -15,11 +16,20 @@ static void set_fields(DmkError *err, int code, int os_error, const char *fmt, v
 static void append_v(DmkError *err, const char *fmt, va_list ap)
     __attribute__((format(DMK_PRINTF_FORMAT, 2, 0)));
 
+/* A format's translation; "" stays "" (its msgid is the catalog's header). */
+static const char *dmk_translated(const char *fmt) __attribute__((format_arg(1)));
+static const char *dmk_translated(const char *fmt)
+{
+    return *fmt ? DMK_(fmt) : fmt;
+}
+
 static void set_fields(DmkError *err, int code, int os_error, const char *fmt, va_list ap)
 {
     err->code = code;
     err->os_error = os_error;
-    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    /* Every message is a whole sentence with its placeholders, translated
+     * here (xgettext knows dmk_error_set and its kin as keywords, po/). */
+    vsnprintf(err->msg, sizeof err->msg, dmk_translated(fmt), ap);
     /* Paths and cells in a message are the user's or a file's: no control
      * or bidi character of theirs reaches a terminal or a label. */
     dmk_escape_inplace(err->msg, "\n");
@@ -30,7 +40,7 @@ static void append_v(DmkError *err, const char *fmt, va_list ap)
     size_t used = strlen(err->msg);
     if (used + 1 >= sizeof err->msg)
         return;
-    vsnprintf(err->msg + used, sizeof err->msg - used, fmt, ap);
+    vsnprintf(err->msg + used, sizeof err->msg - used, dmk_translated(fmt), ap);
     /* Only the new text: what was there is escaped already. */
     dmk_escape_inplace(err->msg + used, "\n");
 }

@@ -38,7 +38,9 @@ typedef struct DmkError {
 } DmkError;
 
 /* Fills err (if not NULL) and returns code, so callers can write
- * `return dmk_error_set(err, DMK_E_IO, errno, "...")`. */
+ * `return dmk_error_set(err, DMK_E_IO, errno, "...")`. The format is the
+ * msgid of the message's translation (DMK_, dmk-i18n.h): a literal, a
+ * whole sentence; these four functions are xgettext keywords (po/). */
 int dmk_error_set(DmkError *err, int code, int os_error, const char *fmt, ...)
     __attribute__((format(DMK_PRINTF_FORMAT, 4, 5)));
 

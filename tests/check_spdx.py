@@ -28,6 +28,9 @@ KINDS = {
     ".ini": "# {}",
     ".yml": "# {}",
     ".desktop": "# {}",
+    ".desktop.in": "# {}",  # the desktop file before its translations are merged
+    "LINGUAS": "# {}",
+    "POTFILES.in": "# {}",
     ".supp": "# {}",
     ".xml": "<!-- {} -->",
     ".ui": "<!-- {} -->",
@@ -46,7 +49,8 @@ EXEMPT_NAMES = {"LICENSE", ".gitignore", ".clang-format", "README.md", "changelo
                 "control", "copyright", "not-installed"}
 # The Windows build's icon, its patches of upstream sources (each opens with
 # its reason) and the zip's README.txt, which a user reads.
-EXEMPT_ENDINGS = (".md", ".png", ".csv", ".dict", ".install", ".ico", ".patch", ".txt.in")
+# po/drivemark.pot is xgettext's output, committed as it writes it.
+EXEMPT_ENDINGS = (".md", ".png", ".csv", ".dict", ".install", ".ico", ".patch", ".txt.in", ".pot")
 
 HEAD_LINES = 5  # the line must be among a file's first few
 

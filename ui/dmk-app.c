@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <glib/gi18n.h>
+
 #define G_SETTINGS_ENABLE_BACKEND
 #include <gio/gsettingsbackend.h>
 
@@ -269,12 +271,13 @@ static void act_about(GSimpleAction *a, GVariant *p, gpointer app)
 {
     (void)a;
     (void)p;
-    static const char *const authors[] = {"The Drivemark developers", NULL};
+    const char *const authors[] = {_("The Drivemark developers"), NULL};
     gtk_show_about_dialog(gtk_application_get_active_window(GTK_APPLICATION(app)), "program-name",
                           "Drivemark", "version", DMK_VERSION, "logo-icon-name", DMK_APP_ID,
                           "comments",
-                          "Measures the read and write speed of drives the way CrystalDiskMark "
-                          "does.\nMB/s = 1,000,000 bytes per second.",
+                          /* TRANSLATORS: the About dialog; MB/s stays as it is. */
+                          _("Measures the read and write speed of drives the way CrystalDiskMark "
+                            "does.\nMB/s = 1,000,000 bytes per second."),
                           "license-type", GTK_LICENSE_GPL_3_0, "authors", authors, "website",
                           "https://github.com/drivemark/drivemark", NULL);
 }
@@ -343,15 +346,17 @@ static void dmk_app_init(DmkApp *self)
     static char description[1024];
     char exits[512];
     g_snprintf(description, sizeof description,
-               "Settings given here apply to this session only; what is chosen in the window is "
-               "remembered. --open, --compare and --export-chart make a chart from saved results "
-               "without a click.\nSizes are binary (64MiB, 1GiB); seconds may end in s, m or "
-               "h.\nExit status with --quit-when-done: %s",
+               /* TRANSLATORS: drivemark --help; the options and units stay as they are. */
+               _("Settings given here apply to this session only; what is chosen in the window is "
+                 "remembered. --open, --compare and --export-chart make a chart from saved results "
+                 "without a click.\nSizes are binary (64MiB, 1GiB); seconds may end in s, m or "
+                 "h.\nExit status with --quit-when-done: %s"),
                dmk_exit_status_text(exits, sizeof exits));
     _dmk_app_options_init(&self->opt);
     _dmk_app_options_add(G_APPLICATION(self));
     g_application_set_option_context_summary(
-        G_APPLICATION(self), "Benchmarks the drive under a folder the way CrystalDiskMark does.");
+        G_APPLICATION(self),
+        _("Benchmarks the drive under a folder the way CrystalDiskMark does."));
     g_application_set_option_context_description(G_APPLICATION(self), description);
 }
 

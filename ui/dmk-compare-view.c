@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "dmk-compare-view.h"
 
+#include <glib/gi18n.h>
+
 #include <math.h>
 #include <string.h>
 
@@ -39,8 +41,9 @@ static const struct {
 } metrics[] = {
     {"mb_s", "MB/s", DMK_UNIT_MB_S, FALSE},
     {"iops", "IOPS", DMK_UNIT_IOPS, FALSE},
-    {"lat_mean_us", "Mean latency (\u03bcs)", DMK_UNIT_US, TRUE},
-    {"lat_p99_us", "99th percentile latency (\u03bcs)", DMK_UNIT_US, TRUE},
+    /* The units stay as they are; the latencies' names are msgids. */
+    {"lat_mean_us", N_("Mean latency (\u03bcs)"), DMK_UNIT_US, TRUE},
+    {"lat_p99_us", N_("99th percentile latency (\u03bcs)"), DMK_UNIT_US, TRUE},
 };
 
 static guint metric_index(DmkCompareView *self)
@@ -200,7 +203,8 @@ static void add_row(DmkCompareView *self, const Table *t, GPtrArray *p, const Dm
 
 static void add_headers(const Table *t, GPtrArray *p)
 {
-    GtkWidget *h[] = {cell(t->names, "Test", 0, 0, 0), cell(t->names, "Mode", 1, 0, 0)};
+    /* TRANSLATORS: the compare table's columns: the test's name and its direction. */
+    GtkWidget *h[] = {cell(t->names, _("Test"), 0, 0, 0), cell(t->names, _("Mode"), 1, 0, 0)};
     for (size_t i = 0; i < G_N_ELEMENTS(h); i++)
         gtk_widget_add_css_class(h[i], "column-header");
     /* Short headers, so the chart keeps the room: the check buttons above
@@ -225,14 +229,16 @@ static void add_headers(const Table *t, GPtrArray *p)
 
 static void set_caption(DmkCompareView *self, guint picked)
 {
-    char *text =
-        picked > 1
-            ? g_strdup_printf("%s of each test's best pass; [2] vs [1]: the "
-                              "difference in %%, %s",
-                              metrics[metric_index(self)].label,
-                              metrics[metric_index(self)].lower_is_better ? "lower is better"
-                                                                          : "higher is better")
-            : g_strdup_printf("%s of each test's best pass", metrics[metric_index(self)].label);
+    const char *metric = _(metrics[metric_index(self)].label);
+    /* TRANSLATORS: the compare table's caption; %s is the metric (MB/s, Mean latency). */
+    char *text = picked <= 1 ? g_strdup_printf(_("%s of each test's best pass"), metric)
+                 : metrics[metric_index(self)].lower_is_better
+                     ? g_strdup_printf(_("%s of each test's best pass; [2] vs [1]: the "
+                                         "difference in %%, lower is better"),
+                                       metric)
+                     : g_strdup_printf(_("%s of each test's best pass; [2] vs [1]: the "
+                                         "difference in %%, higher is better"),
+                                       metric);
     gtk_label_set_text(GTK_LABEL(self->caption), text);
     g_free(text);
 }
@@ -307,7 +313,7 @@ static GtkWidget *table_body(const Table *t)
     gtk_widget_set_hexpand(sideways, FALSE);
     gtk_widget_set_valign(sideways, GTK_ALIGN_START);
     gtk_accessible_update_property(GTK_ACCESSIBLE(sideways), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                   "Results", -1);
+                                   _("Results"), -1);
     GtkWidget *box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12);
     gtk_box_append(GTK_BOX(box), GTK_WIDGET(t->names));
     gtk_box_append(GTK_BOX(box), sideways);
@@ -319,7 +325,7 @@ static void rebuild_table(DmkCompareView *self, GPtrArray *p)
     g_ptr_array_set_size(self->rows, 0);
     set_caption(self, p->len);
     if (p->len == 0) {
-        GtkWidget *hint = gtk_label_new("Tick the results to compare above.");
+        GtkWidget *hint = gtk_label_new(_("Tick the results to compare above."));
         gtk_widget_add_css_class(hint, "dim-label");
         gtk_scrolled_window_set_child(GTK_SCROLLED_WINDOW(self->table_scroll), hint);
         return;
@@ -544,11 +550,11 @@ static GtkWidget *build_metric(DmkCompareView *self)
 {
     const char *labels[G_N_ELEMENTS(metrics) + 1] = {NULL};
     for (size_t i = 0; i < G_N_ELEMENTS(metrics); i++)
-        labels[i] = metrics[i].label;
+        labels[i] = _(metrics[i].label);
     self->metric_dd = gtk_drop_down_new_from_strings(labels);
-    gtk_widget_set_tooltip_text(self->metric_dd, "What the chart and the table show");
+    gtk_widget_set_tooltip_text(self->metric_dd, _("What the chart and the table show"));
     gtk_accessible_update_property(GTK_ACCESSIBLE(self->metric_dd), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                   "Metric", -1);
+                                   _("Metric"), -1);
     g_signal_connect(self->metric_dd, "notify::selected", G_CALLBACK(on_metric), self);
     return self->metric_dd;
 }
@@ -556,17 +562,17 @@ static GtkWidget *build_metric(DmkCompareView *self)
 static GtkWidget *build_top(DmkCompareView *self)
 {
     GtkWidget *top = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8);
-    GtkWidget *label = gtk_label_new("Compare:");
+    GtkWidget *label = gtk_label_new(_("Compare:"));
     gtk_widget_add_css_class(label, "heading");
     self->picks = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 4);
     /* Many results scroll sideways instead of widening the window. */
     GtkWidget *scroll = sideways_scroll();
     gtk_scrolled_window_set_child(GTK_SCROLLED_WINDOW(scroll), self->picks);
     gtk_widget_set_hexpand(scroll, TRUE);
-    GtkWidget *export = gtk_button_new_with_mnemonic("Export _Chart…");
+    GtkWidget *export = gtk_button_new_with_mnemonic(_("Export _Chart…"));
     gtk_actionable_set_action_name(GTK_ACTIONABLE(export), "win.export-chart");
-    gtk_widget_set_tooltip_text(export, "Save the chart as PNG, SVG or PDF (by the name's "
-                                        "extension)");
+    gtk_widget_set_tooltip_text(export, _("Save the chart as PNG, SVG or PDF (by the name's "
+                                          "extension)"));
     gtk_box_append(GTK_BOX(top), label);
     gtk_box_append(GTK_BOX(top), scroll);
     gtk_box_append(GTK_BOX(top), build_metric(self));

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "dmk-result-view.h"
 
+#include <glib/gi18n.h>
+
 #include <string.h>
 
 #include "dmk-escape.h"
@@ -87,12 +89,12 @@ static GtkWidget *build_header(DmkResultView *self)
     GtkWidget *buttons = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6);
     gtk_widget_set_valign(buttons, GTK_ALIGN_START);
     gtk_box_append(GTK_BOX(buttons),
-                   dmk_action_button_new("Export C_SV…", "win.export-csv",
-                                         "Save this result as a CSV file (Ctrl+S)"));
+                   dmk_action_button_new(_("Export C_SV…"), "win.export-csv",
+                                         _("Save this result as a CSV file (Ctrl+S)")));
     gtk_box_append(
         GTK_BOX(buttons),
-        dmk_action_button_new("Export _Chart…", "win.export-chart",
-                              "Save the chart as PNG, SVG or PDF (by the name's extension)"));
+        dmk_action_button_new(_("Export _Chart…"), "win.export-chart",
+                              _("Save the chart as PNG, SVG or PDF (by the name's extension)")));
     /* Built after the chart (dmk_result_view_new): its value axis. */
     gtk_box_append(GTK_BOX(buttons), dmk_plot_scale_control_new(self->chart));
     gtk_box_append(GTK_BOX(box), info);

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "dmk-settings-dialog.h"
 
+#include <glib/gi18n.h>
+
 #include "dmk-size.h"
 #include "dmk-spec.h"
 #include "dmk-widgets.h"
@@ -187,7 +189,8 @@ static void build_row(DmkSettingsDialog *self, GtkGrid *grid, size_t i)
     gtk_widget_add_css_class(GTK_WIDGET(r->name), "test-name");
     gtk_label_set_xalign(r->name, 0);
     gtk_label_set_width_chars(r->name, 14);
-    char *title = g_strdup_printf("Row %zu", i + 1);
+    /* TRANSLATORS: a row of the tiles' grid, by number. */
+    char *title = g_strdup_printf(_("Row %zu"), i + 1);
     gtk_grid_attach(grid, gtk_label_new(title), 0, (int)i + 1, 1, 1);
     g_free(title);
     GtkWidget *cells[] = {GTK_WIDGET(r->type), GTK_WIDGET(r->block), GTK_WIDGET(r->queues),
@@ -202,12 +205,14 @@ static void build_row(DmkSettingsDialog *self, GtkGrid *grid, size_t i)
 
 static GtkWidget *tests_grid(DmkSettingsDialog *self)
 {
-    static const char *const heads[] = {"", "Test", "Block size", "Queues", "Threads", "Tile"};
+    /* TRANSLATORS: the columns of a test's settings; Queues is the queue depth. */
+    static const char *const heads[] = {"",           N_("Test"),    N_("Block size"),
+                                        N_("Queues"), N_("Threads"), N_("Tile")};
     GtkGrid *grid = GTK_GRID(gtk_grid_new());
     gtk_grid_set_column_spacing(grid, 8);
     gtk_grid_set_row_spacing(grid, 6);
     for (int c = 0; c < (int)G_N_ELEMENTS(heads); c++)
-        gtk_grid_attach(grid, heading(heads[c]), c, 0, 1, 1);
+        gtk_grid_attach(grid, heading(heads[c][0] ? _(heads[c]) : ""), c, 0, 1, 1);
     for (size_t i = 0; i < self->n_rows; i++)
         build_row(self, grid, i);
     return GTK_WIDGET(grid);
@@ -234,9 +239,11 @@ static GtkWidget *times_grid(DmkSettingsDialog *self)
     self->share = key_spin_new(self->settings, "mix-read-share");
     self->measure = key_spin_new(self->settings, "measure-time");
     self->interval = key_spin_new(self->settings, "interval-time");
-    attach_field(grid, 0, "_Mix: reads", self->share, "% (the rest writes)");
-    attach_field(grid, 1, "M_easure time", self->measure, "s per pass");
-    attach_field(grid, 2, "_Interval", self->interval, "s between tests");
+    /* TRANSLATORS: a label, its number field, then the unit after the number
+     * (% and s stay as they are). */
+    attach_field(grid, 0, _("_Mix: reads"), self->share, _("% (the rest writes)"));
+    attach_field(grid, 1, _("M_easure time"), self->measure, _("s per pass"));
+    attach_field(grid, 2, _("_Interval"), self->interval, _("s between tests"));
     return GTK_WIDGET(grid);
 }
 
@@ -261,10 +268,10 @@ static void on_ok(GtkButton *b, DmkSettingsDialog *self)
 static GtkWidget *buttons(DmkSettingsDialog *self)
 {
     GtkWidget *box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6);
-    GtkWidget *reset = gtk_button_new_with_mnemonic("_Reset to Default");
+    GtkWidget *reset = gtk_button_new_with_mnemonic(_("_Reset to Default"));
     GtkWidget *space = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0);
-    GtkWidget *cancel = gtk_button_new_with_mnemonic("_Cancel");
-    GtkWidget *ok = gtk_button_new_with_mnemonic("_OK");
+    GtkWidget *cancel = gtk_button_new_with_mnemonic(_("_Cancel"));
+    GtkWidget *ok = gtk_button_new_with_mnemonic(_("_OK"));
     gtk_widget_set_hexpand(space, TRUE);
     gtk_widget_add_css_class(ok, "suggested-action");
     g_signal_connect(reset, "clicked", G_CALLBACK(on_reset), self);
@@ -285,9 +292,9 @@ static void build(DmkSettingsDialog *self)
     gtk_widget_set_margin_bottom(box, 12);
     gtk_widget_set_margin_start(box, 12);
     gtk_widget_set_margin_end(box, 12);
-    gtk_box_append(GTK_BOX(box), heading("Tests of the tiles (the custom profile)"));
+    gtk_box_append(GTK_BOX(box), heading(_("Tests of the tiles (the custom profile)")));
     gtk_box_append(GTK_BOX(box), tests_grid(self));
-    gtk_box_append(GTK_BOX(box), heading("Mix and times"));
+    gtk_box_append(GTK_BOX(box), heading(_("Mix and times")));
     gtk_box_append(GTK_BOX(box), times_grid(self));
     self->problem = GTK_LABEL(gtk_label_new(""));
     gtk_label_set_wrap(self->problem, TRUE);
@@ -306,7 +313,7 @@ DmkSettingsDialog *dmk_settings_dialog_new(GtkWindow *parent, GSettings *setting
                                            double interval_s)
 {
     DmkSettingsDialog *self =
-        g_object_new(DMK_TYPE_SETTINGS_DIALOG, "title", "Settings", "transient-for", parent,
+        g_object_new(DMK_TYPE_SETTINGS_DIALOG, "title", _("Settings"), "transient-for", parent,
                      "modal", TRUE, "destroy-with-parent", TRUE, "resizable", FALSE, NULL);
     self->settings = g_object_ref(settings);
     self->n_rows = DMK_SETTINGS_ROWS;
@@ -353,8 +360,9 @@ static gboolean rows_runnable(DmkSettingsDialog *self)
             continue;
         char name[48], limit[32];
         char *text = g_strdup_printf(
-            "Row %zu, %s, needs more buffers than a test may have (block size \u00d7 queues "
-            "\u00d7 threads up to %s): lower one of them.",
+            /* TRANSLATORS: %s after the row is the test's name (RND4K Q32T1), kept as it is. */
+            _("Row %zu, %s, needs more buffers than a test may have (block size \u00d7 queues "
+              "\u00d7 threads up to %s): lower one of them."),
             i + 1, dmk_job_format_name(&job, name, sizeof name),
             dmk_format_size(DMK_BUFFER_BYTES_MAX, limit, sizeof limit));
         gtk_label_set_text(self->problem, text);

@@ -1,28 +1,32 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "dmk-shortcuts.h"
 
+#include <glib/gi18n.h>
+
 static const DmkShortcut shortcuts[] = {
-    {"win.run-all", "<Control>r", "Benchmark", "Run all tests"},
-    {"win.run-test(0)", "<Control>1", "Benchmark", "Run the first row's test"},
-    {"win.run-test(1)", "<Control>2", "Benchmark", "Run the second row's test"},
-    {"win.run-test(2)", "<Control>3", "Benchmark", "Run the third row's test"},
-    {"win.run-test(3)", "<Control>4", "Benchmark", "Run the fourth row's test"},
-    {"win.stop", "Escape", "Benchmark", "Stop the run"},
-    {"win.choose-target", "<Control><Shift>o", "Benchmark", "Choose the folder to test"},
-    {"win.settings", "<Control>comma", "Benchmark", "Settings: the tiles' tests and times"},
-    {"win.copy", "<Control>c", "Results", "Copy the results as text"},
-    {"win.save", "<Control>s", "Results", "Save the results (CSV, JSON)"},
-    {"win.save-text", "<Control><Shift>s", "Results", "Save the results as text"},
-    {"win.save-image", "<Control>p", "Results", "Save the tiles as an image (PNG)"},
-    {"win.open", "<Control>o", "Results", "Open saved results"},
-    {"win.export-chart", "<Control>e", "Results", "Export the chart"},
-    {"win.close-tab", "<Control>w", "Window", "Close the result tab"},
-    {"win.zoom-in", "<Control>plus", "Window", "Zoom in"},
-    {"win.zoom-out", "<Control>minus", "Window", "Zoom out"},
-    {"win.zoom-reset", "<Control>0", "Window", "Zoom to 100 %"},
-    {"win.shortcuts", "<Control>question", "Window", "Keyboard shortcuts"},
-    {"app.help", "F1", "Window", "Documentation"},
-    {"app.quit", "<Control>q", "Window", "Quit"},
+    /* TRANSLATORS: the groups name the window's parts: the Benchmark tab, the Results, the
+     * Window. */
+    {"win.run-all", "<Control>r", N_("Benchmark"), N_("Run all tests")},
+    {"win.run-test(0)", "<Control>1", N_("Benchmark"), N_("Run the first row's test")},
+    {"win.run-test(1)", "<Control>2", N_("Benchmark"), N_("Run the second row's test")},
+    {"win.run-test(2)", "<Control>3", N_("Benchmark"), N_("Run the third row's test")},
+    {"win.run-test(3)", "<Control>4", N_("Benchmark"), N_("Run the fourth row's test")},
+    {"win.stop", "Escape", N_("Benchmark"), N_("Stop the run")},
+    {"win.choose-target", "<Control><Shift>o", N_("Benchmark"), N_("Choose the folder to test")},
+    {"win.settings", "<Control>comma", N_("Benchmark"), N_("Settings: the tiles' tests and times")},
+    {"win.copy", "<Control>c", N_("Results"), N_("Copy the results as text")},
+    {"win.save", "<Control>s", N_("Results"), N_("Save the results (CSV, JSON)")},
+    {"win.save-text", "<Control><Shift>s", N_("Results"), N_("Save the results as text")},
+    {"win.save-image", "<Control>p", N_("Results"), N_("Save the tiles as an image (PNG)")},
+    {"win.open", "<Control>o", N_("Results"), N_("Open saved results")},
+    {"win.export-chart", "<Control>e", N_("Results"), N_("Export the chart")},
+    {"win.close-tab", "<Control>w", N_("Window"), N_("Close the result tab")},
+    {"win.zoom-in", "<Control>plus", N_("Window"), N_("Zoom in")},
+    {"win.zoom-out", "<Control>minus", N_("Window"), N_("Zoom out")},
+    {"win.zoom-reset", "<Control>0", N_("Window"), N_("Zoom to 100 %")},
+    {"win.shortcuts", "<Control>question", N_("Window"), N_("Keyboard shortcuts")},
+    {"app.help", "F1", N_("Window"), N_("Documentation")},
+    {"app.quit", "<Control>q", N_("Window"), N_("Quit")},
 };
 
 size_t dmk_shortcut_count(void)
@@ -62,7 +66,7 @@ static char *shortcuts_ui(void)
                 g_string_append(s, "</object></child>");
             char *g = g_markup_printf_escaped("<child><object class=\"GtkShortcutsGroup\">"
                                               "<property name=\"title\">%s</property>",
-                                              k->group);
+                                              _(k->group));
             g_string_append(s, g);
             g_free(g);
             group = k->group;
@@ -71,7 +75,7 @@ static char *shortcuts_ui(void)
             "<child><object class=\"GtkShortcutsShortcut\"><property "
             "name=\"accelerator\">%s</property><property name=\"title\">%s</property>"
             "</object></child>",
-            k->accel, k->title);
+            k->accel, _(k->title));
         g_string_append(s, row);
         g_free(row);
     }

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "dmk-tile.h"
 
+#include <glib/gi18n.h>
+
 #include "dmk-size.h"
 #include "dmk-text.h"
 
@@ -406,7 +408,7 @@ void dmk_tile_set_stale(DmkTile *self, gboolean stale)
     g_return_if_fail(DMK_IS_TILE(self));
     if (stale && self->has_value)
         set_state(self, DMK_TILE_STALE,
-                  "The previous run's value: this run measures the test again.");
+                  _("The previous run's value: this run measures the test again."));
     else if (!stale && self->state == DMK_TILE_STALE)
         set_state(self, DMK_TILE_MEASURED, NULL);
 }

@@ -12,6 +12,8 @@
 
 #include <string.h>
 
+#include <glib/gi18n.h>
+
 #include "dmk-escape.h"
 #include "dmk-report.h"
 #include "dmk-request.h"
@@ -179,21 +181,21 @@ static const char *error_heading(int code)
 {
     switch (code) {
     case DMK_E_NOSPC:
-        return "Not enough free space";
+        return _("Not enough free space");
     case DMK_E_PERM:
-        return "The target cannot be written";
+        return _("The target cannot be written");
     case DMK_E_NOTSUP:
-        return "This target cannot be benchmarked";
+        return _("This target cannot be benchmarked");
     case DMK_E_NOENT:
-        return "The target does not exist";
+        return _("The target does not exist");
     case DMK_E_INVAL:
-        return "These settings cannot run";
+        return _("These settings cannot run");
     case DMK_E_LIMIT:
-        return "A system limit was reached";
+        return _("A system limit was reached");
     case DMK_E_TIMEOUT:
-        return "The run stalled";
+        return _("The run stalled");
     default:
-        return "The benchmark failed";
+        return _("The benchmark failed");
     }
 }
 
@@ -311,11 +313,14 @@ static char *progress_title(DmkWindow *self, const DmkProgress *p)
 {
     int pct = (int)(_dmk_window_test_fraction(self, p) * 100.0);
     if (p->stage == DMK_STAGE_CLEANUP)
-        return g_strdup(DMK_TITLE " \u2014 removing the test file");
+        /* TRANSLATORS: the window's title during a run's cleanup. */
+        return g_strdup(_("Drivemark \u2014 removing the test file"));
     if (p->stage == DMK_STAGE_PREPARE || !p->test)
-        return g_strdup_printf(DMK_TITLE " \u2014 preparing %d %%",
+        return g_strdup_printf(_("Drivemark \u2014 preparing %d %%"),
                                (int)(CLAMP(p->fraction, 0.0, 1.0) * 100.0));
-    return g_strdup_printf(DMK_TITLE " \u2014 %zu/%zu %s %s %d %%", p->test_index + 1, p->n_tests,
+    /* TRANSLATORS: the window's title during a run: the test's number of
+     * all, its name (SEQ1M Q8T1, kept), its direction and how far it is. */
+    return g_strdup_printf(_("Drivemark \u2014 %zu/%zu %s %s %d %%"), p->test_index + 1, p->n_tests,
                            p->test->name, dmk_text_mode_title(p->test->mode), pct);
 }
 
@@ -332,7 +337,7 @@ static GtkProgressBar *run_bar(DmkWindow *self)
     gtk_progress_bar_set_show_text(GTK_PROGRESS_BAR(bar), TRUE);
     gtk_widget_add_css_class(bar, "run-progress");
     gtk_accessible_update_property(GTK_ACCESSIBLE(bar), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                   "Progress of the run", -1);
+                                   _("Progress of the run"), -1);
     GtkWidget *status = GTK_WIDGET(self->status_label);
     gtk_box_insert_child_after(GTK_BOX(gtk_widget_get_parent(status)), bar,
                                gtk_widget_get_prev_sibling(status));
@@ -350,9 +355,11 @@ static void show_run_progress(DmkWindow *self, const DmkProgress *p)
     GtkProgressBar *bar = run_bar(self);
     double f = _dmk_window_run_fraction(self, p);
     char *text = p->test && p->stage != DMK_STAGE_PREPARE
-                     ? g_strdup_printf("Test %zu of %zu \u00b7 run %d %%", p->test_index + 1,
+                     /* TRANSLATORS: the progress bar: the test's number of all, then
+                      * how far the whole run is, in percent. */
+                     ? g_strdup_printf(_("Test %zu of %zu \u00b7 run %d %%"), p->test_index + 1,
                                        p->n_tests, (int)(f * 100.0))
-                     : g_strdup_printf("Preparing \u00b7 run %d %%", (int)(f * 100.0));
+                     : g_strdup_printf(_("Preparing \u00b7 run %d %%"), (int)(f * 100.0));
     gtk_progress_bar_set_fraction(bar, f);
     gtk_progress_bar_set_text(bar, text);
     gtk_widget_set_visible(GTK_WIDGET(bar), TRUE);
@@ -453,7 +460,7 @@ static char *verify_status(DmkWindow *self, DmkSaved *saved, char *status)
     char *with = g_strdup_printf("%s \u2014 %s", status, line);
     g_free(status);
     if (sum.bad)
-        _dmk_window_show_problem(self, "Written data did not read back as written", line);
+        _dmk_window_show_problem(self, _("Written data did not read back as written"), line);
     return with;
 }
 
@@ -461,9 +468,10 @@ static void report_end(DmkWindow *self, int rc, const DmkError *err, DmkSaved *s
                        gboolean left_behind)
 {
     char *took = dmk_text_clock((double)(g_get_monotonic_time() - self->run_started_us) / 1e6);
-    char *status = rc == DMK_OK          ? g_strdup_printf("Done in %s", took)
-                   : rc == DMK_E_STOPPED ? g_strdup_printf("Stopped after %s", took)
-                                         : g_strdup_printf("Failed after %s", took);
+    /* TRANSLATORS: the status line after a run; %s is how long it took (1:05). */
+    char *status = rc == DMK_OK          ? g_strdup_printf(_("Done in %s"), took)
+                   : rc == DMK_E_STOPPED ? g_strdup_printf(_("Stopped after %s"), took)
+                                         : g_strdup_printf(_("Failed after %s"), took);
     status = verify_status(self, saved, status);
     _dmk_window_set_status(self, status);
     if (self->run.owner->ended)
@@ -564,10 +572,11 @@ static gboolean on_stall_stuck(gpointer data)
         g_source_remove(self->stop_stuck_id);
     self->stop_stuck_id = 0;
     char *took = dmk_text_clock((double)(g_get_monotonic_time() - self->run_started_us) / 1e6);
-    char *status = g_strdup_printf("Failed after %s: the run stalled", took);
+    char *status = g_strdup_printf(_("Failed after %s: the run stalled"), took);
+    /* TRANSLATORS: the first %s is the stall's message, the last a note on the test file. */
     char *msg = g_strdup_printf(
-        "%s\n\nThe run did not end within %d s of the stall: a call to the operating system is "
-        "stuck (a frozen file system or a hung drive), and Drivemark goes on without it. %s",
+        _("%s\n\nThe run did not end within %d s of the stall: a call to the operating system is "
+          "stuck (a frozen file system or a hung drive), and Drivemark goes on without it. %s"),
         self->stall_msg, DMK_STALL_END_S,
         dmk_runner_stuck_note(_dmk_window_target_is_device(self)));
     const DmkRunOwner *owner = self->run.owner;
@@ -601,7 +610,7 @@ static void on_stalled(const char *msg, gpointer data)
     self->stall_msg =
         g_strdup_printf("%s. %s", msg, dmk_runner_stuck_note(_dmk_window_target_is_device(self)));
     if (!self->stop_asked_us)
-        _dmk_window_set_status(self, "Failed: the run stalled");
+        _dmk_window_set_status(self, _("Failed: the run stalled"));
     show_error(self, DMK_E_TIMEOUT, self->stall_msg);
     self->stall_end_id = g_timeout_add_seconds(DMK_STALL_END_S, on_stall_stuck, self);
     if (self->stop_at_stall) {
@@ -745,7 +754,7 @@ void _dmk_window_launch(DmkWindow *self, const DmkRunSpec *spec, const DmkRunSta
     g_clear_pointer(&self->stall_msg, g_free);
     self->run_started_us = g_get_monotonic_time();
     self->stop_asked_us = self->stop_took_us = 0;
-    _dmk_window_set_status(self, "Starting\u2026");
+    _dmk_window_set_status(self, _("Starting\u2026"));
     self->worker = dmk_run_worker_start_held(spec, run_backend(self), &cb, &self->stop_at);
     self->stop_at.count = 0; /* that run's only */
     _dmk_window_set_running_ui(self, TRUE, stop_button);
@@ -760,8 +769,8 @@ void dmk_window_run_lab(DmkWindow *self, gboolean confirmed)
     _dmk_window_hide_error(self);
     if (_dmk_window_target_usage(self) && _dmk_window_lab_writes(self)) {
         /* A lab test that writes: Start says so, and so does a shortcut. */
-        char *why = g_strdup_printf("this lab test writes, and %s is in use (%s); only read "
-                                    "tests run on it",
+        char *why = g_strdup_printf(_("this lab test writes, and %s is in use (%s); only read "
+                                      "tests run on it"),
                                     _dmk_window_target_path(self), _dmk_window_target_usage(self));
         show_error(self, DMK_E_PERM, why);
         g_free(why);
@@ -846,14 +855,15 @@ static gboolean on_stop_stuck(gpointer data)
         return G_SOURCE_REMOVE;
     char msg[512];
     /* A device has no test file (the target cannot change during a run). */
+    /* TRANSLATORS: %s is one of the two sentences on the test file that follow. */
     snprintf(msg, sizeof msg,
-             "The run did not stop within %d s: a call to the operating system is stuck (a "
-             "frozen file system or a hung drive). %s; the run is not complete.",
+             _("The run did not stop within %d s: a call to the operating system is stuck (a "
+               "frozen file system or a hung drive). %s; the run is not complete."),
              DMK_STOP_STUCK_S,
              _dmk_window_target_is_device(self)
-                 ? "The device has no test file: nothing is left on it"
-                 : "Its test file is freed when that call returns or Drivemark exits");
-    _dmk_window_set_status(self, "Not stopped: a call to the OS is stuck");
+                 ? _("The device has no test file: nothing is left on it")
+                 : _("Its test file is freed when that call returns or Drivemark exits"));
+    _dmk_window_set_status(self, _("Not stopped: a call to the OS is stuck"));
     show_error(self, DMK_E_TIMEOUT, msg);
     return G_SOURCE_REMOVE;
 }
@@ -867,8 +877,8 @@ void dmk_window_stop(DmkWindow *self)
     g_free(self->status_at_stop);
     self->status_at_stop = g_strdup(gtk_label_get_text(self->status_label));
     dmk_run_worker_stop(self->worker);
-    _dmk_window_set_status(self, "Stopping\u2026");
-    gtk_window_set_title(GTK_WINDOW(self), DMK_TITLE " \u2014 stopping\u2026");
+    _dmk_window_set_status(self, _("Stopping\u2026"));
+    gtk_window_set_title(GTK_WINDOW(self), _("Drivemark \u2014 stopping\u2026"));
 }
 
 /* Closing during a run stops it first; the window goes once the worker
@@ -935,7 +945,7 @@ gboolean dmk_window_save_result(DmkWindow *self, const char *path, GError **erro
     DmkSaved *s = _dmk_window_current_saved(self);
     s = s ? s : self->last_run;
     if (!s) {
-        g_set_error(error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "there are no results to save yet");
+        g_set_error(error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _("there are no results to save yet"));
         return FALSE;
     }
     if (!dmk_saved_write(s, path, error))

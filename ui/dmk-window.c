@@ -3,12 +3,16 @@
 
 #include <string.h>
 
+#include <glib/gi18n.h>
+
 #include "dmk-widgets.h"
 #include "dmk-target-list.h"
 #include "dmk-text.h"
 
 static const char *const mode_ids[] = {"rw", "read", "write"};
-static const char *const mode_labels[] = {"Read & Write", "Read", "Write"};
+/* TRANSLATORS: the test modes: which directions run (Read the noun, as
+ * in the columns). */
+static const char *const mode_labels[] = {N_("Read & Write"), N_("Read"), N_("Write")};
 
 enum { SIGNAL_RUN_FINISHED, N_SIGNALS };
 static guint signals[N_SIGNALS];
@@ -86,7 +90,7 @@ static gboolean column_shown(DmkWindow *self, DmkMode mode)
 static void mark_read_only(DmkWindow *self)
 {
     const char *usage = _dmk_window_target_usage(self);
-    char *why = usage ? g_strdup_printf("read only: %s", usage) : NULL;
+    char *why = usage ? g_strdup_printf(_("read only: %s"), usage) : NULL;
     for (int r = 0; r < DMK_ROWS_MAX; r++) {
         dmk_tile_set_blocked(self->tiles[r][DMK_MODE_WRITE], why);
         dmk_tile_set_blocked(self->tiles[r][DMK_MODE_MIX], why);
@@ -121,7 +125,8 @@ static void layout_row(DmkWindow *self, int row, const char *name)
     char *label = g_strdelimit(g_strdup(self->row_names[row]), " ", '\n');
     gtk_button_set_label(GTK_BUTTON(self->row_buttons[row]), label);
     g_free(label);
-    char *a11y = g_strdup_printf("Run %s", self->row_names[row]);
+    /* TRANSLATORS: the verb; %s is a test's name (SEQ1M Q8T1), which stays as it is. */
+    char *a11y = g_strdup_printf(_("Run %s"), self->row_names[row]);
     gtk_accessible_update_property(GTK_ACCESSIBLE(self->row_buttons[row]),
                                    GTK_ACCESSIBLE_PROPERTY_LABEL, a11y, -1);
     g_free(a11y);
@@ -136,12 +141,16 @@ static void update_headers(DmkWindow *self)
 {
     /* The Mix column says its ratio, as CrystalDiskMark's "R70%/W30%". */
     int share = g_settings_get_int(self->settings, "mix-read-share");
-    char mix[32];
-    g_snprintf(mix, sizeof mix, "Mix R%d%%/W%d%%", share, 100 - share);
-    const char *const titles[DMK_COLS] = {"Read", "Write", mix};
     const char *unit = dmk_unit_label(_dmk_window_unit(self));
     for (int c = 0; c < DMK_COLS; c++) {
-        char *text = g_strdup_printf("%s [%s]", titles[c], unit);
+        char *text =
+            /* TRANSLATORS: the read results' column; %s is the unit (MB/s, IOPS), kept as it is. */
+            c == 0 ? g_strdup_printf(_("Read [%s]"), unit)
+            /* TRANSLATORS: the write results' column (not the verb); %s is the unit. */
+            : c == 1 ? g_strdup_printf(_("Write [%s]"), unit)
+                     /* TRANSLATORS: the mixed column: its read and write shares in
+                      * percent, then the unit: "Mix R70%/W30% [MB/s]". */
+                     : g_strdup_printf(_("Mix R%d%%/W%d%% [%s]"), share, 100 - share, unit);
         gtk_label_set_text(self->headers[c], text);
         gtk_widget_set_visible(GTK_WIDGET(self->headers[c]), column_shown(self, (DmkMode)c));
         g_free(text);
@@ -192,7 +201,7 @@ static void build_rows(DmkWindow *self)
         gtk_label_set_justify(GTK_LABEL(gtk_button_get_child(GTK_BUTTON(b))), GTK_JUSTIFY_CENTER);
         g_object_set_data(G_OBJECT(b), "dmk-row", GINT_TO_POINTER(r));
         g_signal_connect(b, "clicked", G_CALLBACK(on_run_button_clicked), self);
-        char *tip = g_strdup_printf("Run this test (Ctrl+%d)", r + 1);
+        char *tip = g_strdup_printf(_("Run this test (Ctrl+%d)"), r + 1);
         gtk_widget_set_tooltip_text(b, tip);
         g_free(tip);
         gtk_grid_attach(self->grid, b, 0, r + 2, 1, 1);
@@ -213,14 +222,15 @@ static void build_rows(DmkWindow *self)
 static void reset_button(DmkWindow *self, int row)
 {
     GtkWidget *b = row < 0 ? GTK_WIDGET(self->all_button) : self->row_buttons[row];
-    char *tip = row < 0 ? g_strdup("Run every test of the profile (Ctrl+R)")
-                        : g_strdup_printf("Run this test (Ctrl+%d)", row + 1);
+    char *tip = row < 0 ? g_strdup(_("Run every test of the profile (Ctrl+R)"))
+                        : g_strdup_printf(_("Run this test (Ctrl+%d)"), row + 1);
     gtk_widget_remove_css_class(b, "stop");
     /* A target that cannot work turns Run off, the tooltip saying why. */
     gtk_widget_set_sensitive(b, self->target_problem == NULL);
     if (self->target_problem) {
         g_free(tip);
-        tip = g_strdup_printf("Run is off: %s", self->target_problem);
+        /* TRANSLATORS: the Run buttons are off; %s says why. */
+        tip = g_strdup_printf(_("Run is off: %s"), self->target_problem);
     }
     gtk_widget_set_tooltip_text(b, tip);
     g_free(tip);
@@ -238,14 +248,14 @@ static void block_pages(DmkWindow *self)
 {
     const char *usage = _dmk_window_target_usage(self);
     char *why =
-        self->target_problem ? g_strdup_printf("Start is off: %s", self->target_problem) : NULL;
+        self->target_problem ? g_strdup_printf(_("Start is off: %s"), self->target_problem) : NULL;
     /* A lab test that writes is off; a sweep reads only, and says so. */
     char *lab = why || !usage || !_dmk_window_lab_writes(self)
                     ? g_strdup(why)
-                    : g_strdup_printf("Start is off: this lab test writes, and %s is "
-                                      "in use (%s); only read tests run on it",
+                    : g_strdup_printf(_("Start is off: this lab test writes, and %s is "
+                                        "in use (%s); only read tests run on it"),
                                       _dmk_window_target_path(self), usage);
-    char *sweep = usage ? g_strdup_printf("read only: %s", usage) : NULL;
+    char *sweep = usage ? g_strdup_printf(_("read only: %s"), usage) : NULL;
     if (self->sweep_page) {
         dmk_sweep_page_set_read_only(self->sweep_page, sweep);
         dmk_sweep_page_block_start(self->sweep_page, why);
@@ -259,20 +269,21 @@ static void block_pages(DmkWindow *self)
 
 static void make_stop_button(GtkWidget *b)
 {
-    gtk_button_set_label(GTK_BUTTON(b), "Stop");
+    gtk_button_set_label(GTK_BUTTON(b), _("Stop"));
     gtk_widget_add_css_class(b, "stop");
-    gtk_widget_set_tooltip_text(b, "Stop the run (Esc)");
-    gtk_accessible_update_property(GTK_ACCESSIBLE(b), GTK_ACCESSIBLE_PROPERTY_LABEL, "Stop the run",
-                                   -1);
+    gtk_widget_set_tooltip_text(b, _("Stop the run (Esc)"));
+    gtk_accessible_update_property(GTK_ACCESSIBLE(b), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                   _("Stop the run"), -1);
 }
 
 static void restore_buttons(DmkWindow *self)
 {
     for (int r = -1; r < DMK_ROWS_MAX; r++)
         reset_button(self, r);
-    gtk_button_set_label(self->all_button, "_All");
+    /* TRANSLATORS: the button that runs every test of the profile. */
+    gtk_button_set_label(self->all_button, _("_All"));
     gtk_accessible_update_property(GTK_ACCESSIBLE(self->all_button), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                   "Run all tests", -1);
+                                   _("Run all tests"), -1);
     apply_layout(self, FALSE); /* the test buttons' labels */
 }
 
@@ -345,7 +356,7 @@ static void fill_static_lists(DmkWindow *self)
 {
     static const char *const passes[] = {"1", "2", "3", "4", "5", "6", "7", "8", "9", NULL};
     const char *units[DMK_UNIT_COUNT + 1] = {NULL};
-    const char *modes[] = {mode_labels[0], mode_labels[1], mode_labels[2], NULL};
+    const char *modes[] = {_(mode_labels[0]), _(mode_labels[1]), _(mode_labels[2]), NULL};
     for (int i = 0; i < DMK_UNIT_COUNT; i++)
         units[i] = dmk_unit_label((DmkUnit)i);
     set_strings(self->passes_dd, passes);
@@ -355,8 +366,10 @@ static void fill_static_lists(DmkWindow *self)
     GtkStringList *profiles = gtk_string_list_new(NULL);
     for (int mix = 0; mix < 2; mix++) {
         for (size_t i = 0; i <= dmk_profile_count(); i++) {
-            const char *name = i < dmk_profile_count() ? dmk_profile_at(i)->label : "Custom";
-            char *label = g_strdup_printf("%s%s", name, mix ? " + Mix" : "");
+            /* TRANSLATORS: the profile of the tests Settings > Tests sets. */
+            const char *name = i < dmk_profile_count() ? dmk_profile_at(i)->label : _("Custom");
+            /* TRANSLATORS: a profile with its mixed read and write test; %s is its name. */
+            char *label = mix ? g_strdup_printf(_("%s + Mix"), name) : g_strdup(name);
             gtk_string_list_append(profiles, label);
             g_free(label);
         }
@@ -413,15 +426,15 @@ static void update_target_tooltip(DmkWindow *self)
 {
     const char *path = _dmk_window_target_path(self);
     const char *usage = _dmk_window_target_usage(self);
-    char *tip = usage ? g_strdup_printf("Raw device %s, in use (%s): only read tests run on it\n"
-                                        "(Ctrl+Shift+O chooses a folder instead)",
+    char *tip = usage ? g_strdup_printf(_("Raw device %s, in use (%s): only read tests run on it\n"
+                                          "(Ctrl+Shift+O chooses a folder instead)"),
                                         path, usage)
                 : _dmk_window_target_is_device(self)
-                    ? g_strdup_printf("Raw device %s: write tests destroy the data on it\n"
-                                      "(Ctrl+Shift+O chooses a folder instead)",
+                    ? g_strdup_printf(_("Raw device %s: write tests destroy the data on it\n"
+                                        "(Ctrl+Shift+O chooses a folder instead)"),
                                       path)
-                    : g_strdup_printf("The test file goes into %s\n(Ctrl+Shift+O chooses "
-                                      "another folder)",
+                    : g_strdup_printf(_("The test file goes into %s\n(Ctrl+Shift+O chooses "
+                                        "another folder)"),
                                       path ? path : "?");
     gtk_widget_set_tooltip_text(GTK_WIDGET(self->target_dd), tip);
     g_free(tip);
@@ -464,14 +477,14 @@ static void update_target_state(DmkWindow *self)
     DmkTargetItem *item = gtk_drop_down_get_selected_item(self->target_dd);
     g_clear_pointer(&self->target_problem, g_free);
     if (!item)
-        self->target_problem = g_strdup("no target is chosen");
+        self->target_problem = g_strdup(_("no target is chosen"));
     else
         check_target(self, item);
     if (dmk_window_is_running(self))
         return; /* the run's end puts the buttons back, with this */
     const char *usage = item ? dmk_target_item_get_usage(item) : NULL;
-    char *status = self->target_problem ? g_strdup_printf("Run is off: %s", self->target_problem)
-                   : usage ? g_strdup_printf("%s is in use (%s): only read tests run on it",
+    char *status = self->target_problem ? g_strdup_printf(_("Run is off: %s"), self->target_problem)
+                   : usage ? g_strdup_printf(_("%s is in use (%s): only read tests run on it"),
                                              dmk_target_item_get_path(item), usage)
                            : NULL;
     if (status)

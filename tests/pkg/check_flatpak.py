@@ -62,7 +62,7 @@ def test_id_is_the_apps():
     m = manifest()
     metainfo = os.path.join(SRC, "resources", APP_ID + ".metainfo.xml.in")
     mid = ET.parse(metainfo).getroot().findtext("id")
-    desktop = os.path.join(SRC, "resources", APP_ID + ".desktop")
+    desktop = os.path.join(SRC, "resources", APP_ID + ".desktop.in")
     check(m["id"] == APP_ID == mid and os.path.exists(desktop),
           f"manifest id {m['id']}, metainfo id {mid}, desktop file {desktop}")
     check(m["command"] == "drivemark", f"command {m['command']}")
