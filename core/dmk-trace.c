@@ -516,13 +516,13 @@ int dmk_trace_replay(const DmkTrace *t, const DmkReplayParams *p, DmkReplayStats
         }
         now = dmk_clock_ns();
         if (r.inflight) {
+            /* Wait for a completion, or only until the next request is due
+             * (none at all when it is due already: take what completed). */
+            bool until_due = waiting_time && r.inflight < qd;
             uint64_t timeout = 100000000ULL;
-            if (waiting_time && due > now && due - now < timeout)
-                timeout = due - now;
-            bool full = r.inflight >= qd;
-            /* Wait for a completion, or only until the next request is due. */
-            bool until_due = waiting_time && !full;
-            rc = reap(&r, 1, until_due ? timeout : 100000000ULL, err);
+            if (until_due)
+                timeout = due > now ? (due - now < timeout ? due - now : timeout) : 0;
+            rc = reap(&r, timeout ? 1 : 0, timeout, err);
         } else if (waiting_time) {
             sleep_until(p, due);
         }
