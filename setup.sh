@@ -154,8 +154,8 @@ sanitized_tests() {
     return "$rc"
 }
 
-# The libFuzzer targets (tests/fuzz): the CSV reader and the command-line
-# parser, FUZZ_SECONDS each, side by side. Only they and the libraries they
+# The libFuzzer targets (tests/fuzz): the CSV reader, the command-line
+# parser and the trace parser, FUZZ_SECONDS each, side by side. Only they and the libraries they
 # link are built in FUZZ_BUILD. A crash fails the run; the input that caused
 # it stays in $FUZZ_BUILD/tests/fuzz/*-out/crashes and its path is printed.
 fuzz_tests() {
@@ -165,7 +165,7 @@ fuzz_tests() {
             -Dc_args=-fno-sanitize-recover=undefined || return 1
     fi
     meson configure "$FUZZ_BUILD" -Dfuzz_seconds="$FUZZ_SECONDS" || return 1
-    ninja -C "$FUZZ_BUILD" tests/fuzz/fuzz-csv tests/fuzz/fuzz-cli || return 1
+    ninja -C "$FUZZ_BUILD" tests/fuzz/fuzz-csv tests/fuzz/fuzz-cli tests/fuzz/fuzz-trace || return 1
     meson test -C "$FUZZ_BUILD" --no-rebuild --print-errorlogs --num-processes 2 --suite fuzz
 }
 
