@@ -40,8 +40,10 @@ QUICK = ["--profile", "demo"] + t.QUICK
 # A run that cannot end by itself before the question is answered: a 30 s pass.
 LONG = ["--profile", "demo", "--size", "64MiB", "--passes", "1", "--measure", "30",
         "--warmup", "0", "--interval", "0"]
+# The desktop file's source: the build merges its translations into the
+# installed one, and adds no key.
 DESKTOP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "resources",
-                       "io.github.drivemark.drivemark.desktop")
+                       "io.github.drivemark.drivemark.desktop.in")
 
 
 def asked(lines):
