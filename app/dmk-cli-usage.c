@@ -9,21 +9,27 @@
 #include "dmk-cli-private.h"
 #include "dmk-i18n.h"
 
+/* The commands an option group's heading names, as typed; the lab tests
+ * as a phrase (marked for --help, English in the man page). */
+static const struct {
+    unsigned bit;
+    const char *name;
+} command_names[] = {{DMK_CMD_RUN, "run"},
+                     {DMK_CMD_SWEEP, "sweep"},
+                     {DMK_CMD_SHOW, "show"},
+                     {DMK_CMD_CHART, "chart"},
+                     /* TRANSLATORS: in --help's "Options of run and the lab tests:". */
+                     {DMK_CMD_LAB, DMK_N_("the lab tests")}};
+
+#define N_COMMAND_NAMES (sizeof command_names / sizeof command_names[0])
+
 const char *_dmk_cli_heading(unsigned commands, char *buf, size_t len)
 {
-    static const struct {
-        unsigned bit;
-        const char *name;
-    } names[] = {{DMK_CMD_RUN, "run"},
-                 {DMK_CMD_SWEEP, "sweep"},
-                 {DMK_CMD_SHOW, "show"},
-                 {DMK_CMD_CHART, "chart"},
-                 {DMK_CMD_LAB, "the lab tests"}};
     int used = snprintf(buf, len, "%s", commands ? "" : "every command");
-    for (size_t i = 0; i < sizeof names / sizeof names[0] && used >= 0 && (size_t)used < len; i++)
-        if (commands & names[i].bit)
+    for (size_t i = 0; i < N_COMMAND_NAMES && used >= 0 && (size_t)used < len; i++)
+        if (commands & command_names[i].bit)
             used += snprintf(buf + used, len - (size_t)used, "%s%s", used ? " and " : "",
-                             names[i].name);
+                             command_names[i].name);
     return buf;
 }
 
@@ -36,26 +42,17 @@ static void print_heading(FILE *f, unsigned commands)
         fputs(DMK_("\nOptions of every command:\n"), f);
         return;
     }
-    static const struct {
-        unsigned bit;
-        const char *name;
-    } names[] = {{DMK_CMD_RUN, "run"},
-                 {DMK_CMD_SWEEP, "sweep"},
-                 {DMK_CMD_SHOW, "show"},
-                 {DMK_CMD_CHART, "chart"},
-                 /* TRANSLATORS: in --help's "Options of run and the lab tests:". */
-                 {DMK_CMD_LAB, DMK_N_("the lab tests")}};
     /* TRANSLATORS: joins two command names in --help's "Options of run and sweep:". */
     const char *and_word = DMK_(" and ");
     char words[128];
     int used = 0;
     words[0] = '\0';
-    for (size_t i = 0;
-         i < sizeof names / sizeof names[0] && used >= 0 && (size_t)used < sizeof words; i++)
-        if (commands & names[i].bit)
+    for (size_t i = 0; i < N_COMMAND_NAMES && used >= 0 && (size_t)used < sizeof words; i++)
+        if (commands & command_names[i].bit)
             used +=
                 snprintf(words + used, sizeof words - (size_t)used, "%s%s", used ? and_word : "",
-                         names[i].bit == DMK_CMD_LAB ? DMK_(names[i].name) : names[i].name);
+                         command_names[i].bit == DMK_CMD_LAB ? DMK_(command_names[i].name)
+                                                             : command_names[i].name);
     /* TRANSLATORS: %s is a list of drivemark-cli's commands (run, sweep, show, chart), typed as
      * they are. */
     fprintf(f, DMK_("\nOptions of %s:\n"), words);

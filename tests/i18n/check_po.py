@@ -43,25 +43,37 @@ def unquote(s):
     return re.sub(r"\\(.)", lambda m: ESCAPES.get(m.group(1), m.group(0)), s)
 
 
-def msgids(pot_text):
-    """{(msgctxt, msgid, msgid_plural)} of a .pot, the header left out."""
-    out, cur, key = set(), {}, None
+def po_entries(pot_text):
+    """[(msgctxt, msgid, msgid_plural, flags)] of a .pot or .po, the header
+    left out; flags is the entry's "#," line or ""."""
+    out, cur, key = [], {}, None
+
+    def close():
+        if cur.get("msgid"):
+            out.append((cur.get("msgctxt"), cur["msgid"], cur.get("msgid_plural"),
+                        cur.get("flags", "")))
+
     for line in pot_text.splitlines() + [""]:
         m = re.match(r'^(msgctxt|msgid|msgid_plural|msgstr(?:\[\d+\])?) "(.*)"$', line)
-        if m:
+        if line.startswith("#,"):
+            cur["flags"] = line
+        elif m:
             if m.group(1) == "msgctxt" or (m.group(1) == "msgid" and "msgid" in cur):
-                if cur.get("msgid"):
-                    out.add((cur.get("msgctxt"), cur["msgid"], cur.get("msgid_plural")))
-                cur = {}
+                close()
+                cur = {"flags": cur["flags"]} if "flags" in cur and "msgid" not in cur else {}
             key = m.group(1)
             cur[key] = unquote(m.group(2))
         elif line.startswith('"') and key:
             cur[key] += unquote(line[1:-1])
         elif not line.strip():
-            if cur.get("msgid"):
-                out.add((cur.get("msgctxt"), cur["msgid"], cur.get("msgid_plural")))
+            close()
             cur, key = {}, None
     return out
+
+
+def msgids(pot_text):
+    """{(msgctxt, msgid, msgid_plural)} of a .pot, the header left out."""
+    return {(c, i, p) for c, i, p, _ in po_entries(pot_text)}
 
 
 def test_template_is_current():

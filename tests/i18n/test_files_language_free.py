@@ -19,7 +19,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import dmktest  # noqa: E402
-from check_po import unquote  # noqa: E402
+from check_po import po_entries  # noqa: E402
 from dmktest import Dir, Skip, check  # noqa: E402
 
 CLI = sys.argv[1]
@@ -40,26 +40,6 @@ def quote(s):
         "\t", "\\t") + '"'
 
 
-def entries(pot_text):
-    """[(msgctxt, msgid, msgid_plural, flags)] of the template."""
-    out, cur, key = [], {}, None
-    for line in pot_text.splitlines() + [""]:
-        m = re.match(r'^(msgctxt|msgid|msgid_plural|msgstr(?:\[\d+\])?) "(.*)"$', line)
-        if line.startswith("#,"):
-            cur["flags"] = line
-        elif m:
-            key = m.group(1)
-            cur[key] = unquote(m.group(2))
-        elif line.startswith('"') and key:
-            cur[key] += unquote(line[1:-1])
-        elif not line.strip():
-            if cur.get("msgid"):
-                out.append((cur.get("msgctxt"), cur["msgid"], cur.get("msgid_plural"),
-                            cur.get("flags", "")))
-            cur, key = {}, None
-    return out
-
-
 def pseudo(text):
     """MARK after any leading newlines, so a message keeps its layout."""
     stripped = text.lstrip("\n")
@@ -72,7 +52,7 @@ def pseudo_catalog(localedir):
         raise Skip("msgfmt is missing (Debian: apt-get install gettext)")
     lines = ['msgid ""', 'msgstr ""', '"Content-Type: text/plain; charset=UTF-8\\n"',
              '"Plural-Forms: nplurals=2; plural=(n != 1);\\n"', '"Language: xx\\n"', ""]
-    for ctxt, msgid, plural, flags in entries(POT.read_text(encoding="utf-8")):
+    for ctxt, msgid, plural, flags in po_entries(POT.read_text(encoding="utf-8")):
         if flags:
             lines.append(flags)
         if ctxt is not None:
