@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "dmk-hist.h"
+#include "dmk-platform.h"
 #include "dmk-rng.h"
 
 static const char ver2[] = "fio version 2 iolog";
@@ -242,9 +243,12 @@ int dmk_trace_parse(const char *text, size_t len, const char *path, DmkTrace *ou
 int dmk_trace_load(const char *path, DmkTrace *out, DmkError *err)
 {
     memset(out, 0, sizeof *out);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return dmk_error_errno(err, errno, "cannot open the trace %s", path);
+    /* A FIFO with no writer would block the open forever, a device is no
+     * trace: only a regular file is read (as result files are). */
+    FILE *f = NULL;
+    int orc = dmk_os_open_input(path, &f, err);
+    if (orc != DMK_OK)
+        return orc;
     size_t cap = 1 << 16, n = 0;
     char *buf = malloc(cap);
     int rc = buf ? DMK_OK : dmk_error_set(err, DMK_E_NOMEM, 0, "%s: out of memory", path);
@@ -430,7 +434,7 @@ int dmk_trace_replay(const DmkTrace *t, const DmkReplayParams *p, DmkReplayStats
     size_t next = 0;
     while (rc == DMK_OK && (next < t->n || r.inflight)) {
         if (stopping(p)) {
-            rc = dmk_error_set(err, DMK_E_STOPPED, 0, "stopped");
+            rc = dmk_error_set(err, DMK_E_STOPPED, 0, "stopped by the user");
             break;
         }
         /* What is due now goes in one submit. */

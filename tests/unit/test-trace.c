@@ -13,6 +13,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifndef _WIN32
+#include <sys/stat.h>
+#include <unistd.h>
+#endif
 
 #include "dmk-platform.h"
 #include "dmk-pool.h"
@@ -144,6 +148,20 @@ static void test_malformed(void)
     /* A missing file names its path. */
     DMK_CHECK_INT(dmk_trace_load("/nonexistent/x.iolog", &t, &err) < 0, 1);
     DMK_CHECK_HAS(err.msg, "/nonexistent/x.iolog");
+    /* A folder is no trace; nor is a FIFO, which would block a plain
+     * open forever: both are refused at once, saying what they are. */
+    DMK_CHECK_INT(dmk_trace_load(dmk_test_tmpdir(), &t, &err) < 0, 1);
+    DMK_CHECK_HAS(err.msg, dmk_test_tmpdir());
+#ifndef _WIN32
+    char fifo[1100];
+    snprintf(fifo, sizeof fifo, "%s/trace-fifo-%d", dmk_test_tmpdir(), (int)getpid());
+    remove(fifo);
+    DMK_CHECK_INT(mkfifo(fifo, 0600), 0);
+    DMK_CHECK_INT(dmk_trace_load(fifo, &t, &err) < 0, 1);
+    printf("# %s\n", err.msg);
+    DMK_CHECK_HAS(err.msg, fifo);
+    remove(fifo);
+#endif
 }
 
 static void test_map(void)
