@@ -301,8 +301,9 @@ int dmk_linux_device_trim(DmkLinuxTarget *t, DmkTrimReport *rep, DmkError *err)
     }
     int e = errno;
     if (e == EOPNOTSUPP || e == ENOTTY || e == EINVAL) {
+        char why[128];
         snprintf(rep->note, sizeof rep->note, "TRIM: %.400s does not support discard (%s).", t->dir,
-                 strerror(e));
+                 dmk_linux_errno_text_c(e, why, sizeof why));
         return DMK_OK;
     }
     return dmk_error_os(err, dmk_error_from_errno(e), e,

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <glob.h>
+#include <locale.h>
 #include <limits.h>
 #include <linux/fs.h>
 #include <stdio.h>
@@ -15,6 +16,15 @@
 #include <unistd.h>
 
 /* ---- small sysfs readers and the temperature ------------------------------ */
+
+const char *dmk_linux_errno_text_c(int e, char *buf, size_t len)
+{
+    locale_t c = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+    snprintf(buf, len, "%s", c ? strerror_l(e, c) : strerror(e));
+    if (c)
+        freelocale(c);
+    return buf;
+}
 
 bool dmk_linux_read_line(const char *path, char *buf, size_t len)
 {
@@ -130,6 +140,7 @@ static void fitrim(const char *mount_point, DmkTrimReport *rep, char *say, size_
     int fd = open(mount_point, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     struct fstrim_range range = {0, UINT64_MAX, 0};
     int e = fd < 0 ? errno : ioctl(fd, FITRIM, &range) == 0 ? 0 : errno;
+    char why[128];
     if (fd >= 0)
         close(fd);
     if (e == 0) {
@@ -141,9 +152,10 @@ static void fitrim(const char *mount_point, DmkTrimReport *rep, char *say, size_
         snprintf(say, len,
                  "FITRIM on %s was not permitted (%s): it needs root (CAP_SYS_ADMIN), so only "
                  "the file's blocks were released.",
-                 mount_point, strerror(e));
+                 mount_point, dmk_linux_errno_text_c(e, why, sizeof why));
     } else {
-        snprintf(say, len, "FITRIM on %s is not possible (%s).", mount_point, strerror(e));
+        snprintf(say, len, "FITRIM on %s is not possible (%s).", mount_point,
+                 dmk_linux_errno_text_c(e, why, sizeof why));
     }
 }
 

@@ -11,6 +11,11 @@
 
 #include "dmk-platform.h"
 
+/* The OS's text for errno e as the C locale has it, whatever the user's
+ * LC_MESSAGES: for notes that go into result files, which stay the same
+ * in every language (an error shown to the user takes strerror's). */
+const char *dmk_linux_errno_text_c(int e, char *buf, size_t len);
+
 /* Reads the first line of a small text file (sysfs, procfs), trimmed of
  * trailing blanks; false and "" when it cannot. */
 bool dmk_linux_read_line(const char *path, char *buf, size_t len);

@@ -324,7 +324,8 @@ static DmkStorage walk_path(Walk *w, const char *path)
 {
     struct stat st;
     if (stat(path, &st) != 0) {
-        say(w, "something unknown (%s: %s)", path, strerror(errno));
+        char why[128];
+        say(w, "something unknown (%s: %s)", path, dmk_linux_errno_text_c(errno, why, sizeof why));
         return DMK_STORAGE_UNKNOWN;
     }
     return walk_fs_of(w, st.st_dev, path);

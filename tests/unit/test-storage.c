@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <limits.h>
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "dmk-drive-linux.h"
 #include "dmk-storage-linux.h"
 #include "dmk-test-tree.h"
 #include "dmk-test.h"
@@ -327,10 +329,31 @@ static void test_long_overlay_options(void)
     free(table);
 }
 
+/* Notes that go into result files carry the OS's error text as the C
+ * locale has it, whatever LC_MESSAGES says: files stay the same in every
+ * language (drivemark-cli and the window set LC_MESSAGES from the user's
+ * environment, and glibc translates strerror). */
+static void test_file_notes_errno_in_c(void)
+{
+    char buf[128];
+    DMK_CHECK_STR(dmk_linux_errno_text_c(EPERM, buf, sizeof buf), "Operation not permitted");
+    const char *old = setlocale(LC_MESSAGES, NULL);
+    char *saved = old ? strdup(old) : NULL;
+    if (!setlocale(LC_MESSAGES, "de_DE.UTF-8")) {
+        free(saved);
+        DMK_SKIP("no de_DE.UTF-8 locale to translate strerror (setup.sh test makes one)");
+    }
+    printf("# de: strerror says \"%s\"\n", strerror(EPERM));
+    DMK_CHECK_STR(dmk_linux_errno_text_c(EPERM, buf, sizeof buf), "Operation not permitted");
+    setlocale(LC_MESSAGES, saved ? saved : "C");
+    free(saved);
+}
+
 int main(void)
 {
     make_tree();
     DMK_TEST(test_disk_and_partition);
+    DMK_TEST(test_file_notes_errno_in_c);
     DMK_TEST(test_dm_over_disk_and_ram_loop);
     DMK_TEST(test_md_over_disks);
     DMK_TEST(test_ram_devices);
