@@ -5,6 +5,7 @@
 #include <glib/gi18n.h>
 
 #include "dmk-app.h"
+#include "dmk-language.h"
 
 /* The window in the user's language: the catalogs of the domain
  * 'drivemark' (po/), which GtkBuilder's templates and menus use too, as
@@ -15,6 +16,10 @@
 static void init_i18n(void)
 {
     setlocale(LC_ALL, "");
+    /* View > Language's choice; gtk_init must not set the locale again
+     * (it would undo a C locale's LC_MESSAGES made C.UTF-8). */
+    dmk_language_apply_saved();
+    gtk_disable_setlocale();
 #ifdef G_OS_WIN32
     char *dir = g_win32_get_package_installation_directory_of_module(NULL);
     char *localedir = g_build_filename(dir ? dir : ".", "share", "locale", NULL);

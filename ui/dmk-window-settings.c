@@ -10,7 +10,10 @@
 #include <math.h>
 #include <string.h>
 
+#include <glib/gi18n.h>
+
 #include "dmk-app.h"
+#include "dmk-language.h"
 #include "dmk-plot.h"
 #include "dmk-settings-dialog.h"
 #include "dmk-shortcuts.h"
@@ -392,6 +395,23 @@ static void fill_zoom_menu(GtkApplication *app)
     }
 }
 
+/* ---- Language ------------------------------------------------------------------------ */
+
+/* The texts on screen were made in the language in force: a change says
+ * when it applies, in the language the user reads now. */
+static void on_language_setting(GSettings *settings, const char *key, DmkWindow *self)
+{
+    char *code = g_settings_get_string(settings, key);
+    char *text = strcmp(code, dmk_language_in_force()) == 0
+                     ? g_strdup_printf(_("Language: %s."), dmk_language_name(code))
+                     /* TRANSLATORS: %s is a language's own name (Русский, Čeština). */
+                     : g_strdup_printf(_("Language: %s. It applies when Drivemark starts again."),
+                                       dmk_language_name(code));
+    _dmk_window_set_status(self, text);
+    g_free(text);
+    g_free(code);
+}
+
 /* ---- Keyboard Shortcuts ------------------------------------------------------------- */
 
 static void on_shortcuts_destroy(GtkWidget *w, DmkWindow *self)
@@ -439,8 +459,10 @@ void _dmk_window_settings_init(DmkWindow *self)
     g_action_map_add_action_entries(G_ACTION_MAP(self), entries, G_N_ELEMENTS(entries), self);
     add_setting_action(self, "theme");
     add_setting_action(self, "zoom");
+    add_setting_action(self, "language");
     add_time_actions(self, app);
     fill_zoom_menu(app);
+    dmk_language_fill_menu(app ? gtk_application_get_menu_by_id(app, "language-menu") : NULL);
     gtk_widget_add_css_class(GTK_WIDGET(self), "dmk-main");
     /* What GTK chose before we touched it (settings.ini, XSettings). */
     g_object_get(gtk_settings_get_default(), "gtk-application-prefer-dark-theme",
@@ -448,6 +470,7 @@ void _dmk_window_settings_init(DmkWindow *self)
     self->portal_scheme = -1;
     g_signal_connect(self->settings, "changed::theme", G_CALLBACK(on_theme_setting), self);
     g_signal_connect(self->settings, "changed::zoom", G_CALLBACK(on_zoom_setting), self);
+    g_signal_connect(self->settings, "changed::language", G_CALLBACK(on_language_setting), self);
     g_signal_connect_swapped(self->settings, "changed::mix-read-share",
                              G_CALLBACK(_dmk_window_resync), self);
     apply_theme(self);
@@ -553,6 +576,20 @@ void _dmk_window_dump_settings(DmkWindow *self, GString *s)
     g_object_get(gtk_settings_get_default(), "gtk-application-prefer-dark-theme", &dark, NULL);
     g_string_append_printf(s, "theme\t%s\t%s\n", theme, dark ? "dark" : "light");
     g_free(theme);
+    /* The saved language, the one in force and the menu's choices. */
+    char *language = g_settings_get_string(self->settings, "language");
+    g_string_append_printf(s, "language\t%s\t%s\n", language, dmk_language_in_force());
+    g_free(language);
+    GMenuModel *languages = G_MENU_MODEL(gtk_application_get_menu_by_id(
+        gtk_window_get_application(GTK_WINDOW(self)), "language-menu"));
+    for (int i = 0; languages && i < g_menu_model_get_n_items(languages); i++) {
+        char *label = NULL, *target = NULL;
+        g_menu_model_get_item_attribute(languages, i, G_MENU_ATTRIBUTE_LABEL, "s", &label);
+        g_menu_model_get_item_attribute(languages, i, G_MENU_ATTRIBUTE_TARGET, "s", &target);
+        g_string_append_printf(s, "language-choice\t%s\t%s\n", target, label);
+        g_free(label);
+        g_free(target);
+    }
     /* The zoom as the tests measure it: a column header's and the first
      * tile's allocated height, in logical pixels. */
     g_string_append_printf(s, "zoom\t%d\t%d\t%d\n", g_settings_get_int(self->settings, "zoom"),

@@ -301,7 +301,10 @@ static int add_blk_at(Graph *g, dev_t dev, const char *dir, int parent, Rel rel,
                             "its storage (%s) cannot be read, so its users cannot be checked",
                             g->target, link);
     const char *slash = strrchr(nd->sysfs, '/');
-    snprintf(nd->name, sizeof nd->name, "%s", slash ? slash + 1 : nd->sysfs);
+    /* A kernel name is short (DISK_NAME_LEN); the bound keeps -O0's
+     * -Wformat-truncation quiet, which cannot know it. */
+    snprintf(nd->name, sizeof nd->name, "%.*s", (int)sizeof nd->name - 1,
+             slash ? slash + 1 : nd->sysfs);
     nd->kind = NODE_BLK;
     nd->dev = dev;
     nd->parent = parent;

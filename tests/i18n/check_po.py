@@ -4,7 +4,10 @@
 xgettext finds today (a string marked but not in po/drivemark.pot fails,
 and one left in the template after its source went), po/POTFILES.in lists
 every file with a marked string (tests/i18n/i18n_files.py's rule), and
-every user-visible property of the .ui templates is translatable.
+every user-visible property of the .ui templates is translatable; every
+catalog po/LINGUAS names is complete for the template (no untranslated or
+fuzzy entry, msgfmt --check clean: formats, plural forms, accelerators)
+and has its row in View > Language's table (ui/dmk-language.c).
 
 Usage: check_po.py SOURCE_DIR XGETTEXT_ARG...   (po/meson.build's
 dmk_xgettext_args; the glib preset's keywords are added here)"""
@@ -118,6 +121,47 @@ def test_ui_properties_translatable():
             if m and 'translatable="yes"' not in m.group(3):
                 bad.append(f"{ui.relative_to(SRC)}:{n}")
     check(not bad, f"user-visible properties without translatable=\"yes\": {bad}")
+
+
+def linguas():
+    return [l.strip() for l in (SRC / "po" / "LINGUAS").read_text().splitlines()
+            if l.strip() and not l.startswith("#")]
+
+
+def test_catalogs_complete():
+    msgfmt = shutil.which("msgfmt")
+    if not msgfmt:
+        raise Skip("msgfmt is missing (Debian: apt-get install gettext)")
+    langs = linguas()
+    check(langs, "po/LINGUAS names no catalog")
+    template = msgids((SRC / "po" / "drivemark.pot").read_text(encoding="utf-8"))
+    report = []
+    for lang in langs:
+        po = SRC / "po" / f"{lang}.po"
+        check(po.exists(), f"po/LINGUAS names {lang}, but po/{lang}.po is missing")
+        r = subprocess.run([msgfmt, "--check", "--check-accelerators=_", "--statistics",
+                            "-o", os.devnull, str(po)], capture_output=True, text=True,
+                           env=dict(os.environ, LC_ALL="C"))
+        check(r.returncode == 0, f"msgfmt --check po/{lang}.po: {r.stderr.strip()}")
+        stats = r.stderr.strip()
+        check("untranslated" not in stats and "fuzzy" not in stats,
+              f"po/{lang}.po is incomplete: {stats} (meson compile -C build drivemark-update-po, "
+              "then translate what is new)")
+        entries = po_entries(po.read_text(encoding="utf-8"))
+        have = {(c, i, p) for c, i, p, flags in entries if "fuzzy" not in flags}
+        missing = sorted(m[1] for m in template - have)
+        check(not missing, f"po/{lang}.po lacks {len(missing)} strings of the template, "
+              f"e.g. {missing[:3]}")
+        report.append(f"{lang}: {stats}")
+    return "; ".join(report)
+
+
+def test_language_menu_has_every_catalog():
+    table = (SRC / "ui" / "dmk-language.c").read_text(encoding="utf-8")
+    codes = re.findall(r'^\s*\{"([a-zA-Z_]+)", ', table, re.M)
+    missing = [l for l in linguas() if l not in codes]
+    check(not missing, f"ui/dmk-language.c's table has no row for {missing}")
+    return f"table: {codes}"
 
 
 if __name__ == "__main__":

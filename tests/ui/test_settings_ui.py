@@ -307,9 +307,45 @@ def test_save_dialogs_open():
         return "2 dialogs opened"
 
 
+def test_language_menu():
+    """View > Language offers System, English and each built catalog in its
+    own name; choosing Русский saves it and says it applies on the next
+    start, which is in Russian (the column headers, the menu's System);
+    English back gives English texts under the same locale."""
+    catalogs = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(t.APP))), "po")
+    with Config() as cfg:
+        env = dict(cfg.env, DMK_TEST_LOCALEDIR=catalogs)
+        rc, lines, err, _ = t.run_app(["--activate", "language('ru')", "--dump-tiles",
+                                       "--quit-when-done"], env=env)
+        check(rc == 0, f"exit {rc}; stderr: {err}")
+        choices = [r[:2] for r in rows(lines, "language-choice")]
+        want = [["system", "System"], ["en", "English"], ["cs", "Čeština"], ["de", "Deutsch"],
+                ["ru", "Русский"]]
+        check(choices == want, f"Language menu {choices}, expected {want}")
+        check(rows(lines, "language") == [["ru", "system"]], f"language {rows(lines, 'language')}")
+        status = field(lines, "status") or ""
+        check("Русский" in status and "starts again" in status, f"status line: {status!r}")
+        check("language='ru'" in cfg.text(), f"the language was not saved:\n{cfg.text()}")
+        rc, lines, err, _ = t.run_app(["--dump-tiles", "--quit-when-done"], env=env)
+        columns = [r[0] for r in rows(lines, "column")]
+        check(rc == 0 and rows(lines, "language") == [["ru", "ru"]],
+              f"restart: exit {rc}, language {rows(lines, 'language')}; stderr: {err}")
+        check(columns[:2] == ["Чтение [MB/s]", "Запись [MB/s]"], f"columns in Russian: {columns}")
+        check(["system", "Системный"] in [r[:2] for r in rows(lines, "language-choice")],
+              f"menu: {rows(lines, 'language-choice')}")
+        rc, lines, err, _ = t.run_app(["--activate", "language('en')", "--dump-tiles",
+                                       "--quit-when-done"], env=env)
+        rc, lines, err, _ = t.run_app(["--dump-tiles", "--quit-when-done"], env=env)
+        columns = [r[0] for r in rows(lines, "column")]
+        check(rows(lines, "language") == [["en", "en"]] and columns[0] == "Read [MB/s]",
+              f"English again: language {rows(lines, 'language')}, columns {columns}")
+        return f"columns in Russian, then {columns[0]!r}"
+
+
 TESTS = [test_dialog_edits_tile_and_run, test_dialog_saved_and_reset, test_dialog_screenshot,
          test_measure_menu_shows_value_in_force, test_size_list_reaches_64gib,
-         test_save_text_equals_copy, test_save_image_png, test_theme_dark, test_zoom_200,
+         test_save_text_equals_copy, test_save_image_png, test_theme_dark, test_language_menu,
+         test_zoom_200,
          test_shortcuts_window, test_help_opens_installed_readme, test_compare_copy_and_save_text,
          test_save_dialogs_open]
 
