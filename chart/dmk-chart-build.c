@@ -215,6 +215,15 @@ static int cmp_x(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* A line's direction in a legend: the files' word (dmk_mode_name), in
+ * the reader's language. */
+static const char *mode_word(DmkMode m)
+{
+    /* TRANSLATORS: a line's direction in a chart's legend, lower case
+     * ("RND4K T1 read - Samsung SSD 970"): reads, writes or a mix. */
+    return m == DMK_MODE_READ ? DMK_("read") : m == DMK_MODE_WRITE ? DMK_("write") : DMK_("mix");
+}
+
 /* A line's legend name: "Read" or "Read (RND4K T1)" by direction; else
  * "<result> - read", or "RND4K T1 read - <result>" where several lines
  * share a direction: what tells them apart goes first, where the legend's
@@ -232,11 +241,11 @@ static void line_name(const Ctx *c, size_t f, const DmkTest *t0, char *buf, size
     }
     result_label(c, f, who, sizeof who);
     if (several) {
-        snprintf(head, sizeof head, "%s %s - ", what, dmk_mode_name(t0->mode));
+        snprintf(head, sizeof head, "%s %s - ", what, mode_word(t0->mode));
         snprintf(buf, len, "%s", head);
         join_label(buf + strlen(head), len - strlen(head), who, "");
     } else {
-        snprintf(head, sizeof head, " - %s", dmk_mode_name(t0->mode));
+        snprintf(head, sizeof head, " - %s", mode_word(t0->mode));
         join_label(buf, len, who, head);
     }
 }
