@@ -3,6 +3,7 @@
  * not start at zero exaggerates differences between drives), powers of
  * two for queue depths and block sizes, gridlines and axis titles. */
 #include "dmk-chart-private.h"
+#include "dmk-i18n.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -412,7 +413,12 @@ static void draw_titles(DmkChartCtx *c)
         /* Said on the axis: a reader must not compare bar heights as on a
          * linear one. */
         char t[200];
-        snprintf(t, sizeof t, "%s%slog scale", c->m->y_title, c->m->y_title[0] ? ", " : "");
+        if (c->m->y_title[0])
+            /* TRANSLATORS: a chart's value axis title: the axis's own title
+             * ("MB/s (10^6 B/s)"), then that its scale is logarithmic. */
+            snprintf(t, sizeof t, DMK_("%s, log scale"), c->m->y_title);
+        else
+            snprintf(t, sizeof t, "%s", DMK_("log scale"));
         draw_y_title(c, t, false);
         if (c->probe)
             snprintf(c->probe->y_title, sizeof c->probe->y_title, "%s", t);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dmk-i18n.h"
 #include "dmk-report.h"
 #include "dmk-size.h"
 
@@ -40,9 +41,15 @@ static bool by_direction(const Ctx *c)
     return c->opt.one_by_direction && c->n == 1;
 }
 
-static const char *pattern_title(DmkPattern p)
+/* The data written, as a subtitle says it: a whole phrase per kind, for
+ * the translator (dmk_data_name's word is the files', never translated). */
+static const char *data_phrase(bool same, DmkDataKind d)
 {
-    return p == DMK_PATTERN_SEQ ? "Sequential" : "Random";
+    if (!same)
+        /* TRANSLATORS: the data the results wrote: some random, some zeros. */
+        return DMK_("random and zero data");
+    /* TRANSLATORS: the data a test wrote: random bytes, or zeros. */
+    return d == DMK_DATA_ZERO ? DMK_("zero data") : DMK_("random data");
 }
 
 /* Room for the largest chart: every test of every result a series. */
@@ -129,13 +136,19 @@ static void set_subtitle(const Ctx *c)
     if (by_direction(c))
         dmk_result_label(r, true, who, sizeof who); /* the target's path says little here */
     dmk_result_area(r, file, sizeof file);          /* "1 GiB test file", a device's "region of" */
-    snprintf(passes, sizeof passes, "best of %u x %s s", r->passes,
+    /* TRANSLATORS: the best of so many passes, each so many seconds long. */
+    snprintf(passes, sizeof passes,
+             dmk_ngettext("best of %u x %s s", "best of %u x %s s", r->passes), r->passes,
              dmk_format_double(r->measure_s, 1, meas, sizeof meas));
     DmkChartModel *m = &c->b->model;
-    snprintf(m->subtitle, sizeof m->subtitle, "%s%sDrivemark %s, %s, %s, %s data", who,
-             who[0] ? " - " : "", r->version, size_same ? file : "test file sizes differ",
-             passes_same ? passes : "passes differ",
-             data_same ? dmk_data_name(r->data) : "random and zero");
+    /* TRANSLATORS: a chart's subtitle: the version, the area tested ("1 GiB
+     * test file"), the passes ("best of 5 x 5 s") and the data written
+     * ("random data"). */
+    int at = snprintf(m->subtitle, sizeof m->subtitle, "%s%s", who, who[0] ? " - " : "");
+    size_t off = at > 0 && (size_t)at < sizeof m->subtitle ? (size_t)at : 0;
+    snprintf(m->subtitle + off, sizeof m->subtitle - off, DMK_("Drivemark %1$s, %2$s, %3$s, %4$s"),
+             r->version, size_same ? file : DMK_("test file sizes differ"),
+             passes_same ? passes : DMK_("passes differ"), data_phrase(data_same, r->data));
     /* One result's comment says what was tested, as on its tab (several
      * results: each has its own, the legend names their drives). */
     char tail[sizeof r->comment + 4];
@@ -202,6 +215,15 @@ static int cmp_x(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* A line's direction in a legend: the files' word (dmk_mode_name), in
+ * the reader's language. */
+static const char *mode_word(DmkMode m)
+{
+    /* TRANSLATORS: a line's direction in a chart's legend, lower case
+     * ("RND4K T1 read - Samsung SSD 970"): reads, writes or a mix. */
+    return m == DMK_MODE_READ ? DMK_("read") : m == DMK_MODE_WRITE ? DMK_("write") : DMK_("mix");
+}
+
 /* A line's legend name: "Read" or "Read (RND4K T1)" by direction; else
  * "<result> - read", or "RND4K T1 read - <result>" where several lines
  * share a direction: what tells them apart goes first, where the legend's
@@ -219,11 +241,11 @@ static void line_name(const Ctx *c, size_t f, const DmkTest *t0, char *buf, size
     }
     result_label(c, f, who, sizeof who);
     if (several) {
-        snprintf(head, sizeof head, "%s %s - ", what, dmk_mode_name(t0->mode));
+        snprintf(head, sizeof head, "%s %s - ", what, mode_word(t0->mode));
         snprintf(buf, len, "%s", head);
         join_label(buf + strlen(head), len - strlen(head), who, "");
     } else {
-        snprintf(head, sizeof head, " - %s", dmk_mode_name(t0->mode));
+        snprintf(head, sizeof head, " - %s", mode_word(t0->mode));
         join_label(buf, len, who, head);
     }
 }
@@ -269,20 +291,28 @@ static void set_line_titles(const Ctx *c)
     DmkChartModel *m = &c->b->model;
     const DmkTest *t = &c->res[0]->tests[0].test;
     bool qd = c->kind == DMK_CHART_BUILD_QD;
-    char what[96] = "", bs[32], th[16] = "";
+    char what[96] = "", bs[32], th[32] = "";
     const DmkJob *j = &t->jobs[0];
+    bool seq = j->pattern == DMK_PATTERN_SEQ;
     if (dmk_test_threads(t) > 1)
-        snprintf(th, sizeof th, ", %u threads", dmk_test_threads(t));
+        snprintf(th, sizeof th, dmk_ngettext(", %u thread", ", %u threads", dmk_test_threads(t)),
+                 dmk_test_threads(t));
     bool named = one_workload(c);
+    /* TRANSLATORS: a chart title's start: the access pattern and block size
+     * ("Random 4 KiB"), or queue depth; ", 2 threads" may follow. */
     if (named && qd)
-        snprintf(what, sizeof what, "%s %s%s: ", pattern_title(j->pattern),
+        snprintf(what, sizeof what, seq ? DMK_("Sequential %1$s%2$s: ") : DMK_("Random %1$s%2$s: "),
                  dmk_format_size(j->block_size, bs, sizeof bs), th);
     else if (named)
-        snprintf(what, sizeof what, "%s at QD%u%s: ", pattern_title(j->pattern), j->queue_depth,
-                 th);
-    snprintf(m->title, sizeof m->title, "%s%s vs %s", what, dmk_chart_metric_title(c->field->name),
-             qd ? "queue depth" : "block size");
-    snprintf(m->x_title, sizeof m->x_title, qd ? "Queue depth" : "Block size");
+        snprintf(what, sizeof what,
+                 seq ? DMK_("Sequential at QD%1$u%2$s: ") : DMK_("Random at QD%1$u%2$s: "),
+                 j->queue_depth, th);
+    /* TRANSLATORS: a chart's title: its workload ("Random 4 KiB: ") or
+     * nothing, then the value charted ("MB/s (10^6 B/s)"). */
+    snprintf(m->title, sizeof m->title,
+             qd ? DMK_("%1$s%2$s vs queue depth") : DMK_("%1$s%2$s vs block size"), what,
+             dmk_chart_metric_title(c->field->name));
+    snprintf(m->x_title, sizeof m->x_title, "%s", qd ? DMK_("Queue depth") : DMK_("Block size"));
     m->x_ticks = qd ? DMK_TICKS_NUMBER : DMK_TICKS_BYTES;
     m->kind = DMK_CHART_LINES;
     m->x_scale = DMK_AXIS_LOG2; /* the points double: 1, 2, 4 ... or 512 B .. 64 MiB */
@@ -393,7 +423,8 @@ static int build_tiles(const Ctx *c)
         for (size_t f = 0; f < c->n && rc == DMK_OK; f++)
             rc = add_bars(c, f, -1);
     c->b->model.kind = DMK_CHART_BARS;
-    snprintf(c->b->model.title, sizeof c->b->model.title, "%s of each test",
+    /* TRANSLATORS: a bar chart's title; %s is the value ("MB/s (10^6 B/s)"). */
+    snprintf(c->b->model.title, sizeof c->b->model.title, DMK_("%s of each test"),
              dmk_chart_metric_title(c->field->name));
     return rc;
 }

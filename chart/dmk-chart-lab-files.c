@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "dmk-chart-lab-private.h"
+#include "dmk-i18n.h"
 #include "dmk-lab-findings.h"
 #include "dmk-size.h"
 
@@ -44,8 +45,11 @@ int dmk_lab_chart_build_files(DmkLabChartJob *l)
         for (size_t f = 0; f < l->n; f++)
             any = any || !isnan(v[f][k]);
         char label[64];
-        snprintf(label, sizeof label, "%s%s", dmk_lab_files_step_label(k),
-                 any ? "" : " (not measured)");
+        if (any)
+            snprintf(label, sizeof label, "%s", dmk_lab_files_step_label(k));
+        else
+            /* TRANSLATORS: a bar chart's category, a step no result reached. */
+            snprintf(label, sizeof label, DMK_("%s (not measured)"), dmk_lab_files_step_label(k));
         rc = dmk_lab_chart_category(l->b, label);
     }
     for (size_t f = 0; f < l->n && rc == DMK_OK; f++) {
@@ -53,7 +57,7 @@ int dmk_lab_chart_build_files(DmkLabChartJob *l)
         if (l->n > 1)
             dmk_lab_chart_result_name(l, f, name, sizeof name);
         else
-            snprintf(name, sizeof name, "MB/s until on the drive");
+            snprintf(name, sizeof name, "%s", DMK_("MB/s until on the drive"));
         DmkChartSeries *s = dmk_lab_chart_series(l->b, DMK_LAB_FILE_STEPS, name);
         if (!s) {
             rc = DMK_E_NOMEM;
@@ -66,9 +70,11 @@ int dmk_lab_chart_build_files(DmkLabChartJob *l)
         DmkChartModel *m = &l->b->model;
         char size[32], finding[96];
         m->kind = DMK_CHART_BARS;
-        snprintf(m->title, sizeof m->title, "File sets: copy within the drive, archive, extract");
+        snprintf(m->title, sizeof m->title, "%s",
+                 DMK_("File sets: copy within the drive, archive, extract"));
         snprintf(m->y_title, sizeof m->y_title, "%s", dmk_chart_metric_title("mb_s"));
-        snprintf(finding, sizeof finding, "sets of %s each, timed until on the drive",
+        /* TRANSLATORS: a chart's subtitle; %s is a size ("1 GiB"). */
+        snprintf(finding, sizeof finding, DMK_("sets of %s each, timed until on the drive"),
                  dmk_format_size(l->res[0]->size, size, sizeof size));
         dmk_lab_chart_subtitle(l, finding);
     }

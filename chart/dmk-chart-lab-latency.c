@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "dmk-chart-lab-private.h"
+#include "dmk-i18n.h"
 #include "dmk-chart-private.h" /* dmk_chart_format_value: numbers as the charts write them */
 #include "dmk-size.h"
 
@@ -83,10 +84,20 @@ static int add_latency_line(DmkLabChartJob *l, size_t f, const DmkLabLatency *p,
 static void profile_title(const DmkTest *t, char *buf, size_t len)
 {
     char bs[16];
-    snprintf(buf, len, "%s %s %s, %llu outstanding I/Os",
-             dmk_format_block(t->jobs[0].block_size, bs, sizeof bs),
-             t->jobs[0].pattern == DMK_PATTERN_SEQ ? "sequential" : "random",
-             t->mode == DMK_MODE_READ ? "read" : "write", (unsigned long long)dmk_test_inflight(t));
+    bool seq = t->jobs[0].pattern == DMK_PATTERN_SEQ, rd = t->mode == DMK_MODE_READ;
+    unsigned long long n = (unsigned long long)dmk_test_inflight(t);
+    /* TRANSLATORS: a latency chart's title; %1$s is a block size ("4K"),
+     * %2$llu the I/Os kept outstanding. */
+    snprintf(buf, len,
+             seq && rd ? dmk_ngettext("%1$s sequential read, %2$llu outstanding I/O",
+                                      "%1$s sequential read, %2$llu outstanding I/Os", n)
+             : seq     ? dmk_ngettext("%1$s sequential write, %2$llu outstanding I/O",
+                                      "%1$s sequential write, %2$llu outstanding I/Os", n)
+             : rd      ? dmk_ngettext("%1$s random read, %2$llu outstanding I/O",
+                                      "%1$s random read, %2$llu outstanding I/Os", n)
+                       : dmk_ngettext("%1$s random write, %2$llu outstanding I/O",
+                                      "%1$s random write, %2$llu outstanding I/Os", n),
+             dmk_format_block(t->jobs[0].block_size, bs, sizeof bs), n);
 }
 
 /* "under 1 ms up to 120,000 IOPS, peak 180,000 IOPS at 0.71 ms, 128 of
@@ -94,17 +105,22 @@ static void profile_title(const DmkTest *t, char *buf, size_t len)
  * what that step had queued on average against what the profile keeps) */
 static void latency_finding(const DmkLabLatency *p, char *buf, size_t len)
 {
-    char sub[64] = "never under 1 ms", peak[32], ms[32], q[32], set[32];
+    char sub[64], peak[32], ms[32], q[32], set[32];
+    snprintf(sub, sizeof sub, "%s", DMK_("never under 1 ms"));
     if (p->sub_ms) {
         char v[32];
         dmk_chart_format_value(p->sub_ms_iops, v, sizeof v);
-        snprintf(sub, sizeof sub, "under 1 ms up to %s IOPS", v);
+        snprintf(sub, sizeof sub, DMK_("under 1 ms up to %s IOPS"), v);
     }
     dmk_chart_format_value(p->peak_iops, peak, sizeof peak);
     dmk_chart_format_value(p->peak_lat_ms, ms, sizeof ms);
     dmk_chart_format_value(p->peak_outstanding, q, sizeof q);
     dmk_chart_format_value(p->outstanding_set, set, sizeof set);
-    snprintf(buf, len, "%s, peak %s IOPS at %s ms, %s of %s outstanding", sub, peak, ms, q, set);
+    /* TRANSLATORS: a latency chart's subtitle: %1$s "under 1 ms up to 120,000
+     * IOPS" (or "never under 1 ms"), the peak IOPS, its latency in ms, the
+     * I/Os outstanding then, of those the profile keeps. */
+    snprintf(buf, len, DMK_("%1$s, peak %2$s IOPS at %3$s ms, %4$s of %5$s outstanding"), sub, peak,
+             ms, q, set);
 }
 
 /* One result: its mean and p99 lines; several: each one's mean line, of
@@ -112,8 +128,9 @@ static void latency_finding(const DmkLabLatency *p, char *buf, size_t len)
 static int add_latency_lines(DmkLabChartJob *l, const DmkLabLatency *p0)
 {
     if (l->n == 1) {
-        int rc = add_latency_line(l, 0, p0, false, "Mean latency", 1);
-        return rc == DMK_OK ? add_latency_line(l, 0, p0, true, "99th percentile latency", 2) : rc;
+        int rc = add_latency_line(l, 0, p0, false, DMK_("Mean latency"), 1);
+        return rc == DMK_OK ? add_latency_line(l, 0, p0, true, DMK_("99th percentile latency"), 2)
+                            : rc;
     }
     for (size_t f = 0; f < l->n; f++) {
         DmkLabLatency p;
@@ -141,11 +158,15 @@ int dmk_lab_chart_build_latency(DmkLabChartJob *l)
     DmkChartModel *m = &l->b->model;
     char what[96], finding[256];
     profile_title(&l->res[0]->tests[p0.first].test, what, sizeof what);
-    snprintf(m->title, sizeof m->title, "%s: %slatency vs IOPS", what, l->n > 1 ? "mean " : "");
-    snprintf(m->x_title, sizeof m->x_title, "IOPS (achieved)");
-    snprintf(m->y_title, sizeof m->y_title, "%s (ms)", l->n > 1 ? "Mean latency" : "Latency");
+    /* TRANSLATORS: a chart's title; %s says the load ("4K random read, 128
+     * outstanding I/Os"). */
+    snprintf(m->title, sizeof m->title,
+             l->n > 1 ? DMK_("%s: mean latency vs IOPS") : DMK_("%s: latency vs IOPS"), what);
+    snprintf(m->x_title, sizeof m->x_title, "%s", DMK_("IOPS (achieved)"));
+    snprintf(m->y_title, sizeof m->y_title, "%s",
+             l->n > 1 ? DMK_("Mean latency (ms)") : DMK_("Latency (ms)"));
     latency_finding(&p0, finding, sizeof finding);
-    dmk_lab_chart_subtitle(l, l->n == 1 ? finding
-                                        : "load from 10 % to 120 % of each drive's maximum IOPS");
+    dmk_lab_chart_subtitle(
+        l, l->n == 1 ? finding : DMK_("load from 10 % to 120 % of each drive's maximum IOPS"));
     return rc;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "dmk-chart-lab-private.h"
+#include "dmk-i18n.h"
 #include "dmk-lab-findings.h"
 #include "dmk-size.h"
 
@@ -18,8 +19,13 @@ static void describe_job(const DmkTest *t, char *buf, size_t len)
     if (j->queue_depth > 1)
         snprintf(qd, sizeof qd, ", QD%u", j->queue_depth);
     if (dmk_test_threads(t) > 1)
-        snprintf(th, sizeof th, ", %u threads", dmk_test_threads(t));
-    snprintf(buf, len, "%s %s%s%s", j->pattern == DMK_PATTERN_SEQ ? "Sequential" : "Random",
+        snprintf(th, sizeof th, dmk_ngettext(", %u thread", ", %u threads", dmk_test_threads(t)),
+                 dmk_test_threads(t));
+    /* TRANSLATORS: a chart legend's entry: the access pattern and block
+     * size ("Sequential 128 KiB"); ", QD4" and ", 2 threads" may follow. */
+    snprintf(buf, len,
+             j->pattern == DMK_PATTERN_SEQ ? DMK_("Sequential %1$s%2$s%3$s")
+                                           : DMK_("Random %1$s%2$s%3$s"),
              dmk_format_size(j->block_size, bs, sizeof bs), qd, th);
 }
 
@@ -70,10 +76,11 @@ static void mixed_subtitle(DmkLabChartJob *l)
     char step[32], what[96];
     double s = dmk_lab_chart_step_seconds(&l->res[0]->tests[0]);
     if (l->kind == DMK_LAB_CHART_MIXED)
-        snprintf(what, sizeof what, "each point %s s, reads and writes mixed per I/O",
+        snprintf(what, sizeof what, DMK_("each point %s s, reads and writes mixed per I/O"),
                  dmk_format_double(s, s < 10 ? 1 : 0, step, sizeof step));
     else
-        snprintf(what, sizeof what, "each bar the mean of 0, 20, 40, 60, 80 and 100 %% read");
+        snprintf(what, sizeof what, "%s",
+                 DMK_("each bar the mean of 0, 20, 40, 60, 80 and 100 % read"));
     dmk_lab_chart_subtitle(l, what);
 }
 
@@ -83,8 +90,8 @@ int dmk_lab_chart_build_mixed(DmkLabChartJob *l)
     for (size_t f = 0; f < l->n && rc == DMK_OK; f++)
         rc = add_mixed_lines(l, f);
     DmkChartModel *m = &l->b->model;
-    snprintf(m->title, sizeof m->title, "Mixed load: MB/s vs read share");
-    snprintf(m->x_title, sizeof m->x_title, "Read share (%% read)");
+    snprintf(m->title, sizeof m->title, "%s", DMK_("Mixed load: MB/s vs read share"));
+    snprintf(m->x_title, sizeof m->x_title, "%s", DMK_("Read share (% read)"));
     snprintf(m->y_title, sizeof m->y_title, "%s", dmk_chart_metric_title("mb_s"));
     mixed_subtitle(l);
     return rc;
@@ -110,7 +117,7 @@ static int add_mixed_bars(DmkLabChartJob *l, size_t f, const DmkLabMixed *first,
     char who[128];
     dmk_lab_chart_result_name(l, f, who, sizeof who);
     DmkChartSeries *s =
-        dmk_lab_chart_series(l->b, np, l->n == 1 ? "Mean over the six read shares" : who);
+        dmk_lab_chart_series(l->b, np, l->n == 1 ? DMK_("Mean over the six read shares") : who);
     if (!s)
         return DMK_E_NOMEM;
     for (size_t j = 0; j < np; j++) {
@@ -133,7 +140,8 @@ int dmk_lab_chart_build_mixed_average(DmkLabChartJob *l)
         rc = add_mixed_bars(l, f, first, np);
     DmkChartModel *m = &l->b->model;
     m->kind = DMK_CHART_BARS;
-    snprintf(m->title, sizeof m->title, "Mixed load: average MB/s over 0 to 100 %% read");
+    snprintf(m->title, sizeof m->title, "%s",
+             DMK_("Mixed load: average MB/s over 0 to 100 % read"));
     snprintf(m->y_title, sizeof m->y_title, "%s", dmk_chart_metric_title("mb_s"));
     mixed_subtitle(l);
     return rc;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "dmk-chart-lab-private.h"
+#include "dmk-i18n.h"
 #include "dmk-lab-findings.h"
 #include "dmk-size.h"
 
@@ -19,11 +20,11 @@ static void idle_label(const DmkRunResult *r, char *buf, size_t len)
             idle = r->tests[i].test.idle_before_s;
     char v[32];
     if (idle >= 120)
-        snprintf(buf, len, "After %s min idle", dmk_format_double(idle / 60, 0, v, sizeof v));
+        snprintf(buf, len, DMK_("After %s min idle"), dmk_format_double(idle / 60, 0, v, sizeof v));
     else if (idle > 0)
-        snprintf(buf, len, "After %s s idle", dmk_format_double(idle, 0, v, sizeof v));
+        snprintf(buf, len, DMK_("After %s s idle"), dmk_format_double(idle, 0, v, sizeof v));
     else
-        snprintf(buf, len, "After idle");
+        snprintf(buf, len, "%s", DMK_("After idle"));
 }
 
 /* The four probes; one no result reached says so under its empty place,
@@ -32,12 +33,17 @@ static int recovery_categories(DmkLabChartJob *l, const DmkLabRecovery *rec)
 {
     char idle[64], label[96];
     idle_label(l->res[0], idle, sizeof idle);
-    const char *labels[4] = {"Fresh", "Degraded", idle, "After TRIM"};
+    /* TRANSLATORS: a recovery chart's bars: the drive's state at each probe. */
+    const char *labels[4] = {DMK_("Fresh"), DMK_("Degraded"), idle, DMK_("After TRIM")};
     for (int k = 0; k < 4; k++) {
         bool any = false;
         for (size_t f = 0; f < l->n; f++)
             any = any || !isnan(rec[f].value[k]);
-        snprintf(label, sizeof label, "%s%s", labels[k], any ? "" : " (not measured)");
+        if (any)
+            snprintf(label, sizeof label, "%s", labels[k]);
+        else
+            /* TRANSLATORS: a bar chart's category, a step no result reached. */
+            snprintf(label, sizeof label, DMK_("%s (not measured)"), labels[k]);
         if (dmk_lab_chart_category(l->b, label) != DMK_OK)
             return DMK_E_NOMEM;
     }
@@ -51,7 +57,8 @@ static int add_recovery_bars(DmkLabChartJob *l, size_t f, const DmkLabRecovery *
     if (l->n > 1)
         dmk_lab_chart_result_name(l, f, name, sizeof name);
     else
-        snprintf(name, sizeof name, "%s write, each probe", deg ? deg->test.name : "");
+        /* TRANSLATORS: a legend's entry; %s is a test's name ("RND4K Q32T1"). */
+        snprintf(name, sizeof name, DMK_("%s write, each probe"), deg ? deg->test.name : "");
     DmkChartSeries *s = dmk_lab_chart_series(l->b, 4, name);
     if (!s)
         return DMK_E_NOMEM;
@@ -69,10 +76,12 @@ static void recovery_finding(const DmkRunResult *r, char *buf, size_t len)
     double probe = r->n_tests ? dmk_lab_chart_step_seconds(&r->tests[0]) : 0;
     char a[32], b[32];
     if (secs >= 120)
-        snprintf(a, sizeof a, "%s min", dmk_format_double(secs / 60, 0, b, sizeof b));
+        snprintf(a, sizeof a, DMK_("%s min"), dmk_format_double(secs / 60, 0, b, sizeof b));
     else
-        snprintf(a, sizeof a, "%s s", dmk_format_double(secs, 0, b, sizeof b));
-    snprintf(buf, len, "degraded by %s of writes, each probe %s s", a,
+        snprintf(a, sizeof a, DMK_("%s s"), dmk_format_double(secs, 0, b, sizeof b));
+    /* TRANSLATORS: a chart's subtitle; %1$s is a length of time ("30 min"),
+     * %2$s a number of seconds. */
+    snprintf(buf, len, DMK_("degraded by %1$s of writes, each probe %2$s s"), a,
              dmk_format_double(probe, probe < 10 ? 1 : 0, b, sizeof b));
 }
 
@@ -97,7 +106,9 @@ int dmk_lab_chart_build_recovery(DmkLabChartJob *l)
         char finding[128];
         m->kind = DMK_CHART_BARS;
         snprintf(m->title, sizeof m->title,
-                 "Recovery %s: %s fresh, degraded, after idle, after TRIM",
+                 /* TRANSLATORS: a chart's title; %1$s is a test's name
+                  * ("RND4K Q32T1"), %2$s a unit (IOPS or MB/s). */
+                 DMK_("Recovery %1$s: %2$s fresh, degraded, after idle, after TRIM"),
                  deg ? deg->test.name : "", dmk_lab_chart_unit(rec[0].metric));
         snprintf(m->y_title, sizeof m->y_title, "%s", dmk_chart_metric_title(rec[0].metric));
         recovery_finding(l->res[0], finding, sizeof finding);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "dmk-chart-lab-private.h"
+#include "dmk-i18n.h"
 #include "dmk-size.h"
 #include "dmk-surface.h"
 #include "dmk-text.h"
@@ -32,21 +33,26 @@ static int add_average(DmkLabChartJob *l, double avg, double end_gb, const char 
 static int add_rate(DmkLabChartJob *l, const DmkSurface *s)
 {
     char name[128], size[32], avg[32], fig[160];
-    DmkChartSeries *line = dmk_lab_chart_series(l->b, s->n_samples, "Read rate");
+    DmkChartSeries *line = dmk_lab_chart_series(l->b, s->n_samples, DMK_("Read rate"));
     if (!line)
         return DMK_E_NOMEM;
     for (size_t i = 0; i < s->n_samples; i++)
         dmk_lab_chart_points(line)[i] =
             (DmkChartPoint){(s->samples[i].offset + s->sample_bytes / 2) / GB, s->samples[i].value};
-    snprintf(name, sizeof name, "Average %s MB/s", dmk_format_figure(s->rate_avg, avg, sizeof avg));
+    snprintf(name, sizeof name, DMK_("Average %s MB/s"),
+             dmk_format_figure(s->rate_avg, avg, sizeof avg));
     int rc = add_average(l, s->rate_avg, s->capacity / GB, name);
     DmkChartModel *m = &l->b->model;
     snprintf(m->title, sizeof m->title,
-             "Surface scan: read rate across the device, average %s MB/s", avg);
-    snprintf(m->y_title, sizeof m->y_title, "Read rate (MB/s)");
+             DMK_("Surface scan: read rate across the device, average %s MB/s"), avg);
+    snprintf(m->y_title, sizeof m->y_title, "%s", DMK_("Read rate (MB/s)"));
     char lo[32], hi[32];
-    snprintf(fig, sizeof fig, "%zu samples of %s, %s to %s MB/s", s->n_samples,
-             dmk_format_size((uint64_t)s->sample_bytes, size, sizeof size),
+    /* TRANSLATORS: a chart's subtitle: the samples, each one's size ("1 GiB"),
+     * the lowest and highest rate. */
+    snprintf(fig, sizeof fig,
+             dmk_ngettext("%1$zu sample of %2$s, %3$s to %4$s MB/s",
+                          "%1$zu samples of %2$s, %3$s to %4$s MB/s", s->n_samples),
+             s->n_samples, dmk_format_size((uint64_t)s->sample_bytes, size, sizeof size),
              dmk_format_figure(s->rate_min, lo, sizeof lo),
              dmk_format_figure(s->rate_max, hi, sizeof hi));
     dmk_lab_chart_subtitle(l, fig);
@@ -57,21 +63,23 @@ static int add_rate(DmkLabChartJob *l, const DmkSurface *s)
 static int add_access(DmkLabChartJob *l, const DmkSurface *s)
 {
     char name[128], fig[96];
-    DmkChartSeries *dots = dmk_lab_chart_series(l->b, s->n_accesses, "Access time");
+    DmkChartSeries *dots = dmk_lab_chart_series(l->b, s->n_accesses, DMK_("Access time"));
     if (!dots)
         return DMK_E_NOMEM;
     for (size_t i = 0; i < s->n_accesses; i++)
         dmk_lab_chart_points(dots)[i] =
             (DmkChartPoint){s->accesses[i].offset / GB, s->accesses[i].value};
     dots->style = DMK_SERIES_DOTS;
-    snprintf(name, sizeof name, "Average %.2f ms", s->access_avg_ms);
+    snprintf(name, sizeof name, DMK_("Average %.2f ms"), s->access_avg_ms);
     int rc = add_average(l, s->access_avg_ms, s->capacity / GB, name);
     DmkChartModel *m = &l->b->model;
-    snprintf(m->title, sizeof m->title, "Surface scan: access time, average %.2f ms",
+    snprintf(m->title, sizeof m->title, DMK_("Surface scan: access time, average %.2f ms"),
              s->access_avg_ms);
-    snprintf(m->y_title, sizeof m->y_title, "Access time (ms)");
-    snprintf(fig, sizeof fig, "%zu random 4 KiB reads, %.2f to %.2f ms", s->n_accesses,
-             s->access_min_ms, s->access_max_ms);
+    snprintf(m->y_title, sizeof m->y_title, "%s", DMK_("Access time (ms)"));
+    snprintf(fig, sizeof fig,
+             dmk_ngettext("%zu random 4 KiB read, %.2f to %.2f ms",
+                          "%zu random 4 KiB reads, %.2f to %.2f ms", s->n_accesses),
+             s->n_accesses, s->access_min_ms, s->access_max_ms);
     dmk_lab_chart_subtitle(l, fig);
     return rc;
 }
@@ -87,18 +95,20 @@ int dmk_lab_chart_build_surface(DmkLabChartJob *l)
     DmkChartModel *m = &l->b->model;
     /* A scan stopped before this part: the chart says so, not "No data". */
     if (rc == DMK_OK && n == 0) {
-        snprintf(m->title, sizeof m->title, "Surface scan: %s",
-                 rate ? "read rate across the device" : "access time");
-        snprintf(m->no_data, sizeof m->no_data, "Stopped before %s",
-                 rate ? "the samples" : "the random reads");
+        snprintf(m->title, sizeof m->title, "%s",
+                 rate ? DMK_("Surface scan: read rate across the device")
+                      : DMK_("Surface scan: access time"));
+        snprintf(m->no_data, sizeof m->no_data, "%s",
+                 rate ? DMK_("Stopped before the samples")
+                      : DMK_("Stopped before the random reads"));
         snprintf(m->y_title, sizeof m->y_title, "%s",
-                 rate ? "Read rate (MB/s)" : "Access time (ms)");
+                 rate ? DMK_("Read rate (MB/s)") : DMK_("Access time (ms)"));
     } else if (rc == DMK_OK) {
         rc = rate ? add_rate(l, &s) : add_access(l, &s);
     }
     if (rc == DMK_OK) {
         m->kind = DMK_CHART_LINES;
-        snprintf(m->x_title, sizeof m->x_title, "Position on the device (GB)");
+        snprintf(m->x_title, sizeof m->x_title, "%s", DMK_("Position on the device (GB)"));
         m->x_min = 0;
         m->x_max = s.capacity / GB;
     }

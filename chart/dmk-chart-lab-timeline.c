@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "dmk-chart-lab-private.h"
+#include "dmk-i18n.h"
 #include "dmk-lab-findings.h"
 #include "dmk-chart-private.h" /* dmk_chart_format_value: numbers as the charts write them */
 #include "dmk-size.h"
@@ -21,7 +22,7 @@
 #define LOOK_SAMPLES     3
 #define LOOK_AVERAGE     2
 #define LOOK_TEMPERATURE 4
-#define DEGREE           "\xC2\xB0" /* U+00B0, in DejaVu Sans, Segoe UI and every desktop font */
+/* The degree sign (U+00B0) in the titles is in DejaVu Sans, Segoe UI and every desktop font. */
 
 void dmk_lab_moving_average(const double *v, size_t n, size_t window, double *out)
 {
@@ -53,7 +54,9 @@ static void drop_text(double before, double after, const char *metric, char *buf
     char b[32], a[32];
     dmk_chart_format_value(before, b, sizeof b);
     dmk_chart_format_value(after, a, sizeof a);
-    snprintf(buf, len, "%s then %s %s", b, a, dmk_lab_chart_unit(metric));
+    /* TRANSLATORS: a speed's drop in a chart's subtitle ("180,000 then
+     * 45,000 IOPS"); %3$s is the unit, IOPS or MB/s. */
+    snprintf(buf, len, DMK_("%1$s then %2$s %3$s"), b, a, dmk_lab_chart_unit(metric));
 }
 
 static const char *gib_text(double bytes, char *buf, size_t len)
@@ -163,9 +166,15 @@ static void speed_look(const DmkLabChartJob *l, size_t f, const Timeline *tl, Sp
     }
     char period[32];
     double p = t->n_samples ? t->samples[0].t_s : 0;
-    snprintf(sl->dots, sizeof sl->dots, "%s of each %s s sample", dmk_lab_chart_unit(tl->metric),
+    /* TRANSLATORS: a legend's entry; %1$s is a unit (IOPS or MB/s), %2$s a
+     * number of seconds. */
+    snprintf(sl->dots, sizeof sl->dots, DMK_("%1$s of each %2$s s sample"),
+             dmk_lab_chart_unit(tl->metric),
              dmk_format_double(p, p < 1 ? 1 : 0, period, sizeof period));
-    snprintf(sl->avg, sizeof sl->avg, "Moving average over %d samples", DMK_LAB_CHART_AVERAGE);
+    snprintf(sl->avg, sizeof sl->avg,
+             dmk_ngettext("Moving average over %d sample", "Moving average over %d samples",
+                          DMK_LAB_CHART_AVERAGE),
+             DMK_LAB_CHART_AVERAGE);
     sl->look_dots = LOOK_SAMPLES;
     sl->look_avg = LOOK_AVERAGE;
     sl->one_entry = false;
@@ -241,21 +250,29 @@ static void cache_finding(const Timeline *tl, bool brief, char *buf, size_t len)
     bool thermal =
         tl->thermal.throttled && c->cliff && fabs(tl->thermal.throttle_t_s - c->cliff_t_s) < 1e-6;
     if (c->n < 10 && brief)
-        snprintf(buf, len, "too few samples");
+        snprintf(buf, len, "%s", DMK_("too few samples"));
     else if (c->n < 10)
-        snprintf(buf, len, "too few samples (%zu) to look for a cache", c->n);
+        snprintf(buf, len,
+                 dmk_ngettext("too few samples (%zu) to look for a cache",
+                              "too few samples (%zu) to look for a cache", c->n),
+                 c->n);
     else if (thermal)
+        /* TRANSLATORS: the write cache found: none, the drop is thermal. */
         snprintf(buf, len, "%s",
-                 brief ? "none (throttled)" : "no cache detected: the drop is throttling");
+                 brief ? DMK_("none (throttled)")
+                       : DMK_("no cache detected: the drop is throttling"));
     else if (c->cliff && brief)
         snprintf(buf, len, "%s GiB", cache_gib_text(c, gib, sizeof gib));
     else if (c->cliff)
-        snprintf(buf, len, "cache %s GiB, %s", cache_gib_text(c, gib, sizeof gib),
+        /* TRANSLATORS: a chart's subtitle; %1$s is the cache's size, %2$s the
+         * drop after it ("180,000 then 45,000 IOPS"). */
+        snprintf(buf, len, DMK_("cache %1$s GiB, %2$s"), cache_gib_text(c, gib, sizeof gib),
                  (drop_text(c->before, c->after, tl->metric, drop, sizeof drop), drop));
     else if (brief)
-        snprintf(buf, len, "none");
+        /* TRANSLATORS: the write cache found: no cache. */
+        snprintf(buf, len, "%s", DMK_("none"));
     else
-        snprintf(buf, len, "no cache detected in %s GiB written",
+        snprintf(buf, len, DMK_("no cache detected in %s GiB written"),
                  gib_text(c->total_bytes, gib, sizeof gib));
 }
 
@@ -263,9 +280,11 @@ static void cache_finding(const Timeline *tl, bool brief, char *buf, size_t len)
 static void compare_findings(const DmkLabChartJob *l, const Timeline *tl)
 {
     DmkChartModel *m = &l->b->model;
-    size_t used = (size_t)snprintf(
-        m->subtitle, sizeof m->subtitle,
-        "Dots: each sample; lines: %d-sample average. Cache: ", DMK_LAB_CHART_AVERAGE);
+    size_t used = (size_t)snprintf(m->subtitle, sizeof m->subtitle,
+                                   /* TRANSLATORS: a chart's subtitle, then each drive's cache
+                                    * ("4.2 GiB; none"). */
+                                   DMK_("Dots: each sample; lines: %d-sample average. Cache: "),
+                                   DMK_LAB_CHART_AVERAGE);
     for (size_t f = 0; f < l->n && used < sizeof m->subtitle; f++) {
         char one[64];
         cache_finding(&tl[f], true, one, sizeof one);
@@ -285,13 +304,23 @@ static void timeline_head(const DmkLabChartJob *l, const Timeline *tl, char *buf
         same_test = same_test && strcmp(tl[f].t->test.name, tl[0].t->test.name) == 0;
     }
     if (!same_lab) {
-        snprintf(buf, len, "Lab writes%s%s", same_test ? " " : "",
-                 same_test ? tl->t->test.name : "");
+        if (same_test)
+            /* TRANSLATORS: a chart's title's start; %s is a test's name. */
+            snprintf(buf, len, DMK_("Lab writes %s"), tl->t->test.name);
+        else
+            snprintf(buf, len, "%s", DMK_("Lab writes"));
         return;
     }
-    snprintf(buf, len, "%s%s%s%s", dmk_lab_title(lab),
-             lab == DMK_LAB_RECOVERY ? ", degradation" : "", same_test ? " " : "",
-             same_test ? tl->t->test.name : "");
+    const char *name = same_test ? tl->t->test.name : "";
+    if (lab == DMK_LAB_RECOVERY)
+        /* TRANSLATORS: a chart's title's start: the lab test's title
+         * ("Recovery"), then a test's name ("RND4K Q32T1") or nothing. */
+        snprintf(buf, len, DMK_("%1$s, degradation %2$s"), dmk_lab_title(lab), name);
+    else
+        snprintf(buf, len, "%s %s", dmk_lab_title(lab), name);
+    size_t n = strlen(buf);
+    if (n && buf[n - 1] == ' ')
+        buf[n - 1] = '\0'; /* no test's name */
 }
 
 /* Up to twice the cache found, else the first tenth of the run. */
@@ -308,7 +337,8 @@ static void set_zoom(const DmkLabChartJob *l, const Timeline *tl, char *title_ta
     for (size_t f = 0; f < l->n; f++)
         end = fmax(end, zoom_end(&tl[f]));
     char a[32];
-    snprintf(title_tail, len, ", the first %s GiB",
+    /* TRANSLATORS: the end of a zoomed chart's title. */
+    snprintf(title_tail, len, DMK_(", the first %s GiB"),
              dmk_format_double(end, end < 10 ? 2 : 1, a, sizeof a));
     if (end > 0) {
         l->b->model.x_min = 0;
@@ -330,9 +360,11 @@ static int build_speed(DmkLabChartJob *l, Timeline *tl)
         set_zoom(l, tl, tail, sizeof tail);
     else
         fit_x(l);
-    snprintf(m->title, sizeof m->title, "%s: %s vs GiB written%s", head,
+    /* TRANSLATORS: a chart's title: its start ("Sustained write RND4K Q32T1"),
+     * a unit (IOPS or MB/s), and for the zoom ", the first 8 GiB". */
+    snprintf(m->title, sizeof m->title, DMK_("%1$s: %2$s vs GiB written%3$s"), head,
              dmk_lab_chart_unit(tl->metric), tail);
-    snprintf(m->x_title, sizeof m->x_title, "GiB written");
+    snprintf(m->x_title, sizeof m->x_title, "%s", DMK_("GiB written"));
     snprintf(m->y_title, sizeof m->y_title, "%s", dmk_chart_metric_title(tl->metric));
     if (l->n == 1) {
         cache_finding(tl, false, finding, sizeof finding);
@@ -347,7 +379,8 @@ static int build_speed(DmkLabChartJob *l, Timeline *tl)
 static int add_temperature(DmkLabChartJob *l, const Timeline *tl)
 {
     const DmkTestResult *t = tl->t;
-    DmkChartSeries *s = dmk_lab_chart_series(l->b, t->n_samples, "Drive temperature (right axis)");
+    DmkChartSeries *s =
+        dmk_lab_chart_series(l->b, t->n_samples, DMK_("Drive temperature (right axis)"));
     if (!s)
         return DMK_E_NOMEM;
     double div = in_minutes(t) ? 60.0 : 1.0;
@@ -368,14 +401,17 @@ static void thermal_finding(const Timeline *tl, char *buf, size_t len)
     dmk_format_double(th->min_c, 0, lo, sizeof lo);
     dmk_format_double(th->max_c, 0, hi, sizeof hi);
     if (!th->throttled) {
-        snprintf(buf, len, "%s to %s " DEGREE "C, no thermal throttling detected", lo, hi);
+        snprintf(buf, len, DMK_("%s to %s \u00b0C, no thermal throttling detected"), lo, hi);
         return;
     }
     dmk_chart_format_value(th->throttle_t_s, at, sizeof at);
     dmk_format_double(th->throttle_c, 0, c, sizeof c);
     drop_text(th->before, th->after, tl->metric, drop, sizeof drop);
-    snprintf(buf, len, "%s to %s " DEGREE "C, throttled after %s s at %s " DEGREE "C, %s", lo, hi,
-             at, c, drop);
+    /* TRANSLATORS: a chart's subtitle: the lowest and highest temperature,
+     * when and at which the drive throttled, the speed's drop ("29,600 then
+     * 7,680 IOPS"). */
+    snprintf(buf, len, DMK_("%1$s to %2$s \u00b0C, throttled after %3$s s at %4$s \u00b0C, %5$s"),
+             lo, hi, at, c, drop);
 }
 
 static void no_sensor(DmkLabChartJob *l)
@@ -383,10 +419,18 @@ static void no_sensor(DmkLabChartJob *l)
     DmkChartModel *m = &l->b->model;
     const char *dev = l->res[0]->target.device;
     char finding[160];
-    snprintf(m->no_data, sizeof m->no_data, "No temperature sensor");
-    snprintf(finding, sizeof finding,
-             "no temperature readable%s%.64s; the speed is on the %s chart", dev[0] ? " for " : "",
-             dev, dmk_lab_chart_title(DMK_LAB_CHART_SPEED));
+    snprintf(m->no_data, sizeof m->no_data, "%s", DMK_("No temperature sensor"));
+    if (dev[0])
+        /* TRANSLATORS: %1$s is a device ("/dev/nvme0n1"), %2$s a chart's
+         * name ("Speed"). */
+        snprintf(finding, sizeof finding,
+                 DMK_("no temperature readable for %1$.64s; the speed is on the %2$s chart"), dev,
+                 dmk_lab_chart_title(DMK_LAB_CHART_SPEED));
+    else
+        /* TRANSLATORS: %s is a chart's name ("Speed"). */
+        snprintf(finding, sizeof finding,
+                 DMK_("no temperature readable; the speed is on the %s chart"),
+                 dmk_lab_chart_title(DMK_LAB_CHART_SPEED));
     dmk_lab_chart_subtitle(l, finding);
 }
 
@@ -395,11 +439,14 @@ static int build_temperature(DmkLabChartJob *l, Timeline *tl)
     DmkChartModel *m = &l->b->model;
     char head[128], finding[256];
     timeline_head(l, tl, head, sizeof head);
-    snprintf(m->title, sizeof m->title, "%s: %s and temperature vs time", head,
+    /* TRANSLATORS: a chart's title: its start ("Sustained write RND4K Q32T1"),
+     * a unit (IOPS or MB/s). */
+    snprintf(m->title, sizeof m->title, DMK_("%1$s: %2$s and temperature vs time"), head,
              dmk_lab_chart_unit(tl->metric));
-    snprintf(m->x_title, sizeof m->x_title, "Time (%s)", in_minutes(tl->t) ? "min" : "s");
+    snprintf(m->x_title, sizeof m->x_title, "%s",
+             in_minutes(tl->t) ? DMK_("Time (min)") : DMK_("Time (s)"));
     snprintf(m->y_title, sizeof m->y_title, "%s", dmk_chart_metric_title(tl->metric));
-    snprintf(m->y2_title, sizeof m->y2_title, "Temperature (" DEGREE "C)");
+    snprintf(m->y2_title, sizeof m->y2_title, "%s", DMK_("Temperature (\u00b0C)"));
     int rc = dmk_lab_chart_alloc(l->b, 3, 0);
     if (rc != DMK_OK)
         return rc;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "dmk-chart-lab-private.h"
+#include "dmk-i18n.h"
 #include "dmk-size.h"
 #include "dmk-text.h"
 
@@ -33,25 +34,27 @@ static size_t latency_count(const DmkRunResult *r)
 }
 
 static const DmkLabChart charts[] = {
-    {DMK_LAB_CHART_SPEED, "speed", "Speed", timeline_count, dmk_lab_chart_build_timeline, true,
-     true, false},
-    {DMK_LAB_CHART_ZOOM, "zoom", "Cache zoom", timeline_count, dmk_lab_chart_build_timeline, true,
-     true, false},
-    {DMK_LAB_CHART_TEMPERATURE, "temperature", "Temperature", timeline_count,
+    /* TRANSLATORS: the lab charts' names, on their picker's buttons. */
+    {DMK_LAB_CHART_SPEED, "speed", DMK_N_("Speed"), timeline_count, dmk_lab_chart_build_timeline,
+     true, true, false},
+    {DMK_LAB_CHART_ZOOM, "zoom", DMK_N_("Cache zoom"), timeline_count, dmk_lab_chart_build_timeline,
+     true, true, false},
+    {DMK_LAB_CHART_TEMPERATURE, "temperature", DMK_N_("Temperature"), timeline_count,
      dmk_lab_chart_build_timeline, false, true, false},
-    {DMK_LAB_CHART_MIXED, "mixed", "By read share", one, dmk_lab_chart_build_mixed, true, false,
-     true},
-    {DMK_LAB_CHART_MIXED_AVERAGE, "mixed-average", "Average", one,
-     dmk_lab_chart_build_mixed_average, true, false, true},
-    {DMK_LAB_CHART_LATENCY, "latency", "Latency", latency_count, dmk_lab_chart_build_latency, true,
+    {DMK_LAB_CHART_MIXED, "mixed", DMK_N_("By read share"), one, dmk_lab_chart_build_mixed, true,
      false, true},
-    {DMK_LAB_CHART_RECOVERY, "recovery", "Recovery", one, dmk_lab_chart_build_recovery, true, false,
-     false},
-    {DMK_LAB_CHART_SURFACE_RATE, "surface-rate", "Read rate", one, dmk_lab_chart_build_surface,
-     false, false, true},
-    {DMK_LAB_CHART_SURFACE_ACCESS, "surface-access", "Access time", one,
+    {DMK_LAB_CHART_MIXED_AVERAGE, "mixed-average", DMK_N_("Average"), one,
+     dmk_lab_chart_build_mixed_average, true, false, true},
+    {DMK_LAB_CHART_LATENCY, "latency", DMK_N_("Latency"), latency_count,
+     dmk_lab_chart_build_latency, true, false, true},
+    {DMK_LAB_CHART_RECOVERY, "recovery", DMK_N_("Recovery"), one, dmk_lab_chart_build_recovery,
+     true, false, false},
+    {DMK_LAB_CHART_SURFACE_RATE, "surface-rate", DMK_N_("Read rate"), one,
      dmk_lab_chart_build_surface, false, false, true},
-    {DMK_LAB_CHART_FILES, "files", "File sets", one, dmk_lab_chart_build_files, true, false, false},
+    {DMK_LAB_CHART_SURFACE_ACCESS, "surface-access", DMK_N_("Access time"), one,
+     dmk_lab_chart_build_surface, false, false, true},
+    {DMK_LAB_CHART_FILES, "files", DMK_N_("File sets"), one, dmk_lab_chart_build_files, true, false,
+     false},
 };
 
 #define N_CHARTS (sizeof charts / sizeof charts[0])
@@ -86,7 +89,7 @@ const char *dmk_lab_chart_name(DmkLabChartKind kind)
 const char *dmk_lab_chart_title(DmkLabChartKind kind)
 {
     const DmkLabChart *c = dmk_lab_chart(kind);
-    return c ? c->title : "";
+    return c ? DMK_(c->title) : "";
 }
 
 const char *dmk_lab_chart_names_text(const char *sep, const char *last, char *buf, size_t len)
@@ -108,14 +111,17 @@ void dmk_lab_chart_label(DmkLabChartKind kind, const DmkRunResult *r, size_t pro
         return;
     }
     if (profile >= n) {
-        snprintf(buf, len, "Profile %zu", profile + 1);
+        snprintf(buf, len, DMK_("Profile %zu"), profile + 1);
         return;
     }
     const DmkTest *t = &r->tests[lat[profile].first].test;
     char bs[16];
-    snprintf(buf, len, "%s%s %s", t->jobs[0].pattern == DMK_PATTERN_RND ? "RND" : "SEQ",
-             dmk_format_block(t->jobs[0].block_size, bs, sizeof bs),
-             lat[profile].mode == DMK_MODE_READ ? "read" : "write");
+    /* TRANSLATORS: a latency profile's button: %1$s and %2$s make a test's
+     * short name ("RND4K"), kept as it is. */
+    snprintf(buf, len,
+             lat[profile].mode == DMK_MODE_READ ? DMK_("%1$s%2$s read") : DMK_("%1$s%2$s write"),
+             t->jobs[0].pattern == DMK_PATTERN_RND ? "RND" : "SEQ",
+             dmk_format_block(t->jobs[0].block_size, bs, sizeof bs));
 }
 
 /* ---- which charts a result has -------------------------------------------- */

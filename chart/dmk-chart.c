@@ -3,6 +3,7 @@
  * axes, plot) from the size it is given, so one model looks the same on
  * screen, in a 1x or 2x PNG, in SVG and in PDF. */
 #include "dmk-chart-private.h"
+#include "dmk-i18n.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -27,10 +28,12 @@ bool dmk_chart_y_ok(const DmkChartCtx *c, double v)
 }
 
 const DmkValueScaleInfo dmk_value_scales[] = {
-    {DMK_VALUE_AUTO, "auto", "Auto scale",
+    /* Marked only: the window shows the labels translated; the CLI's help
+     * and the man pages keep the English. */
+    {DMK_VALUE_AUTO, "auto", DMK_N_("Auto scale"),
      "log where the largest value is over 50 times the smallest, else linear"},
-    {DMK_VALUE_LINEAR, "linear", "Linear scale", "linear from zero"},
-    {DMK_VALUE_LOG, "log", "Log scale", "logarithmic, ticks at 1, 2 and 5 of each decade"},
+    {DMK_VALUE_LINEAR, "linear", DMK_N_("Linear scale"), "linear from zero"},
+    {DMK_VALUE_LOG, "log", DMK_N_("Log scale"), "logarithmic, ticks at 1, 2 and 5 of each decade"},
 };
 const size_t dmk_value_scale_count = sizeof dmk_value_scales / sizeof dmk_value_scales[0];
 
@@ -68,24 +71,26 @@ const char *dmk_chart_metric_title(const char *metric)
     static const struct {
         const char *name, *title;
     } titles[] = {
+        /* The units themselves stay as they are: only the words are the
+         * translator's. */
         {"mb_s", "MB/s (10^6 B/s)"},
         {"mib_s", "MiB/s (2^20 B/s)"},
         {"iops", "IOPS"},
-        {"lat_mean_us", "Mean latency (us)"},
-        {"lat_min_us", "Minimum latency (us)"},
-        {"lat_max_us", "Maximum latency (us)"},
-        {"lat_stddev_us", "Latency standard deviation (us)"},
-        {"lat_p50_us", "Median latency (us)"},
-        {"lat_p90_us", "90th percentile latency (us)"},
-        {"lat_p99_us", "99th percentile latency (us)"},
-        {"lat_p999_us", "99.9th percentile latency (us)"},
-        {"lat_p9999_us", "99.99th percentile latency (us)"},
+        {"lat_mean_us", DMK_N_("Mean latency (us)")},
+        {"lat_min_us", DMK_N_("Minimum latency (us)")},
+        {"lat_max_us", DMK_N_("Maximum latency (us)")},
+        {"lat_stddev_us", DMK_N_("Latency standard deviation (us)")},
+        {"lat_p50_us", DMK_N_("Median latency (us)")},
+        {"lat_p90_us", DMK_N_("90th percentile latency (us)")},
+        {"lat_p99_us", DMK_N_("99th percentile latency (us)")},
+        {"lat_p999_us", DMK_N_("99.9th percentile latency (us)")},
+        {"lat_p9999_us", DMK_N_("99.99th percentile latency (us)")},
     };
     if (!metric)
         return "";
     for (size_t i = 0; i < sizeof titles / sizeof titles[0]; i++)
         if (strcmp(metric, titles[i].name) == 0)
-            return titles[i].title;
+            return DMK_(titles[i].title);
     return metric;
 }
 
@@ -179,7 +184,7 @@ static void draw_no_data(DmkChartCtx *c, double top)
 {
     dmk_chart_font(c->cr, c->font * 1.3, DMK_TEXT_REGULAR);
     dmk_chart_set_grey(c->cr, 0.5);
-    const char *text = c->m && c->m->no_data[0] ? c->m->no_data : "No data";
+    const char *text = c->m && c->m->no_data[0] ? c->m->no_data : DMK_("No data");
     char buf[256];
     dmk_chart_ellipsize(c->cr, text, c->width - 2 * c->pad, buf, sizeof buf);
     dmk_chart_text(c->cr, c->width / 2, (top + c->height) / 2, 0.5, 0.5, buf);

@@ -3,6 +3,7 @@
  * tests' table (core/dmk-lab.h), read back into DmkLabParams, set from the
  * command line, and what they mean (dmk-lab-page-private.h lists the
  * tab's parts). */
+#include <glib/gi18n.h>
 #include <math.h>
 #include <string.h>
 
@@ -122,9 +123,10 @@ static char *number_label(guint64 v, NumberKind kind, guint64 margin, gboolean d
     if (kind == NUM_COUNT)
         return g_strdup_printf("%" G_GUINT64_FORMAT, v);
     if (kind == NUM_AMOUNT && v == 0 && device) /* a device has no free space: all of it */
-        return g_strdup("The whole device");
+        return g_strdup(_("The whole device"));
     if (kind == NUM_AMOUNT && v == 0)
-        return g_strdup_printf("Free space \u2212 %s", dmk_format_size(margin, buf, sizeof buf));
+        /* TRANSLATORS: a size to write: the free space less a margin ("2 GiB"). */
+        return g_strdup_printf(_("Free space \u2212 %s"), dmk_format_size(margin, buf, sizeof buf));
     return g_strdup(dmk_format_size(v, buf, sizeof buf));
 }
 
@@ -297,7 +299,7 @@ GtkWidget *_dmk_lab_page_form_grid(void)
 /* The field's label for the target: a device's region, a directory's test file. */
 static const char *field_label(const DmkLabPage *self, const DmkLabField *f)
 {
-    return self->device && f->device_label ? f->device_label : f->label;
+    return _(self->device && f->device_label ? f->device_label : f->label);
 }
 
 static GtkWidget *build_kind_form(DmkLabPage *self, size_t ti)
@@ -530,15 +532,17 @@ void _dmk_lab_page_update_summary(DmkLabPage *self)
     gboolean fill = t->fills;
     /* A read-only test of a whole device (the surface scan) says so, and
      * on a folder what it needs instead, before Start is pressed. */
-    char *when = t->device_only
-                     ? g_strdup(p.device ? "Reads only: the device's data is left as it is."
-                                         : "Needs a raw device: choose a Device as the "
-                                           "Benchmark tab's target.")
-                 : length ? g_strdup_printf("Takes about %s%s.", length,
-                                            !fill      ? ""
-                                            : p.device ? ", after the region is written"
-                                                       : ", after the test file is written")
-                          : g_strdup("Takes as long as the drive needs to write it.");
+    char *when =
+        t->device_only ? g_strdup(p.device ? _("Reads only: the device's data is left as it is.")
+                                           : _("Needs a raw device: choose a Device as the "
+                                               "Benchmark tab's target."))
+        /* TRANSLATORS: %s is a length of time ("16 min"). */
+        : length
+            ? g_strdup_printf(!fill      ? _("Takes about %s.")
+                              : p.device ? _("Takes about %s, after the region is written.")
+                                         : _("Takes about %s, after the test file is written."),
+                              length)
+            : g_strdup(_("Takes as long as the drive needs to write it."));
     gtk_label_set_text(GTK_LABEL(self->duration), when);
     g_free(when);
     g_free(length);

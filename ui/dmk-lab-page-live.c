@@ -3,6 +3,7 @@
  * written (or time) from the progress reports, an approximation until the
  * exact charts of the samples replace it (dmk-lab-page-private.h lists the
  * tab's parts). */
+#include <glib/gi18n.h>
 #include <math.h>
 #include <string.h>
 
@@ -36,9 +37,14 @@ static char *progress_head(DmkLabPage *self, const DmkProgress *p)
         return g_strdup(title);
     const DmkTest *t = p->test;
     gboolean mixed = t->mode == DMK_MODE_MIX;
-    return g_strdup_printf("%s, %s%s%s %s (step %zu of %zu)", title, t->name, mixed ? "" : " ",
-                           mixed ? "" : dmk_mode_name(t->mode), t->label, p->test_index + 1,
-                           p->n_tests);
+    char *what = g_strdup_printf("%s%s%s %s", t->name, mixed ? "" : " ",
+                                 mixed ? "" : dmk_mode_name(t->mode), t->label);
+    /* TRANSLATORS: a Lab run's progress: the test's title, the step
+     * ("RND4K Q128T1 read 40 %"), its number and how many there are. */
+    char *line = g_strdup_printf(_("%1$s, %2$s (step %3$zu of %4$zu)"), title, what,
+                                 p->test_index + 1, p->n_tests);
+    g_free(what);
+    return line;
 }
 
 /* ", 1,234 MB/s (301,000 IOPS), 45 °C" while measuring. */
@@ -61,20 +67,25 @@ static void append_speed(GString *s, const DmkProgress *p)
 static char *progress_line(DmkLabPage *self, const DmkProgress *p)
 {
     if (p->stage == DMK_STAGE_CLEANUP)
-        return g_strdup("Removing the test file\u2026");
+        return g_strdup(_("Removing the test file\u2026"));
     if (p->stage == DMK_STAGE_PREPARE || !p->test)
-        return g_strdup_printf("Preparing the %s: %d %%", self->device ? "region" : "test file",
+        /* TRANSLATORS: %d is a percentage. */
+        return g_strdup_printf(self->device ? _("Preparing the region: %d %%")
+                                            : _("Preparing the test file: %d %%"),
                                (int)(p->fraction * 100 + 0.5));
     char *head = progress_head(self, p);
     char *elapsed = dmk_text_clock(p->elapsed_s), *left = dmk_text_clock(p->remaining_s);
     GString *s = g_string_new(head);
     /* Idle before the first step is the settle time after the fill. */
-    const char *idle = p->stage != DMK_STAGE_INTERVAL ? ""
-                       : p->test_index == 0           ? "settling, "
-                                                      : "idle, ";
-    g_string_append_printf(s, ": %s%s elapsed", idle, elapsed);
+    /* TRANSLATORS: the end of a Lab run's progress line; %s is a clock
+     * time (12:34). */
+    g_string_append_printf(s,
+                           p->stage != DMK_STAGE_INTERVAL ? _(": %s elapsed")
+                           : p->test_index == 0           ? _(": settling, %s elapsed")
+                                                          : _(": idle, %s elapsed"),
+                           elapsed);
     if (isfinite(p->remaining_s) && p->remaining_s >= 0)
-        g_string_append_printf(s, ", about %s left", left);
+        g_string_append_printf(s, _(", about %s left"), left);
     append_speed(s, p);
     if (isfinite(p->temp_c))
         g_string_append_printf(s, ", %.0f \u00b0C", p->temp_c);
@@ -171,15 +182,15 @@ void dmk_lab_page_progress(DmkLabPage *self, const DmkProgress *p)
 static void surface_titles(DmkLabPage *self, const DmkRunSpec *spec)
 {
     DmkChartModel *m = &self->live_model;
-    g_snprintf(m->title, sizeof m->title, "%s: read rate across the device (live)",
+    /* TRANSLATORS: %s is the Lab test's title. */
+    g_snprintf(m->title, sizeof m->title, _("%s: read rate across the device (live)"),
                dmk_lab_title(self->live_kind));
     g_snprintf(m->subtitle, sizeof m->subtitle,
-               "%s: each sample as it is read; the access "
-               "times follow",
-               spec->dir);
-    g_strlcpy(m->x_title, "Position on the device (GB)", sizeof m->x_title);
-    g_strlcpy(m->y_title, "Read rate (MB/s)", sizeof m->y_title);
-    g_strlcpy(self->live_series.name, "Read rate", sizeof self->live_series.name);
+               /* TRANSLATORS: %s is the device scanned. */
+               _("%s: each sample as it is read; the access times follow"), spec->dir);
+    g_strlcpy(m->x_title, _("Position on the device (GB)"), sizeof m->x_title);
+    g_strlcpy(m->y_title, _("Read rate (MB/s)"), sizeof m->y_title);
+    g_strlcpy(self->live_series.name, _("Read rate"), sizeof self->live_series.name);
     m->x_min = 0;
     m->x_max = 0; /* fits the samples so far: the device's size comes with the result */
     m->n_series = 1;
@@ -201,20 +212,23 @@ static void live_titles(DmkLabPage *self, const DmkRunSpec *spec)
         return;
     }
     if (self->live_by_bytes)
-        g_snprintf(m->title, sizeof m->title, "%s: %s %s vs data written (live)",
+        /* TRANSLATORS: a live chart's title: the Lab test's title, a test's
+         * name ("RND4K Q32T1"), a unit (IOPS or MB/s). */
+        g_snprintf(m->title, sizeof m->title, _("%1$s: %2$s %3$s vs data written (live)"),
                    dmk_lab_title(self->live_kind), t ? t->name : "",
                    self->live_iops ? "IOPS" : "MB/s");
     else
-        g_snprintf(m->title, sizeof m->title, "%s: throughput over time (live)",
+        /* TRANSLATORS: %s is the Lab test's title. */
+        g_snprintf(m->title, sizeof m->title, _("%s: throughput over time (live)"),
                    dmk_lab_title(self->live_kind));
     g_strlcpy(m->subtitle,
-              "Approximate, from the progress reports; the exact charts follow at the end",
+              _("Approximate, from the progress reports; the exact charts follow at the end"),
               sizeof m->subtitle);
-    g_strlcpy(m->x_title, self->live_by_bytes ? "Data written (GiB)" : "Time (s)",
+    g_strlcpy(m->x_title, self->live_by_bytes ? _("Data written (GiB)") : _("Time (s)"),
               sizeof m->x_title);
     g_strlcpy(m->y_title, dmk_chart_metric_title(metric), sizeof m->y_title);
     g_snprintf(self->live_series.name, sizeof self->live_series.name, "%s",
-               self->live_by_bytes && t ? t->name : "All steps");
+               self->live_by_bytes && t ? t->name : _("All steps"));
     m->n_series = 1;
     m->series = &self->live_series;
 }

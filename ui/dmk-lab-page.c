@@ -3,7 +3,10 @@
  * progress and charts on the right), the test chooser, Start and Stop, a
  * run's beginning and end, and the result's view (dmk-lab-page-private.h
  * lists the tab's parts). */
+#include <glib/gi18n.h>
+
 #include "dmk-lab-page-private.h"
+#include "dmk-text.h"
 #include "dmk-widgets.h"
 
 #define FORM_WIDTH 300 /* the Lab tab's form, in pixels */
@@ -19,8 +22,8 @@ void dmk_lab_page_set_running(DmkLabPage *self, gboolean running, gboolean mine)
 {
     self->running = running && mine;
     dmk_start_button_set(self->button, running, mine,
-                         "Stop the test; what it measured is kept (Esc)",
-                         "Run the test chosen above");
+                         _("Stop the test; what it measured is kept (Esc)"),
+                         _("Run the test chosen above"));
     gtk_widget_set_sensitive(self->kind_dd, !running);
     gtk_widget_set_sensitive(self->form_stack, !running);
 }
@@ -28,7 +31,7 @@ void dmk_lab_page_set_running(DmkLabPage *self, gboolean running, gboolean mine)
 void dmk_lab_page_block_start(DmkLabPage *self, const char *why)
 {
     if (!self->running)
-        dmk_start_button_block(self->button, why, "Run the test chosen above");
+        dmk_start_button_block(self->button, why, _("Run the test chosen above"));
 }
 
 void dmk_lab_page_set_note(DmkLabPage *self, const char *note)
@@ -64,15 +67,15 @@ void dmk_lab_page_begin(DmkLabPage *self, const DmkRunSpec *spec)
     drop_view(self);
     _dmk_lab_page_live_begin(self, spec);
     /* Until the first measurement: the fill and settling have no chart. */
-    set_empty(self, "Getting ready\u2026",
-              spec->no_fill  ? "The chart starts with the first measurement."
-              : spec->device ? "The region is written in full first, and the drive may rest a "
-                               "while; the chart starts with the first measurement."
-                             : "The test file is written in full first, and the drive may rest a "
-                               "while; the chart starts with the first measurement.");
+    set_empty(self, _("Getting ready\u2026"),
+              spec->no_fill  ? _("The chart starts with the first measurement.")
+              : spec->device ? _("The region is written in full first, and the drive may rest a "
+                                 "while; the chart starts with the first measurement.")
+                             : _("The test file is written in full first, and the drive may rest a "
+                                 "while; the chart starts with the first measurement."));
     gtk_stack_set_visible_child_name(GTK_STACK(self->stack), "empty");
     gtk_progress_bar_set_fraction(GTK_PROGRESS_BAR(self->progress), 0);
-    gtk_label_set_text(GTK_LABEL(self->progress_label), "Starting\u2026");
+    gtk_label_set_text(GTK_LABEL(self->progress_label), _("Starting\u2026"));
     gtk_widget_set_visible(self->progress_box, TRUE);
 }
 
@@ -88,12 +91,12 @@ void dmk_lab_page_end(DmkLabPage *self, DmkSaved *saved, const char *status)
 {
     gtk_label_set_text(GTK_LABEL(self->progress_label), status);
     _dmk_lab_page_refresh_live(self, TRUE);
-    if (g_str_has_prefix(status, "Done"))
+    if (dmk_text_is_done(status))
         gtk_progress_bar_set_fraction(GTK_PROGRESS_BAR(self->progress), 1.0);
     if (saved) {
         show_result(self, saved);
     } else if (self->live->len == 0) {
-        set_empty(self, "Nothing was measured", status);
+        set_empty(self, _("Nothing was measured"), status);
         gtk_stack_set_visible_child_name(GTK_STACK(self->stack), "empty");
     }
 }
@@ -153,13 +156,13 @@ static GtkWidget *build_kind_chooser(DmkLabPage *self)
 {
     const char *titles[DMK_LAB_MAX_TESTS + 1] = {NULL};
     for (size_t i = 0; i < dmk_lab_test_count(); i++)
-        titles[i] = dmk_lab_test_at(i)->title;
+        titles[i] = _(dmk_lab_test_at(i)->title);
     self->kind_dd = gtk_drop_down_new_from_strings(titles);
     gtk_widget_set_hexpand(self->kind_dd, TRUE);
-    gtk_widget_set_tooltip_text(self->kind_dd, "Which review-lab test to run");
+    gtk_widget_set_tooltip_text(self->kind_dd, _("Which review-lab test to run"));
     GtkWidget *grid = _dmk_lab_page_form_grid();
-    gtk_grid_attach(GTK_GRID(grid), _dmk_lab_page_form_label(self, "_Test", self->kind_dd), 0, 0, 1,
-                    1);
+    gtk_grid_attach(GTK_GRID(grid), _dmk_lab_page_form_label(self, _("_Test"), self->kind_dd), 0, 0,
+                    1, 1);
     gtk_grid_attach(GTK_GRID(grid), self->kind_dd, 1, 0, 1, 1);
     return grid;
 }
@@ -167,7 +170,7 @@ static GtkWidget *build_kind_chooser(DmkLabPage *self)
 /* Start, which turns into Stop while the test runs (set_running). */
 static GtkWidget *build_start(DmkLabPage *self)
 {
-    self->button = gtk_button_new_with_label("Start");
+    self->button = gtk_button_new_with_label(_("Start"));
     gtk_widget_add_css_class(self->button, "run-button");
     gtk_widget_set_margin_top(self->button, 4);
     g_signal_connect(self->button, "clicked", G_CALLBACK(on_button), self);

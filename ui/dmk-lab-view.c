@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "dmk-lab-view.h"
 
+#include <glib/gi18n.h>
+
 #include "dmk-chart-lab.h"
 #include "dmk-escape.h"
 #include "dmk-lab-findings.h"
@@ -54,7 +56,7 @@ GtkWidget *dmk_lab_chart_area_new(const DmkChartModel *m)
     gtk_widget_set_hexpand(area, TRUE);
     gtk_widget_set_vexpand(area, TRUE);
     gtk_drawing_area_set_draw_func(GTK_DRAWING_AREA(area), draw_model, (gpointer)m, NULL);
-    const char *title = m && m->title[0] ? m->title : "Chart: no data";
+    const char *title = m && m->title[0] ? m->title : _("Chart: no data");
     gtk_accessible_update_property(GTK_ACCESSIBLE(area), GTK_ACCESSIBLE_PROPERTY_LABEL, title, -1);
     return area;
 }
@@ -144,8 +146,9 @@ static void build_picker(DmkLabView *self)
         g_free(label);
     }
     if (self->n > 1) {
-        GtkWidget *all = pick_button(self, "All", -1, first);
-        gtk_widget_set_tooltip_text(all, "Every chart at once, as Export Chart saves it then");
+        /* TRANSLATORS: the chart picker's button that shows every chart. */
+        GtkWidget *all = pick_button(self, _("All"), -1, first);
+        gtk_widget_set_tooltip_text(all, _("Every chart at once, as Export Chart saves it then"));
         active = def < 0 ? all : active;
     }
     if (active)
@@ -212,7 +215,7 @@ static GtkWidget *build_report(DmkLabView *self)
     gtk_text_view_set_bottom_margin(tv, 6);
     gtk_widget_add_css_class(self->report, "lab-report");
     gtk_accessible_update_property(GTK_ACCESSIBLE(self->report), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                   "Report", -1);
+                                   _("Report"), -1);
     g_free(valid);
     GtkWidget *scroll = gtk_scrolled_window_new();
     gtk_scrolled_window_set_child(GTK_SCROLLED_WINDOW(scroll), self->report);
@@ -257,7 +260,7 @@ static int attach_set(GtkGrid *grid, int row, const DmkRunResult *r, const DmkLa
     for (size_t i = 0; i < set->n_fields; i++) {
         if (!dmk_lab_finding_shown(all, f, i))
             continue;
-        GtkWidget *label = finding_cell(set->fields[i].label, "finding-label", FALSE);
+        GtkWidget *label = finding_cell(_(set->fields[i].label), "finding-label", FALSE);
         GtkWidget *v = finding_cell(dmk_lab_finding_text(all, f, i, value, sizeof value),
                                     "finding-value", TRUE);
         /* Wrapped rather than widening the panel past the charts' room. */
@@ -292,7 +295,7 @@ static GtkWidget *build_findings(DmkLabView *self)
     gtk_widget_set_margin_bottom(self->findings, 10);
     gtk_widget_add_css_class(self->findings, "lab-findings");
     gtk_accessible_update_property(GTK_ACCESSIBLE(self->findings), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                   "Findings", -1);
+                                   _("Findings"), -1);
     int row = 0;
     for (size_t k = 0; k < found->n; k++)
         row = attach_set(grid, row, r, found, &found->f[k]);
@@ -336,13 +339,13 @@ static GtkWidget *build_toolbar(DmkLabView *self)
     gtk_box_append(GTK_BOX(row), scroll);
     /* Short words (the tooltips say more): with the form and the findings
      * beside them, the picker and both fit a 1,024 px window. */
+    gtk_box_append(GTK_BOX(row), dmk_action_button_new(
+                                     _("_Export…"), "win.export-chart",
+                                     _("Export Chart: save the chart shown as PNG, SVG or PDF")));
     gtk_box_append(GTK_BOX(row),
-                   dmk_action_button_new("_Export…", "win.export-chart",
-                                         "Export Chart: save the chart shown as PNG, SVG or PDF"));
-    gtk_box_append(GTK_BOX(row),
-                   dmk_action_button_new("_Save…", "win.save",
-                                         "Save Results: every sample and step as CSV (or JSON), "
-                                         "to open again"));
+                   dmk_action_button_new(_("_Save…"), "win.save",
+                                         _("Save Results: every sample and step as CSV (or JSON), "
+                                           "to open again")));
     return row;
 }
 
@@ -521,8 +524,10 @@ char *dmk_lab_result_title(const DmkRunResult *r)
     GDateTime *utc = r->date[0] ? g_date_time_new_from_iso8601(r->date, NULL) : NULL;
     GDateTime *local = utc ? g_date_time_to_local(utc) : NULL;
     char *when = local ? g_date_time_format(local, "%H:%M") : NULL;
-    char *title = when ? g_strdup_printf("%s %s", what[0] ? what : "Lab", when)
-                       : g_strdup(what[0] ? what : "Lab");
+    /* TRANSLATORS: a Lab result's tab, when its test is unknown. */
+    const char *head = what[0] ? what : _("Lab");
+    /* TRANSLATORS: a Lab result's tab: the test's title, the local time (14:05). */
+    char *title = when ? g_strdup_printf(_("%1$s %2$s"), head, when) : g_strdup(head);
     g_free(when);
     if (local)
         g_date_time_unref(local);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "dmk-plot.h"
 
+#include <glib/gi18n.h>
 #include <math.h>
 #include <string.h>
 
@@ -271,7 +272,7 @@ GtkWidget *dmk_plot_area_new(void)
     gtk_widget_set_hexpand(area, TRUE);
     gtk_widget_set_vexpand(area, TRUE);
     gtk_drawing_area_set_draw_func(GTK_DRAWING_AREA(area), draw, NULL, NULL);
-    gtk_accessible_update_property(GTK_ACCESSIBLE(area), GTK_ACCESSIBLE_PROPERTY_LABEL, "Chart",
+    gtk_accessible_update_property(GTK_ACCESSIBLE(area), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Chart"),
                                    -1);
     /* The theme changed (light to dark, or back): the palette too. */
     GtkSettings *settings = gtk_widget_get_settings(area);
@@ -285,7 +286,7 @@ GtkWidget *dmk_plot_area_new(void)
 
 static void update_accessible(GtkWidget *area, const DmkPlot *p)
 {
-    const char *title = p && p->build.model.title[0] ? p->build.model.title : "Chart: no data";
+    const char *title = p && p->build.model.title[0] ? p->build.model.title : _("Chart: no data");
     gtk_accessible_update_property(GTK_ACCESSIBLE(area), GTK_ACCESSIBLE_PROPERTY_LABEL, title, -1);
 }
 
@@ -330,13 +331,13 @@ GtkWidget *dmk_plot_scale_control_new(GtkWidget *area)
 {
     const char *labels[8] = {NULL};
     for (size_t i = 0; i < dmk_value_scale_count && i + 1 < G_N_ELEMENTS(labels); i++)
-        labels[i] = dmk_value_scales[i].label;
+        labels[i] = _(dmk_value_scales[i].label); /* chart/'s table marks them */
     GtkWidget *dd = gtk_drop_down_new_from_strings(labels);
     /* The table's first entry, Auto, is what a built chart starts with. */
-    gtk_widget_set_tooltip_text(dd, "The chart's value axis: Auto is logarithmic where the "
-                                    "largest value is over 50 times the smallest");
-    gtk_accessible_update_property(GTK_ACCESSIBLE(dd), GTK_ACCESSIBLE_PROPERTY_LABEL, "Value axis",
-                                   -1);
+    gtk_widget_set_tooltip_text(dd, _("The chart's value axis: Auto is logarithmic where the "
+                                      "largest value is over 50 times the smallest"));
+    gtk_accessible_update_property(GTK_ACCESSIBLE(dd), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                   _("Value axis"), -1);
     gtk_widget_set_valign(dd, GTK_ALIGN_START);
     g_signal_connect_object(dd, "notify::selected", G_CALLBACK(on_scale_selected), area, 0);
     return dd;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "dmk-sweep-page.h"
 
+#include <glib/gi18n.h>
 #include <string.h>
 
 #include "dmk-widgets.h"
@@ -9,10 +10,13 @@
 #include "dmk-text.h"
 #include "dmk-version.h"
 
-static const char *const kind_labels[] = {"Queue depth", "Block size", NULL};
-static const char *const pattern_labels[] = {"Random", "Sequential", NULL};
+/* Marked only: dropdown() translates them. */
+static const char *const kind_labels[] = {N_("Queue depth"), N_("Block size"), NULL};
+/* TRANSLATORS: the access pattern: random or sequential offsets. */
+static const char *const pattern_labels[] = {N_("Random"), N_("Sequential"), NULL};
 static const DmkPattern patterns[] = {DMK_PATTERN_RND, DMK_PATTERN_SEQ};
-static const char *const mode_labels[] = {"Read & Write", "Read", "Write", NULL};
+/* TRANSLATORS: the sweep's directions: read and/or write (verbs). */
+static const char *const mode_labels[] = {N_("Read & Write"), N_("Read"), N_("Write"), NULL};
 static const DmkRunMode modes[] = {DMK_RUN_READ_WRITE, DMK_RUN_READ, DMK_RUN_WRITE};
 
 enum { SIGNAL_RUN, SIGNAL_CHANGED, N_SIGNALS };
@@ -50,7 +54,8 @@ static void append_point(GString *s, const DmkSweep *sw, size_t i)
 {
     char buf[32];
     if (i > 0)
-        g_string_append(s, i + 1 == sw->n_points ? " and " : ", ");
+        /* TRANSLATORS: between the last two of a list of points ("1, 2 and 4"). */
+        g_string_append(s, i + 1 == sw->n_points ? _(" and ") : ", ");
     if (sw->kind == DMK_SWEEP_QD)
         g_string_append_printf(s, "%u", sw->points[i]);
     else
@@ -64,19 +69,27 @@ static void update_points(DmkSweepPage *self)
     DmkSweep sw;
     char bs[32];
     dmk_sweep_page_get_sweep(self, &sw);
-    GString *s = g_string_new(sw.pattern == DMK_PATTERN_SEQ ? "Sequential " : "Random ");
-    if (sw.kind == DMK_SWEEP_QD)
-        g_string_append_printf(s, "%s at queue depths ",
-                               dmk_format_size(sw.block_size, bs, sizeof bs));
-    else
-        g_string_append_printf(s, "at QD%u with blocks of ", sw.queue_depth);
+    GString *s = g_string_new("");
     for (size_t i = 0; i < sw.n_points; i++)
         append_point(s, &sw, i);
-    g_string_append_printf(s, ", one thread; %s",
-                           sw.mode == DMK_RUN_READ    ? "reads"
-                           : sw.mode == DMK_RUN_WRITE ? "writes"
-                                                      : "all reads, then all writes");
-    gtk_label_set_text(GTK_LABEL(self->points_label), s->str);
+    const char *dirs = sw.mode == DMK_RUN_READ    ? _("reads")
+                       : sw.mode == DMK_RUN_WRITE ? _("writes")
+                                                  : _("all reads, then all writes");
+    bool seq = sw.pattern == DMK_PATTERN_SEQ;
+    char *text;
+    /* TRANSLATORS: what a sweep measures: %1$s a block size ("4 KiB") or a
+     * queue depth, %2$s the points ("1, 2, 4 and 8"), %3$s the directions
+     * ("reads", "all reads, then all writes"). */
+    if (sw.kind == DMK_SWEEP_QD)
+        text = g_strdup_printf(seq ? _("Sequential %1$s at queue depths %2$s, one thread; %3$s")
+                                   : _("Random %1$s at queue depths %2$s, one thread; %3$s"),
+                               dmk_format_size(sw.block_size, bs, sizeof bs), s->str, dirs);
+    else
+        text = g_strdup_printf(seq ? _("Sequential at QD%1$u with blocks of %2$s, one thread; %3$s")
+                                   : _("Random at QD%1$u with blocks of %2$s, one thread; %3$s"),
+                               sw.queue_depth, s->str, dirs);
+    gtk_label_set_text(GTK_LABEL(self->points_label), text);
+    g_free(text);
     g_string_free(s, TRUE);
 }
 
@@ -103,7 +116,7 @@ void dmk_sweep_page_set_note(DmkSweepPage *self, const char *note)
 void dmk_sweep_page_block_start(DmkSweepPage *self, const char *why)
 {
     if (gtk_widget_get_sensitive(self->kind_dd)) /* not while a run is under way */
-        dmk_start_button_block(self->button, why, "Run the sweep");
+        dmk_start_button_block(self->button, why, _("Run the sweep"));
 }
 
 void dmk_sweep_page_set_read_only(DmkSweepPage *self, const char *why)
@@ -118,12 +131,13 @@ void dmk_sweep_page_set_read_only(DmkSweepPage *self, const char *why)
                                          : gtk_drop_down_get_selected(dd));
     gtk_widget_set_sensitive(self->mode_dd, !why && gtk_widget_get_sensitive(self->kind_dd));
     gtk_widget_set_tooltip_text(self->mode_dd,
-                                why ? why : "Directions: a read sweep, then a write sweep");
+                                why ? why : _("Directions: a read sweep, then a write sweep"));
 }
 
 void dmk_sweep_page_set_running(DmkSweepPage *self, gboolean running, gboolean mine)
 {
-    dmk_start_button_set(self->button, running, mine, "Stop the sweep (Esc)", "Run the sweep");
+    dmk_start_button_set(self->button, running, mine, _("Stop the sweep (Esc)"),
+                         _("Run the sweep"));
     gtk_widget_set_sensitive(self->kind_dd, !running);
     gtk_widget_set_sensitive(self->pattern_dd, !running);
     gtk_widget_set_sensitive(self->mode_dd, !running && !self->read_only);
@@ -161,11 +175,11 @@ void dmk_sweep_page_begin(DmkSweepPage *self, const DmkRunSpec *spec)
 {
     live_context(&self->live, spec);
     g_array_set_size(self->live_tests, 0);
-    set_empty(self, "Measuring the first point\u2026",
-              "The test file is written first; then each point adds to the chart.");
+    set_empty(self, _("Measuring the first point\u2026"),
+              _("The test file is written first; then each point adds to the chart."));
     show_live(self);
     gtk_progress_bar_set_fraction(GTK_PROGRESS_BAR(self->progress), 0);
-    gtk_progress_bar_set_text(GTK_PROGRESS_BAR(self->progress), "Starting\u2026");
+    gtk_progress_bar_set_text(GTK_PROGRESS_BAR(self->progress), _("Starting\u2026"));
     gtk_widget_set_visible(self->progress, TRUE);
 }
 
@@ -202,7 +216,7 @@ void dmk_sweep_page_point(DmkSweepPage *self, const DmkTest *test, const DmkPass
 void dmk_sweep_page_end(DmkSweepPage *self, const char *status)
 {
     gtk_progress_bar_set_text(GTK_PROGRESS_BAR(self->progress), status);
-    if (g_str_has_prefix(status, "Done"))
+    if (dmk_text_is_done(status))
         gtk_progress_bar_set_fraction(GTK_PROGRESS_BAR(self->progress), 1.0);
 }
 
@@ -227,7 +241,10 @@ static GtkWidget *labelled(const char *text, GtkWidget *widget)
 
 static GtkWidget *dropdown(DmkSweepPage *self, const char *const *labels, const char *tip)
 {
-    GtkWidget *dd = gtk_drop_down_new_from_strings(labels);
+    const char *shown[4] = {NULL};
+    for (size_t i = 0; labels[i] && i + 1 < G_N_ELEMENTS(shown); i++)
+        shown[i] = _(labels[i]);
+    GtkWidget *dd = gtk_drop_down_new_from_strings(shown);
     gtk_widget_set_tooltip_text(dd, tip);
     g_signal_connect(dd, "notify::selected", G_CALLBACK(on_changed), self);
     return dd;
@@ -245,13 +262,13 @@ static GtkWidget *build_controls(DmkSweepPage *self)
 {
     GtkWidget *box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6);
     GtkWidget *row = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8);
-    self->kind_dd = dropdown(self, kind_labels, "What varies from point to point");
-    self->pattern_dd = dropdown(self, pattern_labels, "Where each I/O goes in the test file");
-    self->mode_dd = dropdown(self, mode_labels, "Directions: a read sweep, then a write sweep");
-    gtk_box_append(GTK_BOX(row), labelled("_Sweep", self->kind_dd));
-    gtk_box_append(GTK_BOX(row), labelled("_Pattern", self->pattern_dd));
-    gtk_box_append(GTK_BOX(row), labelled("_Directions", self->mode_dd));
-    self->button = gtk_button_new_with_label("Start");
+    self->kind_dd = dropdown(self, kind_labels, _("What varies from point to point"));
+    self->pattern_dd = dropdown(self, pattern_labels, _("Where each I/O goes in the test file"));
+    self->mode_dd = dropdown(self, mode_labels, _("Directions: a read sweep, then a write sweep"));
+    gtk_box_append(GTK_BOX(row), labelled(_("_Sweep"), self->kind_dd));
+    gtk_box_append(GTK_BOX(row), labelled(_("_Pattern"), self->pattern_dd));
+    gtk_box_append(GTK_BOX(row), labelled(_("_Directions"), self->mode_dd));
+    self->button = gtk_button_new_with_label(_("Start"));
     gtk_widget_add_css_class(self->button, "run-button");
     gtk_widget_set_valign(self->button, GTK_ALIGN_END);
     gtk_widget_set_halign(self->button, GTK_ALIGN_END);
@@ -275,9 +292,9 @@ static GtkWidget *build_controls(DmkSweepPage *self)
 static GtkWidget *build_empty(DmkSweepPage *self)
 {
     GtkWidget *box = dmk_empty_state_new(&self->empty_title, &self->empty_text);
-    set_empty(self, "No sweep measured yet",
-              "Start measures each point in turn, and the line grows as they finish. The "
-              "finished sweep opens as a tab of its own, to save, export or compare.");
+    set_empty(self, _("No sweep measured yet"),
+              _("Start measures each point in turn, and the line grows as they finish. The "
+                "finished sweep opens as a tab of its own, to save, export or compare."));
     return box;
 }
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "dmk-text.h"
 
+#include <glib/gi18n.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,16 @@
 #include "dmk-escape.h"
 #include "dmk-report.h"
 #include "dmk-size.h"
+
+gboolean dmk_text_is_done(const char *status)
+{
+    /* The translated "Done in %s" up to its placeholder: the status line
+     * is in the user's language, and a run that finished says it first. */
+    const char *done = _("Done in %s");
+    const char *end = strchr(done, '%');
+    size_t n = end ? (size_t)(end - done) : strlen(done);
+    return status && n > 0 && strncmp(status, done, n) == 0;
+}
 
 const char *dmk_text_mode_title(DmkMode m)
 {
@@ -28,8 +39,10 @@ char *dmk_text_test_title(const DmkTest *t)
     const DmkJob *j = &t->jobs[0];
     char bl[16];
     dmk_block_label(j->block_size, bl, sizeof bl);
-    return g_strdup_printf("%s %s %s Q%uT%u",
-                           j->pattern == DMK_PATTERN_SEQ ? "Sequential" : "Random",
+    /* TRANSLATORS: a test's title: %1$s the direction ("Read"), %2$s the
+     * block size ("4K"); "Q%3$uT%4$u" is the test's notation, kept as it is. */
+    return g_strdup_printf(j->pattern == DMK_PATTERN_SEQ ? _("Sequential %1$s %2$s Q%3$uT%4$u")
+                                                         : _("Random %1$s %2$s Q%3$uT%4$u"),
                            dmk_text_mode_title(t->mode), bl, j->queue_depth, dmk_test_threads(t));
 }
 
@@ -38,8 +51,10 @@ char *dmk_text_tooltip(const DmkTest *t, const DmkStats *s)
     char mb[32], io[32], mean[32], p99[32];
     char *title = dmk_text_test_title(t);
     char *tip =
-        g_strdup_printf("%s\n%s MB/s\n%s IOPS\nLatency: mean %s \u03bcs, 99th percentile %s "
-                        "\u03bcs",
+        /* TRANSLATORS: a result tile's tooltip: the test's title, MB/s,
+         * IOPS, the mean and 99th percentile latency in µs. */
+        g_strdup_printf(_("%1$s\n%2$s MB/s\n%3$s IOPS\nLatency: mean %4$s \u03bcs, 99th "
+                          "percentile %5$s \u03bcs"),
                         title, dmk_format_double(s->mb_s, 3, mb, sizeof mb),
                         dmk_format_double(s->iops, 1, io, sizeof io),
                         dmk_format_double(s->lat_mean_us, 2, mean, sizeof mean),
@@ -73,23 +88,31 @@ char *dmk_text_progress(const DmkProgress *p)
 {
     int pct = (int)(p->fraction * 100.0 + 0.5);
     if (p->stage == DMK_STAGE_CLEANUP)
-        return g_strdup(p->test ? "Removing the test's files..." : "Removing the test file...");
+        return g_strdup(p->test ? _("Removing the test's files...")
+                                : _("Removing the test file..."));
     /* A lab step with its own files (the file sets) writes them first. */
     if (p->stage == DMK_STAGE_PREPARE && p->test && p->test->label[0])
-        return g_strdup_printf("Writing the files for %s %d %%", p->test->label, pct);
+        /* TRANSLATORS: %1$s is a Lab step ("copy"), %2$d a percentage. */
+        return g_strdup_printf(_("Writing the files for %1$s %2$d %%"), p->test->label, pct);
     if (p->stage == DMK_STAGE_PREPARE || !p->test)
-        return g_strdup_printf("Preparing test file %d %%", pct);
+        return g_strdup_printf(_("Preparing test file %d %%"), pct);
     char *title = dmk_text_test_title(p->test);
     char *left = dmk_text_clock(p->remaining_s);
     char *line;
     if (p->stage == DMK_STAGE_WARMUP)
-        line = g_strdup_printf("%s - warm-up %d %% (%s left)", title, pct, left);
+        /* TRANSLATORS: progress: the test's title, a percentage, a clock
+         * time left (1:05). */
+        line = g_strdup_printf(_("%1$s - warm-up %2$d %% (%3$s left)"), title, pct, left);
     else if (p->stage == DMK_STAGE_VERIFY)
-        line = g_strdup_printf("%s - verifying written data %d %%", title, pct);
+        line = g_strdup_printf(_("%1$s - verifying written data %2$d %%"), title, pct);
     else if (p->stage == DMK_STAGE_MEASURE)
-        line = g_strdup_printf("%s - pass %u/%u (%s left)", title, p->pass, p->passes, left);
+        /* TRANSLATORS: progress: the test's title, the pass and how many
+         * there are, a clock time left (1:05). */
+        line = g_strdup_printf(_("%1$s - pass %2$u/%3$u (%4$s left)"), title, p->pass, p->passes,
+                               left);
     else
-        line = g_strdup_printf("Interval before %s (%s left)", title, left);
+        /* TRANSLATORS: progress: the next test's title, a clock time left. */
+        line = g_strdup_printf(_("Interval before %1$s (%2$s left)"), title, left);
     g_free(title);
     g_free(left);
     return line;
@@ -110,12 +133,15 @@ static GDateTime *result_time(const DmkRunResult *r)
 
 char *dmk_text_result_title(const DmkRunResult *r)
 {
-    const char *what = strcmp(r->sweep, "qd") == 0   ? "QD sweep"
-                       : strcmp(r->sweep, "bs") == 0 ? "Block-size sweep"
-                                                     : "Run";
+    /* TRANSLATORS: a result's tab: "Run" is the noun, one benchmark run. */
+    const char *what = strcmp(r->sweep, "qd") == 0   ? _("QD sweep")
+                       : strcmp(r->sweep, "bs") == 0 ? _("Block-size sweep")
+                                                     : C_("a benchmark run", "Run");
     GDateTime *t = result_time(r);
     char *when = t ? g_date_time_format(t, "%H:%M") : NULL;
-    char *title = when ? g_strdup_printf("%s %s", what, when) : g_strdup(what);
+    /* TRANSLATORS: a result's tab: what ran ("Run", "QD sweep"), then the
+     * local time it started (14:05). */
+    char *title = when ? g_strdup_printf(_("%1$s %2$s"), what, when) : g_strdup(what);
     g_free(when);
     if (t)
         g_date_time_unref(t);
@@ -142,7 +168,7 @@ char *dmk_text_capacity(uint64_t bytes)
 
 char *dmk_text_context_drive(const DmkRunResult *r)
 {
-    char *drive = g_strdup(r->target.model[0] ? r->target.model : "Unknown drive");
+    char *drive = g_strdup(r->target.model[0] ? r->target.model : _("Unknown drive"));
     dmk_escape_inplace(drive, NULL);
     return drive;
 }
@@ -163,8 +189,9 @@ static char *free_space(const DmkTargetInfo *t)
         return g_strdup("");
     char *free_b = dmk_text_capacity(t->fs_free_bytes);
     char *size_b = t->fs_size_bytes ? dmk_text_capacity(t->fs_size_bytes) : NULL;
-    char *text = size_b ? g_strdup_printf("%s free of %s", free_b, size_b)
-                        : g_strdup_printf("%s free", free_b);
+    /* TRANSLATORS: a file system's free space and size ("120 GB free of 1.0 TB"). */
+    char *text = size_b ? g_strdup_printf(_("%1$s free of %2$s"), free_b, size_b)
+                        : g_strdup_printf(_("%s free"), free_b);
     g_free(free_b);
     g_free(size_b);
     return text;
@@ -194,12 +221,16 @@ char *dmk_text_context_where(const DmkRunResult *r)
 static char *what_ran(const DmkRunResult *r)
 {
     if (strcmp(r->sweep, "qd") == 0)
-        return g_strdup("Queue-depth sweep");
+        return g_strdup(_("Queue-depth sweep"));
     if (strcmp(r->sweep, "bs") == 0)
-        return g_strdup("Block-size sweep");
+        return g_strdup(_("Block-size sweep"));
     if (!r->profile[0])
         return g_strdup("");
-    return g_strdup_printf("%c%s profile", g_ascii_toupper(r->profile[0]), r->profile + 1);
+    char *name = g_strdup_printf("%c%s", g_ascii_toupper(r->profile[0]), r->profile + 1);
+    /* TRANSLATORS: %s is a profile's name as the file keeps it ("Default"). */
+    char *text = g_strdup_printf(_("%s profile"), name);
+    g_free(name);
+    return text;
 }
 
 char *dmk_text_context_how(const DmkRunResult *r)
@@ -209,9 +240,13 @@ char *dmk_text_context_how(const DmkRunResult *r)
     char *what = what_ran(r);
     dmk_result_area(r, area, sizeof area); /* "1 GiB test file", a device's "region of" */
     char *file = g_strdup(area);
-    char *passes = g_strdup_printf("best of %u \u00d7 %s s", r->passes,
-                                   dmk_format_double(r->measure_s, 1, meas, sizeof meas));
-    char *data = g_strdup_printf("%s data", dmk_data_name(r->data));
+    /* TRANSLATORS: the best of so many passes, each so many seconds long. */
+    char *passes = g_strdup_printf(
+        g_dngettext(NULL, "best of %u \u00d7 %s s", "best of %u \u00d7 %s s", r->passes), r->passes,
+        dmk_format_double(r->measure_s, 1, meas, sizeof meas));
+    /* TRANSLATORS: the data a test wrote: random bytes, or zeros (a whole
+     * phrase per kind; the files keep the English word). */
+    char *data = g_strdup(r->data == DMK_DATA_ZERO ? _("zero data") : _("random data"));
     GDateTime *t = result_time(r);
     char *when = t ? g_date_time_format(t, "%Y-%m-%d %H:%M") : g_strdup(r->date);
     char *version =
@@ -222,7 +257,7 @@ char *dmk_text_context_how(const DmkRunResult *r)
         g_free(parts[i]);
     }
     if (!r->complete)
-        add_part(s, "incomplete (stopped or failed)");
+        add_part(s, _("incomplete (stopped or failed)"));
     if (t)
         g_date_time_unref(t);
     return g_string_free(s, FALSE);

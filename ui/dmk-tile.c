@@ -209,11 +209,22 @@ static void update_accessible(DmkTile *self)
     const char *text = gtk_label_get_text(GTK_LABEL(self->label));
     const char *flags =
         gtk_widget_get_visible(self->badge) ? gtk_label_get_text(GTK_LABEL(self->badge)) : "";
-    char *name = g_strdup_printf("%s %s: %s %s%s%s", self->has_test ? self->test.name : "",
-                                 self->has_test ? dmk_text_mode_title(self->test.mode) : "",
-                                 shows_number(self) ? text : "no result",
-                                 shows_number(self) ? dmk_unit_label(self->unit) : "",
-                                 flags[0] ? ", " : "", flags);
+    const char *test = self->has_test ? self->test.name : "";
+    const char *mode = self->has_test ? dmk_text_mode_title(self->test.mode) : "";
+    char *name;
+    if (shows_number(self))
+        /* TRANSLATORS: a result tile for screen readers: the test's name
+         * ("SEQ1M Q8T1"), its direction ("Read"), the number, its unit. */
+        name = g_strdup_printf(_("%1$s %2$s: %3$s %4$s"), test, mode, text,
+                               dmk_unit_label(self->unit));
+    else
+        /* TRANSLATORS: a result tile without a number, for screen readers. */
+        name = g_strdup_printf(_("%1$s %2$s: no result"), test, mode);
+    if (flags[0]) {
+        char *with = g_strdup_printf("%s, %s", name, flags);
+        g_free(name);
+        name = with;
+    }
     gtk_accessible_update_property(GTK_ACCESSIBLE(self), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                    g_strstrip(name), -1);
     g_free(name);
@@ -283,10 +294,12 @@ static gboolean describe_share(const DmkTestResult *t, GString *badge, GString *
     if (t->test.mode != DMK_MODE_MIX || !dmk_share_note(&t->score, asked, note, sizeof note)[0])
         return FALSE;
     g_string_append_printf(badge, "%s%s", badge->len ? " \u00b7 " : "", note);
+    if (tip->len)
+        g_string_append_c(tip, '\n');
+    /* TRANSLATORS: a mixed test's tooltip: the share of reads done, and asked. */
     g_string_append_printf(tip,
-                           "%sReads were %s %% of the I/Os the score's pass completed, where "
-                           "%u %% was asked: its MB/s are of that mix.",
-                           tip->len ? "\n" : "",
+                           _("Reads were %1$s %% of the I/Os the score's pass completed, where "
+                             "%2$u %% was asked: its MB/s are of that mix."),
                            dmk_format_double(dmk_pass_read_pct(&t->score), 1, pct, sizeof pct),
                            asked);
     return TRUE;
@@ -429,7 +442,7 @@ void dmk_tile_set_partial(DmkTile *self, const char *why)
         dmk_tile_set_skipped(self, why);
         return;
     }
-    gtk_label_set_text(GTK_LABEL(self->badge), "partial \u00b7 not a result");
+    gtk_label_set_text(GTK_LABEL(self->badge), _("partial \u00b7 not a result"));
     gtk_widget_set_visible(self->badge, TRUE);
     set_class(self->badge, "warn", TRUE);
     set_state(self, DMK_TILE_PARTIAL, why);

@@ -460,7 +460,8 @@ static void check_target(DmkWindow *self, DmkTargetItem *item)
     char *before = dmk_target_item_describe(item, TRUE);
     if (!dmk_target_item_check(item))
         self->target_problem =
-            g_strdup_printf("%s cannot be used: %s", dmk_target_item_get_path(item),
+            /* TRANSLATORS: %1$s is a target's path, %2$s why it cannot be used. */
+            g_strdup_printf(_("%1$s cannot be used: %2$s"), dmk_target_item_get_path(item),
                             dmk_target_item_get_reason(item));
     char *after = dmk_target_item_describe(item, TRUE);
     if (strcmp(before, after) != 0)
@@ -564,7 +565,8 @@ static void on_size(GtkDropDown *dd, GParamSpec *pspec, DmkWindow *self)
 
 static void explain_unusable(DmkWindow *self, DmkTargetItem *item)
 {
-    char *text = g_strdup_printf("%s cannot be used: %s", dmk_target_item_get_path(item),
+    /* TRANSLATORS: %1$s is a target's path, %2$s why it cannot be used. */
+    char *text = g_strdup_printf(_("%1$s cannot be used: %2$s"), dmk_target_item_get_path(item),
                                  dmk_target_item_get_reason(item));
     _dmk_window_set_status(self, text);
     g_free(text);
