@@ -426,6 +426,7 @@ static const DmkLabTest tests[] = {
      FIELDS(mixed_fields), false, true, stepped_defaults, build_mixed, dmk_lab_describe_mixed,
      dmk_lab_report_mixed, "mixed mixed-average", dmk_lab_findings_mixed},
     {DMK_LAB_LATENCY, "latency", DMK_N_("Latency under load"),
+     /* xgettext:no-c-format */
      DMK_N_("Four workloads, each at full speed and then held to 10 to 120 % of it: mean and "
             "99th-percentile latency against IOPS, as StorageReview shows."),
      COMMON | DMK_LAB_P(DMK_LAB_P_STEP) | DMK_LAB_P(DMK_LAB_P_SETTLE), FIELDS(latency_fields),
