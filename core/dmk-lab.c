@@ -1054,7 +1054,12 @@ size_t dmk_lab_mixed(const DmkRunResult *r, DmkLabMixed *out, size_t max)
     return n;
 }
 
-static const char *const recovery_labels[4] = {"fresh", "degraded", "after idle", "after TRIM"};
+/* The phases' words, English as the files keep the steps' labels (DMK_N_):
+ * the report translates them where it shows them. */
+static const char *const recovery_labels[4] = {
+    /* TRANSLATORS: the recovery test's phases: the drive fresh, degraded by writes, after
+       idling, after TRIM. */
+    DMK_N_("fresh"), DMK_N_("degraded"), DMK_N_("after idle"), DMK_N_("after TRIM")};
 
 void dmk_lab_recovery(const DmkRunResult *r, DmkLabRecovery *out)
 {
