@@ -144,11 +144,10 @@ void dmk_lab_describe_latency(const DmkLabParams *p, char *buf, size_t len)
 {
     /* TRANSLATORS: the latency test's workloads, then its steps follow. */
     /* xgettext:no-c-format */
-    describe_steps(p,
-                   DMK_("4 KiB random read (QD128) and write (QD64), 64 KiB sequential read "
-                        "(QD16) and write (QD8), each at full speed and held to 10 to 120 % of "
-                        "it:"),
-                   DMK_LAB_LAT_PROFILES * (DMK_LAB_RAMP_STEPS + 1), buf, len);
+    const char *what = DMK_("4 KiB random read (QD128) and write (QD64), 64 KiB sequential read "
+                            "(QD16) and write (QD8), each at full speed and held to 10 to 120 % of "
+                            "it:");
+    describe_steps(p, what, DMK_LAB_LAT_PROFILES * (DMK_LAB_RAMP_STEPS + 1), buf, len);
 }
 
 void dmk_lab_describe_recovery(const DmkLabParams *p, char *buf, size_t len)

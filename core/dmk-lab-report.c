@@ -459,12 +459,13 @@ void dmk_lab_report_files_table(Out *o, const DmkRunResult *r)
         put(o, "%-13s %8zu %10s %10s %10s %10s %8s\n", r->tests[i].test.label, x->files,
             gib(x->bytes, a, sizeof a), c, d, num(x->mb_s, b, sizeof b), e);
     }
-    /* xgettext:no-c-format */
-    put(o, "%s",
+    const char *legend =
+        /* xgettext:no-c-format */
         DMK_("Time: from the first read until every file and directory written is on the drive "
              "(fsync); the sources were dropped from the page cache first. CPU: the run's own "
              "thread; near the time, the CPU set the pace. Archive: the .zip's size in % of the "
-             "set's (Deflate).\n"));
+             "set's (Deflate).\n");
+    put(o, "%s", legend);
     /* A complete run of a build without libarchive (the Windows zip's)
      * has the three copies only: said, so the empty column is explained. */
     if (r->complete && r->n_tests == DMK_LAB_FILE_STEPS - 2)
