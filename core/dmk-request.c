@@ -12,16 +12,18 @@
 
 /* ---- exit statuses ----------------------------------------------------- */
 
+/* The meanings are English here (the man page's), translated in --help
+ * (dmk_exit_status_text). */
 static const struct {
     int status;
     const char *meaning;
 } exit_statuses[] = {
-    {DMK_EXIT_OK, "done"},
-    {DMK_EXIT_FAILED, "failed, target refused or a bad result file"},
-    {DMK_EXIT_USAGE, "usage error"},
-    {DMK_EXIT_BAD_DATA, "--verify found written data that did not read back"},
-    {DMK_EXIT_INTERRUPTED, "interrupted (SIGINT, or Stop in the window)"},
-    {DMK_EXIT_TERMINATED, "terminated (SIGTERM)"},
+    {DMK_EXIT_OK, DMK_N_("done")},
+    {DMK_EXIT_FAILED, DMK_N_("failed, target refused or a bad result file")},
+    {DMK_EXIT_USAGE, DMK_N_("usage error")},
+    {DMK_EXIT_BAD_DATA, DMK_N_("--verify found written data that did not read back")},
+    {DMK_EXIT_INTERRUPTED, DMK_N_("interrupted (SIGINT, or Stop in the window)")},
+    {DMK_EXIT_TERMINATED, DMK_N_("terminated (SIGTERM)")},
 };
 
 size_t dmk_exit_status_count(void)
@@ -45,7 +47,8 @@ char *dmk_exit_status_text(char *buf, size_t len)
         buf[0] = '\0';
     for (size_t i = 0; i < n && used >= 0 && (size_t)used < len; i++)
         used += snprintf(buf + used, len - (size_t)used, "%s%d %s%s", i ? " " : "",
-                         exit_statuses[i].status, exit_statuses[i].meaning, i + 1 < n ? "," : ".");
+                         exit_statuses[i].status, DMK_(exit_statuses[i].meaning),
+                         i + 1 < n ? "," : ".");
     return buf;
 }
 
