@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "dmk-i18n.h"
 #include "dmk-result.h"
 #include "dmk-size.h"
 
@@ -124,97 +125,149 @@ static void link_kind(const char *iface, char *buf, size_t len)
 }
 
 /* The pause's length and pass where the result knows them (a run just
- * made); a result read back from a file keeps only the flag. */
+ * made); a result read back from a file keeps only the flag. Two whole
+ * sentences, each translated on its own. */
 static void paused_tip(const DmkTestResult *t, char *tip, size_t tlen)
 {
     uint32_t pass = 0;
     double s = dmk_test_paused_s(t, &pass);
-    char a[32];
-    const char *what = "For a while nothing was submitted or completed";
-    char head[160];
-    if (s > 0) {
-        snprintf(head, sizeof head, "In pass %u, for %s s nothing was submitted or completed",
+    char a[32], head[400];
+    if (s > 0)
+        /* TRANSLATORS: %1$u is the pass's number, %2$s its pause in seconds ("1.5"). */
+        snprintf(head, sizeof head,
+                 DMK_("Paused: In pass %1$u, for %2$s s nothing was submitted or completed (the "
+                      "program was stopped, or the file system was frozen), and that time counts "
+                      "in the pass's numbers."),
                  pass + 1, dmk_format_double(s, 1, a, sizeof a));
-        what = head;
-    }
+    else
+        snprintf(head, sizeof head, "%s",
+                 DMK_("Paused: For a while nothing was submitted or completed (the program was "
+                      "stopped, or the file system was frozen), and that time counts in the "
+                      "pass's numbers."));
     bool score_clean = t->n_passes && t->passes[t->best_pass].paused_s <= 0 && s > 0;
+    snprintf(tip, tlen, "%s %s", head,
+             score_clean ? DMK_("The score is from a pass without a pause.")
+                         : DMK_("The score may be far below what the drive does: run it again."));
+}
+
+/* The RAM-backed and storage-unknown tips, with the storage's note where
+ * the platform gave one (a path or a driver's words: kept as saved). */
+static void storage_tip(const DmkTargetInfo *ti, bool ram, char *tip, size_t tlen)
+{
+    if (ram && ti->storage_note[0])
+        /* TRANSLATORS: %s is what the storage is ("/dev/zram0 (zram: compressed RAM)"). */
+        snprintf(tip, tlen,
+                 DMK_("RAM-backed: the target's storage is memory (%.700s), so this is memory's "
+                      "speed, not a drive's. A RAM-backed device given on purpose is run (to "
+                      "measure the engine), and flagged."),
+                 ti->storage_note);
+    else if (ram)
+        snprintf(tip, tlen, "%s",
+                 DMK_("RAM-backed: the target's storage is memory, so this is memory's speed, "
+                      "not a drive's. A RAM-backed device given on purpose is run (to measure "
+                      "the engine), and flagged."));
+    else if (ti->storage_note[0])
+        /* TRANSLATORS: %s is where the walk down to the drive stopped. */
+        snprintf(tip, tlen,
+                 DMK_("Storage unknown: Drivemark could not follow the target down to a drive "
+                      "(%.700s). If it is RAM-backed, this is memory's speed, not a drive's."),
+                 ti->storage_note);
+    else
+        snprintf(tip, tlen, "%s",
+                 DMK_("Storage unknown: Drivemark could not follow the target down to a drive. "
+                      "If it is RAM-backed, this is memory's speed, not a drive's."));
+}
+
+static void cached_tip(const DmkTargetInfo *ti, char *tip, size_t tlen)
+{
+    if (ti->cache_note[0])
+        /* TRANSLATORS: %s says which loop device caches ("the loop device /dev/loop4 reads
+           and writes its backing file through the page cache"). */
+        snprintf(tip, tlen,
+                 DMK_("Cached: %.250s, so the numbers measure memory as much as the drive. "
+                      "Attach the loop device with direct I/O (losetup --direct-io=on) for the "
+                      "drive's numbers."),
+                 ti->cache_note);
+    else
+        snprintf(tip, tlen, "%s",
+                 DMK_("Cached: a loop device under the target reads and writes its backing file "
+                      "through the page cache, so the numbers measure memory as much as the "
+                      "drive. Attach the loop device with direct I/O (losetup --direct-io=on) "
+                      "for the drive's numbers."));
+}
+
+static void peak_tip(const DmkRunResult *r, char *tip, size_t tlen)
+{
+    char area[sizeof r->target.path + 64], b[32];
+    dmk_result_area(r, area, sizeof area);
+    /* TRANSLATORS: %1$s is what was tested ("1 GiB test file"), %2$s a size ("32 GiB"). */
     snprintf(tip, tlen,
-             "Paused: %s (the program was stopped, or the file system was frozen), and that time "
-             "counts in the pass's numbers. %s",
-             what,
-             score_clean ? "The score is from a pass without a pause."
-                         : "The score may be far below what the drive does: run it again.");
+             DMK_("Peak: the %1$s fits in a drive's cache (SLC or DRAM), so this is the drive at "
+                  "its best, not what it sustains. Reviews test %2$s or more to get past the "
+                  "cache."),
+             area, dmk_format_size(DMK_PEAK_SPAN_BYTES, b, sizeof b));
+}
+
+static void over_interface_tip(const DmkTargetInfo *ti, const DmkTestResult *t, char *tip,
+                               size_t tlen)
+{
+    char a[32], b[32];
+    double top =
+        t->score.read.mb_s > t->score.write.mb_s ? t->score.read.mb_s : t->score.write.mb_s;
+    /* TRANSLATORS: %1$s and %3$s are speeds in MB/s, %2$s the link ("SATA 6.0 Gbps"). */
+    snprintf(tip, tlen,
+             DMK_("Over the interface: %1$s MB/s is more than the drive's link (%2$s) carries, "
+                  "%3$s MB/s per direction. A cache in front of the drive or compressed data "
+                  "made this number, not the drive."),
+             dmk_format_double(top, 1, a, sizeof a),
+             /* TRANSLATORS: the drive's link, when the platform could not name it. */
+             ti->iface[0] ? ti->iface : DMK_("unknown"),
+             dmk_format_double((double)ti->iface_bytes_s / 1e6, 0, b, sizeof b));
 }
 
 void dmk_flag_describe(const DmkRunResult *r, const DmkTestResult *t, uint32_t bit, char *marker,
                        size_t mlen, char *tip, size_t tlen)
 {
-    char a[32], b[32], kind[16];
+    char a[32], kind[16];
     const DmkTargetInfo *ti = &r->target;
+    /* The markers are short words after a test's line ("[peak, QD 12.4 of 32]"). */
     if (bit == DMK_FLAG_PEAK) {
-        snprintf(marker, mlen, "peak");
-        char area[sizeof ti->path + 64];
-        dmk_result_area(r, area, sizeof area);
+        /* TRANSLATORS: a marker: the number is the drive at its best (in its cache). */
+        snprintf(marker, mlen, "%s", DMK_("peak"));
         if (tip)
-            snprintf(tip, tlen,
-                     "Peak: the %s fits in a drive's cache (SLC or DRAM), so this is the drive "
-                     "at its best, not what it sustains. Reviews test %s or more to get past the "
-                     "cache.",
-                     area, dmk_format_size(DMK_PEAK_SPAN_BYTES, b, sizeof b));
+            peak_tip(r, tip, tlen);
     } else if (bit == DMK_FLAG_OVER_INTERFACE) {
         link_kind(ti->iface, kind, sizeof kind);
-        snprintf(marker, mlen, "over %s limit", kind);
+        /* TRANSLATORS: a marker; %s is the kind of link ("SATA", "USB"). */
+        snprintf(marker, mlen, DMK_("over %s limit"), kind);
         if (tip)
-            snprintf(tip, tlen,
-                     "Over the interface: %s MB/s is more than the drive's link (%s) carries, "
-                     "%s MB/s per direction. A cache in front of the drive or compressed data "
-                     "made this number, not the drive.",
-                     dmk_format_double(t->score.read.mb_s > t->score.write.mb_s
-                                           ? t->score.read.mb_s
-                                           : t->score.write.mb_s,
-                                       1, a, sizeof a),
-                     ti->iface[0] ? ti->iface : "unknown",
-                     dmk_format_double((double)ti->iface_bytes_s / 1e6, 0, b, sizeof b));
+            over_interface_tip(ti, t, tip, tlen);
     } else if (bit == DMK_FLAG_LOW_QD) {
-        snprintf(marker, mlen, "QD %s of %u", dmk_format_double(t->achieved_qd, 1, a, sizeof a),
-                 dmk_test_asked_qd(&t->test));
+        /* TRANSLATORS: a marker: the queue depth achieved ("12.4") of the one asked (32). */
+        snprintf(marker, mlen, DMK_("QD %1$s of %2$u"),
+                 dmk_format_double(t->achieved_qd, 1, a, sizeof a), dmk_test_asked_qd(&t->test));
         if (tip)
+            /* TRANSLATORS: %1$s is a queue depth achieved ("12.4"), %2$u the one asked. */
             snprintf(tip, tlen,
-                     "Queue depth: on average %s requests were in flight, not the %u asked "
-                     "(queue depth x threads); the OS or the drive accepted fewer, so this "
-                     "number is for a lower queue depth.",
+                     DMK_("Queue depth: on average %1$s requests were in flight, not the %2$u "
+                          "asked (queue depth x threads); the OS or the drive accepted fewer, so "
+                          "this number is for a lower queue depth."),
                      dmk_format_double(t->achieved_qd, 1, a, sizeof a),
                      dmk_test_asked_qd(&t->test));
-    } else if (bit == DMK_FLAG_RAM_BACKED) {
-        snprintf(marker, mlen, "RAM-backed");
+    } else if (bit == DMK_FLAG_RAM_BACKED || bit == DMK_FLAG_STORAGE_UNKNOWN) {
+        bool ram = bit == DMK_FLAG_RAM_BACKED;
+        /* TRANSLATORS: markers: the target's storage is memory, or may be. */
+        snprintf(marker, mlen, "%s", ram ? DMK_("RAM-backed") : DMK_("may be RAM"));
         if (tip)
-            snprintf(tip, tlen,
-                     "RAM-backed: the target's storage is memory%s%.700s%s, so this is memory's "
-                     "speed, not a drive's. A RAM-backed device given on purpose is run (to "
-                     "measure the engine), and flagged.",
-                     ti->storage_note[0] ? " (" : "", ti->storage_note,
-                     ti->storage_note[0] ? ")" : "");
-    } else if (bit == DMK_FLAG_STORAGE_UNKNOWN) {
-        snprintf(marker, mlen, "may be RAM");
-        if (tip)
-            snprintf(tip, tlen,
-                     "Storage unknown: Drivemark could not follow the target down to a "
-                     "drive%s%.700s%s. If it is RAM-backed, this is memory's speed, not a "
-                     "drive's.",
-                     ti->storage_note[0] ? " (" : "", ti->storage_note,
-                     ti->storage_note[0] ? ")" : "");
+            storage_tip(ti, ram, tip, tlen);
     } else if (bit == DMK_FLAG_CACHED) {
-        snprintf(marker, mlen, "cached");
+        /* TRANSLATORS: a marker: the page cache was between the test and the drive. */
+        snprintf(marker, mlen, "%s", DMK_("cached"));
         if (tip)
-            snprintf(tip, tlen,
-                     "Cached: %.250s, so the numbers measure memory as much as the drive. "
-                     "Attach the loop device with direct I/O (losetup --direct-io=on) for the "
-                     "drive's numbers.",
-                     ti->cache_note[0] ? ti->cache_note
-                                       : "a loop device under the target reads and writes its "
-                                         "backing file through the page cache");
+            cached_tip(ti, tip, tlen);
     } else if (bit == DMK_FLAG_PAUSED) {
-        snprintf(marker, mlen, "paused");
+        /* TRANSLATORS: a marker: nothing was submitted or completed for a while. */
+        snprintf(marker, mlen, "%s", DMK_("paused"));
         if (tip)
             paused_tip(t, tip, tlen);
     } else {
@@ -246,31 +299,41 @@ static void append(char *buf, size_t len, const char *line)
         snprintf(buf + used, len - used, "%s\n", line);
 }
 
+/* The notes' lines, each a whole sentence, shown (never saved: the files
+ * keep cow, compression, storage_note and cache_note themselves). */
 void dmk_run_fs_notes(const DmkRunResult *r, char *buf, size_t len)
 {
     const DmkTargetInfo *ti = &r->target;
-    const char *fs = ti->fs_type[0] ? ti->fs_type : "the file system";
+    /* TRANSLATORS: stands for a file system's name ("btrfs") at the start of a note
+       ("btrfs copy-on-write: ..."), when the platform could not name it. */
+    const char *fs = ti->fs_type[0] ? ti->fs_type : DMK_("the file system");
     char line[1024];
     buf[0] = '\0';
     if (ti->cow == DMK_FS_FEATURE_OFF) {
-        snprintf(line, sizeof line, "%s copy-on-write: turned off for the test file (NOCOW)", fs);
+        /* TRANSLATORS: %s is a file system ("btrfs"); NOCOW is its attribute's name. */
+        snprintf(line, sizeof line, DMK_("%s copy-on-write: turned off for the test file (NOCOW)"),
+                 fs);
         append(buf, len, line);
     } else if (ti->cow == DMK_FS_FEATURE_ACTIVE) {
         snprintf(line, sizeof line,
-                 "%s copy-on-write: active, the numbers include it (it could not be turned off "
-                 "for the test file)",
+                 DMK_("%s copy-on-write: active, the numbers include it (it could not be turned "
+                      "off for the test file)"),
                  fs);
         append(buf, len, line);
     }
     if (ti->storage_note[0]) {
-        snprintf(line, sizeof line, "storage: %.900s%s", ti->storage_note,
-                 ti->storage == DMK_STORAGE_RAM ? ": RAM-backed, the numbers measure memory"
-                                                : ": unknown, it may be RAM-backed");
+        /* TRANSLATORS: %s is what the storage is ("/dev/zram0 (zram: compressed RAM)"). */
+        snprintf(line, sizeof line,
+                 ti->storage == DMK_STORAGE_RAM
+                     ? DMK_("storage: %.900s: RAM-backed, the numbers measure memory")
+                     : DMK_("storage: %.900s: unknown, it may be RAM-backed"),
+                 ti->storage_note);
         append(buf, len, line);
     }
     if (ti->cache_note[0]) {
         snprintf(line, sizeof line,
-                 "cache: %.250s: the numbers measure memory as much as the drive", ti->cache_note);
+                 DMK_("cache: %.250s: the numbers measure memory as much as the drive"),
+                 ti->cache_note);
         append(buf, len, line);
     }
     if (ti->leftover_note[0]) {
@@ -278,12 +341,16 @@ void dmk_run_fs_notes(const DmkRunResult *r, char *buf, size_t len)
         append(buf, len, line);
     }
     if (ti->compression == DMK_FS_FEATURE_OFF) {
-        snprintf(line, sizeof line, "%s compression: turned off for the test file", fs);
+        snprintf(line, sizeof line, DMK_("%s compression: turned off for the test file"), fs);
         append(buf, len, line);
     } else if (ti->compression == DMK_FS_FEATURE_ACTIVE) {
-        snprintf(line, sizeof line, "%s compression: active, the numbers include it (%s data)", fs,
-                 r->data == DMK_DATA_ZERO ? "all-zero data compresses away"
-                                          : "random data does not compress, but costs CPU");
+        snprintf(line, sizeof line,
+                 r->data == DMK_DATA_ZERO
+                     ? DMK_("%s compression: active, the numbers include it (all-zero data "
+                            "compresses away)")
+                     : DMK_("%s compression: active, the numbers include it (random data does "
+                            "not compress, but costs CPU)"),
+                 fs);
         append(buf, len, line);
     }
 }

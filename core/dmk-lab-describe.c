@@ -5,9 +5,11 @@
  * decimal point whatever the locale, as the rest of the window's. */
 #include <locale.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "dmk-i18n.h"
 #include "dmk-lab-private.h"
 #include "dmk-size.h"
 
@@ -38,15 +40,26 @@ static const char *time_text(double s, char *buf, size_t len)
     return buf;
 }
 
-/* A test in words: "Random 4 KiB writes at queue depth 32". */
+/* A test in words: "Random 4 KiB writes at queue depth 32", a phrase that
+ * the sentences below begin with. */
 static const char *job_words(const DmkJob *j, char *buf, size_t len)
 {
-    char bs[32], threads[32] = "";
+    char bs[32];
+    bool rnd = j->pattern == DMK_PATTERN_RND;
     dmk_format_size(j->block_size, bs, sizeof bs);
     if (j->threads > 1)
-        snprintf(threads, sizeof threads, ", %u threads", j->threads);
-    snprintf(buf, len, "%s %s writes at queue depth %u%s",
-             j->pattern == DMK_PATTERN_RND ? "Random" : "Sequential", bs, j->queue_depth, threads);
+        /* TRANSLATORS: a workload, starting a sentence: %1$s a block size ("4 KiB"), %2$u a
+           queue depth, %3$u the threads. */
+        snprintf(buf, len,
+                 rnd ? DMK_("Random %1$s writes at queue depth %2$u, %3$u threads")
+                     : DMK_("Sequential %1$s writes at queue depth %2$u, %3$u threads"),
+                 bs, j->queue_depth, j->threads);
+    else
+        /* TRANSLATORS: a workload, starting a sentence: %1$s a block size, %2$u a queue depth. */
+        snprintf(buf, len,
+                 rnd ? DMK_("Random %1$s writes at queue depth %2$u")
+                     : DMK_("Sequential %1$s writes at queue depth %2$u"),
+                 bs, j->queue_depth);
     return buf;
 }
 
@@ -57,81 +70,94 @@ static const char *area_words(const DmkLabParams *p, char *buf, size_t len)
     char span[32];
     dmk_format_size(p->span, span, sizeof span);
     if (p->device)
-        snprintf(buf, len, "the first %s of the device", span);
+        /* TRANSLATORS: what a lab test writes over, inside a sentence; %s a size ("32 GiB"). */
+        snprintf(buf, len, DMK_("the first %s of the device"), span);
     else
-        snprintf(buf, len, "a %s test file", span);
+        /* TRANSLATORS: what a lab test writes over, inside a sentence; %s a size ("32 GiB"). */
+        snprintf(buf, len, DMK_("a %s test file"), span);
     return buf;
 }
 
 void dmk_lab_describe_sustained(const DmkLabParams *p, char *buf, size_t len)
 {
-    char area[64], job[128], dur[48], sample[48];
-    snprintf(buf, len, "%s for %s over %s, sampled every %s.", job_words(&p->job, job, sizeof job),
-             time_text(p->duration_s, dur, sizeof dur), area_words(p, area, sizeof area),
-             time_text(p->sample_s, sample, sizeof sample));
-}
-
-/* "the free space but 2 GiB": what a full-span write of no size covers. */
-static void free_space_words(uint64_t margin, char *buf, size_t len)
-{
-    char m[32];
-    snprintf(buf, len, "the free space but %s", dmk_format_size(margin, m, sizeof m));
+    char area[128], job[160], dur[48], sample[48];
+    /* TRANSLATORS: %1$s is the workload ("Random 4 KiB writes at queue depth 32"), %2$s a
+       time ("2 h"), %3$s the area ("a 32 GiB test file"), %4$s a time ("1 s"). */
+    snprintf(buf, len, DMK_("%1$s for %2$s over %3$s, sampled every %4$s."),
+             job_words(&p->job, job, sizeof job), time_text(p->duration_s, dur, sizeof dur),
+             area_words(p, area, sizeof area), time_text(p->sample_s, sample, sizeof sample));
 }
 
 void dmk_lab_describe_fullspan(const DmkLabParams *p, char *buf, size_t len)
 {
-    char span[64], job[128], sample[48];
+    char span[128], m[32], job[160], sample[48];
     if (p->span && p->device)
         area_words(p, span, sizeof span);
     else if (p->span)
         dmk_format_size(p->span, span, sizeof span);
     else if (p->device) /* a span of 0 is all of it: a device has no free space */
-        snprintf(span, sizeof span, "the whole device");
+        /* TRANSLATORS: what a full-span write covers, inside a sentence. */
+        snprintf(span, sizeof span, "%s", DMK_("the whole device"));
     else
-        free_space_words(p->margin, span, sizeof span);
-    snprintf(buf, len, "%s once over %s, sampled every %s. %s", job_words(&p->job, job, sizeof job),
-             span, time_text(p->sample_s, sample, sizeof sample),
-             p->device ? "It writes over the device's data."
-                       : "It fills the drive; the file is removed afterwards.");
+        /* TRANSLATORS: what a full-span write covers, inside a sentence; %s a size left free. */
+        snprintf(span, sizeof span, DMK_("the free space but %s"),
+                 dmk_format_size(p->margin, m, sizeof m));
+    /* TRANSLATORS: %1$s is the workload ("Sequential 1 MiB writes at queue depth 8"), %2$s
+       what it covers ("the free space but 2 GiB", "32 GiB"), %3$s a time ("1 s"); then a
+       sentence of its own follows. */
+    snprintf(buf, len, DMK_("%1$s once over %2$s, sampled every %3$s. %4$s"),
+             job_words(&p->job, job, sizeof job), span,
+             time_text(p->sample_s, sample, sizeof sample),
+             p->device ? DMK_("It writes over the device's data.")
+                       : DMK_("It fills the drive; the file is removed afterwards."));
 }
 
 /* "WHAT 12 steps of 20 s, each after a 2 s warm-up, on a 32 GiB test file." */
 static void describe_steps(const DmkLabParams *p, const char *what, size_t n, char *buf, size_t len)
 {
-    char area[64], step[48], warm[48], after[80];
+    char area[128], step[48], warm[48];
+    area_words(p, area, sizeof area);
+    time_text(p->step_s, step, sizeof step);
     if (p->warmup_s > 0)
-        snprintf(after, sizeof after, "each after a %s warm-up",
-                 time_text(p->warmup_s, warm, sizeof warm));
+        /* TRANSLATORS: %1$s is what is measured (ends with a colon), %2$zu the steps, %3$s and
+           %4$s times ("20 s"), %5$s the area ("a 32 GiB test file"). */
+        snprintf(buf, len, DMK_("%1$s %2$zu steps of %3$s, each after a %4$s warm-up, on %5$s."),
+                 what, n, step, time_text(p->warmup_s, warm, sizeof warm), area);
     else
-        snprintf(after, sizeof after, "with no warm-up");
-    snprintf(buf, len, "%s %zu steps of %s, %s, on %s.", what, n,
-             time_text(p->step_s, step, sizeof step), after, area_words(p, area, sizeof area));
+        /* TRANSLATORS: %1$s is what is measured, %2$zu the steps, %3$s a time, %4$s the area. */
+        snprintf(buf, len, DMK_("%1$s %2$zu steps of %3$s, with no warm-up, on %4$s."), what, n,
+                 step, area);
 }
 
 void dmk_lab_describe_mixed(const DmkLabParams *p, char *buf, size_t len)
 {
-    char what[160];
+    char what[320];
+    /* TRANSLATORS: the mixed test's workloads, then its steps follow; %u a queue depth. */
     snprintf(what, sizeof what,
-             "Sequential 128 KiB (2 threads), then random 4 KiB (4 threads), QD%u per thread, at "
-             "0 to 100 %% reads:",
+             DMK_("Sequential 128 KiB (2 threads), then random 4 KiB (4 threads), QD%u per "
+                  "thread, at 0 to 100 %% reads:"),
              p->mixed_qd);
     describe_steps(p, what, 2 * DMK_LAB_MIX_STEPS, buf, len);
 }
 
 void dmk_lab_describe_latency(const DmkLabParams *p, char *buf, size_t len)
 {
-    describe_steps(p,
-                   "4 KiB random read (QD128) and write (QD64), 64 KiB sequential read (QD16) and "
-                   "write (QD8), each at full speed and held to 10 to 120 % of it:",
-                   DMK_LAB_LAT_PROFILES * (DMK_LAB_RAMP_STEPS + 1), buf, len);
+    /* TRANSLATORS: the latency test's workloads, then its steps follow. */
+    /* xgettext:no-c-format */
+    const char *what = DMK_("4 KiB random read (QD128) and write (QD64), 64 KiB sequential read "
+                            "(QD16) and write (QD8), each at full speed and held to 10 to 120 % of "
+                            "it:");
+    describe_steps(p, what, DMK_LAB_LAT_PROFILES * (DMK_LAB_RAMP_STEPS + 1), buf, len);
 }
 
 void dmk_lab_describe_recovery(const DmkLabParams *p, char *buf, size_t len)
 {
-    char area[64], job[128], deg[48], probe[48], idle[48];
+    char area[128], job[160], deg[48], probe[48], idle[48];
+    /* TRANSLATORS: %1$s is the workload ("Random 4 KiB writes at queue depth 32"), %2$s,
+       %3$s and %4$s times ("60 s", "30 min"), %5$s the area ("a 32 GiB test file"). */
     snprintf(buf, len,
-             "%s, measured for %s each: fresh, degraded after %s of them, after %s idle and "
-             "after TRIM, on %s.",
+             DMK_("%1$s, measured for %2$s each: fresh, degraded after %3$s of them, after %4$s "
+                  "idle and after TRIM, on %5$s."),
              job_words(&p->job, job, sizeof job), time_text(p->step_s, probe, sizeof probe),
              time_text(p->duration_s, deg, sizeof deg), time_text(p->idle_s, idle, sizeof idle),
              area_words(p, area, sizeof area));
@@ -140,21 +166,31 @@ void dmk_lab_describe_recovery(const DmkLabParams *p, char *buf, size_t len)
 void dmk_lab_describe_fill(const DmkLabParams *p, char *buf, size_t len)
 {
     char settle[48];
-    const char *what = p->device ? "region" : "test file";
-    if (!(p->settle_s > 0))
-        snprintf(buf, len, " The %s is written in full first.", what);
-    else
-        snprintf(buf, len,
-                 " The %s is written in full first, then the drive rests %s to empty its "
-                 "cache.",
-                 what, time_text(p->settle_s, settle, sizeof settle));
+    if (!(p->settle_s > 0)) {
+        snprintf(buf, len, " %s",
+                 p->device ? DMK_("The region is written in full first.")
+                           : DMK_("The test file is written in full first."));
+        return;
+    }
+    time_text(p->settle_s, settle, sizeof settle);
+    if (len < 2)
+        return;
+    buf[0] = ' '; /* it follows the test's sentence */
+    /* TRANSLATORS: %s is a time ("5 min"). */
+    snprintf(buf + 1, len - 1,
+             p->device ? DMK_("The region is written in full first, then the drive rests %s to "
+                              "empty its cache.")
+                       : DMK_("The test file is written in full first, then the drive rests %s "
+                              "to empty its cache."),
+             settle);
 }
 
 void dmk_lab_describe_surface(const DmkLabParams *p, char *buf, size_t len)
 {
     char size[32];
+    /* TRANSLATORS: %1$u samples of %2$s bytes ("10 MiB"), %3$u random reads. */
     snprintf(buf, len,
-             "Reads %u samples of %s spread evenly over the whole device, one read each, then "
-             "times %u random 4 KiB reads all over it. It writes nothing.",
+             DMK_("Reads %1$u samples of %2$s spread evenly over the whole device, one read each, "
+                  "then times %3$u random 4 KiB reads all over it. It writes nothing."),
              p->samples, dmk_format_size(p->sample_size, size, sizeof size), p->accesses);
 }

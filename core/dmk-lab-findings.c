@@ -12,10 +12,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dmk-i18n.h"
 #include "dmk-report.h"
 #include "dmk-size.h"
 
 /* ---- the tables ------------------------------------------------------------- */
+
+/* The labels and the sets' titles are English in the tables (DMK_N_) and
+ * translated where shown: the files keep only the keys and the units. */
 
 #define N(a) (sizeof(a) / sizeof(a)[0])
 #define F(type, key, unit, member, kind, label, when)                                       \
@@ -24,82 +28,92 @@
     }
 
 static const DmkLabFindingField cliff_fields[] = {
-    F(DmkLabCliff, "samples", NONE, n, COUNT, "Samples", NULL),
-    F(DmkLabCliff, "written", BYTES, total_bytes, DOUBLE, "Written", NULL),
-    F(DmkLabCliff, "cliff", NONE, cliff, BOOL, "Cache found", NULL),
-    F(DmkLabCliff, "cache", BYTES, cache_bytes, DOUBLE, "SLC cache", "cliff"),
+    F(DmkLabCliff, "samples", NONE, n, COUNT, DMK_N_("Samples"), NULL),
+    /* TRANSLATORS: a lab finding's label: how much was written in all. */
+    F(DmkLabCliff, "written", BYTES, total_bytes, DOUBLE, DMK_N_("Written"), NULL),
+    F(DmkLabCliff, "cliff", NONE, cliff, BOOL, DMK_N_("Cache found"), NULL),
+    F(DmkLabCliff, "cache", BYTES, cache_bytes, DOUBLE, DMK_N_("SLC cache"), "cliff"),
     F(DmkLabCliff, "cache_err", BYTES, cache_bytes_err, DOUBLE, NULL, "cliff"),
-    F(DmkLabCliff, "cliff_t", S, cliff_t_s, DOUBLE, "Speed dropped at", "cliff"),
+    F(DmkLabCliff, "cliff_t", S, cliff_t_s, DOUBLE, DMK_N_("Speed dropped at"), "cliff"),
     F(DmkLabCliff, "cliff_t_err", S, cliff_t_err_s, DOUBLE, NULL, "cliff"),
-    F(DmkLabCliff, "before", SPEED, before, DOUBLE, "In the cache", "cliff"),
-    F(DmkLabCliff, "after", SPEED, after, DOUBLE, "After the cache", "cliff"),
-    F(DmkLabCliff, "steady", NONE, steady, BOOL, "Steady state", NULL),
-    F(DmkLabCliff, "steady_mean", SPEED, steady_mean, DOUBLE, "Steady speed (last 20 %)", NULL),
-    F(DmkLabCliff, "steady_excursion", PCT, steady_excursion_pct, DOUBLE, "Largest excursion",
+    F(DmkLabCliff, "before", SPEED, before, DOUBLE, DMK_N_("In the cache"), "cliff"),
+    F(DmkLabCliff, "after", SPEED, after, DOUBLE, DMK_N_("After the cache"), "cliff"),
+    F(DmkLabCliff, "steady", NONE, steady, BOOL, DMK_N_("Steady state"), NULL),
+    F(DmkLabCliff, "steady_mean", SPEED, steady_mean, DOUBLE, DMK_N_("Steady speed (last 20 %)"),
       NULL),
-    F(DmkLabCliff, "steady_within", PCT, steady_within_pct, DOUBLE, "Samples within \u00b120 %",
-      NULL),
+    F(DmkLabCliff, "steady_excursion", PCT, steady_excursion_pct, DOUBLE,
+      DMK_N_("Largest excursion"), NULL),
+    F(DmkLabCliff, "steady_within", PCT, steady_within_pct, DOUBLE,
+      DMK_N_("Samples within \u00b120 %"), NULL),
 };
 
 static const DmkLabFindingField thermal_fields[] = {
-    F(DmkLabThermal, "sensor", NONE, sensor, BOOL, "Temperature sensor", NULL),
-    F(DmkLabThermal, "min", C, min_c, DOUBLE, "Lowest temperature", "sensor"),
-    F(DmkLabThermal, "max", C, max_c, DOUBLE, "Highest temperature", "sensor"),
-    F(DmkLabThermal, "throttled", NONE, throttled, BOOL, "Thermal throttling", "sensor"),
-    F(DmkLabThermal, "throttle_t", S, throttle_t_s, DOUBLE, "Throttled after", "throttled"),
+    F(DmkLabThermal, "sensor", NONE, sensor, BOOL, DMK_N_("Temperature sensor"), NULL),
+    F(DmkLabThermal, "min", C, min_c, DOUBLE, DMK_N_("Lowest temperature"), "sensor"),
+    F(DmkLabThermal, "max", C, max_c, DOUBLE, DMK_N_("Highest temperature"), "sensor"),
+    F(DmkLabThermal, "throttled", NONE, throttled, BOOL, DMK_N_("Thermal throttling"), "sensor"),
+    F(DmkLabThermal, "throttle_t", S, throttle_t_s, DOUBLE, DMK_N_("Throttled after"), "throttled"),
     F(DmkLabThermal, "throttle_t_err", S, throttle_t_err_s, DOUBLE, NULL, "throttled"),
-    F(DmkLabThermal, "throttle", C, throttle_c, DOUBLE, "Throttled at", "throttled"),
-    F(DmkLabThermal, "before", SPEED, before, DOUBLE, "Before throttling", "throttled"),
-    F(DmkLabThermal, "after", SPEED, after, DOUBLE, "While throttled", "throttled"),
+    F(DmkLabThermal, "throttle", C, throttle_c, DOUBLE, DMK_N_("Throttled at"), "throttled"),
+    F(DmkLabThermal, "before", SPEED, before, DOUBLE, DMK_N_("Before throttling"), "throttled"),
+    F(DmkLabThermal, "after", SPEED, after, DOUBLE, DMK_N_("While throttled"), "throttled"),
 };
 
 static const DmkLabFindingField latency_fields[] = {
-    F(DmkLabLatency, "max", IOPS, max_iops, DOUBLE, "At full speed", NULL),
-    F(DmkLabLatency, "peak", IOPS, peak_iops, DOUBLE, "Peak", NULL),
-    F(DmkLabLatency, "best", IOPS, best_iops, DOUBLE, "Most IOPS of any step", NULL),
-    F(DmkLabLatency, "peak_latency", MS, peak_lat_ms, DOUBLE, "Mean latency at the peak", NULL),
-    F(DmkLabLatency, "peak_outstanding", IOS, peak_outstanding, DOUBLE, "Outstanding at the peak",
+    F(DmkLabLatency, "max", IOPS, max_iops, DOUBLE, DMK_N_("At full speed"), NULL),
+    /* TRANSLATORS: a lab finding's label: the IOPS at the latency test's peak step. */
+    F(DmkLabLatency, "peak", IOPS, peak_iops, DOUBLE, DMK_N_("Peak"), NULL),
+    F(DmkLabLatency, "best", IOPS, best_iops, DOUBLE, DMK_N_("Most IOPS of any step"), NULL),
+    F(DmkLabLatency, "peak_latency", MS, peak_lat_ms, DOUBLE, DMK_N_("Mean latency at the peak"),
       NULL),
-    F(DmkLabLatency, "queued", IOS, outstanding_set, DOUBLE, "Queue depth x threads", NULL),
+    F(DmkLabLatency, "peak_outstanding", IOS, peak_outstanding, DOUBLE,
+      DMK_N_("Outstanding at the peak"), NULL),
+    F(DmkLabLatency, "queued", IOS, outstanding_set, DOUBLE, DMK_N_("Queue depth x threads"), NULL),
     F(DmkLabLatency, "peak_tolerance", PCT, peak_tol_pct, DOUBLE, NULL, NULL),
-    F(DmkLabLatency, "sub_ms", NONE, sub_ms, BOOL, "A step under 1 ms", NULL),
-    F(DmkLabLatency, "sub_ms_up_to", IOPS, sub_ms_iops, DOUBLE, "Sub-millisecond up to", "sub_ms"),
+    F(DmkLabLatency, "sub_ms", NONE, sub_ms, BOOL, DMK_N_("A step under 1 ms"), NULL),
+    F(DmkLabLatency, "sub_ms_up_to", IOPS, sub_ms_iops, DOUBLE, DMK_N_("Sub-millisecond up to"),
+      "sub_ms"),
 };
 
 static const DmkLabFindingField mixed_fields[] = {
-    F(DmkLabMixed, "shares", NONE, n, COUNT, "Read shares measured", NULL),
-    F(DmkLabMixed, "mean", MB_S, mean_mb_s, DOUBLE, "Average", NULL),
+    F(DmkLabMixed, "shares", NONE, n, COUNT, DMK_N_("Read shares measured"), NULL),
+    F(DmkLabMixed, "mean", MB_S, mean_mb_s, DOUBLE, DMK_N_("Average"), NULL),
 };
 
 static const DmkLabFindingField recovery_fields[] = {
-    F(DmkLabRecovery, "fresh", SPEED, value[0], DOUBLE, "Fresh", NULL),
-    F(DmkLabRecovery, "degraded", SPEED, value[1], DOUBLE, "Degraded", NULL),
-    F(DmkLabRecovery, "after_idle", SPEED, value[2], DOUBLE, "After idle", NULL),
-    F(DmkLabRecovery, "after_trim", SPEED, value[3], DOUBLE, "After TRIM", NULL),
+    /* TRANSLATORS: the recovery test's phases: the drive fresh, degraded by writes, after
+       idling, after TRIM. */
+    F(DmkLabRecovery, "fresh", SPEED, value[0], DOUBLE, DMK_N_("Fresh"), NULL),
+    F(DmkLabRecovery, "degraded", SPEED, value[1], DOUBLE, DMK_N_("Degraded"), NULL),
+    F(DmkLabRecovery, "after_idle", SPEED, value[2], DOUBLE, DMK_N_("After idle"), NULL),
+    F(DmkLabRecovery, "after_trim", SPEED, value[3], DOUBLE, DMK_N_("After TRIM"), NULL),
 };
 
 /* The order is DMK_LAB_FILES_CPU's. */
 static const DmkLabFindingField files_fields[] = {
-    F(DmkLabFiles, "files", NONE, files, COUNT, "Files", NULL),
-    F(DmkLabFiles, "size", BYTES, bytes, DOUBLE, "Size", NULL),
-    F(DmkLabFiles, "wall", S, wall_s, DOUBLE, "Time", NULL),
-    F(DmkLabFiles, "cpu", S, cpu_s, DOUBLE, "CPU time", NULL),
-    F(DmkLabFiles, "speed", MB_S, mb_s, DOUBLE, "Speed", NULL),
+    F(DmkLabFiles, "files", NONE, files, COUNT, DMK_N_("Files"), NULL),
+    F(DmkLabFiles, "size", BYTES, bytes, DOUBLE, DMK_N_("Size"), NULL),
+    /* TRANSLATORS: a lab finding's label: the seconds a file-set step took. */
+    F(DmkLabFiles, "wall", S, wall_s, DOUBLE, DMK_N_("Time"), NULL),
+    F(DmkLabFiles, "cpu", S, cpu_s, DOUBLE, DMK_N_("CPU time"), NULL),
+    F(DmkLabFiles, "speed", MB_S, mb_s, DOUBLE, DMK_N_("Speed"), NULL),
     F(DmkLabFiles, "archived", NONE, archived, BOOL, NULL, NULL),
-    F(DmkLabFiles, "archive", PCT, archive_pct, DOUBLE, "Archive's size", "archived"),
+    F(DmkLabFiles, "archive", PCT, archive_pct, DOUBLE, DMK_N_("Archive's size"), "archived"),
 };
 
 static const DmkLabSetDesc sets[DMK_LAB_N_SETS] = {
-    [DMK_LAB_SET_CLIFF] = {DMK_LAB_SET_CLIFF, "cliff", "Cache and steady state", cliff_fields,
-                           N(cliff_fields)},
-    [DMK_LAB_SET_THERMAL] = {DMK_LAB_SET_THERMAL, "thermal", "Temperature", thermal_fields,
+    [DMK_LAB_SET_CLIFF] = {DMK_LAB_SET_CLIFF, "cliff", DMK_N_("Cache and steady state"),
+                           cliff_fields, N(cliff_fields)},
+    [DMK_LAB_SET_THERMAL] = {DMK_LAB_SET_THERMAL, "thermal", DMK_N_("Temperature"), thermal_fields,
                              N(thermal_fields)},
-    [DMK_LAB_SET_LATENCY] = {DMK_LAB_SET_LATENCY, "latency", "Latency under load", latency_fields,
-                             N(latency_fields)},
-    [DMK_LAB_SET_MIXED] = {DMK_LAB_SET_MIXED, "mixed", "Mixed load", mixed_fields, N(mixed_fields)},
-    [DMK_LAB_SET_RECOVERY] = {DMK_LAB_SET_RECOVERY, "recovery", "Recovery", recovery_fields,
+    [DMK_LAB_SET_LATENCY] = {DMK_LAB_SET_LATENCY, "latency", DMK_N_("Latency under load"),
+                             latency_fields, N(latency_fields)},
+    [DMK_LAB_SET_MIXED] = {DMK_LAB_SET_MIXED, "mixed", DMK_N_("Mixed load"), mixed_fields,
+                           N(mixed_fields)},
+    [DMK_LAB_SET_RECOVERY] = {DMK_LAB_SET_RECOVERY, "recovery", DMK_N_("Recovery"), recovery_fields,
                               N(recovery_fields)},
-    [DMK_LAB_SET_FILES] = {DMK_LAB_SET_FILES, "files", "File sets", files_fields, N(files_fields)},
+    [DMK_LAB_SET_FILES] = {DMK_LAB_SET_FILES, "files", DMK_N_("File sets"), files_fields,
+                           N(files_fields)},
 };
 
 /* The units: their word in files, the decimals kept there, their symbol. */
@@ -468,12 +482,16 @@ char *dmk_lab_size_within_text(double bytes, double err, char *buf, size_t len)
         err_mib = 1; /* a sample holds whole I/Os: no finer than that */
     dmk_lab_size_text(bytes, a, sizeof a);
     if (err_mib >= 1024)
-        snprintf(buf, len, "about %s +-%s GiB", a,
+        /* TRANSLATORS: a size found ("32 GiB") and its margin in GiB ("1.5"). */
+        snprintf(buf, len, DMK_("about %1$s +-%2$s GiB"), a,
                  dmk_format_double(err / (mib * 1024), 1, b, sizeof b));
     else if (bytes < 1023.5 * mib)
-        snprintf(buf, len, "about %s +-%s MiB", a, dmk_format_thousands(err_mib, 0, b, sizeof b));
+        /* TRANSLATORS: a size found ("600 MiB") and its margin in MiB ("4"). */
+        snprintf(buf, len, DMK_("about %1$s +-%2$s MiB"), a,
+                 dmk_format_thousands(err_mib, 0, b, sizeof b));
     else
-        snprintf(buf, len, "about %s (%s +-%s MiB)", a,
+        /* TRANSLATORS: a size found ("32.0 GiB"), the same in MiB ("32,768"), its margin. */
+        snprintf(buf, len, DMK_("about %1$s (%2$s +-%3$s MiB)"), a,
                  dmk_format_thousands(bytes / mib, 0, c, sizeof c),
                  dmk_format_thousands(err_mib, 0, b, sizeof b));
     return buf;
@@ -487,7 +505,11 @@ char *dmk_lab_finding_text(const DmkLabFindings *all, const DmkLabFinding *f, si
     char n[64];
     if (fd->kind == DMK_LAB_FIELD_BOOL) {
         bool thermal = is_cliff_row(f, fd->key) && dmk_lab_cliff_is_thermal(all, f);
-        snprintf(buf, len, "%s", thermal ? "no (thermal throttling)" : v ? "yes" : "no");
+        /* TRANSLATORS: a lab finding's answer: whether a cache, a sensor ... was found. */
+        snprintf(buf, len, "%s",
+                 thermal ? DMK_("no (thermal throttling)")
+                 : v     ? DMK_("yes")
+                         : DMK_("no"));
         return buf;
     }
     if (fd->kind == DMK_LAB_FIELD_COUNT) {
@@ -495,7 +517,7 @@ char *dmk_lab_finding_text(const DmkLabFindings *all, const DmkLabFinding *f, si
         return buf;
     }
     if (!isfinite(v)) {
-        snprintf(buf, len, "not measured");
+        snprintf(buf, len, "%s", DMK_("not measured"));
         return buf;
     }
     DmkLabUnit u = dmk_lab_finding_unit(f, i);
@@ -522,40 +544,59 @@ char *dmk_lab_finding_text(const DmkLabFindings *all, const DmkLabFinding *f, si
     return buf;
 }
 
-/* "4K random read": the report's words for a profile. */
+/* "4KiB random read": the report's words for a profile; %s the block size. */
 static char *profile_words(const DmkTest *t, char *buf, size_t len)
 {
     char bl[32];
-    snprintf(buf, len, "%s %s %s", dmk_block_label(t->jobs[0].block_size, bl, sizeof bl),
-             t->jobs[0].pattern == DMK_PATTERN_SEQ ? "sequential" : "random",
-             t->mode == DMK_MODE_READ ? "read" : "write");
+    bool seq = t->jobs[0].pattern == DMK_PATTERN_SEQ, rd = t->mode == DMK_MODE_READ;
+    dmk_block_label(t->jobs[0].block_size, bl, sizeof bl);
+    /* TRANSLATORS: a lab profile: %s is a block size ("4KiB"); the access is sequential or
+       random, the test reads or writes. */
+    snprintf(buf, len,
+             seq ? (rd ? DMK_("%s sequential read") : DMK_("%s sequential write"))
+                 : (rd ? DMK_("%s random read") : DMK_("%s random write")),
+             bl);
     return buf;
+}
+
+const char *dmk_lab_set_title(DmkLabSetId id)
+{
+    return (unsigned)id < DMK_LAB_N_SETS ? DMK_(sets[id].title) : "";
+}
+
+const char *dmk_lab_field_label(const DmkLabFindingField *field)
+{
+    return field->label ? DMK_(field->label) : NULL;
 }
 
 char *dmk_lab_finding_title(const DmkRunResult *r, const DmkLabFinding *f, char *buf, size_t len)
 {
     const DmkTest *t = &r->tests[f->test].test;
+    const char *title = dmk_lab_set_title(f->set);
     char w[96];
     switch (f->set) {
     case DMK_LAB_SET_LATENCY:
         snprintf(buf, len, "%s (%s)", profile_words(t, w, sizeof w), t->name);
         break;
     case DMK_LAB_SET_MIXED:
-        snprintf(buf, len, "%s %s", sets[f->set].title, t->name);
+        /* TRANSLATORS: a set's title: %s is its test's name ("RND4K Q32T1"). */
+        snprintf(buf, len, DMK_("Mixed load %s"), t->name);
         break;
     case DMK_LAB_SET_CLIFF:
     case DMK_LAB_SET_THERMAL:
         /* A recovery's timeline is its degradation: say so. */
         if (strcmp(t->label, "degradation") == 0)
-            snprintf(buf, len, "%s (degradation)", sets[f->set].title);
+            /* TRANSLATORS: a set's title ("Temperature") during the recovery test's phase
+               that wears the drive down. */
+            snprintf(buf, len, DMK_("%s (degradation)"), title);
         else
-            snprintf(buf, len, "%s", sets[f->set].title);
+            snprintf(buf, len, "%s", title);
         break;
-    case DMK_LAB_SET_FILES: /* one per step: "Work archive" */
-        snprintf(buf, len, "%s", t->label[0] ? t->label : sets[f->set].title);
+    case DMK_LAB_SET_FILES: /* one per step: "Work archive", the step's label as saved */
+        snprintf(buf, len, "%s", t->label[0] ? t->label : title);
         break;
     default:
-        snprintf(buf, len, "%s", sets[f->set].title);
+        snprintf(buf, len, "%s", title);
         break;
     }
     return buf;

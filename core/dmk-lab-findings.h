@@ -173,6 +173,10 @@ char *dmk_lab_size_text(double bytes, char *buf, size_t len);
  * 64 MiB +-1 MiB", "about 1.0 GiB (1,025 +-3 MiB)": the nearest tenth of
  * a GiB for the reader, with the MiB the resolution supports. */
 char *dmk_lab_size_within_text(double bytes, double err, char *buf, size_t len);
+/* The set's title and a field's label as shown, in the user's language
+ * (the tables keep them English); the label NULL where the table has none. */
+const char *dmk_lab_set_title(DmkLabSetId id);
+const char *dmk_lab_field_label(const DmkLabFindingField *field);
 char *dmk_lab_finding_title(const DmkRunResult *r, const DmkLabFinding *f, char *buf, size_t len);
 
 #endif

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dmk-i18n.h"
 #include "dmk-lab-findings.h"
 #include "dmk-lab-private.h"
 #include "dmk-runner.h"
@@ -21,54 +22,51 @@ const uint32_t dmk_lab_mix_share[DMK_LAB_MIX_STEPS] = {0, 20, 40, 60, 80, 100};
 
 static const DmkLabParam params[DMK_LAB_N_PARAMS] = {
     [DMK_LAB_P_JOB] = {DMK_LAB_P_JOB, "test", "NAME", DMK_LAB_VALUE_JOB, 0, 0, true,
-                       "the write, by CrystalDiskMark's name", ""},
+                       DMK_N_("the write, by CrystalDiskMark's name"), ""},
     [DMK_LAB_P_DURATION] = {DMK_LAB_P_DURATION, "duration", "SECONDS", DMK_LAB_VALUE_SECONDS, 1,
                             DMK_SECONDS_MAX, false,
-                            "sustained: the write's length (default: 2h); recovery: the "
-                            "degradation's (default: 30m)",
+                            DMK_N_("sustained: the write's length (default: 2h); recovery: the "
+                                   "degradation's (default: 30m)"),
                             ""},
     [DMK_LAB_P_SPAN] = {DMK_LAB_P_SPAN, "size", "SIZE", DMK_LAB_VALUE_SIZE, (double)DMK_SIZE_MIN,
                         (double)DMK_LAB_SIZE_MAX, true,
-                        "the test file, or the amount a full-span write writes", ""},
+                        DMK_N_("the test file, or the amount a full-span write writes"), ""},
     [DMK_LAB_P_MARGIN] = {DMK_LAB_P_MARGIN, "margin", "SIZE", DMK_LAB_VALUE_SIZE,
                           (double)(1ULL << 20), (double)DMK_LAB_SIZE_MAX, false,
-                          "fullspan without --size: space left free (default: 2GiB)", ""},
-    [DMK_LAB_P_STEP] = {DMK_LAB_P_STEP, "step", "SECONDS", DMK_LAB_VALUE_SECONDS, 0.1,
-                        DMK_SECONDS_MAX, false,
-                        "mixed, latency: each point (default: 20); recovery: each probe "
-                        "(default: 60)",
-                        ""},
+                          DMK_N_("fullspan without --size: space left free (default: 2GiB)"), ""},
+    [DMK_LAB_P_STEP] =
+        {DMK_LAB_P_STEP, "step", "SECONDS", DMK_LAB_VALUE_SECONDS, 0.1, DMK_SECONDS_MAX, false,
+         DMK_N_("mixed, latency: each point (default: 20); recovery: each probe (default: 60)"),
+         ""},
     [DMK_LAB_P_WARMUP] = {DMK_LAB_P_WARMUP, "warmup", "SECONDS", DMK_LAB_VALUE_SECONDS, 0,
-                          DMK_SECONDS_MAX, true, "warm-up before each step", ""},
+                          DMK_SECONDS_MAX, true, DMK_N_("warm-up before each step"), ""},
     [DMK_LAB_P_QD] = {DMK_LAB_P_QD, "qd", "N", DMK_LAB_VALUE_COUNT, 1, DMK_SWEEP_QD_MAX, true,
-                      "outstanding I/Os per thread", ""},
+                      DMK_N_("outstanding I/Os per thread"), ""},
     [DMK_LAB_P_IDLE] = {DMK_LAB_P_IDLE, "idle", "SECONDS", DMK_LAB_VALUE_SECONDS, 0,
                         DMK_SECONDS_MAX, false,
-                        "recovery: idle time before the after-idle probe (default: 15m)", ""},
-    [DMK_LAB_P_SETTLE] = {DMK_LAB_P_SETTLE, "settle", "SECONDS", DMK_LAB_VALUE_SECONDS, 0,
-                          DMK_SECONDS_MAX, false,
-                          "idle after filling the test file, so the drive can empty its cache "
-                          "first (default: 5m for sustained and recovery, 0 for mixed and "
-                          "latency; fullspan does not fill)",
-                          " (it does not fill the file first)"},
+                        DMK_N_("recovery: idle time before the after-idle probe (default: 15m)"),
+                        ""},
+    [DMK_LAB_P_SETTLE] =
+        {DMK_LAB_P_SETTLE, "settle", "SECONDS", DMK_LAB_VALUE_SECONDS, 0, DMK_SECONDS_MAX, false,
+         DMK_N_(
+             "idle after filling the test file, so the drive can empty its cache first (default: "
+             "5m for sustained and recovery, 0 for mixed and latency; fullspan does not fill)"),
+         " (it does not fill the file first)"},
     [DMK_LAB_P_SAMPLE] = {DMK_LAB_P_SAMPLE, "sample", "SECONDS", DMK_LAB_VALUE_SECONDS,
                           DMK_LAB_SAMPLE_MIN, DMK_LAB_SAMPLE_MAX, false,
-                          "the timeline's sample interval, 0.1-60 (default: 1)", ""},
-    [DMK_LAB_P_SAMPLES] = {DMK_LAB_P_SAMPLES, "samples", "N", DMK_LAB_VALUE_COUNT, 2,
-                           DMK_SURFACE_SAMPLES_MAX, false,
-                           "surface: read-rate samples spread over the device, 2-200 "
-                           "(default: 100)",
-                           ""},
-    [DMK_LAB_P_SAMPLE_SIZE] = {DMK_LAB_P_SAMPLE_SIZE, "sample-size", "SIZE", DMK_LAB_VALUE_SIZE,
-                               (double)(1ULL << 20), (double)DMK_SURFACE_SAMPLE_SIZE_MAX, false,
-                               "surface: the bytes each sample reads, 1MiB-64MiB (default: "
-                               "10MiB)",
-                               ""},
-    [DMK_LAB_P_ACCESSES] = {DMK_LAB_P_ACCESSES, "accesses", "N", DMK_LAB_VALUE_COUNT, 1,
-                            DMK_SURFACE_ACCESSES_MAX, false,
-                            "surface: random 4 KiB reads timed for the access time, "
-                            "1-100000 (default: 1000)",
-                            ""},
+                          DMK_N_("the timeline's sample interval, 0.1-60 (default: 1)"), ""},
+    [DMK_LAB_P_SAMPLES] =
+        {DMK_LAB_P_SAMPLES, "samples", "N", DMK_LAB_VALUE_COUNT, 2, DMK_SURFACE_SAMPLES_MAX, false,
+         DMK_N_("surface: read-rate samples spread over the device, 2-200 (default: 100)"), ""},
+    [DMK_LAB_P_SAMPLE_SIZE] =
+        {DMK_LAB_P_SAMPLE_SIZE, "sample-size", "SIZE", DMK_LAB_VALUE_SIZE, (double)(1ULL << 20),
+         (double)DMK_SURFACE_SAMPLE_SIZE_MAX, false,
+         DMK_N_("surface: the bytes each sample reads, 1MiB-64MiB (default: 10MiB)"), ""},
+    [DMK_LAB_P_ACCESSES] =
+        {DMK_LAB_P_ACCESSES, "accesses", "N", DMK_LAB_VALUE_COUNT, 1, DMK_SURFACE_ACCESSES_MAX,
+         false,
+         DMK_N_("surface: random 4 KiB reads timed for the access time, 1-100000 (default: 1000)"),
+         ""},
 };
 
 const DmkLabParam *dmk_lab_param(DmkLabParamId id)
@@ -139,77 +137,118 @@ static const char *const seq_jobs[] = {"SEQ1M Q8T1", "SEQ1M Q1T1", "SEQ128K Q32T
 
 #define N(a)       (sizeof(a) / sizeof(a)[0])
 #define PRESETS(a) a, N(a), NULL
-#define JOB_TIP \
-    "What is written, by CrystalDiskMark's name: pattern, block size, queue depth, threads"
-#define SPAN_TIP "The test file: the area written over, again and again"
-/* A raw device has no test file: its first span bytes are the region. */
-#define REGION_TIP "The region of the device: its first bytes, written over again and again"
-#define REGION     "Regi_on", REGION_TIP
-#define SAMPLE_TIP "How often speed and temperature are recorded: 0.1 to 60 s"
-#define TIME_TIP   " (pick one, or type e.g. 90 s, 45 min, 3 h or 1:30:00)"
-#define SETTLE_WHY " is written, for the drive to empty its cache first" TIME_TIP
-#define SETTLE_TIP "Idle after the test file" SETTLE_WHY
-#define SETTLE \
-    "Settle _time", SETTLE_TIP, PRESETS(settles), 0, NULL, "Idle after the region" SETTLE_WHY
 
+/* The labels and tips are English here (DMK_N_), translated where the
+ * form shows them. A raw device has no test file: its first span bytes
+ * are the region, with a label and tip of their own. */
 static const DmkLabField sustained_fields[] = {
-    {DMK_LAB_P_JOB, "_Write test", JOB_TIP, NULL, 0, write_jobs, 0},
-    {DMK_LAB_P_DURATION, "_Duration", "How long to write" TIME_TIP, PRESETS(durations), 0},
-    {DMK_LAB_P_SPAN, "Test fi_le", SPAN_TIP, NULL, 0, NULL, 0, REGION},
-    {DMK_LAB_P_SETTLE, SETTLE},
-    {DMK_LAB_P_SAMPLE, "Sample _every", SAMPLE_TIP, PRESETS(samples), 0},
+    {DMK_LAB_P_JOB, DMK_N_("_Write test"),
+     DMK_N_(
+         "What is written, by CrystalDiskMark's name: pattern, block size, queue depth, threads"),
+     NULL, 0, write_jobs, 0},
+    {DMK_LAB_P_DURATION, DMK_N_("_Duration"),
+     DMK_N_("How long to write (pick one, or type e.g. 90 s, 45 min, 3 h or 1:30:00)"),
+     PRESETS(durations), 0},
+    {DMK_LAB_P_SPAN, DMK_N_("Test fi_le"),
+     DMK_N_("The test file: the area written over, again and again"), NULL, 0, NULL, 0,
+     DMK_N_("Regi_on"),
+     DMK_N_("The region of the device: its first bytes, written over again and again")},
+    {DMK_LAB_P_SETTLE, DMK_N_("Settle _time"),
+     DMK_N_("Idle after the test file is written, for the drive to empty its cache first (pick "
+            "one, or type e.g. 90 s, 45 min, 3 h or 1:30:00)"),
+     PRESETS(settles), 0, NULL,
+     DMK_N_("Idle after the region is written, for the drive to empty its cache first (pick one, "
+            "or type e.g. 90 s, 45 min, 3 h or 1:30:00)")},
+    {DMK_LAB_P_SAMPLE, DMK_N_("Sample _every"),
+     DMK_N_("How often speed and temperature are recorded: 0.1 to 60 s"), PRESETS(samples), 0},
 };
 static const DmkLabField fullspan_fields[] = {
-    {DMK_LAB_P_JOB, "_Write test", JOB_TIP, NULL, 0, seq_jobs, 0},
-    {DMK_LAB_P_SPAN, "A_mount",
-     "How much to write: the free space (2 GiB are left free), or a size", NULL, 0, NULL,
+    {DMK_LAB_P_JOB, DMK_N_("_Write test"),
+     DMK_N_(
+         "What is written, by CrystalDiskMark's name: pattern, block size, queue depth, threads"),
+     NULL, 0, seq_jobs, 0},
+    {DMK_LAB_P_SPAN, DMK_N_("A_mount"),
+     DMK_N_("How much to write: the free space (2 GiB are left free), or a size"), NULL, 0, NULL,
      DMK_LAB_FIELD_FREE_SPACE, NULL,
-     "How much of the device to write: all of it, or its first bytes"},
-    {DMK_LAB_P_SAMPLE, "Sample _every", SAMPLE_TIP, PRESETS(samples), 0},
+     DMK_N_("How much of the device to write: all of it, or its first bytes")},
+    {DMK_LAB_P_SAMPLE, DMK_N_("Sample _every"),
+     DMK_N_("How often speed and temperature are recorded: 0.1 to 60 s"), PRESETS(samples), 0},
 };
 static const DmkLabField mixed_fields[] = {
-    {DMK_LAB_P_STEP, "Ste_p time", "How long each read share is measured" TIME_TIP, PRESETS(steps),
-     0},
-    {DMK_LAB_P_WARMUP, "W_arm-up", "Discarded before each step" TIME_TIP, PRESETS(warmups), 0},
-    {DMK_LAB_P_QD, "_QD per thread", "Outstanding I/Os of each thread (the reviews: 1)", NULL, 0,
-     NULL, 0},
-    {DMK_LAB_P_SPAN, "Test fi_le", SPAN_TIP, NULL, 0, NULL, 0, REGION},
+    {DMK_LAB_P_STEP, DMK_N_("Ste_p time"),
+     DMK_N_("How long each read share is measured (pick one, or type e.g. 90 s, 45 min, 3 h or "
+            "1:30:00)"),
+     PRESETS(steps), 0},
+    {DMK_LAB_P_WARMUP, DMK_N_("W_arm-up"),
+     DMK_N_("Discarded before each step (pick one, or type e.g. 90 s, 45 min, 3 h or 1:30:00)"),
+     PRESETS(warmups), 0},
+    {DMK_LAB_P_QD, DMK_N_("_QD per thread"),
+     DMK_N_("Outstanding I/Os of each thread (the reviews: 1)"), NULL, 0, NULL, 0},
+    {DMK_LAB_P_SPAN, DMK_N_("Test fi_le"),
+     DMK_N_("The test file: the area written over, again and again"), NULL, 0, NULL, 0,
+     DMK_N_("Regi_on"),
+     DMK_N_("The region of the device: its first bytes, written over again and again")},
 };
 static const DmkLabField latency_fields[] = {
-    {DMK_LAB_P_STEP, "Ste_p time", "How long each load step is measured" TIME_TIP, PRESETS(steps),
-     0},
-    {DMK_LAB_P_WARMUP, "W_arm-up", "Discarded before each step" TIME_TIP, PRESETS(warmups), 0},
-    {DMK_LAB_P_SPAN, "Test fi_le", SPAN_TIP, NULL, 0, NULL, 0, REGION},
+    {DMK_LAB_P_STEP, DMK_N_("Ste_p time"),
+     DMK_N_("How long each load step is measured (pick one, or type e.g. 90 s, 45 min, 3 h or "
+            "1:30:00)"),
+     PRESETS(steps), 0},
+    {DMK_LAB_P_WARMUP, DMK_N_("W_arm-up"),
+     DMK_N_("Discarded before each step (pick one, or type e.g. 90 s, 45 min, 3 h or 1:30:00)"),
+     PRESETS(warmups), 0},
+    {DMK_LAB_P_SPAN, DMK_N_("Test fi_le"),
+     DMK_N_("The test file: the area written over, again and again"), NULL, 0, NULL, 0,
+     DMK_N_("Regi_on"),
+     DMK_N_("The region of the device: its first bytes, written over again and again")},
 };
 /* Small sets for a quick look, the reviews' 8 GiB, and larger. */
 static const double set_sizes[] = {256.0 * (1 << 20), 1024.0 * (1 << 20), 2.0 * (1 << 30),
                                    4.0 * (1 << 30),   8.0 * (1 << 30),    16.0 * (1 << 30)};
 static const DmkLabField files_fields[] = {
-    {DMK_LAB_P_SPAN, "Set si_ze",
-     "The size of each file set (ISO, Program, Work); the reviews use 8 GB. Eight times this "
-     "must be free: the sets, their copies, the archive and the extracted set",
+    {DMK_LAB_P_SPAN, DMK_N_("Set si_ze"),
+     DMK_N_("The size of each file set (ISO, Program, Work); the reviews use 8 GB. Eight times "
+            "this must be free: the sets, their copies, the archive and the extracted set"),
      PRESETS(set_sizes), 0},
 };
 static const DmkLabField recovery_fields[] = {
-    {DMK_LAB_P_JOB, "_Write test", JOB_TIP, NULL, 0, write_jobs, 0},
-    {DMK_LAB_P_DURATION, "_Degradation", "How long to write to wear the drive down" TIME_TIP,
+    {DMK_LAB_P_JOB, DMK_N_("_Write test"),
+     DMK_N_(
+         "What is written, by CrystalDiskMark's name: pattern, block size, queue depth, threads"),
+     NULL, 0, write_jobs, 0},
+    {DMK_LAB_P_DURATION, DMK_N_("_Degradation"),
+     DMK_N_("How long to write to wear the drive down (pick one, or type e.g. 90 s, 45 min, 3 h or "
+            "1:30:00)"),
      PRESETS(degradations), 0},
-    {DMK_LAB_P_STEP, "_Probe time", "How long each probe (fresh, degraded ...) measures" TIME_TIP,
+    {DMK_LAB_P_STEP, DMK_N_("_Probe time"),
+     DMK_N_("How long each probe (fresh, degraded ...) measures (pick one, or type e.g. 90 s, 45 "
+            "min, 3 h or 1:30:00)"),
      PRESETS(probes), 0},
-    {DMK_LAB_P_IDLE, "_Idle time",
-     "Idle before the after-idle probe, for the drive to clean up" TIME_TIP, PRESETS(idles), 0},
-    {DMK_LAB_P_SPAN, "Test fi_le", SPAN_TIP, NULL, 0, NULL, 0, REGION},
-    {DMK_LAB_P_SETTLE, SETTLE},
-    {DMK_LAB_P_SAMPLE, "Sample _every", SAMPLE_TIP, PRESETS(samples), 0},
+    {DMK_LAB_P_IDLE, DMK_N_("_Idle time"),
+     DMK_N_("Idle before the after-idle probe, for the drive to clean up (pick one, or type e.g. "
+            "90 s, 45 min, 3 h or 1:30:00)"),
+     PRESETS(idles), 0},
+    {DMK_LAB_P_SPAN, DMK_N_("Test fi_le"),
+     DMK_N_("The test file: the area written over, again and again"), NULL, 0, NULL, 0,
+     DMK_N_("Regi_on"),
+     DMK_N_("The region of the device: its first bytes, written over again and again")},
+    {DMK_LAB_P_SETTLE, DMK_N_("Settle _time"),
+     DMK_N_("Idle after the test file is written, for the drive to empty its cache first (pick "
+            "one, or type e.g. 90 s, 45 min, 3 h or 1:30:00)"),
+     PRESETS(settles), 0, NULL,
+     DMK_N_("Idle after the region is written, for the drive to empty its cache first (pick one, "
+            "or type e.g. 90 s, 45 min, 3 h or 1:30:00)")},
+    {DMK_LAB_P_SAMPLE, DMK_N_("Sample _every"),
+     DMK_N_("How often speed and temperature are recorded: 0.1 to 60 s"), PRESETS(samples), 0},
 };
 
 static const DmkLabField surface_fields[] = {
-    {DMK_LAB_P_SAMPLES, "_Samples", "Read-rate samples spread evenly over the whole device", NULL,
-     0, NULL, 0},
-    {DMK_LAB_P_SAMPLE_SIZE, "Sample si_ze", "The bytes each sample reads, in one read", NULL, 0,
-     NULL, 0},
-    {DMK_LAB_P_ACCESSES, "_Accesses",
-     "Random 4 KiB reads at places all over the device, each timed", NULL, 0, NULL, 0},
+    {DMK_LAB_P_SAMPLES, DMK_N_("_Samples"),
+     DMK_N_("Read-rate samples spread evenly over the whole device"), NULL, 0, NULL, 0},
+    {DMK_LAB_P_SAMPLE_SIZE, DMK_N_("Sample si_ze"),
+     DMK_N_("The bytes each sample reads, in one read"), NULL, 0, NULL, 0},
+    {DMK_LAB_P_ACCESSES, DMK_N_("_Accesses"),
+     DMK_N_("Random 4 KiB reads at places all over the device, each timed"), NULL, 0, NULL, 0},
 };
 
 /* ---- building the runs ------------------------------------------------------ */
@@ -365,52 +404,54 @@ static void build_surface(const DmkLabParams *p, DmkRunSpec *spec)
     (DMK_LAB_P(DMK_LAB_P_SPAN) | DMK_LAB_P(DMK_LAB_P_WARMUP) | DMK_LAB_P(DMK_LAB_P_SAMPLE))
 
 static const DmkLabTest tests[] = {
-    {DMK_LAB_SUSTAINED, "sustained", "Sustained write",
-     "A long write that finds the SLC cache: speed against data written, the cliff where the "
-     "cache runs out, the steady speed after it, and the drive's temperature where a sensor can "
-     "be read.",
+    {DMK_LAB_SUSTAINED, "sustained", DMK_N_("Sustained write"),
+     DMK_N_("A long write that finds the SLC cache: speed against data written, the cliff where "
+            "the cache runs out, the steady speed after it, and the drive's temperature where a "
+            "sensor can be read."),
      COMMON | DMK_LAB_P(DMK_LAB_P_JOB) | DMK_LAB_P(DMK_LAB_P_DURATION) |
          DMK_LAB_P(DMK_LAB_P_SETTLE),
      FIELDS(sustained_fields), true, true, sustained_defaults, build_sustained,
      dmk_lab_describe_sustained, dmk_lab_report_first_timeline, "speed zoom temperature",
      dmk_lab_findings_first_timeline},
-    {DMK_LAB_FULLSPAN, "fullspan", "Full-span write",
-     "One sequential write across the free space, as AIDA64's linear write: the cache, the "
-     "cliff and the native speed of the whole drive.",
+    {DMK_LAB_FULLSPAN, "fullspan", DMK_N_("Full-span write"),
+     DMK_N_("One sequential write across the free space, as AIDA64's linear write: the cache, the "
+            "cliff and the native speed of the whole drive."),
      COMMON | DMK_LAB_P(DMK_LAB_P_JOB) | DMK_LAB_P(DMK_LAB_P_MARGIN), FIELDS(fullspan_fields), true,
      false, fullspan_defaults, build_fullspan, dmk_lab_describe_fullspan,
      dmk_lab_report_first_timeline, "speed zoom temperature", dmk_lab_findings_first_timeline},
-    {DMK_LAB_MIXED, "mixed", "Mixed load",
-     "Reads and writes at once, from 0 to 100 % reads: sequential 128 KiB with two threads, "
-     "then random 4 KiB with four, as the reviews' Iometer runs.",
+    {DMK_LAB_MIXED, "mixed", DMK_N_("Mixed load"),
+     DMK_N_("Reads and writes at once, from 0 to 100 % reads: sequential 128 KiB with two threads, "
+            "then random 4 KiB with four, as the reviews' Iometer runs."),
      COMMON | DMK_LAB_P(DMK_LAB_P_STEP) | DMK_LAB_P(DMK_LAB_P_QD) | DMK_LAB_P(DMK_LAB_P_SETTLE),
      FIELDS(mixed_fields), false, true, stepped_defaults, build_mixed, dmk_lab_describe_mixed,
      dmk_lab_report_mixed, "mixed mixed-average", dmk_lab_findings_mixed},
-    {DMK_LAB_LATENCY, "latency", "Latency under load",
-     "Four workloads, each at full speed and then held to 10 to 120 % of it: mean and "
-     "99th-percentile latency against IOPS, as StorageReview shows.",
+    {DMK_LAB_LATENCY, "latency", DMK_N_("Latency under load"),
+     /* xgettext:no-c-format */
+     DMK_N_("Four workloads, each at full speed and then held to 10 to 120 % of it: mean and "
+            "99th-percentile latency against IOPS, as StorageReview shows."),
      COMMON | DMK_LAB_P(DMK_LAB_P_STEP) | DMK_LAB_P(DMK_LAB_P_SETTLE), FIELDS(latency_fields),
      false, true, stepped_defaults, build_latency, dmk_lab_describe_latency, dmk_lab_report_latency,
      "latency", dmk_lab_findings_latency},
-    {DMK_LAB_RECOVERY, "recovery", "Recovery",
-     "Fresh, then worn down by a long random write, then after idle time and after TRIM: how "
-     "far the drive falls and how well it recovers.",
+    {DMK_LAB_RECOVERY, "recovery", DMK_N_("Recovery"),
+     DMK_N_("Fresh, then worn down by a long random write, then after idle time and after TRIM: "
+            "how far the drive falls and how well it recovers."),
      COMMON | DMK_LAB_P(DMK_LAB_P_JOB) | DMK_LAB_P(DMK_LAB_P_DURATION) | DMK_LAB_P(DMK_LAB_P_STEP) |
          DMK_LAB_P(DMK_LAB_P_IDLE) | DMK_LAB_P(DMK_LAB_P_SETTLE),
      FIELDS(recovery_fields), true, true, recovery_defaults, build_recovery,
      dmk_lab_describe_recovery, dmk_lab_report_recovery, "recovery speed zoom temperature",
      dmk_lab_findings_recovery},
-    {DMK_LAB_SURFACE, "surface", "Surface scan",
-     "GNOME Disks' benchmark of a whole device, reading only: the read rate of samples spread "
-     "from its first byte to its last, and the access time of random reads all over it.",
+    {DMK_LAB_SURFACE, "surface", DMK_N_("Surface scan"),
+     DMK_N_(
+         "GNOME Disks' benchmark of a whole device, reading only: the read rate of samples spread "
+         "from its first byte to its last, and the access time of random reads all over it."),
      DMK_LAB_P(DMK_LAB_P_SAMPLES) | DMK_LAB_P(DMK_LAB_P_SAMPLE_SIZE) |
          DMK_LAB_P(DMK_LAB_P_ACCESSES),
      FIELDS(surface_fields), false, false, surface_defaults, build_surface,
      dmk_lab_describe_surface, dmk_lab_report_surface, "surface-rate surface-access", NULL, true},
-    {DMK_LAB_FILES, "files", "File copy and archive",
-     "The reviews' real-world test: an ISO, a Program and a Work file set copied within the "
-     "drive as applications copy, until the copies are on the drive; then the Work set archived "
-     "into a Deflate .zip and extracted, with the CPU time beside the wall time.",
+    {DMK_LAB_FILES, "files", DMK_N_("File copy and archive"),
+     DMK_N_("The reviews' real-world test: an ISO, a Program and a Work file set copied within the "
+            "drive as applications copy, until the copies are on the drive; then the Work set "
+            "archived into a Deflate .zip and extracted, with the CPU time beside the wall time."),
      DMK_LAB_P(DMK_LAB_P_SPAN), FIELDS(files_fields), false, false, files_defaults,
      dmk_lab_build_files, dmk_lab_describe_files, dmk_lab_report_files, "files",
      dmk_lab_findings_files, false, dmk_lab_files_run},
@@ -564,7 +605,7 @@ int dmk_lab_build(const DmkLabParams *p, DmkRunSpec *spec, DmkError *err)
         return dmk_error_set(err, DMK_E_INVAL, 0,
                              "%s reads a whole device, and '%s' is a folder: name a block "
                              "device (e.g. /dev/sdb); the scan only reads, so no data is at risk",
-                             t->title, spec->dir);
+                             DMK_(t->title), spec->dir);
     int rc = fill_spec(p, spec, err);
     return rc != DMK_OK ? rc : dmk_run_spec_validate(spec, 0, err);
 }
@@ -1013,7 +1054,12 @@ size_t dmk_lab_mixed(const DmkRunResult *r, DmkLabMixed *out, size_t max)
     return n;
 }
 
-static const char *const recovery_labels[4] = {"fresh", "degraded", "after idle", "after TRIM"};
+/* The phases' words, English as the files keep the steps' labels (DMK_N_):
+ * the report translates them where it shows them. */
+static const char *const recovery_labels[4] = {
+    /* TRANSLATORS: the recovery test's phases: the drive fresh, degraded by writes, after
+       idling, after TRIM. */
+    DMK_N_("fresh"), DMK_N_("degraded"), DMK_N_("after idle"), DMK_N_("after TRIM")};
 
 void dmk_lab_recovery(const DmkRunResult *r, DmkLabRecovery *out)
 {

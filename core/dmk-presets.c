@@ -3,12 +3,16 @@
 
 #include <string.h>
 
+#include "dmk-i18n.h"
+
+/* The labels are shown (the window's profile menu), translated where
+ * shown; the ids and the test names are never translated. */
 static const DmkProfile profiles[] = {
-    {"default", "Default", 4, {"SEQ1M Q8T1", "SEQ1M Q1T1", "RND4K Q32T1", "RND4K Q1T1"}},
-    {"peak", "Peak Performance", 2, {"SEQ1M Q8T1", "RND4K Q32T1"}},
-    {"real", "Real World Performance", 2, {"SEQ1M Q1T1", "RND4K Q1T1"}},
-    {"demo", "Demo", 1, {"SEQ1M Q8T1"}},
-    {"nvme", "NVMe SSD", 4, {"SEQ1M Q8T1", "SEQ128K Q32T1", "RND4K Q32T16", "RND4K Q1T1"}},
+    {"default", DMK_N_("Default"), 4, {"SEQ1M Q8T1", "SEQ1M Q1T1", "RND4K Q32T1", "RND4K Q1T1"}},
+    {"peak", DMK_N_("Peak Performance"), 2, {"SEQ1M Q8T1", "RND4K Q32T1"}},
+    {"real", DMK_N_("Real World Performance"), 2, {"SEQ1M Q1T1", "RND4K Q1T1"}},
+    {"demo", DMK_N_("Demo"), 1, {"SEQ1M Q8T1"}},
+    {"nvme", DMK_N_("NVMe SSD"), 4, {"SEQ1M Q8T1", "SEQ128K Q32T1", "RND4K Q32T16", "RND4K Q1T1"}},
 };
 
 /* In MiB. */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "dmk-escape.h"
+#include "dmk-i18n.h"
 #include "dmk-size.h"
 
 /* A growing string: the report is built in memory so that every front
@@ -48,7 +49,14 @@ __attribute__((format(DMK_PRINTF_FORMAT, 2, 3))) static void put(DmkStr *b, cons
 
 const char *dmk_mode_title(DmkMode m)
 {
-    return m == DMK_MODE_READ ? "Read" : m == DMK_MODE_WRITE ? "Write" : "Mix";
+    if (m == DMK_MODE_READ)
+        /* TRANSLATORS: a test's direction, a heading: it reads. */
+        return DMK_("Read");
+    if (m == DMK_MODE_WRITE)
+        /* TRANSLATORS: a test's direction (the noun, a heading), not the verb. */
+        return DMK_("Write");
+    /* TRANSLATORS: a test's direction: reads and writes mixed. */
+    return DMK_("Mix");
 }
 
 char *dmk_block_label(uint32_t bs, char *buf, size_t len)
@@ -100,7 +108,9 @@ static void put_test_line(DmkStr *b, const DmkRunResult *r, const DmkTestResult 
     if (dmk_share_note(&t->score, j->read_share, share, sizeof share)[0])
         snprintf(note, sizeof note, " (%s)", share);
     DmkStats rd = dmk_stats_as_saved(&t->score.read), wr = dmk_stats_as_saved(&t->score.write);
-    put(b, "      read %3u %%: %s MB/s, write %3u %%: %s MB/s%s\n", j->read_share,
+    /* TRANSLATORS: a mixed test's parts: read share (%%), its MB/s, write share, its MB/s,
+       then maybe " (achieved share)". */
+    put(b, DMK_("      read %1$3u %%: %2$s MB/s, write %3$3u %%: %4$s MB/s%5$s\n"), j->read_share,
         dmk_format_double(rd.mb_s, 3, mb, 32), 100 - j->read_share,
         dmk_format_double(wr.mb_s, 3, io, 32), note);
 }
@@ -110,24 +120,31 @@ char *dmk_verify_describe(const DmkVerifyResult *v, char *buf, size_t len)
     char sz[32], sec[32];
     int n;
     if (!v->checked) {
-        snprintf(buf, len, "not verified");
+        snprintf(buf, len, "%s", DMK_("not verified"));
         return buf;
     }
     if (v->bad == 0)
-        n = snprintf(buf, len, "Verified %llu blocks (%s), 0 bad", (unsigned long long)v->blocks,
-                     dmk_format_size(v->bytes, sz, sizeof sz));
+        /* TRANSLATORS: %1$llu is a count of blocks, %2$s their size ("1 GiB"). */
+        n = snprintf(buf, len, DMK_("Verified %1$llu blocks (%2$s), 0 bad"),
+                     (unsigned long long)v->blocks, dmk_format_size(v->bytes, sz, sizeof sz));
     else
         n = snprintf(buf, len,
-                     "VERIFY FAILED: %llu bad of %llu blocks; first bad byte at offset %llu "
-                     "(block at %llu): %s",
+                     /* TRANSLATORS: counts of blocks, two byte offsets, then why the block
+                        is bad ("wrong data"). */
+                     DMK_("VERIFY FAILED: %1$llu bad of %2$llu blocks; first bad byte at offset "
+                          "%3$llu (block at %4$llu): %5$s"),
                      (unsigned long long)v->bad, (unsigned long long)v->blocks,
                      (unsigned long long)v->first_bad_byte, (unsigned long long)v->first_bad_block,
                      dmk_verify_bad_name(v->first_bad_why));
     if (n >= 0 && (size_t)n < len && v->skipped)
-        n += snprintf(buf + n, len - (size_t)n, "; %llu written twice at once, not checked",
+        /* TRANSLATORS: appended to the verify line: a count of blocks. */
+        n += snprintf(buf + n, len - (size_t)n,
+                      dmk_ngettext("; %llu written twice at once, not checked",
+                                   "; %llu written twice at once, not checked", v->skipped),
                       (unsigned long long)v->skipped);
     if (n >= 0 && (size_t)n < len)
-        snprintf(buf + n, len - (size_t)n, " (read back in %s s, not timed)",
+        /* TRANSLATORS: appended to the verify line: seconds. */
+        snprintf(buf + n, len - (size_t)n, DMK_(" (read back in %s s, not timed)"),
                  dmk_format_double(v->seconds, 1, sec, sizeof sec));
     return buf;
 }
@@ -153,11 +170,16 @@ static void put_drive(DmkStr *b, const DmkRunResult *r)
 {
     const DmkTargetInfo *t = &r->target;
     char cap[32];
-    put(b, "  Drive: %s (%s, %s)\n", t->model[0] ? t->model : "unknown model",
-        t->device[0] ? t->device : "unknown device",
-        t->capacity_bytes ? dmk_format_size(t->capacity_bytes, cap, sizeof cap) : "size unknown");
-    put(b, "Backend: %s%s\n", r->backend,
-        strcmp(r->backend, "null") == 0 ? " (no disk I/O: engine overhead only)" : "");
+    /* TRANSLATORS: the report's labels are right-aligned to the colon: keep the widths
+       where the language allows. %1$s: the drive's model, %2$s its device, %3$s its size. */
+    put(b, DMK_("  Drive: %1$s (%2$s, %3$s)\n"), t->model[0] ? t->model : DMK_("unknown model"),
+        t->device[0] ? t->device : DMK_("unknown device"),
+        t->capacity_bytes ? dmk_format_size(t->capacity_bytes, cap, sizeof cap)
+                          : DMK_("size unknown"));
+    if (strcmp(r->backend, "null") == 0)
+        put(b, DMK_("Backend: %s (no disk I/O: engine overhead only)\n"), r->backend);
+    else
+        put(b, DMK_("Backend: %s\n"), r->backend);
 }
 
 /* The drive's link, what the file system did to the test file, and
@@ -167,17 +189,20 @@ static void put_honesty(DmkStr *b, const DmkRunResult *r)
     const DmkTargetInfo *t = &r->target;
     char mb[32], notes[2048], marker[64], tip[1024];
     if (t->iface_bytes_s)
-        put(b, "   Link: %s (%s MB/s per direction)\n", t->iface,
+        /* TRANSLATORS: %1$s is the drive's link ("SATA 6.0 Gbps"), %2$s a speed. */
+        put(b, DMK_("   Link: %1$s (%2$s MB/s per direction)\n"), t->iface,
             dmk_format_double((double)t->iface_bytes_s / 1e6, 0, mb, sizeof mb));
     dmk_run_fs_notes(r, notes, sizeof notes);
     for (char *line = notes, *nl; (nl = strchr(line, '\n')) != NULL; line = nl + 1)
-        put(b, "   Note: %.*s\n", (int)(nl - line), line);
+        put(b, DMK_("   Note: %.*s\n"), (int)(nl - line), line);
     for (uint32_t bit = 1; bit & DMK_FLAG_ALL; bit <<= 1) {
         for (size_t i = 0; i < r->n_tests; i++) {
             if (!(r->tests[i].flags & bit))
                 continue;
             dmk_flag_describe(r, &r->tests[i], bit, marker, sizeof marker, tip, sizeof tip);
-            put(b, "   Flag: [%s] %s\n", dmk_flag_name(bit), tip);
+            /* TRANSLATORS: %1$s is the flag's name as the files keep it ("peak"), %2$s
+               what it means. */
+            put(b, DMK_("   Flag: [%1$s] %2$s\n"), dmk_flag_name(bit), tip);
             break;
         }
     }
@@ -191,42 +216,67 @@ static void put_verify(DmkStr *b, const DmkRunResult *r)
     if (!sum.checked)
         return;
     char v[512];
-    put(b, " Verify: %s\n", dmk_verify_describe(&sum, v, sizeof v));
+    put(b, DMK_(" Verify: %s\n"), dmk_verify_describe(&sum, v, sizeof v));
+}
+
+static void put_profile(DmkStr *b, const DmkRunResult *r)
+{
+    if (strcmp(r->sweep, "qd") == 0)
+        /* TRANSLATORS: %s is the profile's name, never translated ("default"). */
+        put(b, DMK_("\nProfile: %s (queue-depth sweep)\n"), r->profile);
+    else if (strcmp(r->sweep, "bs") == 0)
+        put(b, DMK_("\nProfile: %s (block-size sweep)\n"), r->profile);
+    else
+        put(b, DMK_("\nProfile: %s\n"), r->profile);
+}
+
+/* The test's size, passes, and where it ran. */
+static void put_test_area(DmkStr *b, const DmkRunResult *r)
+{
+    const DmkTargetInfo *t = &r->target;
+    char size[32], freeb[32], fsz[32];
+    const char *fs = t->fs_type[0] ? t->fs_type : "?";
+    dmk_format_size(r->size, size, 32);
+    if (t->is_device) /* a raw device has no free space, only its size */
+        /* TRANSLATORS: %1$s is the size tested, %2$u the passes, %3$s the device's path,
+           %4$s its size. */
+        put(b, DMK_("   Test: %1$s (x%2$u) [%3$s: raw device of %4$s]\n"), size, r->passes, t->path,
+            dmk_format_size(t->fs_size_bytes, fsz, 32));
+    else if (t->fs_size_bytes == 0) /* a file of schema 4 or older: no size kept */
+        /* TRANSLATORS: %1$s is the size tested, %2$u the passes, %3$s the folder, %4$s its
+           file system ("ext4"), %5$s the free space. */
+        put(b, DMK_("   Test: %1$s (x%2$u) [%3$s: %4$s, %5$s free]\n"), size, r->passes, t->path,
+            fs, dmk_format_size(t->fs_free_bytes, freeb, 32));
+    else
+        /* TRANSLATORS: as above, then %6$s the file system's size. */
+        put(b, DMK_("   Test: %1$s (x%2$u) [%3$s: %4$s, %5$s free of %6$s]\n"), size, r->passes,
+            t->path, fs, dmk_format_size(t->fs_free_bytes, freeb, 32),
+            dmk_format_size(t->fs_size_bytes, fsz, 32));
 }
 
 static void put_context(DmkStr *b, const DmkRunResult *r)
 {
-    const DmkTargetInfo *t = &r->target;
-    char size[32], freeb[32], fsz[32], meas[32], warm[32], intv[32];
-    put(b, "\nProfile: %s%s\n", r->profile,
-        strcmp(r->sweep, "qd") == 0   ? " (queue-depth sweep)"
-        : strcmp(r->sweep, "bs") == 0 ? " (block-size sweep)"
-                                      : "");
-    if (t->is_device) /* a raw device has no free space, only its size */
-        put(b, "   Test: %s (x%u) [%s: raw device of %s]\n", dmk_format_size(r->size, size, 32),
-            r->passes, t->path, dmk_format_size(t->fs_size_bytes, fsz, 32));
-    else if (t->fs_size_bytes == 0) /* a file of schema 4 or older: no size kept */
-        put(b, "   Test: %s (x%u) [%s: %s, %s free]\n", dmk_format_size(r->size, size, 32),
-            r->passes, t->path, t->fs_type[0] ? t->fs_type : "?",
-            dmk_format_size(t->fs_free_bytes, freeb, 32));
-    else
-        put(b, "   Test: %s (x%u) [%s: %s, %s free of %s]\n", dmk_format_size(r->size, size, 32),
-            r->passes, t->path, t->fs_type[0] ? t->fs_type : "?",
-            dmk_format_size(t->fs_free_bytes, freeb, 32),
-            dmk_format_size(t->fs_size_bytes, fsz, 32));
-    put(b, "   Data: %s\n", r->data == DMK_DATA_ZERO ? "All 0x00" : "Random (incompressible)");
-    put(b, "   Time: Measure %s s / Warm-up %s s / Interval %s s\n",
+    char meas[32], warm[32], intv[32];
+    put_profile(b, r);
+    put_test_area(b, r);
+    /* TRANSLATORS: the data written: all zero bytes, or random (incompressible) bytes. */
+    put(b, "%s\n",
+        r->data == DMK_DATA_ZERO ? DMK_("   Data: All 0x00")
+                                 : DMK_("   Data: Random (incompressible)"));
+    /* TRANSLATORS: seconds of each: measuring, warming up, between tests. */
+    put(b, DMK_("   Time: Measure %1$s s / Warm-up %2$s s / Interval %3$s s\n"),
         dmk_format_double(r->measure_s, 1, meas, 32), dmk_format_double(r->warmup_s, 1, warm, 32),
         dmk_format_double(r->interval_s, 1, intv, 32));
-    put(b, "   Date: %s\n", r->date);
-    put(b, "     OS: %s\n", r->os);
+    put(b, DMK_("   Date: %s\n"), r->date);
+    /* TRANSLATORS: the operating system's name and version. */
+    put(b, DMK_("     OS: %s\n"), r->os);
     put_drive(b, r);
     put_honesty(b, r);
     put_verify(b, r);
     if (r->comment[0])
-        put(b, "Comment: %s\n", r->comment);
+        put(b, DMK_("Comment: %s\n"), r->comment);
     if (!r->complete)
-        put(b, "\n(incomplete: the run ended before its last test)\n");
+        put(b, "%s", DMK_("\n(incomplete: the run ended before its last test)\n"));
 }
 
 DmkRunResult *dmk_report_printable(const DmkRunResult *r)
@@ -253,8 +303,9 @@ char *dmk_report_text(const DmkRunResult *result)
         "------------------------------------------------------------------------------\n";
     DmkStr b = {0};
     put(&b, "%sDrivemark %s\n%s", rule, r->version, rule);
-    put(&b, "* MB/s = 1,000,000 bytes/s [SATA/600 = 600,000,000 bytes/s]\n"
-            "* KB = 1000 bytes, KiB = 1024 bytes\n");
+    put(&b, "%s",
+        DMK_("* MB/s = 1,000,000 bytes/s [SATA/600 = 600,000,000 bytes/s]\n"
+             "* KB = 1000 bytes, KiB = 1024 bytes\n"));
     put_section(&b, r, DMK_MODE_READ);
     put_section(&b, r, DMK_MODE_WRITE);
     put_section(&b, r, DMK_MODE_MIX);

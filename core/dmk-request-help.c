@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "dmk-i18n.h"
 #include "dmk-lab.h"
 #include "dmk-request.h"
 #include "dmk-size.h"
@@ -38,7 +39,8 @@ static void span_text(const DmkLabParams *p, char *buf, size_t len)
 {
     char size[32], *o = buf;
     if (!p->span) {
-        snprintf(buf, len, "the free space");
+        /* TRANSLATORS: a lab test's default size in --help: all the free space. */
+        snprintf(buf, len, "%s", DMK_("the free space"));
         return;
     }
     dmk_format_size(p->span, size, sizeof size);
@@ -80,19 +82,26 @@ static int warmup_part(char *buf, size_t len)
     LabGroup g[DMK_LAB_MAX_TESTS];
     size_t n = lab_groups(DMK_LAB_P_WARMUP, warmup_text, g), named = 0;
     bool rest = false;
-    int used = snprintf(buf, len, "; lab: ");
+    /* TRANSLATORS: --help's warm-up line: the lab tests' defaults, a list inside the line's
+       "(default: ...)": "; lab: 2 for mixed and latency, else 0". */
+    int used = snprintf(buf, len, "%s", DMK_("; lab: "));
     for (size_t i = 0; i < n && used > 0 && (size_t)used < len; i++) {
         char names[160];
         if (strcmp(g[i].value, "0") == 0) {
             rest = true;
             continue;
         }
-        dmk_join_names(g[i].names, g[i].n, ", ", " and ", names, sizeof names);
-        used += snprintf(buf + used, len - (size_t)used, "%s%s for %s", named++ ? "; " : "",
-                         g[i].value, names);
+        /* TRANSLATORS: joins the last two names of a list ("mixed and latency"). */
+        dmk_join_names(g[i].names, g[i].n, ", ", DMK_(" and "), names, sizeof names);
+        used += snprintf(buf + used, len - (size_t)used, "%s", named++ ? "; " : "");
+        if (used > 0 && (size_t)used < len)
+            /* TRANSLATORS: an item of that list: %1$s seconds, %2$s the lab tests' names. */
+            used +=
+                snprintf(buf + used, len - (size_t)used, DMK_("%1$s for %2$s"), g[i].value, names);
     }
     if (rest && used > 0 && (size_t)used < len)
-        used += snprintf(buf + used, len - (size_t)used, named ? ", else 0" : "0");
+        /* TRANSLATORS: the list's end: the other lab tests have no warm-up. */
+        used += snprintf(buf + used, len - (size_t)used, "%s", named ? DMK_(", else 0") : "0");
     return used;
 }
 
@@ -108,8 +117,11 @@ static int job_part(char *buf, size_t len)
     for (size_t i = 0; i < n && used >= 0 && (size_t)used < len; i++) {
         char names[160];
         dmk_join_names(g[i].names, g[i].n, ", ", ", ", names, sizeof names);
-        used += snprintf(buf + used, len - (size_t)used, "; %s: %sdefault %s", names,
-                         i ? "" : "the write, ", g[i].value);
+        /* TRANSLATORS: --help's --test line: the lab tests' names, then their default test
+           ("RND4K Q32T1"), the first time saying it is the write. */
+        used += snprintf(buf + used, len - (size_t)used,
+                         i ? DMK_("; %1$s: default %2$s") : DMK_("; %1$s: the write, default %2$s"),
+                         names, g[i].value);
     }
     return used;
 }
@@ -122,7 +134,8 @@ static int span_part(char *buf, size_t len)
     size_t n = lab_groups(DMK_LAB_P_SPAN, span_text, g), most = 0;
     for (size_t i = 1; i < n; i++)
         most = g[i].n > g[most].n ? i : most;
-    int used = n ? snprintf(buf, len, "; lab: %s", g[most].value) : 0;
+    /* TRANSLATORS: --help's --size line: most lab tests' default size ("32GiB"). */
+    int used = n ? snprintf(buf, len, DMK_("; lab: %s"), g[most].value) : 0;
     if (!n && len)
         buf[0] = '\0';
     for (size_t i = 0; i < n && used > 0 && (size_t)used < len; i++) {
@@ -158,12 +171,16 @@ const char *dmk_request_option_help(const DmkRequestOption *o, char *buf, size_t
         char *space = strchr(bound, ' ');
         if (space)
             memmove(space, space + 1, strlen(space));
-        snprintf(range, sizeof range, "; the lab tests' span, up to %s", bound);
+        /* TRANSLATORS: --help's --size line, after its own range: %s a size ("1PiB"). */
+        snprintf(range, sizeof range, DMK_("; the lab tests' span, up to %s"), bound);
     }
-    const char *open = strstr(o->help, " (");
-    size_t head = open ? (size_t)(open - o->help) : strlen(o->help), n = strlen(o->help);
-    n -= n && o->help[n - 1] == ')';
-    snprintf(buf, len, "%.*s%s%.*s%s%s", (int)head, o->help, range, (int)(n - head), o->help + head,
-             lab, n < strlen(o->help) ? ")" : "");
+    /* The help in the user's language (the table's is English); a catalog
+     * keeps its " (default: ...)" last, where the lab's defaults go. */
+    const char *help = DMK_(o->help);
+    const char *open = strstr(help, " (");
+    size_t head = open ? (size_t)(open - help) : strlen(help), n = strlen(help);
+    n -= n && help[n - 1] == ')';
+    snprintf(buf, len, "%.*s%s%.*s%s%s", (int)head, help, range, (int)(n - head), help + head, lab,
+             n < strlen(help) ? ")" : "");
     return buf;
 }

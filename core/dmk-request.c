@@ -5,22 +5,25 @@
 #include <string.h>
 
 #include "dmk-escape.h"
+#include "dmk-i18n.h"
 #include "dmk-presets.h"
 #include "dmk-size.h"
 #include "null/dmk-null.h"
 
 /* ---- exit statuses ----------------------------------------------------- */
 
+/* The meanings are English here (the man page's), translated in --help
+ * (dmk_exit_status_text). */
 static const struct {
     int status;
     const char *meaning;
 } exit_statuses[] = {
-    {DMK_EXIT_OK, "done"},
-    {DMK_EXIT_FAILED, "failed, target refused or a bad result file"},
-    {DMK_EXIT_USAGE, "usage error"},
-    {DMK_EXIT_BAD_DATA, "--verify found written data that did not read back"},
-    {DMK_EXIT_INTERRUPTED, "interrupted (SIGINT, or Stop in the window)"},
-    {DMK_EXIT_TERMINATED, "terminated (SIGTERM)"},
+    {DMK_EXIT_OK, DMK_N_("done")},
+    {DMK_EXIT_FAILED, DMK_N_("failed, target refused or a bad result file")},
+    {DMK_EXIT_USAGE, DMK_N_("usage error")},
+    {DMK_EXIT_BAD_DATA, DMK_N_("--verify found written data that did not read back")},
+    {DMK_EXIT_INTERRUPTED, DMK_N_("interrupted (SIGINT, or Stop in the window)")},
+    {DMK_EXIT_TERMINATED, DMK_N_("terminated (SIGTERM)")},
 };
 
 size_t dmk_exit_status_count(void)
@@ -44,7 +47,8 @@ char *dmk_exit_status_text(char *buf, size_t len)
         buf[0] = '\0';
     for (size_t i = 0; i < n && used >= 0 && (size_t)used < len; i++)
         used += snprintf(buf + used, len - (size_t)used, "%s%d %s%s", i ? " " : "",
-                         exit_statuses[i].status, exit_statuses[i].meaning, i + 1 < n ? "," : ".");
+                         exit_statuses[i].status, DMK_(exit_statuses[i].meaning),
+                         i + 1 < n ? "," : ".");
     return buf;
 }
 
@@ -59,55 +63,59 @@ char *dmk_exit_status_text(char *buf, size_t len)
 
 /* In DmkRequestOptionId's order. The defaults are CrystalDiskMark 8's
  * (dmk_run_spec_init holds the same for a bare spec). */
+/* The help lines are English here (DMK_N_: the man page's words too) and
+ * translated where --help shows them (dmk_request_option_help). */
 static const DmkRequestOption options[DMK_REQ_N_OPTIONS] = {
     {DMK_REQ_TARGET, "target", "DIR", DMK_REQ_VALUE_PATH, 0, 0, 0, 0, NULL, ALL, BOTH,
-     "directory for the test file (default: drivemark-cli's is ., the window's the last one "
-     "chosen)"},
+     DMK_N_("directory for the test file (default: drivemark-cli's is ., the window's the last one "
+            "chosen)")},
     {DMK_REQ_PROFILE, "profile", "NAME", DMK_REQ_VALUE_CHOICE, 0, 0, 0, 0,
      "default, peak, real, demo or nvme", RUN, BOTH,
-     "the tests: default, peak, real, demo or nvme (default: default)"},
+     DMK_N_("the tests: default, peak, real, demo or nvme (default: default)")},
     {DMK_REQ_TEST, "test", "NAME", DMK_REQ_VALUE_TEST, 0, 0, 0, 0, NULL, RUN | LAB, DMK_REQ_CLI,
-     "a test by CrystalDiskMark's name, e.g. \"RND4K Q32T1\" (run: repeatable, replaces the "
-     "profile's tests)"},
+     DMK_N_("a test by CrystalDiskMark's name, e.g. \"RND4K Q32T1\" (run: repeatable, replaces the "
+            "profile's tests)")},
     {DMK_REQ_MODE, "mode", "MODE", DMK_REQ_VALUE_CHOICE, 0, 0, 0, 0,
      "rw (read and write), read, write or mix", RUN | SWEEP, BOTH,
-     "the directions: rw (each test read, then write), read, write, or (drivemark-cli run "
-     "only) mix"},
+     DMK_N_("the directions: rw (each test read, then write), read, write, or (drivemark-cli run "
+            "only) mix")},
     {DMK_REQ_READ_SHARE, "read-share", "N", DMK_REQ_VALUE_UINT, 0, 100, 0,
      DMK_MIX_READ_SHARE_DEFAULT, NULL, RUN, DMK_REQ_CLI,
-     "percent of I/Os that read in mix mode, 0-100 (default: 70)"},
+     DMK_N_("percent of I/Os that read in mix mode, 0-100 (default: 70)")},
     {DMK_REQ_MIX, "mix", NULL, DMK_REQ_VALUE_FLAG, 0, 0, 0, 0, NULL, RUN, DMK_REQ_WINDOW,
-     "add the mixed column: each test of the profile mixed, 70 % reads"},
+     DMK_N_("add the mixed column: each test of the profile mixed, 70 % reads")},
     {DMK_REQ_SIZE, "size", "SIZE", DMK_REQ_VALUE_SIZE, (double)DMK_SIZE_MIN, (double)DMK_SIZE_MAX,
      (double)DMK_LAB_SIZE_MAX, (double)(1ULL << 30), NULL, ALL, BOTH,
-     "test file size, 16MiB-64GiB (default: 1GiB)"},
+     DMK_N_("test file size, 16MiB-64GiB (default: 1GiB)")},
     /* CrystalDiskMark's menu, 1 to 9, and the window's setting (checked
      * against its schema by test-request); the engine and the CSV reader
      * keep DMK_PASSES_MAX, so older results with more passes still open. */
     {DMK_REQ_PASSES, "passes", "N", DMK_REQ_VALUE_UINT, 1, 9, 0, 5, NULL, RUN | SWEEP, BOTH,
-     "passes per test, 1-9; the best one counts (default: 5)"},
+     DMK_N_("passes per test, 1-9; the best one counts (default: 5)")},
     {DMK_REQ_MEASURE, "measure", "SECONDS", DMK_REQ_VALUE_SECONDS, 0.1, 7 * DAY, 0, 5, NULL,
-     RUN | SWEEP, BOTH, "length of each pass (default: 5)"},
+     RUN | SWEEP, BOTH, DMK_N_("length of each pass (default: 5)")},
     /* def < 0: the measure time (CrystalDiskMark discards one pass's worth). */
     {DMK_REQ_WARMUP, "warmup", "SECONDS", DMK_REQ_VALUE_SECONDS, 0, 7 * DAY, 0, -1, NULL, ALL, BOTH,
-     "discarded warm-up before each test, 0 for none (default: the measure time)"},
+     DMK_N_("discarded warm-up before each test, 0 for none (default: the measure time)")},
     {DMK_REQ_INTERVAL, "interval", "SECONDS", DMK_REQ_VALUE_SECONDS, 0, 7 * DAY, 0, 5, NULL,
-     RUN | SWEEP, BOTH, "idle time between tests (default: 5)"},
+     RUN | SWEEP, BOTH, DMK_N_("idle time between tests (default: 5)")},
     {DMK_REQ_TIMELINE, "timeline", "SECONDS", DMK_REQ_VALUE_SECONDS, 0.01, 3600, 0, 0, NULL,
-     RUN | SWEEP, DMK_REQ_CLI, "record throughput every SECONDS (0.01-3600) into the results"},
+     RUN | SWEEP, DMK_REQ_CLI,
+     DMK_N_("record throughput every SECONDS (0.01-3600) into the results")},
     {DMK_REQ_WATCHDOG, "watchdog", "SECONDS", DMK_REQ_VALUE_SECONDS, 1, 7 * DAY, 0, 60, NULL, ALL,
      DMK_REQ_CLI | DMK_REQ_WINDOW | DMK_REQ_WINDOW_HIDDEN,
-     "fail the run when the drive completes no request for SECONDS (default: 60)"},
+     DMK_N_("fail the run when the drive completes no request for SECONDS (default: 60)")},
     {DMK_REQ_DATA, "data", "KIND", DMK_REQ_VALUE_CHOICE, 0, 0, 0, 0, "random or zero", ALL,
-     DMK_REQ_CLI, "random (incompressible, default) or zero"},
+     DMK_REQ_CLI, DMK_N_("random (incompressible, default) or zero")},
     {DMK_REQ_VERIFY, "verify", NULL, DMK_REQ_VALUE_FLAG, 0, 0, 0, 0, NULL, RUN | SWEEP, BOTH,
-     "read every written block back after its test and check its header and CRC32C (not "
-     "timed); exit status 3 when one is bad"},
+     DMK_N_("read every written block back after its test and check its header and CRC32C (not "
+            "timed); exit status 3 when one is bad")},
     /* help NULL: the front ends write it from the backend registry */
     {DMK_REQ_BACKEND, "backend", "NAME", DMK_REQ_VALUE_CHOICE, 0, 0, 0, 0, NULL, ALL, BOTH, NULL},
     /* max: the bytes DmkRunResult.comment holds */
     {DMK_REQ_COMMENT, "comment", "TEXT", DMK_REQ_VALUE_TEXT, 0, 511, 0, 0, NULL, ALL, BOTH,
-     "a comment kept with the results (the CSV, the JSON, the report), up to 511 bytes of UTF-8"},
+     DMK_N_("a comment kept with the results (the CSV, the JSON, the report), up to 511 bytes of "
+            "UTF-8")},
 };
 
 size_t dmk_request_option_count(void)

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dmk-i18n.h"
 #include "dmk-size.h"
 
 #define FIELD(name, dec, title)                     \
@@ -105,7 +106,8 @@ const char *dmk_share_note(const DmkPassResult *p, uint32_t asked, char *buf, si
     if (len)
         buf[0] = '\0';
     if (dmk_pass_share_differs(p, asked))
-        snprintf(buf, len, "read %s %% measured",
+        /* TRANSLATORS: a mixed test's read share as measured, a percentage ("71.3"). */
+        snprintf(buf, len, DMK_("read %s %% measured"),
                  dmk_format_double(dmk_pass_read_pct(p), 1, pct, sizeof pct));
     return buf;
 }
@@ -180,11 +182,15 @@ void dmk_result_area(const DmkRunResult *r, char *buf, size_t len)
     char size[32];
     dmk_format_size(r->size, size, sizeof size);
     if (r->target.is_device)
-        snprintf(buf, len, "%s region of %s", size, r->target.path);
+        /* TRANSLATORS: what was tested: %1$s a size ("1 GiB"), %2$s a device ("/dev/sdb");
+           it stands inside a sentence ("the 1 GiB region of /dev/sdb fits in ..."). */
+        snprintf(buf, len, DMK_("%1$s region of %2$s"), size, r->target.path);
     else if (strcmp(r->lab, "files") == 0) /* dmk-lab.h: three sets, no test file */
-        snprintf(buf, len, "file sets of %s each", size);
+        /* TRANSLATORS: what was tested, %s a size; it stands inside a sentence. */
+        snprintf(buf, len, DMK_("file sets of %s each"), size);
     else
-        snprintf(buf, len, "%s test file", size);
+        /* TRANSLATORS: what was tested, %s a size ("1 GiB"); it stands inside a sentence. */
+        snprintf(buf, len, DMK_("%s test file"), size);
 }
 
 void dmk_run_result_free(DmkRunResult *r)
@@ -200,21 +206,23 @@ void dmk_run_result_free(DmkRunResult *r)
     free(r);
 }
 
+/* Shown only: the files keep dmk_verify_bad_key's word. */
 const char *dmk_verify_bad_name(DmkVerifyBad why)
 {
     switch (why) {
     case DMK_VERIFY_OK:
         return "";
     case DMK_VERIFY_NO_HEADER:
-        return "no header of this run (a lost or misdirected write)";
+        return DMK_("no header of this run (a lost or misdirected write)");
     case DMK_VERIFY_WRONG_OFFSET:
-        return "a block written for another offset (a misdirected write)";
+        return DMK_("a block written for another offset (a misdirected write)");
     case DMK_VERIFY_STALE:
-        return "an earlier test's block (a lost write)";
+        return DMK_("an earlier test's block (a lost write)");
     case DMK_VERIFY_CORRUPT:
-        return "CRC32C mismatch (corrupted data)";
+        return DMK_("CRC32C mismatch (corrupted data)");
     }
-    return "unknown";
+    /* TRANSLATORS: why a block failed the verify, when the reason is not known. */
+    return DMK_("unknown");
 }
 
 void dmk_run_result_verify(const DmkRunResult *r, DmkVerifyResult *sum)

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dmk-i18n.h"
 #include "dmk-lab.h"
 #include "dmk-pool.h"
 #include "dmk-size.h"
@@ -1338,7 +1339,7 @@ static int run_lab_own(DmkRunner *r, const DmkLabTest *lab, DmkRunResult *res, D
         return dmk_error_set(err, DMK_E_INVAL, 0,
                              "%s works on real files in %s: the %s backend, which keeps nothing, "
                              "does not apply",
-                             lab->title, r->spec->dir, r->be->name);
+                             DMK_(lab->title), r->spec->dir, r->be->name);
     /* What the target is, and whether it is one to measure (RAM-backed
      * storage refused, FUSE noted), from a small test file of the
      * native backend's, removed again before the run. */
