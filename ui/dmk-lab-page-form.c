@@ -302,6 +302,13 @@ static const char *field_label(const DmkLabPage *self, const DmkLabField *f)
     return _(self->device && f->device_label ? f->device_label : f->label);
 }
 
+/* The tip in the user's language (the table's are DMK_N_); NULL: none. */
+static const char *field_tip(const DmkLabPage *self, const DmkLabField *f)
+{
+    const char *tip = self->device && f->device_tip ? f->device_tip : f->tip;
+    return tip ? _(tip) : NULL;
+}
+
 static GtkWidget *build_kind_form(DmkLabPage *self, size_t ti)
 {
     const DmkLabTest *t = dmk_lab_test_at(ti);
@@ -312,7 +319,7 @@ static GtkWidget *build_kind_form(DmkLabPage *self, size_t ti)
         const DmkLabField *f = &t->fields[i];
         GtkWidget *w = field_widget(self, f, &p);
         gtk_widget_set_hexpand(w, TRUE);
-        gtk_widget_set_tooltip_text(w, self->device && f->device_tip ? f->device_tip : f->tip);
+        gtk_widget_set_tooltip_text(w, field_tip(self, f));
         self->fields[ti][f->id] = w;
         self->labels[ti][f->id] = _dmk_lab_page_form_label(self, field_label(self, f), w);
         gtk_grid_attach(GTK_GRID(grid), self->labels[ti][f->id], 0, (int)i, 1, 1);
@@ -493,7 +500,7 @@ void _dmk_lab_page_form_set_device(DmkLabPage *self)
             if (!w || !l)
                 continue;
             gtk_label_set_text_with_mnemonic(GTK_LABEL(l), field_label(self, f));
-            gtk_widget_set_tooltip_text(w, self->device && f->device_tip ? f->device_tip : f->tip);
+            gtk_widget_set_tooltip_text(w, field_tip(self, f));
             if (f->id != DMK_LAB_P_SPAN || span_kind(f) != NUM_AMOUNT)
                 continue;
             /* "Free space - 2 GiB" or "The whole device": the same values */

@@ -129,7 +129,7 @@ static void on_kind(GtkDropDown *dd, GParamSpec *pspec, DmkLabPage *self)
     const DmkLabTest *t = dmk_lab_test_at(gtk_drop_down_get_selected(dd));
     gtk_stack_set_visible_child_name(GTK_STACK(self->form_stack), t->name);
     if (!self->view && self->live->len == 0 && !self->running)
-        set_empty(self, t->title, t->blurb);
+        set_empty(self, _(t->title), _(t->blurb));
     _dmk_lab_page_update_summary(self);
     g_signal_emit(self, signals[SIGNAL_KIND_CHANGED], 0);
 }

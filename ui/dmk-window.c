@@ -367,7 +367,7 @@ static void fill_static_lists(DmkWindow *self)
     for (int mix = 0; mix < 2; mix++) {
         for (size_t i = 0; i <= dmk_profile_count(); i++) {
             /* TRANSLATORS: the profile of the tests Settings > Tests sets. */
-            const char *name = i < dmk_profile_count() ? dmk_profile_at(i)->label : _("Custom");
+            const char *name = i < dmk_profile_count() ? _(dmk_profile_at(i)->label) : _("Custom");
             /* TRANSLATORS: a profile with its mixed read and write test; %s is its name. */
             char *label = mix ? g_strdup_printf(_("%s + Mix"), name) : g_strdup(name);
             gtk_string_list_append(profiles, label);
