@@ -58,6 +58,11 @@ static void print_heading(FILE *f, unsigned commands)
     fprintf(f, DMK_("\nOptions of %s:\n"), words);
 }
 
+/* Help lines fit an 80-column terminal (and the test that checks every
+ * line of it): the help wrapped after the option's column. */
+#define HELP_WIDTH  79
+#define HELP_INDENT 25
+
 /* The columns the first n bytes of UTF-8 text take on a terminal: one a
  * character (a translation's letters are more bytes than columns). */
 static size_t text_columns(const char *text, size_t n)
@@ -95,9 +100,11 @@ static void print_wrapped(FILE *f, const char *text, size_t col, size_t indent, 
 /* The lab tests, from dmk-lab.h's table: "  sustained  Sustained write: ...". */
 static void print_lab_tests(FILE *f)
 {
-    fputs(DMK_("The review-lab tests; each samples the drive's temperature where a sensor is\n"
-               "readable:\n"),
-          f);
+    /* Wrapped as the translation's words fall. */
+    print_wrapped(f,
+                  DMK_("The review-lab tests; each samples the drive's temperature where a sensor "
+                       "is readable:"),
+                  0, 0, HELP_WIDTH);
     for (size_t i = 0; i < dmk_lab_test_count(); i++) {
         const DmkLabTest *t = dmk_lab_test_at(i);
         char head[128];
@@ -188,11 +195,6 @@ static const char *option_help_translated(const DmkOption *o, char *buf, size_t 
     return o->req == DMK_REQ_BACKEND + 1 ? backend_help(buf, len, true)
                                          : backend_option_help(o->name, buf, len, true);
 }
-
-/* Help lines fit an 80-column terminal (and the test that checks every
- * line of it): the help wrapped after the option's column. */
-#define HELP_WIDTH  79
-#define HELP_INDENT 25
 
 static void print_option(FILE *f, const DmkOption *o)
 {
@@ -288,6 +290,8 @@ void dmk_cli_usage(FILE *f)
                        "Seconds may end in s, m or h."),
                   0, 0, HELP_WIDTH);
     /* TRANSLATORS: --help's last heading, followed by the exit statuses' list. */
-    fputs(DMK_("Exit status:"), f);
-    print_wrapped(f, dmk_exit_status_text(exits, sizeof exits), 12, 0, 79);
+    const char *heading = DMK_("Exit status:");
+    fputs(heading, f);
+    print_wrapped(f, dmk_exit_status_text(exits, sizeof exits),
+                  text_columns(heading, strlen(heading)), 0, HELP_WIDTH);
 }
