@@ -8,6 +8,7 @@
 #include "dmk-chart-lab.h"
 #include "dmk-cli-show.h"
 #include "dmk-escape.h"
+#include "dmk-i18n.h"
 #include "dmk-outfile.h"
 
 /* ---- CrystalDiskMark runs and sweeps --------------------------------------- */
@@ -69,8 +70,9 @@ static bool lab_choice(DmkChartChoice c)
     return c == DMK_CLI_CHART_LAB;
 }
 
-/* "speed, zoom or temperature": the --kind words r's charts answer to. */
-static void kinds_that_fit(const DmkRunResult *r, char *buf, size_t len)
+/* "speed, zoom or temperature": the --kind words r's charts answer to;
+ * how many there are. */
+static size_t kinds_that_fit(const DmkRunResult *r, char *buf, size_t len)
 {
     DmkLabChartKind k[32], uniq[32];
     size_t n = dmk_lab_charts(r, k, NULL, 32), nu = 0;
@@ -83,14 +85,19 @@ static void kinds_that_fit(const DmkRunResult *r, char *buf, size_t len)
     }
     size_t used = 0;
     buf[0] = '\0';
+    /* TRANSLATORS: joins the last two --kind words in "--kind speed, zoom or temperature fit
+     * it". */
+    const char *or_word = DMK_(" or ");
     for (size_t j = 0; j < nu && used < len; j++)
         used += (size_t)snprintf(buf + used, len - used, "%s%s",
                                  j == 0        ? ""
-                                 : j + 1 == nu ? " or "
+                                 : j + 1 == nu ? or_word
                                                : ", ",
                                  dmk_lab_chart_name(uniq[j]));
     if (nu == 0)
-        snprintf(buf, len, "none (no test completed)");
+        /* TRANSLATORS: in "--kind none (no test completed) fit it": no --kind word fits. */
+        snprintf(buf, len, "%s", DMK_("none (no test completed)"));
+    return nu;
 }
 
 /* A file the chart cannot take, with the kinds that would take it. */
@@ -99,9 +106,11 @@ static int refuse(const DmkCliArgs *a, size_t f, const DmkRunResult *r, const ch
     char fits[128], name[4096];
     const char *file = dmk_cli_input_name(a, f, name, sizeof name);
     if (!is_lab(r)) {
+        /* TRANSLATORS: %1$s is a result file's name, %2$s why the chart cannot take it; qd, bs
+         * and tiles are --kind's words, typed as they are. */
         fprintf(stderr,
-                "drivemark-cli: \"%s\" is not a review-lab result: %s; --kind qd, bs or tiles "
-                "fit it\n",
+                DMK_("drivemark-cli: \"%s\" is not a review-lab result: %s; --kind qd, bs or "
+                     "tiles fit it\n"),
                 file, why);
         return DMK_EXIT_FAILED;
     }
@@ -110,9 +119,14 @@ static int refuse(const DmkCliArgs *a, size_t f, const DmkRunResult *r, const ch
     snprintf(lab, sizeof lab, "%s", dmk_lab_title(dmk_lab_from_name(r->lab)));
     if (lab[0] >= 'A' && lab[0] <= 'Z')
         lab[0] = (char)(lab[0] - 'A' + 'a');
-    kinds_that_fit(r, fits, sizeof fits);
-    fprintf(stderr, "drivemark-cli: \"%s\" is a %s result: %s; --kind %s fit%s it\n", file, lab,
-            why, fits, strchr(fits, ' ') ? "" : "s");
+    size_t n_fits = kinds_that_fit(r, fits, sizeof fits);
+    /* TRANSLATORS: %1$s is a result file's name, %2$s the review-lab test's title in lower case
+     * ("sustained write"), %3$s why the chart cannot take it, %4$s the --kind words that fit
+     * it ("speed or zoom"), typed as they are. */
+    fprintf(stderr,
+            dmk_ngettext("drivemark-cli: \"%s\" is a %s result: %s; --kind %s fits it\n",
+                         "drivemark-cli: \"%s\" is a %s result: %s; --kind %s fit it\n", n_fits),
+            file, lab, why, fits);
     return DMK_EXIT_FAILED;
 }
 
@@ -128,15 +142,18 @@ static int pick_kind(const DmkCliArgs *a, DmkRunResult **res, DmkLabChartKind *k
     while (f < a->n_files && !is_lab(res[f]))
         f++;
     if (a->chart_kind != DMK_CLI_CHART_FROM_FILE)
-        return refuse(a, f, res[f], "qd, bs and tiles chart CrystalDiskMark runs and sweeps");
+        /* TRANSLATORS: qd, bs and tiles are --kind's words, typed as they are. */
+        return refuse(a, f, res[f], DMK_("qd, bs and tiles chart CrystalDiskMark runs and sweeps"));
     if (f > 0) {
         char why[1100], name0[1001];
-        snprintf(why, sizeof why, "it cannot share a chart with CrystalDiskMark results (\"%s\")",
+        /* TRANSLATORS: why a file cannot be charted; %s is the first file's name. */
+        snprintf(why, sizeof why,
+                 DMK_("it cannot share a chart with CrystalDiskMark results (\"%s\")"),
                  dmk_escape(a->files[0], name0, sizeof name0));
         return refuse(a, f, res[f], why);
     }
     if (dmk_lab_charts(res[0], first, NULL, 32) == 0)
-        return refuse(a, 0, res[0], "no test completed, so there is nothing to chart");
+        return refuse(a, 0, res[0], DMK_("no test completed, so there is nothing to chart"));
     *kind = first[0];
     return DMK_OK;
 }
@@ -145,10 +162,11 @@ static int pick_kind(const DmkCliArgs *a, DmkRunResult **res, DmkLabChartKind *k
 static int check_files(const DmkCliArgs *a, DmkRunResult **res, DmkLabChartKind kind)
 {
     char why[160];
-    snprintf(why, sizeof why, "it has no %s chart", dmk_lab_chart_name(kind));
+    /* TRANSLATORS: why a file cannot be charted; %s is the chart's --kind word (speed, zoom). */
+    snprintf(why, sizeof why, DMK_("it has no %s chart"), dmk_lab_chart_name(kind));
     for (size_t f = 0; f < a->n_files; f++) {
         if (!is_lab(res[f]))
-            return refuse(a, f, res[f], "a lab chart cannot include it");
+            return refuse(a, f, res[f], DMK_("a lab chart cannot include it"));
         if (!dmk_lab_chart_fits(res[f], kind))
             return refuse(a, f, res[f], why);
     }
@@ -204,11 +222,15 @@ static int chart_lab(const DmkCliArgs *a, DmkRunResult **res)
     if (n > 1 && !dmk_lab_chart_compares(kind)) {
         /* Said, not silently dropped: the chart has room for one drive. */
         char name[4096];
+        /* TRANSLATORS: %1$s is the chart's --kind word (speed), %2$s the file drawn, %3$zu how
+         * many files were left out. */
         fprintf(stderr,
-                "drivemark-cli: the %s chart shows one result: drawing \"%s\" only, leaving out "
-                "%zu other file%s\n",
-                dmk_lab_chart_name(kind), dmk_escape(a->files[0], name, sizeof name), n - 1,
-                n > 2 ? "s" : "");
+                dmk_ngettext("drivemark-cli: the %s chart shows one result: drawing \"%s\" only, "
+                             "leaving out %zu other file\n",
+                             "drivemark-cli: the %s chart shows one result: drawing \"%s\" only, "
+                             "leaving out %zu other files\n",
+                             n - 1),
+                dmk_lab_chart_name(kind), dmk_escape(a->files[0], name, sizeof name), n - 1);
         n = 1;
     }
     DmkError err = {0};
@@ -235,8 +257,8 @@ static bool out_is_an_input(const DmkCliArgs *a)
             char o[512], i[512];
             if (same)
                 fprintf(stderr,
-                        "drivemark-cli: --out '%s' is the input file '%s': the chart would "
-                        "replace it; give the chart its own file\n",
+                        DMK_("drivemark-cli: --out '%s' is the input file '%s': the chart would "
+                             "replace it; give the chart its own file\n"),
                         dmk_escape(a->chart_out, o, sizeof o),
                         dmk_escape(a->files[f], i, sizeof i));
         }

@@ -5,6 +5,7 @@
 #include "dmk-cli-guard.h"
 #include "dmk-cli-report.h"
 #include "dmk-escape.h"
+#include "dmk-i18n.h"
 #include "dmk-request.h"
 #include "dmk-runner.h"
 
@@ -157,11 +158,14 @@ static int stall_unreported(pid_t child, const DmkGuardPipe *gp)
 {
     kill(child, SIGKILL);
     end_progress_line();
+    fprintf(stderr, "drivemark-cli: %s\n", gp->stall_msg);
+    /* TRANSLATORS: %d is a number of seconds ("s" is the unit); the last %s is a note on the
+     * test file or device, a sentence of its own. */
     fprintf(stderr,
-            "drivemark-cli: %s\ndrivemark-cli: the run stalled and did not end within %d s of "
-            "it: a call to the OS is stuck (a frozen file system or a hung drive); exiting "
-            "without it (a result file it had not finished keeps its old content). %s\n",
-            gp->stall_msg, DMK_GUARD_STALL_S, dmk_runner_stuck_note(guard_device));
+            DMK_("drivemark-cli: the run stalled and did not end within %d s of it: a call to the "
+                 "OS is stuck (a frozen file system or a hung drive); exiting without it (a "
+                 "result file it had not finished keeps its old content). %s\n"),
+            DMK_GUARD_STALL_S, dmk_runner_stuck_note(guard_device));
     return DMK_EXIT_FAILED;
 }
 
@@ -201,15 +205,18 @@ static int supervise(pid_t child, int fd)
         if (reported < 0 && signal_ms && (again || now - signal_ms > DMK_GUARD_EXIT_S * 1000)) {
             kill(child, SIGKILL);
             end_progress_line();
+            /* TRANSLATORS: %d is a number of seconds ("s" is the unit); %s is one of the two
+             * sentences that follow this message, on the device or the test file. */
             fprintf(stderr,
-                    "drivemark-cli: the run did not end within %d s of the signal: a call to "
-                    "the OS is stuck (a frozen file system or a hung drive); exiting without "
-                    "it. %s\n",
+                    DMK_("drivemark-cli: the run did not end within %d s of the signal: a call to "
+                         "the OS is stuck (a frozen file system or a hung drive); exiting without "
+                         "it. %s\n"),
                     again ? 0 : DMK_GUARD_EXIT_S,
-                    guard_device
-                        ? "The device has no test file: nothing is left on it; what it was "
-                          "asked to write before the stop may or may not be there."
-                        : "Its test file has no name and is freed when that call returns.");
+                    guard_device ? DMK_("The device has no test file: nothing is left on it; what "
+                                        "it was asked to write before the stop may or may not be "
+                                        "there.")
+                                 : DMK_("Its test file has no name and is freed when that call "
+                                        "returns."));
             return DMK_EXIT_SIGNAL + atomic_load(&guard_signal);
         }
         if (eof)

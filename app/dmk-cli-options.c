@@ -256,15 +256,25 @@ static int opt_out(DmkCliArgs *a, const char *v, DmkError *err)
     return DMK_OK;
 }
 
+/* A piece of a help built here: its msgid in the man page, translated in
+ * --help (format_arg: a format stays checked against its arguments). */
+__attribute__((format_arg(1))) static const char *help_piece(const char *msgid, bool translated)
+{
+    return translated ? DMK_(msgid) : msgid;
+}
+
 /* The lab charts' --kind words, where the chart renderer is built in. */
-static const char *lab_chart_words(const char *sep, const char *last, char *buf, size_t len)
+static const char *lab_chart_words(const char *sep, const char *last, bool translated, char *buf,
+                                   size_t len)
 {
 #ifdef DMK_HAVE_CHART
+    (void)translated;
     return dmk_lab_chart_names_text(sep, last, buf, len);
 #else
     (void)sep;
     (void)last;
-    snprintf(buf, len, "none in this build");
+    /* TRANSLATORS: in place of the lab charts' --kind words where the build has no charts. */
+    snprintf(buf, len, "%s", help_piece(DMK_N_("none in this build"), translated));
     return buf;
 #endif
 }
@@ -320,7 +330,7 @@ static int opt_kind(DmkCliArgs *a, const char *v, DmkError *err)
     return dmk_error_set(err, DMK_E_INVAL, 0,
                          "--kind '%s' is unknown: expected qd (a line per drive vs queue depth), "
                          "bs (vs block size) or tiles (bars per test); for lab results %s",
-                         v, lab_chart_words(", ", " or ", words, sizeof words));
+                         v, lab_chart_words(", ", " or ", true, words, sizeof words));
 }
 
 static int opt_dimension(const char *what, const char *v, int max, int *out, DmkError *err)
@@ -620,20 +630,50 @@ static void request_rows_init(void)
 
 /* "...; mixed: one, per thread (default: 1)": each lab test that takes
  * --qd (its params), with its default. */
-static void qd_help_init(void)
+static void qd_help_init(char *buf, size_t len, bool translated)
 {
-    int used = snprintf(qd_help, sizeof qd_help,
-                        "qd: queue depths 1-256, e.g. 1,2,4,8 (default: 1,2,4,8,16,32 random, "
-                        "1..16 sequential); bs: one queue depth (default: 4)");
-    for (size_t i = 0; i < dmk_lab_test_count() && used > 0 && (size_t)used < sizeof qd_help; i++) {
+    /* TRANSLATORS: --qd's help; qd and bs are sweep's kinds, typed as they are. */
+    int used = snprintf(buf, len, "%s",
+                        help_piece(DMK_N_("qd: queue depths 1-256, e.g. 1,2,4,8 (default: "
+                                          "1,2,4,8,16,32 random, 1..16 sequential); bs: one queue "
+                                          "depth (default: 4)"),
+                                   translated));
+    for (size_t i = 0; i < dmk_lab_test_count() && used > 0 && (size_t)used < len; i++) {
         const DmkLabTest *t = dmk_lab_test_at(i);
         DmkLabParams p;
         if (!(t->params & DMK_LAB_P(DMK_LAB_P_QD)))
             continue;
         dmk_lab_params_init(&p, t->kind);
-        used += snprintf(qd_help + used, sizeof qd_help - (size_t)used,
-                         "; %s: one, per thread (default: %u)", t->name, (unsigned)p.mixed_qd);
+        /* TRANSLATORS: appended to --qd's help for each lab test that takes it: %s is the test's
+         * command name (mixed), typed as is; %u its default queue depth. */
+        used += snprintf(buf + used, len - (size_t)used,
+                         help_piece(DMK_N_("; %s: one, per thread (default: %u)"), translated),
+                         t->name, (unsigned)p.mixed_qd);
     }
+}
+
+static void kind_help_init(char *buf, size_t len, bool translated)
+{
+    char words[256];
+    /* TRANSLATORS: --kind's help; qd, bs and tiles are its words, typed as they are; %s lists the
+     * lab charts' words (speed, zoom...). */
+    snprintf(buf, len,
+             help_piece(DMK_N_("qd (vs queue depth), bs (vs block size) or tiles (bars per test); "
+                               "lab results: %s; default: the first file's sweep or lab chart, "
+                               "else tiles"),
+                        translated),
+             lab_chart_words(", ", ", ", translated, words, sizeof words));
+}
+
+const char *_dmk_cli_built_help(const DmkOption *o, char *buf, size_t len)
+{
+    if (o->help == qd_help)
+        qd_help_init(buf, len, true);
+    else if (o->help == kind_help)
+        kind_help_init(buf, len, true);
+    else
+        return NULL;
+    return buf;
 }
 
 static void lab_rows_init(void)
@@ -641,12 +681,10 @@ static void lab_rows_init(void)
     if (n_lab_rows)
         return;
     request_rows_init();
-    qd_help_init();
-    char words[256];
-    snprintf(kind_help, sizeof kind_help,
-             "qd (vs queue depth), bs (vs block size) or tiles (bars per test); lab results: %s; "
-             "default: the first file's sweep or lab chart, else tiles",
-             lab_chart_words(", ", ", ", words, sizeof words));
+    /* In English, for the man page and the table; --help translates
+     * them anew (_dmk_cli_built_help). */
+    qd_help_init(qd_help, sizeof qd_help, false);
+    kind_help_init(kind_help, sizeof kind_help, false);
     for (int id = 0; id < DMK_LAB_N_PARAMS; id++) {
         const DmkLabParam *lp = dmk_lab_param((DmkLabParamId)id);
         if (lp->shared)

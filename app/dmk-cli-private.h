@@ -60,6 +60,9 @@ size_t _dmk_cli_option_choices(const DmkOption *o, const char **words, size_t ma
 bool _dmk_cli_option_applies(const DmkOption *o, DmkCommand cmd, DmkLabKind lab);
 /* o's help line (the table's, or written from the backend registry). */
 const char *_dmk_cli_option_help(const DmkOption *o, char *buf, size_t len);
+/* --help's text of a help built from other tables (--qd's, --kind's),
+ * translated, into buf; NULL for another option. */
+const char *_dmk_cli_built_help(const DmkOption *o, char *buf, size_t len);
 /* "run and sweep" for a DmkCommand mask, "every command" for 0: the
  * headings of --help's and the man page's option groups. */
 const char *_dmk_cli_heading(unsigned commands, char *buf, size_t len);

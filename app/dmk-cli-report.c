@@ -10,6 +10,7 @@
 #include "dmk-csv.h"
 #endif
 #include "dmk-escape.h"
+#include "dmk-i18n.h"
 #include "dmk-lab.h"
 #include "dmk-platform.h"
 #include "dmk-report.h"
@@ -23,7 +24,7 @@ void dmk_report_table(FILE *f, const DmkRunResult *r)
      * someone sent: no escape sequence of theirs reaches the terminal. */
     if (text)
         dmk_escape_inplace(text, "\n");
-    fputs(text ? text : "(out of memory printing the results)\n", f);
+    fputs(text ? text : DMK_("(out of memory printing the results)\n"), f);
     free(text);
     fflush(f);
 }
@@ -36,7 +37,7 @@ void dmk_report_lab(FILE *f, const DmkRunResult *r)
         dmk_lab_report(r, text, need);
         dmk_escape_inplace(text, "\n");
     }
-    fputs(text ? text : "(out of memory printing the results)\n", f);
+    fputs(text ? text : DMK_("(out of memory printing the results)\n"), f);
     free(text);
     /* The comment, as the run's table ends with it (the window shows it
      * beside the report, so dmk_lab_report leaves it out). */
@@ -44,7 +45,8 @@ void dmk_report_lab(FILE *f, const DmkRunResult *r)
         char comment[sizeof r->comment];
         snprintf(comment, sizeof comment, "%s", r->comment);
         dmk_escape_inplace(comment, NULL);
-        fprintf(f, "Comment: %s\n", comment);
+        /* TRANSLATORS: the run's comment (--comment), as the report's last line. */
+        fprintf(f, DMK_("Comment: %s\n"), comment);
     }
     fflush(f);
 }
@@ -142,7 +144,9 @@ void dmk_report_progress_start(DmkProgressStyle style)
     held[0] = '\0';
 }
 
-/* A lab step runs for minutes or hours: elapsed time and temperature too. */
+/* A lab step runs for minutes or hours: elapsed time and temperature too.
+ * The numbers are printed in the "C" locale's way ('.') in any language:
+ * drivemark-cli sets only LC_MESSAGES. */
 static void lab_progress(const DmkProgress *p, const char *mb, const char *left, char *line,
                          size_t len)
 {
@@ -150,12 +154,17 @@ static void lab_progress(const DmkProgress *p, const char *mb, const char *left,
     format_clock(p->elapsed_s, done, sizeof done);
     if (isfinite(p->temp_c))
         snprintf(temp, sizeof temp, "  %.0f C", p->temp_c);
-    snprintf(line, len, "  [%zu/%zu] %s %s, %s - %s elapsed  %.1f GiB  %s MB/s%s  (%s left)",
+    /* TRANSLATORS: a lab test's progress line: [step/steps], the test's name (SEQ1M Q8T1) and
+     * direction (Read, Write), the step's label, the time elapsed (1:02:03), the GiB done, the
+     * speed, the drive's temperature ("  41 C", or nothing) and the time left. */
+    snprintf(line, len, DMK_("[%zu/%zu] %s %s, %s - %s elapsed  %.1f GiB  %s MB/s%s  (%s left)"),
              p->test_index + 1, p->n_tests, p->test->name, dmk_mode_title(p->test->mode),
              p->test->label, done, (double)p->test_bytes / (double)(1ULL << 30), mb, temp, left);
 }
 
-static void progress_line(const DmkProgress *p, char *line, size_t len)
+/* The progress line but its indent; every test name (SEQ1M Q8T1) and
+ * unit (MB/s) in it stays as it is in every language. */
+static void progress_text(const DmkProgress *p, char *line, size_t len)
 {
     char left[32], mb[32];
     format_clock(p->remaining_s, left, sizeof left);
@@ -165,13 +174,19 @@ static void progress_line(const DmkProgress *p, char *line, size_t len)
     case DMK_STAGE_PREPARE:
         /* A lab step with its own files (the file sets) writes them first. */
         if (p->test && p->test->label[0])
-            snprintf(line, len, "  [%zu/%zu] writing the files for %s %3d %%  %s MB/s  (%s left)",
+            /* TRANSLATORS: [step/steps], the step's label (a file set), the percentage done,
+             * the speed and the time left (1:02). */
+            snprintf(line, len,
+                     DMK_("[%zu/%zu] writing the files for %s %3d %%  %s MB/s  (%s left)"),
                      p->test_index + 1, p->n_tests, p->test->label, pct, mb, left);
         else
-            snprintf(line, len, "  Preparing test file %3d %%  %s MB/s", pct, mb);
+            /* TRANSLATORS: the percentage done and the speed. */
+            snprintf(line, len, DMK_("Preparing test file %3d %%  %s MB/s"), pct, mb);
         break;
     case DMK_STAGE_WARMUP:
-        snprintf(line, len, "  [%zu/%zu] %s %s - warm-up %3d %%  %s MB/s  (%s left)",
+        /* TRANSLATORS: [test/tests], the test's name (SEQ1M Q8T1) and direction (Read, Write),
+         * the warm-up's percentage done, the speed and the time left (1:02). */
+        snprintf(line, len, DMK_("[%zu/%zu] %s %s - warm-up %3d %%  %s MB/s  (%s left)"),
                  p->test_index + 1, p->n_tests, p->test->name, dmk_mode_title(p->test->mode), pct,
                  mb, left);
         break;
@@ -180,23 +195,36 @@ static void progress_line(const DmkProgress *p, char *line, size_t len)
             lab_progress(p, mb, left, line, len);
             break;
         }
-        snprintf(line, len, "  [%zu/%zu] %s %s - pass %u/%u  %s MB/s  (%s left)", p->test_index + 1,
-                 p->n_tests, p->test->name, dmk_mode_title(p->test->mode), p->pass, p->passes, mb,
-                 left);
+        /* TRANSLATORS: [test/tests], the test's name (SEQ1M Q8T1) and direction (Read, Write),
+         * the pass of passes, the speed and the time left (1:02). */
+        snprintf(line, len, DMK_("[%zu/%zu] %s %s - pass %u/%u  %s MB/s  (%s left)"),
+                 p->test_index + 1, p->n_tests, p->test->name, dmk_mode_title(p->test->mode),
+                 p->pass, p->passes, mb, left);
         break;
     case DMK_STAGE_CLEANUP:
-        snprintf(line, len,
-                 p->test ? "  Removing the test's files..." : "  Removing the test file...");
+        snprintf(line, len, "%s",
+                 p->test ? DMK_("Removing the test's files...")
+                         : DMK_("Removing the test file..."));
         break;
     case DMK_STAGE_VERIFY:
-        snprintf(line, len, "  [%zu/%zu] %s %s - verifying written data %3d %%", p->test_index + 1,
-                 p->n_tests, p->test->name, dmk_mode_title(p->test->mode), pct);
+        /* TRANSLATORS: [test/tests], the test's name (SEQ1M Q8T1) and direction (Read, Write),
+         * the percentage of the written data read back and checked. */
+        snprintf(line, len, DMK_("[%zu/%zu] %s %s - verifying written data %3d %%"),
+                 p->test_index + 1, p->n_tests, p->test->name, dmk_mode_title(p->test->mode), pct);
         break;
     case DMK_STAGE_INTERVAL:
-        snprintf(line, len, "  Interval before %s %s  (%s left)", p->test->name,
+        /* TRANSLATORS: the pause before the next test: its name (SEQ1M Q8T1) and direction
+         * (Read, Write), and the time left (0:05). */
+        snprintf(line, len, DMK_("Interval before %s %s  (%s left)"), p->test->name,
                  dmk_mode_title(p->test->mode), left);
         break;
     }
+}
+
+static void progress_line(const DmkProgress *p, char *line, size_t len)
+{
+    snprintf(line, len, "  ");
+    progress_text(p, line + 2, len - 2);
 }
 
 /* The step a report belongs to: a line per step, and one a minute in a

@@ -7,6 +7,7 @@
 #include "dmk-cli-report.h"
 #include "dmk-csv-read.h"
 #include "dmk-escape.h"
+#include "dmk-i18n.h"
 #include "dmk-report.h"
 #include "dmk-size.h"
 
@@ -49,8 +50,11 @@ const char *dmk_cli_input_name(const DmkCliArgs *a, size_t i, char *buf, size_t 
 {
     dmk_escape(a->files[i], buf, len);
     if (a->file_run[i]) {
-        size_t u = strlen(buf);
-        snprintf(buf + u, len - u, " (run %u)", a->file_run[i]);
+        char *name = strdup(buf);
+        /* TRANSLATORS: a result file's name and which of the runs it holds this is (1, 2...). */
+        if (name)
+            snprintf(buf, len, DMK_("%s (run %u)"), name, a->file_run[i]);
+        free(name);
     }
     return buf;
 }
@@ -98,12 +102,16 @@ static size_t collect_rows(DmkRunResult *const *res, size_t n, RowKey *rows, siz
 static const char *metric_label(const char *metric)
 {
     if (strcmp(metric, "iops") == 0)
-        return "IOPS";
+        return "IOPS"; /* a unit: the same in every language */
+    /* TRANSLATORS: in "Drivemark results: mean latency in us of each test's best pass"; us
+     * (microseconds) is the unit, as typed. */
     if (strcmp(metric, "lat_mean_us") == 0)
-        return "mean latency in us";
+        return DMK_("mean latency in us");
+    /* TRANSLATORS: in "Drivemark results: 99th percentile latency in us of each test's best
+     * pass"; us (microseconds) is the unit, as typed. */
     if (strcmp(metric, "lat_p99_us") == 0)
-        return "99th percentile latency in us";
-    return "MB/s (10^6 bytes/s)";
+        return DMK_("99th percentile latency in us");
+    return "MB/s (10^6 bytes/s)"; /* a unit */
 }
 
 /* Under a file's line in a comparison: what its file system did to the
@@ -112,42 +120,63 @@ static void print_file_flags(FILE *f, const DmkRunResult *r)
 {
     char notes[1024];
     dmk_run_fs_notes(r, notes, sizeof notes);
-    for (char *line = notes, *nl; (nl = strchr(line, '\n')) != NULL; line = nl + 1)
-        fprintf(f, "      Note: %.*s\n", (int)(nl - line), line);
-    bool any = false;
-    for (uint32_t bit = 1; bit & DMK_FLAG_ALL; bit <<= 1) {
+    for (char *line = notes, *nl; (nl = strchr(line, '\n')) != NULL; line = nl + 1) {
+        fputs("      ", f);
+        /* TRANSLATORS: a note under a result file's line in show: what its file system did. */
+        fprintf(f, DMK_("Note: %.*s\n"), (int)(nl - line), line);
+    }
+    char flags[512] = "";
+    size_t used = 0;
+    for (uint32_t bit = 1; (bit & DMK_FLAG_ALL) && used < sizeof flags; bit <<= 1) {
         size_t n = 0;
         for (size_t i = 0; i < r->n_tests; i++)
             n += (r->tests[i].flags & bit) != 0;
-        if (n)
-            fprintf(f, "%s%zu %s %s", any ? ", " : "      Flags: ", n, n == 1 ? "test" : "tests",
-                    dmk_flag_name(bit));
-        any = any || n;
+        if (!n)
+            continue;
+        if (used)
+            used += (size_t)snprintf(flags + used, sizeof flags - used, ", ");
+        /* TRANSLATORS: how many of a file's tests carry a flag; %s is the flag's name as the
+         * result files have it (cached, throttled...), untranslated. */
+        if (used < sizeof flags)
+            used += (size_t)snprintf(flags + used, sizeof flags - used,
+                                     dmk_ngettext("%zu test %s", "%zu tests %s", n), n,
+                                     dmk_flag_name(bit));
     }
-    if (any)
-        fputc('\n', f);
+    if (flags[0]) {
+        fputs("      ", f);
+        /* TRANSLATORS: %s lists the flags' counts: "2 tests cached, 1 test throttled". */
+        fprintf(f, DMK_("Flags: %s\n"), flags);
+    }
 }
 
 static void print_files(FILE *f, const DmkCliArgs *a, DmkRunResult *const *res)
 {
-    fprintf(f, "Drivemark results: %s of each test's best pass\n\n", metric_label(a->metric));
+    /* TRANSLATORS: show's title; %s is what is compared (MB/s (10^6 bytes/s), IOPS, mean latency
+     * in us). */
+    fprintf(f, DMK_("Drivemark results: %s of each test's best pass\n\n"), metric_label(a->metric));
     for (size_t i = 0; i < a->n_files; i++) {
         char label[DMK_RESULT_LABEL_LEN], name[4096], path[1024], fs[32];
         const DmkTargetInfo *t = &res[i]->target;
         dmk_result_label(res[i], false, label, sizeof label);
         /* The file's name and its cells, escaped (dmk-escape.h). */
         dmk_escape_inplace(label, NULL);
-        fprintf(f, "  [%zu] %s\n      %s (%s%s%s)%s\n", i + 1,
-                dmk_cli_input_name(a, i, name, sizeof name), label,
-                dmk_escape(t->path, path, sizeof path), t->fs_type[0] ? ", " : "",
-                dmk_escape(t->fs_type, fs, sizeof fs), res[i]->complete ? "" : " - incomplete run");
+        char where[1100];
+        snprintf(where, sizeof where, "%s%s%s", dmk_escape(t->path, path, sizeof path),
+                 t->fs_type[0] ? ", " : "", dmk_escape(t->fs_type, fs, sizeof fs));
+        fprintf(f, "  [%zu] %s\n      ", i + 1, dmk_cli_input_name(a, i, name, sizeof name));
+        if (res[i]->complete)
+            fprintf(f, "%s (%s)\n", label, where);
+        else
+            /* TRANSLATORS: a result's drive, then its path and file system (/mnt, ext4). */
+            fprintf(f, DMK_("%s (%s) - incomplete run\n"), label, where);
         print_file_flags(f, res[i]);
     }
 }
 
 static void print_header(FILE *f, size_t name_w, size_t n_files)
 {
-    fprintf(f, "\n%-*s %-5s", (int)name_w, "Test", "Mode");
+    /* TRANSLATORS: show's column headings: the test (SEQ1M Q8T1), its direction (Read, Write). */
+    fprintf(f, "\n%-*s %-5s", (int)name_w, DMK_("Test"), DMK_("Mode"));
     for (size_t i = 0; i < n_files; i++) {
         char h[32];
         snprintf(h, sizeof h, "[%zu]", i + 1);
@@ -155,7 +184,8 @@ static void print_header(FILE *f, size_t name_w, size_t n_files)
     }
     for (size_t i = 1; i < n_files; i++) {
         char h[40];
-        snprintf(h, sizeof h, "[%zu] diff %%", i + 1);
+        /* TRANSLATORS: a column heading of show: file [2]'s difference to the first, in %. */
+        snprintf(h, sizeof h, DMK_("[%zu] diff %%"), i + 1);
         fprintf(f, " %12s", h);
     }
     fputc('\n', f);
@@ -199,7 +229,7 @@ static void print_compare(FILE *f, const DmkCliArgs *a, DmkRunResult *const *res
     if (!rows)
         return;
     size_t n_rows = collect_rows(res, a->n_files, rows, DMK_CLI_MAX_FILES * DMK_MAX_TESTS);
-    size_t name_w = 4;
+    size_t name_w = strlen(DMK_("Test")); /* the heading's, at least */
     for (size_t r = 0; r < n_rows; r++)
         if (strlen(rows[r].name) > name_w)
             name_w = strlen(rows[r].name);

@@ -58,6 +58,21 @@ static void print_heading(FILE *f, unsigned commands)
     fprintf(f, DMK_("\nOptions of %s:\n"), words);
 }
 
+/* Help lines fit an 80-column terminal (and the test that checks every
+ * line of it): the help wrapped after the option's column. */
+#define HELP_WIDTH  79
+#define HELP_INDENT 25
+
+/* The columns the first n bytes of UTF-8 text take on a terminal: one a
+ * character (a translation's letters are more bytes than columns). */
+static size_t text_columns(const char *text, size_t n)
+{
+    size_t cols = 0;
+    for (size_t i = 0; i < n; i++)
+        cols += ((unsigned char)text[i] & 0xC0) != 0x80;
+    return cols;
+}
+
 /* Words of `text` on lines of at most `width` columns, each indented by
  * `indent` but the first, which continues after `col` columns (a space
  * before its first word unless col is 0 or the caller padded to indent). */
@@ -65,8 +80,8 @@ static void print_wrapped(FILE *f, const char *text, size_t col, size_t indent, 
 {
     bool fresh = true; /* nothing of text on this line yet */
     while (*text) {
-        size_t n = strcspn(text, " ");
-        if (!fresh && col + 1 + n > width) {
+        size_t n = strcspn(text, " "), cols = text_columns(text, n);
+        if (!fresh && col + 1 + cols > width) {
             fprintf(f, "\n%*s", (int)indent, "");
             col = indent;
         } else if (col > 0 && (!fresh || col != indent)) {
@@ -74,7 +89,7 @@ static void print_wrapped(FILE *f, const char *text, size_t col, size_t indent, 
             col++;
         }
         fprintf(f, "%.*s", (int)n, text);
-        col += n;
+        col += cols;
         fresh = false;
         text += n;
         text += strspn(text, " ");
@@ -85,38 +100,63 @@ static void print_wrapped(FILE *f, const char *text, size_t col, size_t indent, 
 /* The lab tests, from dmk-lab.h's table: "  sustained  Sustained write: ...". */
 static void print_lab_tests(FILE *f)
 {
-    fputs(DMK_("The review-lab tests; each samples the drive's temperature where a sensor is\n"
-               "readable:\n"),
-          f);
+    /* Wrapped as the translation's words fall. */
+    print_wrapped(f,
+                  DMK_("The review-lab tests; each samples the drive's temperature where a sensor "
+                       "is readable:"),
+                  0, 0, HELP_WIDTH);
     for (size_t i = 0; i < dmk_lab_test_count(); i++) {
         const DmkLabTest *t = dmk_lab_test_at(i);
         char head[128];
-        snprintf(head, sizeof head, "  %-10s %s:", t->name, t->title);
+        /* The title and blurb are the core table's: translated where
+         * its catalog has them, the name never. */
+        snprintf(head, sizeof head, "  %-10s %s:", t->name, DMK_(t->title));
         fputs(head, f);
-        print_wrapped(f, t->blurb, strlen(head), 13, 79);
+        print_wrapped(f, DMK_(t->blurb), text_columns(head, strlen(head)), 13, 79);
     }
 }
 
+/* A piece of a help built here: its msgid in the man page, translated in
+ * --help (format_arg: a format stays checked against its arguments). */
+__attribute__((format_arg(1))) static const char *help_piece(const char *msgid, bool translated)
+{
+    return translated ? DMK_(msgid) : msgid;
+}
+
+/* A backend's own words (the registry's): translated where its catalog
+ * has them. */
+static const char *backend_text(const char *text, bool translated)
+{
+    return translated && *text ? DMK_(text) : text;
+}
+
 /* --backend's help: "native (default: libaio), libaio (...) or null (...)". */
-static const char *backend_help(char *buf, size_t len)
+static const char *backend_help(char *buf, size_t len, bool translated)
 {
     const DmkBackend *native = dmk_backend_native();
-    int used = snprintf(buf, len, "the I/O backend: native (default: %s)", native->name);
+    /* TRANSLATORS: --backend's help, the backends' list follows; native is a value of --backend,
+     * %s the backend it stands for (libaio), typed as they are. */
+    int used =
+        snprintf(buf, len, help_piece(DMK_N_("the I/O backend: native (default: %s)"), translated),
+                 native->name);
+    /* TRANSLATORS: joins the last two backends in --backend's help: "libaio (...) or null
+     * (...)". */
+    const char *or_word = help_piece(DMK_N_(" or "), translated);
     size_t n = dmk_backend_count(), last = 0;
     for (size_t i = 0; i < n; i++)
         last = dmk_backend_at(i)->tests_only ? last : i;
     for (size_t i = 0; i < n && used > 0 && (size_t)used < len; i++) {
         const DmkBackend *be = dmk_backend_at(i);
         if (!be->tests_only)
-            used += snprintf(buf + used, len - used, "%s%s (%s)", i == last ? " or " : ", ",
-                             be->name, be->description);
+            used += snprintf(buf + used, len - used, "%s%s (%s)", i == last ? or_word : ", ",
+                             be->name, backend_text(be->description, translated));
     }
     return buf;
 }
 
 /* "--null-latency": the null backend's option "latency", helped by its
  * own line: "null backend only: each I/O completes after US microseconds". */
-static const char *backend_option_help(const char *name, char *buf, size_t len)
+static const char *backend_option_help(const char *name, char *buf, size_t len, bool translated)
 {
     const char *dash = strchr(name + 2, '-');
     char be_name[16];
@@ -124,7 +164,10 @@ static const char *backend_option_help(const char *name, char *buf, size_t len)
     const DmkBackend *be = dmk_backend_by_name(be_name);
     for (const DmkBackendOption *o = be ? be->options : NULL; o && o->key; o++)
         if (strcmp(o->key, dash + 1) == 0) {
-            snprintf(buf, len, "%s backend only: %s", be->name, o->help);
+            /* TRANSLATORS: a backend's own option's help: %1$s is the backend's name (null),
+             * typed as is, %2$s what the option does. */
+            snprintf(buf, len, help_piece(DMK_N_("%s backend only: %s"), translated), be->name,
+                     backend_text(o->help, translated));
             return buf;
         }
     return "";
@@ -134,14 +177,24 @@ const char *_dmk_cli_option_help(const DmkOption *o, char *buf, size_t len)
 {
     if (o->help)
         return o->help;
-    return o->req == DMK_REQ_BACKEND + 1 ? backend_help(buf, len)
-                                         : backend_option_help(o->name, buf, len);
+    return o->req == DMK_REQ_BACKEND + 1 ? backend_help(buf, len, false)
+                                         : backend_option_help(o->name, buf, len, false);
 }
 
-/* Help lines fit an 80-column terminal (and the test that checks every
- * line of it): the help wrapped after the option's column. */
-#define HELP_WIDTH  79
-#define HELP_INDENT 25
+/* o's help as --help says it, translated: the table's msgid, one built
+ * anew from the other tables, or the core's (translated where its
+ * catalog has it). An empty one is not looked up: "" is the catalog's
+ * header. */
+static const char *option_help_translated(const DmkOption *o, char *buf, size_t len)
+{
+    const char *built = _dmk_cli_built_help(o, buf, len);
+    if (built)
+        return built;
+    if (o->help)
+        return *o->help ? DMK_(o->help) : o->help;
+    return o->req == DMK_REQ_BACKEND + 1 ? backend_help(buf, len, true)
+                                         : backend_option_help(o->name, buf, len, true);
+}
 
 static void print_option(FILE *f, const DmkOption *o)
 {
@@ -156,15 +209,13 @@ static void print_option(FILE *f, const DmkOption *o)
         fprintf(f, "  %s\n%*s", left, HELP_INDENT, "");
     else
         fprintf(f, "  %-*s", HELP_INDENT - 2, left);
-    /* The table's helps are msgids; one built here (--backend's) or from
-     * the core's tables has no translation yet and stays English. An
-     * empty one is not looked up: "" is the catalog's header. */
-    const char *text = _dmk_cli_option_help(o, help, sizeof help);
-    print_wrapped(f, *text ? DMK_(text) : text, HELP_INDENT, HELP_INDENT, HELP_WIDTH);
+    print_wrapped(f, option_help_translated(o, help, sizeof help), HELP_INDENT, HELP_INDENT,
+                  HELP_WIDTH);
 }
 
-/* The commands' summaries, the lab tests' after sweep's; show's and
- * chart's run on as one paragraph ("chart draws them"). */
+/* The commands' summaries (msgids, English in the man page), the lab
+ * tests' after sweep's; show's and chart's run on as one paragraph
+ * ("chart draws them"). */
 static void print_summaries(FILE *f)
 {
     size_t n;
@@ -174,7 +225,7 @@ static void print_summaries(FILE *f)
         if (!cmds[i].summary)
             continue;
         size_t used = strlen(text);
-        snprintf(text + used, sizeof text - used, "%s%s", used ? " " : "", cmds[i].summary);
+        snprintf(text + used, sizeof text - used, "%s%s", used ? " " : "", DMK_(cmds[i].summary));
         if (cmds[i].cmd == DMK_CMD_SHOW)
             continue;
         print_wrapped(f, text, 0, 0, HELP_WIDTH);
@@ -191,23 +242,27 @@ static void print_synopsis(FILE *f)
     char labs[256];
     size_t n;
     const DmkCliCommand *cmds = _dmk_cli_commands(&n);
-    const char *lead = "Usage:";
+    /* TRANSLATORS: --help's first word, before "drivemark-cli run [OPTION]...". */
+    const char *lead = DMK_("Usage:");
+    /* The lines below it are indented as far (6 columns in English). */
+    int pad = (int)text_columns(lead, strlen(lead));
+    size_t col = (size_t)pad + 14; /* after "Usage: drivemark-cli" */
     for (size_t i = 0; i < n; i++) {
         if (!cmds[i].usage[0])
             continue; /* help and version: the options' line below */
         char line[160];
         snprintf(line, sizeof line, "%s %s", cmds[i].name, cmds[i].usage);
-        fprintf(f, "%-6s drivemark-cli", lead);
-        print_wrapped(f, line, 20, 21, HELP_WIDTH);
+        fprintf(f, "%s%*s drivemark-cli", lead, pad - (int)text_columns(lead, strlen(lead)), "");
+        print_wrapped(f, line, col, col + 1, HELP_WIDTH);
         lead = "";
         if (cmds[i].cmd == DMK_CMD_SWEEP) {
             snprintf(line, sizeof line, "%s [OPTION]...",
                      dmk_lab_names_text("|", "|", labs, sizeof labs));
-            fputs("       drivemark-cli", f);
-            print_wrapped(f, line, 20, 21, HELP_WIDTH);
+            fprintf(f, "%*s drivemark-cli", pad, "");
+            print_wrapped(f, line, col, col + 1, HELP_WIDTH);
         }
     }
-    fputs("       drivemark-cli -h|--help | -V|--version\n\n", f);
+    fprintf(f, "%*s drivemark-cli -h|--help | -V|--version\n\n", pad, "");
 }
 
 void dmk_cli_usage(FILE *f)
@@ -235,6 +290,8 @@ void dmk_cli_usage(FILE *f)
                        "Seconds may end in s, m or h."),
                   0, 0, HELP_WIDTH);
     /* TRANSLATORS: --help's last heading, followed by the exit statuses' list. */
-    fputs(DMK_("Exit status:"), f);
-    print_wrapped(f, dmk_exit_status_text(exits, sizeof exits), 12, 0, 79);
+    const char *heading = DMK_("Exit status:");
+    fputs(heading, f);
+    print_wrapped(f, dmk_exit_status_text(exits, sizeof exits),
+                  text_columns(heading, strlen(heading)), 0, HELP_WIDTH);
 }

@@ -9,23 +9,32 @@
 
 #include "dmk-cli-device.h"
 #include "dmk-cli-private.h"
+#include "dmk-i18n.h"
 #include "dmk-request.h"
 
 /* ---- parsing ------------------------------------------------------------ */
 
 /* The command words but the lab tests (dmk-lab.h's table), with what
  * follows each in the synopsis and what it does, as --help and the man
- * page (app/dmk-gen-docs.c) say them. */
-#define RUN_SUMMARY                                                                          \
-    "run benchmarks the drive under a directory the way CrystalDiskMark does, with its own " \
-    "test file that nothing leaves behind. MB/s = 1,000,000 bytes/s."
-#define SWEEP_SUMMARY                                                                       \
-    "sweep measures one workload at a series of queue depths (qd) or block sizes (bs), as " \
-    "reviews chart them: all reads, then all writes."
-#define SHOW_SUMMARY                                                                         \
-    "show prints saved results (--csv files); several side by side, with the difference to " \
-    "the first in %."
-#define CHART_SUMMARY "chart draws saved results as a PNG, SVG or PDF file."
+ * page (app/dmk-gen-docs.c) say them: the summaries are msgids
+ * (DMK_N_), translated where --help prints them; the man page keeps
+ * them in English. Each begins with its command's name, typed as is. */
+/* TRANSLATORS: "run" is the command's name, typed as is; MB/s stays. */
+#define RUN_SUMMARY                                                                              \
+    DMK_N_(                                                                                      \
+        "run benchmarks the drive under a directory the way CrystalDiskMark does, with its own " \
+        "test file that nothing leaves behind. MB/s = 1,000,000 bytes/s.")
+/* TRANSLATORS: "sweep" is the command's name, qd and bs its kinds, typed as they are. */
+#define SWEEP_SUMMARY                                                                              \
+    DMK_N_("sweep measures one workload at a series of queue depths (qd) or block sizes (bs), as " \
+           "reviews chart them: all reads, then all writes.")
+/* TRANSLATORS: "show" is the command's name, --csv an option, typed as they are. */
+#define SHOW_SUMMARY                                                                             \
+    DMK_N_(                                                                                      \
+        "show prints saved results (--csv files); several side by side, with the difference to " \
+        "the first in %.")
+/* TRANSLATORS: "chart" is the command's name, typed as is. */
+#define CHART_SUMMARY DMK_N_("chart draws saved results as a PNG, SVG or PDF file.")
 #define SHOW_USAGE    "[--metric NAME] [--] FILE.csv..."
 #define CHART_USAGE   "--out FILE.png|svg|pdf [OPTION]... [--] FILE.csv..."
 
@@ -124,7 +133,7 @@ static const char *command_name(const DmkCliArgs *a)
            : cmd == DMK_CMD_SWEEP ? "sweep"
            : cmd == DMK_CMD_SHOW  ? "show"
            : cmd == DMK_CMD_CHART ? "chart"
-                                  : "this command";
+                                  : DMK_("this command");
 }
 
 /* "-q": a short option, a flag alone ("-qh" is not one). */
