@@ -31,6 +31,7 @@ KINDS = {
     ".desktop.in": "# {}",  # the desktop file before its translations are merged
     "LINGUAS": "# {}",
     "POTFILES.in": "# {}",
+    ".po": "# {}",  # the catalogs (po/LL.po): a translator comment
     ".supp": "# {}",
     ".xml": "<!-- {} -->",
     ".ui": "<!-- {} -->",
