@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "dmk-escape.h"
+#include "dmk-presets.h"
 #include "dmk-report.h"
 #include "dmk-size.h"
 
@@ -226,11 +227,11 @@ static char *what_ran(const DmkRunResult *r)
         return g_strdup(_("Block-size sweep"));
     if (!r->profile[0])
         return g_strdup("");
-    char *name = g_strdup_printf("%c%s", g_ascii_toupper(r->profile[0]), r->profile + 1);
-    /* TRANSLATORS: %s is a profile's name as the file keeps it ("Default"). */
-    char *text = g_strdup_printf(_("%s profile"), name);
-    g_free(name);
-    return text;
+    /* The profile's label in the user's language; an id this build does
+     * not know (a newer file) as the file keeps it. */
+    const DmkProfile *p = dmk_profile_find(r->profile);
+    /* TRANSLATORS: %s is a profile's name ("Default", "Peak Performance"). */
+    return g_strdup_printf(_("%s profile"), p ? _(p->label) : r->profile);
 }
 
 char *dmk_text_context_how(const DmkRunResult *r)
