@@ -154,19 +154,18 @@ static char *folder_note(const char *where, const char *free_text, gboolean own_
         return g_strdup_printf(
             /* TRANSLATORS: the Lab tab's note; %1$s is a folder, %2$s its free space (see " (%s
                free)") or nothing. */
-            _("File sets in %1$s%2$s, the Benchmark tab's target; all removed at the end"),
-            where, free_text);
+            _("File sets in %1$s%2$s, the Benchmark tab's target; all removed at the end"), where,
+            free_text);
     if (zero)
         return g_strdup_printf(
             /* TRANSLATORS: the Lab tab's note; %1$s is a folder, %2$s its free space (see " (%s
                free)") or nothing. */
-            _("Test file in %1$s%2$s, the Benchmark tab's target; all-zero data"),
-            where, free_text);
+            _("Test file in %1$s%2$s, the Benchmark tab's target; all-zero data"), where,
+            free_text);
     return g_strdup_printf(
         /* TRANSLATORS: the Lab tab's note; %1$s is a folder, %2$s its free space (see " (%s free)")
            or nothing. */
-        _("Test file in %1$s%2$s, the Benchmark tab's target; random data"),
-        where, free_text);
+        _("Test file in %1$s%2$s, the Benchmark tab's target; random data"), where, free_text);
 }
 
 void _dmk_window_update_lab_note(DmkWindow *self)
