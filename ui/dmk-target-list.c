@@ -337,24 +337,42 @@ static char *format_detail(DmkTargetItem *item)
     return detail;
 }
 
+/* A device's first line in the list, by its state. */
+static char *device_title(DmkTargetItem *item)
+{
+    if (item->problem)
+        /* TRANSLATORS: the target list's title of a device (/dev/sdb). */
+        return g_strdup_printf(_("Device (cannot be used): %s"), item->path);
+    if (dmk_target_item_get_usage(item))
+        /* TRANSLATORS: the target list's title of a device (/dev/sdb). */
+        return g_strdup_printf(_("Device (in use, read only): %s"), item->path);
+    /* TRANSLATORS: the target list's title of a device (/dev/sdb). */
+    return g_strdup_printf(_("Device (destroys data): %s"), item->path);
+}
+
 /* The first line in the list: a volume's mount point, a folder's name, a
  * device's path, in use or with the warning (what uses it is the second
  * line's, which has room for a mount point's path). */
 static char *format_title(DmkTargetItem *item)
 {
     if (item->kind == DMK_TARGET_DEVICE)
-        /* TRANSLATORS: the target list's title of a device (/dev/sdb). */
-        return g_strdup_printf(
-            item->problem ? _("Device (cannot be used): %s")
-            /* TRANSLATORS: the target list's title of a device (/dev/sdb). */
-            : dmk_target_item_get_usage(item)
-                ? _("Device (in use, read only): %s")
-                /* TRANSLATORS: the target list's title of a device (/dev/sdb). */
-                : _("Device (destroys data): %s"),
-            item->path);
+        return device_title(item);
     if (item->kind != DMK_TARGET_FOLDER || strcmp(item->name, item->path) != 0)
         return g_strdup(item->name);
     return g_path_get_basename(item->path);
+}
+
+/* A device's line on the button, by its state. */
+static char *device_compact(DmkTargetItem *item)
+{
+    if (item->problem)
+        /* TRANSLATORS: the target button's line of a device (/dev/sdb). */
+        return g_strdup_printf(_("%s  (device, cannot be used)"), item->path);
+    if (dmk_target_item_get_usage(item))
+        /* TRANSLATORS: the target button's line of a device (/dev/sdb). */
+        return g_strdup_printf(_("%s  (device, in use: read only)"), item->path);
+    /* TRANSLATORS: the target button's line of a device (/dev/sdb). */
+    return g_strdup_printf(_("%s  (device)"), item->path);
 }
 
 /* The button's single line, short as CrystalDiskMark's "C: 19% (18/252GiB)":
@@ -364,15 +382,7 @@ static char *format_compact(DmkTargetItem *item)
     if (item->kind == DMK_TARGET_CHOOSE)
         return g_strdup(item->name);
     if (item->kind == DMK_TARGET_DEVICE)
-        /* TRANSLATORS: the target button's line of a device (/dev/sdb). */
-        return g_strdup_printf(
-            item->problem ? _("%s  (device, cannot be used)")
-            /* TRANSLATORS: the target button's line of a device (/dev/sdb). */
-            : dmk_target_item_get_usage(item)
-                ? _("%s  (device, in use: read only)")
-                /* TRANSLATORS: the target button's line of a device (/dev/sdb). */
-                : _("%s  (device)"),
-            item->path);
+        return device_compact(item);
     char *name = item->kind == DMK_TARGET_VOLUME ? g_strdup(item->path)
                  /* TRANSLATORS: the target button's short name of the home folder. */
                  : strcmp(item->name, item->path) != 0 ? g_strdup(C_("folder", "Home"))

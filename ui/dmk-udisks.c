@@ -85,35 +85,35 @@ static void fail(GTask *task, GError *e, const char *why)
     g_dbus_error_strip_remote_error(e);
     const char *words = why ? why : meaning(name);
     char *detail = name ? g_strdup_printf("%s: %s", name, e->message) : g_strdup(e->message);
-    /* TRANSLATORS: %1$s is a device (/dev/sdb), %2$s UDisks2's method
-     * (OpenDevice), %3$s what went wrong, %4$s the D-Bus error as it came. */
     if (words && a->writable)
         g_task_return_new_error(
             task, e->domain, e->code,
+            /* TRANSLATORS: %1$s is a device (/dev/sdb), %2$s UDisks2's method
+             * (OpenDevice), %3$s what went wrong, %4$s the D-Bus error as it came. */
             _("opening the device %1$s for writing through UDisks2 (Block.%2$s) "
               "failed: %3$s (%4$s)"),
             a->device, method(a), words, detail);
-    /* TRANSLATORS: %1$s is a device (/dev/sdb), %2$s UDisks2's method
-     * (OpenForBenchmark), %3$s what went wrong, %4$s the D-Bus error as it came. */
     else if (words)
         g_task_return_new_error(
             task, e->domain, e->code,
+            /* TRANSLATORS: %1$s is a device (/dev/sdb), %2$s UDisks2's method
+             * (OpenForBenchmark), %3$s what went wrong, %4$s the D-Bus error as it came. */
             _("opening the device %1$s for reading through UDisks2 (Block.%2$s) "
               "failed: %3$s (%4$s)"),
             a->device, method(a), words, detail);
-    /* TRANSLATORS: %1$s is a device (/dev/sdb), %2$s UDisks2's method
-     * (OpenDevice), %3$s the D-Bus error as it came. */
     else if (a->writable)
         g_task_return_new_error(
             task, e->domain, e->code,
+            /* TRANSLATORS: %1$s is a device (/dev/sdb), %2$s UDisks2's method
+             * (OpenDevice), %3$s the D-Bus error as it came. */
             _("opening the device %1$s for writing through UDisks2 (Block.%2$s) "
               "failed: %3$s"),
             a->device, method(a), detail);
-    /* TRANSLATORS: %1$s is a device (/dev/sdb), %2$s UDisks2's method
-     * (OpenForBenchmark), %3$s the D-Bus error as it came. */
     else
         g_task_return_new_error(
             task, e->domain, e->code,
+            /* TRANSLATORS: %1$s is a device (/dev/sdb), %2$s UDisks2's method
+             * (OpenForBenchmark), %3$s the D-Bus error as it came. */
             _("opening the device %1$s for reading through UDisks2 (Block.%2$s) "
               "failed: %3$s"),
             a->device, method(a), detail);

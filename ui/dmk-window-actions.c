@@ -559,9 +559,9 @@ static char *fill_question(const DmkRunSpec *spec, const DmkBackend *be, char **
     if (bytes)
         dmk_format_size(bytes >= 1ULL << 30 ? bytes >> 30 << 30 : bytes >> 20 << 20, amount,
                         sizeof amount);
-    /* TRANSLATORS: after a folder in the full-span write's question: its file
-     * system, its device and its free space, as " (ext4 on /dev/sda1, 80 GiB free)". */
     char *fs = known ? g_strdup_printf(
+                           /* TRANSLATORS: after a folder in the full-span write's question:
+                            * its file system, its device and its free space. */
                            _(" (%s on %s, %s free)"), vol.fs_type, vol.device,
                            dmk_format_size(vol.free_bytes >> 20 << 20, free_text, sizeof free_text))
                      : g_strdup("");
@@ -792,8 +792,8 @@ static gboolean save_results(DmkWindow *self, GPtrArray *results, const char *di
             return FALSE;
     }
     char *where = g_filename_display_name(dir);
-    /* TRANSLATORS: the status line; %2$s is a folder. */
     char *status = g_strdup_printf(
+        /* TRANSLATORS: the status line; %2$s is a folder. */
         ngettext("Saved %1$u result to %2$s", "Saved %1$u results to %2$s", results->len),
         results->len, where);
     _dmk_window_set_status(self, status);
@@ -916,9 +916,9 @@ static char *titles_text(DmkWindow *self, GPtrArray *pages)
     }
     if (shown < pages->len) {
         guint more = pages->len - shown;
-        /* TRANSLATORS: the end of a list of result tabs: the names, then how many more. */
-        char *longer =
-            g_strdup_printf(ngettext("%1$s and %2$u more", "%1$s and %2$u more", more), s, more);
+        char *longer = g_strdup_printf(
+            /* TRANSLATORS: the end of a list of result tabs: the names, then how many more. */
+            ngettext("%1$s and %2$u more", "%1$s and %2$u more", more), s, more);
         g_free(s);
         s = longer;
     }
@@ -928,14 +928,14 @@ static char *titles_text(DmkWindow *self, GPtrArray *pages)
 /* "A sweep is running on DIR.", by the page that started the run. */
 static char *running_text(DmkWindow *self, const char *where)
 {
-    /* TRANSLATORS: the quit question; %s is a folder or a device. */
     if (self->run.owner == &_dmk_window_sweep_owner)
+        /* TRANSLATORS: the quit question; %s is a folder or a device. */
         return g_strdup_printf(_("A sweep is running on %s."), where);
-    /* TRANSLATORS: the quit question; %s is a folder or a device. */
     if (self->run.owner == &_dmk_window_lab_owner)
+        /* TRANSLATORS: the quit question; %s is a folder or a device. */
         return g_strdup_printf(_("A lab test is running on %s."), where);
-    /* TRANSLATORS: the quit question; %s is a folder or a device. */
     if (self->run.owner)
+        /* TRANSLATORS: the quit question; %s is a folder or a device. */
         return g_strdup_printf(_("A benchmark is running on %s."), where);
     /* TRANSLATORS: the quit question; %s is a folder or a device. */
     return g_strdup_printf(_("A test is running on %s."), where);
@@ -946,9 +946,11 @@ static GtkWidget *run_question(DmkWindow *self, GPtrArray *pages)
     const char *dir = _dmk_window_target_path(self);
     char *where = g_filename_display_name(dir ? dir : "?");
     char *names = pages->len ? titles_text(self, pages) : NULL;
-    /* TRANSLATORS: the quit question's last paragraph; %s is a list of result tabs. */
     char *also =
-        names ? g_strdup_printf(_("\n\nNot saved either, and lost too: %s."), names) : g_strdup("");
+        names ? g_strdup_printf(
+                    /* TRANSLATORS: the quit question's last paragraph; %s lists result tabs. */
+                    _("\n\nNot saved either, and lost too: %s."), names)
+              : g_strdup("");
     char *running = running_text(self, where);
     /* A device has no test file: nothing is left on it either way. */
     const char *stops =
@@ -1276,11 +1278,11 @@ void _dmk_window_launch_asking(DmkWindow *self, const DmkRunSpec *spec, const Dm
     char amount[32];
     char *length = dmk_text_length(planned);
     dmk_format_size(bytes, amount, sizeof amount);
-    /* TRANSLATORS: a big run's question: a size (32 GiB), a length (2 h 5 min). */
     char *text = many && long_run
+                     /* TRANSLATORS: a big run's question: a size (32 GiB), a length (2 h 5 min). */
                      ? g_strdup_printf(_("Write %s and run for about %s?"), amount, length)
-                 : many ? g_strdup_printf(_("Write %s?"), amount)
-                        : g_strdup_printf(_("Run for about %s?"), length);
+                     : many ? g_strdup_printf(_("Write %s?"), amount)
+                            : g_strdup_printf(_("Run for about %s?"), length);
     char *detail = big_detail(spec, bytes, length, be);
     GtkWidget *d = question_new(self, GTK_MESSAGE_WARNING, text, detail);
     add_button(d, _("_Cancel"), GTK_RESPONSE_CANCEL, NULL);
