@@ -1202,7 +1202,7 @@ static char *spec_kind(const DmkRunSpec *spec)
                                                        : _("The block-size sweep"));
     if (!spec->lab[0])
         return g_strdup(_("The benchmark"));
-    char *title = g_strdup(dmk_lab_title(dmk_lab_from_name(spec->lab)));
+    char *title = g_strdup(_(dmk_lab_title(dmk_lab_from_name(spec->lab))));
     title[0] = g_ascii_tolower(title[0]);
     /* TRANSLATORS: a big run's question: %s is a Lab test's title, its first
      * letter made small ("sustained write"); the subject of a sentence. */
