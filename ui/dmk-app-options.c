@@ -4,6 +4,7 @@
  * in option_entries for the window's own, and in dmk-lab.h's and the
  * backends' tables), parsed and checked in handle-local-options before
  * anything runs. */
+#include <glib/gi18n.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -16,34 +17,41 @@
 
 /* The window's own options; the run request's come from its table
  * (add_request_options: --comment too), the backends' from theirs
- * (backend_options). */
+ * (backend_options). The help a user reads is marked N_(): GApplication
+ * translates it where --help shows it (its main group's domain is the
+ * default one, which main() sets), and the man page's generator takes it
+ * as it is, in English. The hidden options are the tests' and scripts'
+ * (--help-all only): their help stays English, unmarked. */
+G_STATIC_ASSERT(DMK_COMPARE_DEFAULT_PICKS == 4); /* the words of --compare's help */
+
 static const GOptionEntry option_entries[] = {
-    {"unit", 0, 0, G_OPTION_ARG_STRING, NULL, "mb-s, gb-s, mib-s, iops or us", "UNIT"},
-    {"autorun", 0, 0, G_OPTION_ARG_NONE, NULL, "Run all tests (or the --sweep or --lab) at once",
-     NULL},
+    {"unit", 0, 0, G_OPTION_ARG_STRING, NULL, N_("mb-s, gb-s, mib-s, iops or us"), "UNIT"},
+    {"autorun", 0, 0, G_OPTION_ARG_NONE, NULL,
+     N_("Run all tests (or the --sweep or --lab) at once"), NULL},
     {"sweep", 0, 0, G_OPTION_ARG_STRING, NULL,
-     "Show the sweep tab for qd (queue depths) or bs (block sizes)", "KIND"},
+     N_("Show the sweep tab for qd (queue depths) or bs (block sizes)"), "KIND"},
     {"null-clock", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING, NULL,
      "Null backend: real or simulated time, which moves only while the run waits for its I/O "
      "(tests; needs --null-latency)",
      "KIND"},
-    {"open", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, NULL, "Open a result file (CSV); repeatable",
+    {"open", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, NULL, N_("Open a result file (CSV); repeatable"),
      "FILE"},
     {"compare", 0, 0, G_OPTION_ARG_NONE, NULL,
-     "Show the Compare tab (the first " G_STRINGIFY(
-         DMK_COMPARE_DEFAULT_PICKS) " opened results ticked)",
-     NULL},
+     N_("Show the Compare tab (the first 4 opened results ticked)"), NULL},
     {"export-chart", 0, 0, G_OPTION_ARG_FILENAME, NULL,
-     "Save the chart shown as PNG, SVG or PDF when done (NAME@2x.png: twice the pixels)", "FILE"},
-    {"screenshot", 0, 0, G_OPTION_ARG_FILENAME, NULL, "Save a PNG of the window when done", "FILE"},
-    {"json", 0, 0, G_OPTION_ARG_FILENAME, NULL, "Save the results as JSON when done", "FILE"},
+     N_("Save the chart shown as PNG, SVG or PDF when done (NAME@2x.png: twice the pixels)"),
+     "FILE"},
+    {"screenshot", 0, 0, G_OPTION_ARG_FILENAME, NULL, N_("Save a PNG of the window when done"),
+     "FILE"},
+    {"json", 0, 0, G_OPTION_ARG_FILENAME, NULL, N_("Save the results as JSON when done"), "FILE"},
     {"save-text", 0, 0, G_OPTION_ARG_FILENAME, NULL,
-     "Save the results as CrystalDiskMark's text (as File, Save Text) when done", "FILE"},
+     N_("Save the results as CrystalDiskMark's text (as File, Save Text) when done"), "FILE"},
     {"save-image", 0, 0, G_OPTION_ARG_FILENAME, NULL,
-     "Save the tab shown and its context as a PNG (as File, Save Image) when done", "FILE"},
-    {"dump-tiles", 0, 0, G_OPTION_ARG_NONE, NULL, "Print the tiles, status and error when done",
+     N_("Save the tab shown and its context as a PNG (as File, Save Image) when done"), "FILE"},
+    {"dump-tiles", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Print the tiles, status and error when done"),
      NULL},
-    {"quit-when-done", 0, 0, G_OPTION_ARG_NONE, NULL, "Quit after the run (and screenshot)", NULL},
+    {"quit-when-done", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Quit after the run (and screenshot)"),
+     NULL},
     {"dump-clipboard", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, NULL,
      "Copy the results when done and print what the clipboard holds (tests)", NULL},
     {"drop", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_FILENAME_ARRAY, NULL,
@@ -92,7 +100,7 @@ static const GOptionEntry option_entries[] = {
      "Open the window this big, as a user's resize or a maximised window under a window "
      "manager would (tests; Xvfb has none)",
      "WxH"},
-    {"version", 0, 0, G_OPTION_ARG_NONE, NULL, "Show the version", NULL},
+    {"version", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Show the version"), NULL},
     {NULL, 0, 0, 0, NULL, NULL, NULL},
 };
 
@@ -142,7 +150,8 @@ static char lab_kind_help[320];
 static void add_lab_options(DmkAppOptionFn fn, void *data)
 {
     char names[256];
-    g_snprintf(lab_kind_help, sizeof lab_kind_help, "Show the Lab tab with test KIND: %s",
+    /* TRANSLATORS: --help; KIND is the option's value, %s the lab tests' names (not translated). */
+    g_snprintf(lab_kind_help, sizeof lab_kind_help, _("Show the Lab tab with test KIND: %s"),
                dmk_lab_names_text(", ", " or ", names, sizeof names));
     add_option(fn, data, "lab", 0, 0, G_OPTION_ARG_STRING, lab_kind_help, "KIND");
     for (int id = 0; id < DMK_LAB_N_PARAMS; id++) {
@@ -150,7 +159,8 @@ static void add_lab_options(DmkAppOptionFn fn, void *data)
         if (!is_window_setting(lp))
             continue;
         g_snprintf(lab_option_names[id], sizeof lab_option_names[id], "lab-%s", lp->name);
-        g_snprintf(lab_option_help[id], sizeof lab_option_help[id], "Lab: %s", lp->help);
+        /* TRANSLATORS: --help of a Lab tab setting; %s is what it sets. */
+        g_snprintf(lab_option_help[id], sizeof lab_option_help[id], _("Lab: %s"), _(lp->help));
         add_option(fn, data, lab_option_names[id], 0, 0, G_OPTION_ARG_STRING, lab_option_help[id],
                    lp->value);
     }
@@ -542,9 +552,10 @@ static const char *request_help_of(const DmkRequestOption *ro)
     /* The table's run and sweep words only: the window's lab runs take
      * their span and warm-up from the Lab tab (--lab-size, --lab-warmup). */
     if (ro->help)
-        g_strlcpy(h, ro->help, sizeof request_help[0]);
+        g_strlcpy(h, _(ro->help), sizeof request_help[0]);
     else
-        g_snprintf(h, sizeof request_help[0], "the I/O backend: %s",
+        /* TRANSLATORS: --help of --backend; %s lists the backends' names (not translated). */
+        g_snprintf(h, sizeof request_help[0], _("the I/O backend: %s"),
                    dmk_backend_choices(names, sizeof names));
     h[0] = g_ascii_toupper(h[0]);
     return h;

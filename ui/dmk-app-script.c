@@ -1,7 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Scripted runs, for tests, screenshots and reviews' automation: the
  * autorun, stop and close at a given moment, the outputs written when the
- * run ends (screenshot, JSON, chart, tiles, clipboard) and the exit status. */
+ * run ends (screenshot, JSON, chart, tiles, clipboard) and the exit status.
+ * Nothing here is marked for translation: the messages of the outputs a
+ * user may ask for (--screenshot, --json, --export-chart, --save-text,
+ * --save-image) come translated from where they are made, and the rest
+ * (--activate, --set-test, --dump-clipboard, the dumps) are the tests'
+ * and scripts' diagnostics, in English as the tests read them. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

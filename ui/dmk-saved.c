@@ -2,6 +2,7 @@
 #include "dmk-saved.h"
 
 #include <gio/gio.h>
+#include <glib/gi18n.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -172,7 +173,8 @@ GPtrArray *dmk_saved_load(const char *path, GError **error)
         if (n > 1) {
             char *name = g_filename_display_basename(path);
             g_free(s->title);
-            s->title = g_strdup_printf("%s (run %zu)", name, i + 1);
+            /* TRANSLATORS: a tab's title: a file's name and the run's number in it. */
+            s->title = g_strdup_printf(_("%s (run %zu)"), name, i + 1);
             g_free(name);
         }
         g_ptr_array_add(all, s);

@@ -2,6 +2,7 @@
 #include "dmk-screenshot.h"
 
 #include <errno.h>
+#include <glib/gi18n.h>
 
 #include "dmk-outfile.h"
 #include "dmk-plot.h"
@@ -59,12 +60,12 @@ gboolean dmk_screenshot_save(GtkWidget *widget, const char *path, GError **error
     GskRenderer *renderer = native ? gtk_native_get_renderer(native) : NULL;
     if (!renderer || width <= 0 || height <= 0) {
         g_set_error(error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED,
-                    "the window is not shown yet, so there is nothing to take a screenshot of");
+                    _("the window is not shown yet, so there is nothing to take a screenshot of"));
         return FALSE;
     }
     GskRenderNode *node = render_node(widget, width, height, scale);
     if (!node) {
-        g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED, "the window drew nothing");
+        g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED, _("the window drew nothing"));
         return FALSE;
     }
     return dmk_screenshot_save_node(renderer, node, width, height, scale, path, error);

@@ -2,6 +2,7 @@
 #include "dmk-target-list.h"
 
 #include <errno.h>
+#include <glib/gi18n.h>
 #include <glib/gstdio.h>
 #include <string.h>
 #ifdef G_OS_WIN32
@@ -94,13 +95,14 @@ static void device_check(DmkTargetItem *item)
     int rc = dmk_os_device_usage(item->path, usage, sizeof usage);
     g_clear_pointer(&item->problem, g_free);
     if (rc < 0) {
-        item->problem = g_strdup_printf("it is no longer there (%s)", usage);
+        /* TRANSLATORS: why a device cannot be used; %s is the system's words. */
+        item->problem = g_strdup_printf(_("it is no longer there (%s)"), usage);
         return;
     }
     /* The node stays when its storage goes (a loop device detached, a
      * card taken out): nothing there to measure. */
     if (dmk_os_device_empty(item->path)) {
-        item->problem = g_strdup("it holds no storage now (detached or taken out)");
+        item->problem = g_strdup(_("it holds no storage now (detached or taken out)"));
         return;
     }
     item->device.in_use = rc > 0;
@@ -117,11 +119,12 @@ static char *folder_problem(const char *path, gboolean has_volume)
     if (g_stat(path, &st) != 0)
         return g_strdup(g_strerror(errno));
     if (!S_ISDIR(st.st_mode))
-        return g_strdup("not a folder");
+        return g_strdup(_("not a folder"));
     if (g_access(path, W_OK) != 0)
-        return g_strdup_printf("cannot be written (%s)", g_strerror(errno));
+        /* TRANSLATORS: why a folder cannot be used; %s is the system's words. */
+        return g_strdup_printf(_("cannot be written (%s)"), g_strerror(errno));
     if (!has_volume)
-        return g_strdup("its free space is unknown (no mounted file system holds it)");
+        return g_strdup(_("its free space is unknown (no mounted file system holds it)"));
     return NULL;
 }
 
@@ -225,13 +228,13 @@ GListStore *dmk_target_list_new(void)
     GListStore *store = g_list_store_new(DMK_TYPE_TARGET_ITEM);
     add_volumes(store);
     /* The home folder first: on a desktop it is where a user may write. */
-    DmkTargetItem *home = item_new(DMK_TARGET_FOLDER, "Home folder", g_get_home_dir());
+    DmkTargetItem *home = item_new(DMK_TARGET_FOLDER, _("Home folder"), g_get_home_dir());
     find_volume(store, home);
     dmk_target_item_check(home);
     g_list_store_insert(store, 0, home);
     g_object_unref(home);
     add_devices(store);
-    DmkTargetItem *choose = item_new(DMK_TARGET_CHOOSE, "Choose folder\u2026", NULL);
+    DmkTargetItem *choose = item_new(DMK_TARGET_CHOOSE, _("Choose folder\u2026"), NULL);
     g_list_store_append(store, choose);
     g_object_unref(choose);
     return store;
@@ -275,7 +278,10 @@ static char *format_use(const DmkVolume *v)
     int pct = v->size_bytes ? (int)((double)used * 100.0 / (double)v->size_bytes + 0.5) : 0;
     gboolean gib = v->size_bytes >= (1ULL << 30);
     unsigned shift = gib ? 30 : 20;
-    return g_strdup_printf("%d%% (%llu/%llu%s)", pct, (unsigned long long)(used >> shift),
+    /* TRANSLATORS: a drive's use, as CrystalDiskMark writes it: percent used,
+     * then used and whole size in %3$s (GiB or MiB, not translated). */
+    return g_strdup_printf(_("%1$d%% (%2$llu/%3$llu%4$s)"), pct,
+                           (unsigned long long)(used >> shift),
                            (unsigned long long)(v->size_bytes >> shift), gib ? "GiB" : "MiB");
 }
 
@@ -283,15 +289,22 @@ static char *format_use(const DmkVolume *v)
 static char *format_detail(DmkTargetItem *item)
 {
     if (item->kind == DMK_TARGET_CHOOSE)
-        return g_strdup("Benchmark the drive under any folder");
+        return g_strdup(_("Benchmark the drive under any folder"));
     if (item->kind == DMK_TARGET_DEVICE) {
         char *size_s = g_format_size_full(item->device.size_bytes, G_FORMAT_SIZE_IEC_UNITS);
         const char *usage = dmk_target_item_get_usage(item);
-        char *what = item->problem ? g_strdup_printf("cannot be used: %s", item->problem)
-                     : usage       ? g_strdup_printf("%s: read tests only", usage)
-                                   : g_strdup("raw disk: write tests erase it");
-        char *d = g_strdup_printf("%s%s%s \u2014 %s", item->device.model,
-                                  item->device.model[0] ? ", " : "", size_s, what);
+        /* TRANSLATORS: after a device's size in the target list; %s is why. */
+        char *what =
+            item->problem ? g_strdup_printf(_("cannot be used: %s"), item->problem)
+            /* TRANSLATORS: after a device's size in the target list; %s is what uses it. */
+            : usage ? g_strdup_printf(_("%s: read tests only"), usage)
+                    : g_strdup(_("raw disk: write tests erase it"));
+        /* TRANSLATORS: the target list's line of a device: its model, its size, what it is. */
+        char *d =
+            item->device.model[0]
+                ? g_strdup_printf(_("%1$s, %2$s \u2014 %3$s"), item->device.model, size_s, what)
+                /* TRANSLATORS: the target list's line of a device: its size, what it is. */
+                : g_strdup_printf(_("%1$s \u2014 %2$s"), size_s, what);
         g_free(what);
         g_free(size_s);
         return d;
@@ -299,22 +312,42 @@ static char *format_detail(DmkTargetItem *item)
     /* A folder that cannot work says why, and no file system's figures:
      * those would be its parent's, made up for a place that is not there. */
     if (item->kind == DMK_TARGET_FOLDER && item->problem)
-        return g_strdup_printf("%s \u2014 cannot be used: %s", item->path, item->problem);
+        /* TRANSLATORS: the target list's line of a folder: its path, why not. */
+        return g_strdup_printf(_("%s \u2014 cannot be used: %s"), item->path, item->problem);
     if (!item->has_volume)
         return g_strdup(item->path);
     const DmkVolume *v = &item->volume;
     const char *dev = v->device[0] == '/' ? v->device : NULL;
-    char *fs = dev ? g_strdup_printf("%s on %s", v->fs_type, dev) : g_strdup(v->fs_type);
+    /* TRANSLATORS: a file system (ext4) on its device (/dev/sda1). */
+    char *fs = dev ? g_strdup_printf(_("%s on %s"), v->fs_type, dev) : g_strdup(v->fs_type);
     char *free_s = g_format_size_full(v->free_bytes, G_FORMAT_SIZE_IEC_UNITS);
     char *size_s = g_format_size_full(v->size_bytes, G_FORMAT_SIZE_IEC_UNITS);
-    char *detail = item->kind == DMK_TARGET_FOLDER
-                       ? g_strdup_printf("%s \u2014 %s, %s free", item->path, fs, free_s)
-                   : !v->usable ? g_strdup_printf("%s \u2014 %s", fs, v->reason)
-                                : g_strdup_printf("%s \u2014 %s free of %s", fs, free_s, size_s);
+    char *detail =
+        item->kind == DMK_TARGET_FOLDER
+            /* TRANSLATORS: the target list's line of a folder: its path, its file system ("ext4 on
+               /dev/sda1"), its free space. */
+            ? g_strdup_printf(_("%1$s \u2014 %2$s, %3$s free"), item->path, fs, free_s)
+            : !v->usable ? g_strdup_printf("%s \u2014 %s", fs, v->reason)
+                         /* TRANSLATORS: the target list's line of a volume: its file system ("ext4
+                            on /dev/sda1"), its free space and size. */
+                         : g_strdup_printf(_("%1$s \u2014 %2$s free of %3$s"), fs, free_s, size_s);
     g_free(fs);
     g_free(free_s);
     g_free(size_s);
     return detail;
+}
+
+/* A device's first line in the list, by its state. */
+static char *device_title(DmkTargetItem *item)
+{
+    if (item->problem)
+        /* TRANSLATORS: the target list's title of a device (/dev/sdb). */
+        return g_strdup_printf(_("Device (cannot be used): %s"), item->path);
+    if (dmk_target_item_get_usage(item))
+        /* TRANSLATORS: the target list's title of a device (/dev/sdb). */
+        return g_strdup_printf(_("Device (in use, read only): %s"), item->path);
+    /* TRANSLATORS: the target list's title of a device (/dev/sdb). */
+    return g_strdup_printf(_("Device (destroys data): %s"), item->path);
 }
 
 /* The first line in the list: a volume's mount point, a folder's name, a
@@ -323,14 +356,23 @@ static char *format_detail(DmkTargetItem *item)
 static char *format_title(DmkTargetItem *item)
 {
     if (item->kind == DMK_TARGET_DEVICE)
-        return g_strdup_printf("Device (%s): %s",
-                               item->problem                     ? "cannot be used"
-                               : dmk_target_item_get_usage(item) ? "in use, read only"
-                                                                 : "destroys data",
-                               item->path);
+        return device_title(item);
     if (item->kind != DMK_TARGET_FOLDER || strcmp(item->name, item->path) != 0)
         return g_strdup(item->name);
     return g_path_get_basename(item->path);
+}
+
+/* A device's line on the button, by its state. */
+static char *device_compact(DmkTargetItem *item)
+{
+    if (item->problem)
+        /* TRANSLATORS: the target button's line of a device (/dev/sdb). */
+        return g_strdup_printf(_("%s  (device, cannot be used)"), item->path);
+    if (dmk_target_item_get_usage(item))
+        /* TRANSLATORS: the target button's line of a device (/dev/sdb). */
+        return g_strdup_printf(_("%s  (device, in use: read only)"), item->path);
+    /* TRANSLATORS: the target button's line of a device (/dev/sdb). */
+    return g_strdup_printf(_("%s  (device)"), item->path);
 }
 
 /* The button's single line, short as CrystalDiskMark's "C: 19% (18/252GiB)":
@@ -340,15 +382,14 @@ static char *format_compact(DmkTargetItem *item)
     if (item->kind == DMK_TARGET_CHOOSE)
         return g_strdup(item->name);
     if (item->kind == DMK_TARGET_DEVICE)
-        return g_strdup_printf("%s  (device%s)", item->path,
-                               item->problem                     ? ", cannot be used"
-                               : dmk_target_item_get_usage(item) ? ", in use: read only"
-                                                                 : "");
-    char *name = item->kind == DMK_TARGET_VOLUME       ? g_strdup(item->path)
-                 : strcmp(item->name, item->path) != 0 ? g_strdup("Home")
+        return device_compact(item);
+    char *name = item->kind == DMK_TARGET_VOLUME ? g_strdup(item->path)
+                 /* TRANSLATORS: the target button's short name of the home folder. */
+                 : strcmp(item->name, item->path) != 0 ? g_strdup(C_("folder", "Home"))
                                                        : g_path_get_basename(item->path);
     if (item->kind == DMK_TARGET_FOLDER && item->problem) {
-        char *line = g_strdup_printf("%s  (cannot be used)", name);
+        /* TRANSLATORS: the target button's line of a folder; %s is its name. */
+        char *line = g_strdup_printf(_("%s  (cannot be used)"), name);
         g_free(name);
         return line;
     }

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <gio/gunixfdlist.h>
+#include <glib/gi18n.h>
 #include <glib/gstdio.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -52,19 +53,21 @@ static const char *meaning(const char *name)
         const char *name, *words;
     } known[] = {
         {"org.freedesktop.UDisks2.Error.NotAuthorizedDismissed",
-         "the authentication dialog was dismissed"},
-        {"org.freedesktop.UDisks2.Error.NotAuthorized", "polkit did not authorize it"},
-        {"org.freedesktop.UDisks2.Error.NotAuthorizedCanObtain", "polkit did not authorize it"},
+         N_("the authentication dialog was dismissed")},
+        {"org.freedesktop.UDisks2.Error.NotAuthorized", N_("polkit did not authorize it")},
+        {"org.freedesktop.UDisks2.Error.NotAuthorizedCanObtain", N_("polkit did not authorize it")},
         {"org.freedesktop.DBus.Error.ServiceUnknown",
-         "UDisks2 is not on the system bus (raw devices otherwise need root or the disk group)"},
+         N_("UDisks2 is not on the system bus (raw devices otherwise need root or the disk "
+            "group)")},
         {"org.freedesktop.DBus.Error.NameHasNoOwner",
-         "UDisks2 is not on the system bus (raw devices otherwise need root or the disk group)"},
-        {"org.freedesktop.DBus.Error.UnknownMethod", "this UDisks2 does not offer the method"},
-        {"org.freedesktop.DBus.Error.NoReply", "UDisks2 did not answer"},
+         N_("UDisks2 is not on the system bus (raw devices otherwise need root or the disk "
+            "group)")},
+        {"org.freedesktop.DBus.Error.UnknownMethod", N_("this UDisks2 does not offer the method")},
+        {"org.freedesktop.DBus.Error.NoReply", N_("UDisks2 did not answer")},
     };
     for (size_t i = 0; name && i < G_N_ELEMENTS(known); i++)
         if (g_strcmp0(name, known[i].name) == 0)
-            return known[i].words;
+            return _(known[i].words);
     return NULL;
 }
 
@@ -82,11 +85,38 @@ static void fail(GTask *task, GError *e, const char *why)
     g_dbus_error_strip_remote_error(e);
     const char *words = why ? why : meaning(name);
     char *detail = name ? g_strdup_printf("%s: %s", name, e->message) : g_strdup(e->message);
-    g_task_return_new_error(task, e->domain, e->code,
-                            "opening the device %s for %s through UDisks2 (Block.%s) failed: %s%s"
-                            "%s%s",
-                            a->device, a->writable ? "writing" : "reading", method(a),
-                            words ? words : "", words ? " (" : "", detail, words ? ")" : "");
+    if (words && a->writable)
+        g_task_return_new_error(
+            task, e->domain, e->code,
+            /* TRANSLATORS: %1$s is a device (/dev/sdb), %2$s UDisks2's method
+             * (OpenDevice), %3$s what went wrong, %4$s the D-Bus error as it came. */
+            _("opening the device %1$s for writing through UDisks2 (Block.%2$s) "
+              "failed: %3$s (%4$s)"),
+            a->device, method(a), words, detail);
+    else if (words)
+        g_task_return_new_error(
+            task, e->domain, e->code,
+            /* TRANSLATORS: %1$s is a device (/dev/sdb), %2$s UDisks2's method
+             * (OpenForBenchmark), %3$s what went wrong, %4$s the D-Bus error as it came. */
+            _("opening the device %1$s for reading through UDisks2 (Block.%2$s) "
+              "failed: %3$s (%4$s)"),
+            a->device, method(a), words, detail);
+    else if (a->writable)
+        g_task_return_new_error(
+            task, e->domain, e->code,
+            /* TRANSLATORS: %1$s is a device (/dev/sdb), %2$s UDisks2's method
+             * (OpenDevice), %3$s the D-Bus error as it came. */
+            _("opening the device %1$s for writing through UDisks2 (Block.%2$s) "
+              "failed: %3$s"),
+            a->device, method(a), detail);
+    else
+        g_task_return_new_error(
+            task, e->domain, e->code,
+            /* TRANSLATORS: %1$s is a device (/dev/sdb), %2$s UDisks2's method
+             * (OpenForBenchmark), %3$s the D-Bus error as it came. */
+            _("opening the device %1$s for reading through UDisks2 (Block.%2$s) "
+              "failed: %3$s"),
+            a->device, method(a), detail);
     g_free(detail);
     g_free(name);
     g_error_free(e);
@@ -106,7 +136,7 @@ static void on_opened(GObject *source, GAsyncResult *res, gpointer data)
         g_variant_get(v, "(h)", &index);
         fd = fds ? g_unix_fd_list_get(fds, index, &e) : -1;
         if (fd < 0 && !e)
-            e = g_error_new_literal(G_IO_ERROR, G_IO_ERROR_FAILED, "no descriptor came with it");
+            e = g_error_new_literal(G_IO_ERROR, G_IO_ERROR_FAILED, _("no descriptor came with it"));
         g_variant_unref(v);
     }
     g_clear_object(&fds);
@@ -176,9 +206,10 @@ static void on_objects(GObject *source, GAsyncResult *res, gpointer data)
     g_variant_unref(objects);
     g_variant_unref(v);
     if (!path) {
-        e = g_error_new(G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "UDisks2 lists no block device %u:%u",
+        /* TRANSLATORS: %u:%u is a device's major and minor number (8:16). */
+        e = g_error_new(G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _("UDisks2 lists no block device %u:%u"),
                         major(a->rdev), minor(a->rdev));
-        fail(task, e, "UDisks2 does not know the device");
+        fail(task, e, _("UDisks2 does not know the device"));
         return;
     }
     call_open(task, path);
@@ -193,7 +224,7 @@ static void on_bus(GObject *source, GAsyncResult *res, gpointer data)
     GError *e = NULL;
     a->bus = g_bus_get_finish(res, &e);
     if (!a->bus) {
-        fail(task, e, "the system bus cannot be reached");
+        fail(task, e, _("the system bus cannot be reached"));
         return;
     }
     g_dbus_connection_call(a->bus, UDISKS_NAME, UDISKS_PATH, "org.freedesktop.DBus.ObjectManager",
@@ -219,8 +250,8 @@ void dmk_udisks_open_async(const char *device, gboolean writable, GCancellable *
         GError *e = rc != 0
                         ? g_error_new_literal(G_IO_ERROR, g_io_error_from_errno(en), g_strerror(en))
                         : g_error_new_literal(G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                                              "not a block device");
-        fail(task, e, "the device cannot be looked up");
+                                              _("not a block device"));
+        fail(task, e, _("the device cannot be looked up"));
         return;
     }
     a->rdev = st.st_rdev;

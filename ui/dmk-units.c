@@ -7,6 +7,7 @@
 
 #include "dmk-size.h"
 
+/* The labels are units: the same in every language (never translated). */
 static const struct {
     const char *id;
     const char *label;

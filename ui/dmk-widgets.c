@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "dmk-widgets.h"
 
+#include <glib/gi18n.h>
+
 GtkWidget *dmk_empty_state_new(GtkWidget **title, GtkWidget **text)
 {
     GtkWidget *box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6);
@@ -71,13 +73,13 @@ void dmk_start_button_set(GtkWidget *button, gboolean running, gboolean mine, co
                           const char *start_tip)
 {
     gboolean stop = running && mine;
-    gtk_button_set_label(GTK_BUTTON(button), stop ? "Stop" : "Start");
+    gtk_button_set_label(GTK_BUTTON(button), stop ? _("Stop") : _("Start"));
     if (stop)
         gtk_widget_add_css_class(button, "stop");
     else
         gtk_widget_remove_css_class(button, "stop");
     gtk_widget_set_tooltip_text(button, stop      ? stop_tip
-                                        : running ? "Another run is under way"
+                                        : running ? _("Another run is under way")
                                                   : start_tip);
     gtk_widget_set_sensitive(button, !running || mine);
 }

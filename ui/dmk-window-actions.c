@@ -4,6 +4,7 @@
  * GTK 4.8 has no GtkFileDialog). */
 #include "dmk-window-private.h"
 
+#include <glib/gi18n.h>
 #include <string.h>
 
 #include "dmk-compare-view.h"
@@ -63,7 +64,7 @@ static void act_copy(GSimpleAction *a, GVariant *p, gpointer data)
         return;
     gdk_clipboard_set_text(gtk_widget_get_clipboard(GTK_WIDGET(self)), text);
     g_free(text);
-    _dmk_window_set_status(self, "Results copied to the clipboard");
+    _dmk_window_set_status(self, _("Results copied to the clipboard"));
 }
 
 /* ---- file dialogs ----------------------------------------------------------- */
@@ -83,7 +84,7 @@ static GtkFileChooser *file_dialog(DmkWindow *self, const char *title, GtkFileCh
                                    const char *accept, GCallback cb)
 {
     GtkFileChooserNative *d =
-        gtk_file_chooser_native_new(title, GTK_WINDOW(self), action, accept, "_Cancel");
+        gtk_file_chooser_native_new(title, GTK_WINDOW(self), action, accept, _("_Cancel"));
     gtk_native_dialog_set_modal(GTK_NATIVE_DIALOG(d), TRUE);
     g_signal_connect(d, "response", cb, g_object_ref(self));
     return GTK_FILE_CHOOSER(d);
@@ -105,13 +106,25 @@ static char *response_path(GtkNativeDialog *dialog, int response)
     return path;
 }
 
-static void set_status_path(DmkWindow *self, const char *what, const char *path)
+/* "Results saved to NAME": saved true, else "Chart exported to NAME". */
+static void set_status_path(DmkWindow *self, gboolean saved, const char *path)
 {
     char *name = g_filename_display_name(path);
-    char *status = g_strdup_printf("%s %s", what, name);
+    /* TRANSLATORS: the status line; %s is a file's name. */
+    char *status = saved ? g_strdup_printf(_("Results saved to %s"), name)
+                         /* TRANSLATORS: the status line; %s is a file's name. */
+                         : g_strdup_printf(_("Chart exported to %s"), name);
     _dmk_window_set_status(self, status);
     g_free(status);
     g_free(name);
+}
+
+/* The paragraph a question ends with when the backend writes nothing. */
+static char *pretend_text(const char *backend)
+{
+    /* TRANSLATORS: %s is a backend's name (null); it is not translated. */
+    return g_strdup_printf(_("\n\nThe %s backend is chosen: it only pretends, and writes nothing."),
+                           backend);
 }
 
 /* ---- save / export CSV ------------------------------------------------------- */
@@ -122,10 +135,10 @@ static void on_save_response(GtkNativeDialog *dialog, int response, gpointer dat
     char *path = response_path(dialog, response);
     GError *error = NULL;
     if (path && !dmk_window_save_result(self, path, &error)) {
-        _dmk_window_show_problem(self, "The results could not be saved", error->message);
+        _dmk_window_show_problem(self, _("The results could not be saved"), error->message);
         g_error_free(error);
     } else if (path) {
-        set_status_path(self, "Results saved to", path);
+        set_status_path(self, TRUE, path);
     }
     g_free(path);
     g_object_unref(dialog);
@@ -166,13 +179,13 @@ static void act_save(GSimpleAction *a, GVariant *p, gpointer data)
     }
     if (!_dmk_window_current_saved(self))
         return;
-    GtkFileChooser *d = file_dialog(self, "Save Results", GTK_FILE_CHOOSER_ACTION_SAVE, "_Save",
-                                    G_CALLBACK(on_save_response));
-    add_filter(d, "CSV results (*.csv)", "*.csv");
-    add_filter(d, "JSON results (*.json)", "*.json");
+    GtkFileChooser *d = file_dialog(self, _("Save Results"), GTK_FILE_CHOOSER_ACTION_SAVE,
+                                    _("_Save"), G_CALLBACK(on_save_response));
+    add_filter(d, _("CSV results (*.csv)"), "*.csv");
+    add_filter(d, _("JSON results (*.json)"), "*.json");
 #ifdef DMK_HAVE_XLSX
     /* An export for spreadsheets: numbers typed, so any locale reads them. */
-    add_filter(d, "Spreadsheet (*.xlsx)", "*.xlsx");
+    add_filter(d, _("Spreadsheet (*.xlsx)"), "*.xlsx");
 #endif
     suggest_name(d, _dmk_window_current_saved(self));
     show_dialog(d);
@@ -205,11 +218,11 @@ static void act_open(GSimpleAction *a, GVariant *p, gpointer data)
     DmkWindow *self = data;
     (void)a;
     (void)p;
-    GtkFileChooser *d = file_dialog(self, "Open Results", GTK_FILE_CHOOSER_ACTION_OPEN, "_Open",
-                                    G_CALLBACK(on_open_response));
+    GtkFileChooser *d = file_dialog(self, _("Open Results"), GTK_FILE_CHOOSER_ACTION_OPEN,
+                                    _("_Open"), G_CALLBACK(on_open_response));
     gtk_file_chooser_set_select_multiple(d, TRUE);
-    add_filter(d, "Drivemark results (*.csv)", "*.csv");
-    add_filter(d, "All files", "*");
+    add_filter(d, _("Drivemark results (*.csv)"), "*.csv");
+    add_filter(d, _("All files"), "*");
     show_dialog(d);
 }
 
@@ -272,7 +285,7 @@ static gboolean export_plot(DmkWindow *self, GtkWidget *chart, const char *path,
     const DmkPlot *plot = chart ? dmk_plot_area_get_plot(chart) : NULL;
     if (!plot) {
         g_set_error(error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
-                    "there is no chart to export on this tab: open or compare results first");
+                    _("there is no chart to export on this tab: open or compare results first"));
         return FALSE;
     }
     return dmk_plot_export(plot, path, scale, error);
@@ -296,10 +309,10 @@ static void on_export_chart_response(GtkNativeDialog *dialog, int response, gpoi
     const char *scale = gtk_file_chooser_get_choice(GTK_FILE_CHOOSER(dialog), "scale");
     GError *error = NULL;
     if (path && !export_plot(self, chart, path, scale && strcmp(scale, "2") == 0 ? 2 : 1, &error)) {
-        _dmk_window_show_problem(self, "The chart could not be exported", error->message);
+        _dmk_window_show_problem(self, _("The chart could not be exported"), error->message);
         g_error_free(error);
     } else if (path) {
-        set_status_path(self, "Chart exported to", path);
+        set_status_path(self, FALSE, path);
     }
     g_free(path);
     g_object_unref(dialog);
@@ -313,10 +326,12 @@ static void add_scale_choice(GtkFileChooser *d, GtkWidget *chart)
     int w = DMK_PLOT_EXPORT_WIDTH, h = DMK_PLOT_EXPORT_HEIGHT;
     if (DMK_IS_LAB_VIEW(chart))
         dmk_lab_view_export_size(DMK_LAB_VIEW(chart), &w, &h);
-    char *one = g_strdup_printf("1\u00d7 (%d \u00d7 %d px)", w, h);
-    char *two = g_strdup_printf("2\u00d7 (%d \u00d7 %d px, for HiDPI and print)", 2 * w, 2 * h);
+    /* TRANSLATORS: a choice of the Export Chart dialog: the picture's width and height. */
+    char *one = g_strdup_printf(_("1\u00d7 (%d \u00d7 %d px)"), w, h);
+    /* TRANSLATORS: a choice of the Export Chart dialog: the picture's width and height. */
+    char *two = g_strdup_printf(_("2\u00d7 (%d \u00d7 %d px, for HiDPI and print)"), 2 * w, 2 * h);
     const char *labels[] = {one, two, NULL};
-    gtk_file_chooser_add_choice(d, "scale", "PNG size", (const char **)ids, labels);
+    gtk_file_chooser_add_choice(d, "scale", _("PNG size"), (const char **)ids, labels);
     gtk_file_chooser_set_choice(d, "scale", "1");
     g_free(one);
     g_free(two);
@@ -330,13 +345,13 @@ static void act_export_chart(GSimpleAction *a, GVariant *p, gpointer data)
     GtkWidget *chart = _dmk_window_current_chart(self);
     if (!chart)
         return;
-    GtkFileChooser *d = file_dialog(self, "Export Chart", GTK_FILE_CHOOSER_ACTION_SAVE, "_Export",
-                                    G_CALLBACK(on_export_chart_response));
+    GtkFileChooser *d = file_dialog(self, _("Export Chart"), GTK_FILE_CHOOSER_ACTION_SAVE,
+                                    _("_Export"), G_CALLBACK(on_export_chart_response));
     /* The chart of the tab the user was on, even if a sweep ends meanwhile. */
     g_object_set_data_full(G_OBJECT(d), "dmk-chart", g_object_ref(chart), g_object_unref);
-    add_filter(d, "PNG image (*.png)", "*.png");
-    add_filter(d, "SVG drawing (*.svg)", "*.svg");
-    add_filter(d, "PDF document (*.pdf)", "*.pdf");
+    add_filter(d, _("PNG image (*.png)"), "*.png");
+    add_filter(d, _("SVG drawing (*.svg)"), "*.svg");
+    add_filter(d, _("PDF document (*.pdf)"), "*.pdf");
     add_scale_choice(d, chart);
     gtk_file_chooser_set_current_name(d, "drivemark-chart.png");
     show_dialog(d);
@@ -420,7 +435,7 @@ static void act_close_tab(GSimpleAction *a, GVariant *p, gpointer data)
     if (page)
         _dmk_window_close_tab_asking(self, page);
     else if (!dmk_window_is_running(self)) /* the status line is the run's meanwhile */
-        _dmk_window_set_status(self, "Ctrl+W closes a result tab; Ctrl+Q quits");
+        _dmk_window_set_status(self, _("Ctrl+W closes a result tab; Ctrl+Q quits"));
 }
 
 /* ---- choose a folder ---------------------------------------------------- */
@@ -442,9 +457,9 @@ static void on_folder_response(GtkNativeDialog *dialog, int response, gpointer d
 
 void _dmk_window_choose_target(DmkWindow *self)
 {
-    GtkFileChooserNative *d =
-        gtk_file_chooser_native_new("Choose a Folder to Benchmark", GTK_WINDOW(self),
-                                    GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER, "_Select", "_Cancel");
+    GtkFileChooserNative *d = gtk_file_chooser_native_new(
+        _("Choose a Folder to Benchmark"), GTK_WINDOW(self), GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
+        _("_Select"), _("_Cancel"));
     const char *current = _dmk_window_target_path(self);
     if (current) {
         GFile *folder = g_file_new_for_path(current);
@@ -502,6 +517,7 @@ static void act_lab_field(GSimpleAction *a, GVariant *p, gpointer data)
     (void)a;
     g_variant_get(p, "(&s&s)", &name, &text);
     if (!dmk_lab_page_type_field(self->lab_page, name, text))
+        /* Scripts' diagnostic (win.lab-field is for tests): English. */
         g_printerr("drivemark: the Lab test chosen has no field '%s'\n", name);
 }
 
@@ -543,31 +559,48 @@ static char *fill_question(const DmkRunSpec *spec, const DmkBackend *be, char **
     if (bytes)
         dmk_format_size(bytes >= 1ULL << 30 ? bytes >> 30 << 30 : bytes >> 20 << 20, amount,
                         sizeof amount);
-    else
-        g_strlcpy(amount, "all its free space", sizeof amount);
     char *fs = known ? g_strdup_printf(
-                           " (%s on %s, %s free)", vol.fs_type, vol.device,
+                           /* TRANSLATORS: after a folder in the full-span write's question:
+                            * its file system, its device and its free space. */
+                           _(" (%s on %s, %s free)"), vol.fs_type, vol.device,
                            dmk_format_size(vol.free_bytes >> 20 << 20, free_text, sizeof free_text))
                      : g_strdup("");
-    char margin_text[32];
-    char *margin =
+    char margin[32];
+    dmk_format_size(spec->free_margin, margin, sizeof margin);
+    char *pretend = be && be->in_memory ? pretend_text(be->name) : g_strdup("");
+    char *fills =
         spec->size
-            ? g_strdup("")
-            : g_strdup_printf(", all its free space but %s",
-                              dmk_format_size(spec->free_margin, margin_text, sizeof margin_text));
-    char *pretend = be && be->in_memory
-                        ? g_strdup_printf("\n\nThe %s backend is chosen: it only pretends, and "
-                                          "writes nothing.",
-                                          be->name)
-                        : g_strdup("");
-    *detail = g_strdup_printf(
-        "The full-span write fills %s%s with %s%s; the file is removed afterwards. Writing a "
-        "whole drive takes a while, and it counts against the drive's rated endurance.%s",
-        where, fs, amount, margin, pretend);
+            /* TRANSLATORS: %1$s is a folder, %2$s its file system (" (ext4 on
+             * /dev/sda1, 80 GiB free)") or nothing, %3$s a size (78 GiB). */
+            ? g_strdup_printf(_("The full-span write fills %1$s%2$s with %3$s; the file is removed "
+                                "afterwards. Writing a whole drive takes a while, and it counts "
+                                "against the drive's rated endurance."),
+                              where, fs, amount)
+            : bytes
+                  /* TRANSLATORS: %1$s is a folder, %2$s its file system (" (ext4 on
+                   * /dev/sda1, 80 GiB free)") or nothing, %3$s a size (78 GiB), %4$s
+                   * the free space left (2 GiB). */
+                  ? g_strdup_printf(
+                        _("The full-span write fills %1$s%2$s with %3$s, all its free space "
+                          "but %4$s; the file is removed afterwards. Writing a whole drive "
+                          "takes a while, and it counts against the drive's rated "
+                          "endurance."),
+                        where, fs, amount, margin)
+                  /* TRANSLATORS: %1$s is a folder, %2$s its file system (" (ext4 on
+                   * /dev/sda1, 80 GiB free)") or nothing, %3$s the free space left (2 GiB). */
+                  : g_strdup_printf(
+                        _("The full-span write fills %1$s%2$s with all its free space but "
+                          "%3$s; the file is removed afterwards. Writing a whole drive takes "
+                          "a while, and it counts against the drive's rated endurance."),
+                        where, fs, margin);
+    *detail = g_strconcat(fills, pretend, NULL);
+    g_free(fills);
     g_free(pretend);
     g_free(fs);
-    g_free(margin);
-    return g_strdup_printf("Fill %s with %s?", where, amount);
+    /* TRANSLATORS: the full-span write's question: a folder, a size (78 GiB). */
+    return bytes ? g_strdup_printf(_("Fill %s with %s?"), where, amount)
+                 /* TRANSLATORS: the full-span write's question; %s is a folder. */
+                 : g_strdup_printf(_("Fill %s with all its free space?"), where);
 }
 
 static void on_confirm_response(GtkDialog *dialog, int response, gpointer data)
@@ -590,7 +623,7 @@ void _dmk_window_confirm_fullspan(DmkWindow *self, const DmkRunSpec *spec)
         gtk_message_dialog_new(GTK_WINDOW(self), GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
                                GTK_MESSAGE_WARNING, GTK_BUTTONS_NONE, "%s", question);
     gtk_message_dialog_format_secondary_text(GTK_MESSAGE_DIALOG(d), "%s", detail);
-    gtk_dialog_add_buttons(GTK_DIALOG(d), "_Cancel", GTK_RESPONSE_CANCEL, "_Fill the Drive",
+    gtk_dialog_add_buttons(GTK_DIALOG(d), _("_Cancel"), GTK_RESPONSE_CANCEL, _("_Fill the Drive"),
                            GTK_RESPONSE_ACCEPT, NULL);
     gtk_widget_add_css_class(gtk_dialog_get_widget_for_response(GTK_DIALOG(d), GTK_RESPONSE_ACCEPT),
                              "destructive-action");
@@ -751,7 +784,7 @@ static gboolean save_results(DmkWindow *self, GPtrArray *results, const char *di
             _dmk_window_saved_renamed(self, saved);
             _dmk_window_add_recent(self, path);
         } else {
-            _dmk_window_show_problem(self, "The results could not be saved", error->message);
+            _dmk_window_show_problem(self, _("The results could not be saved"), error->message);
             g_error_free(error);
         }
         g_free(path);
@@ -759,8 +792,10 @@ static gboolean save_results(DmkWindow *self, GPtrArray *results, const char *di
             return FALSE;
     }
     char *where = g_filename_display_name(dir);
-    char *status = g_strdup_printf("Saved %u result%s to %s", results->len,
-                                   results->len == 1 ? "" : "s", where);
+    char *status = g_strdup_printf(
+        /* TRANSLATORS: the status line; %2$s is a folder. */
+        ngettext("Saved %1$u result to %2$s", "Saved %1$u results to %2$s", results->len),
+        results->len, where);
     _dmk_window_set_status(self, status);
     g_free(status);
     g_free(where);
@@ -787,7 +822,7 @@ static void save_ticked(DmkWindow *self, const char *dir)
 {
     GPtrArray *ticked = dmk_compare_view_picked(self->compare_view);
     if (ticked->len == 0)
-        _dmk_window_set_status(self, "No result is ticked: tick the results to save");
+        _dmk_window_set_status(self, _("No result is ticked: tick the results to save"));
     else
         save_results(self, ticked, dir);
     g_ptr_array_unref(ticked);
@@ -810,12 +845,13 @@ static void ask_ticked_folder(DmkWindow *self)
     guint n = ticked->len;
     g_ptr_array_unref(ticked);
     if (n == 0) {
-        _dmk_window_set_status(self, "No result is ticked: tick the results to save");
+        _dmk_window_set_status(self, _("No result is ticked: tick the results to save"));
         return;
     }
-    char *title =
-        g_strdup_printf("Choose a Folder for the %u Ticked Result%s", n, n == 1 ? "" : "s");
-    GtkFileChooser *d = file_dialog(self, title, GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER, "_Save",
+    char *title = g_strdup_printf(ngettext("Choose a Folder for the %u Ticked Result",
+                                           "Choose a Folder for the %u Ticked Results", n),
+                                  n);
+    GtkFileChooser *d = file_dialog(self, title, GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER, _("_Save"),
                                     G_CALLBACK(on_ticked_folder_response));
     g_free(title);
     show_dialog(d);
@@ -853,38 +889,56 @@ static void on_save_folder_response(GtkNativeDialog *dialog, int response, gpoin
  * for each of many would be a chore at the moment of quitting. */
 static void choose_save_folder(DmkWindow *self)
 {
-    GtkFileChooser *d =
-        file_dialog(self, "Choose a Folder for the Results", GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
-                    "_Save", G_CALLBACK(on_save_folder_response));
+    GtkFileChooser *d = file_dialog(self, _("Choose a Folder for the Results"),
+                                    GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER, _("_Save"),
+                                    G_CALLBACK(on_save_folder_response));
     show_dialog(d);
 }
 
 /* ---- the quit question ----------------------------------------------------- */
 
-/* "Run 14:05", "Run 14:05 and QD sweep 14:10", "A, B, C, D and 3 more". */
+/* "Run 14:05", "Run 14:05 and QD sweep 14:10", "A, B, C, D and 3 more":
+ * each step a whole phrase of the language's own. */
 static char *titles_text(DmkWindow *self, GPtrArray *pages)
 {
     const guint most = 4;
     guint shown = pages->len > most + 1 ? most : pages->len;
-    GString *s = g_string_new(NULL);
-    for (guint i = 0; i < shown; i++) {
+    char *s = g_strdup(_dmk_window_page_title(self, g_ptr_array_index(pages, 0)));
+    for (guint i = 1; i < shown; i++) {
+        const char *next = _dmk_window_page_title(self, g_ptr_array_index(pages, i));
         gboolean last = i + 1 == shown && shown == pages->len;
-        g_string_append(s, i == 0 ? "" : last ? " and " : ", ");
-        g_string_append(s, _dmk_window_page_title(self, g_ptr_array_index(pages, i)));
+        /* TRANSLATORS: joins the last two names of a list (of result tabs). */
+        char *longer = last ? g_strdup_printf(_("%1$s and %2$s"), s, next)
+                            /* TRANSLATORS: joins a name to a list (of result tabs). */
+                            : g_strdup_printf(_("%1$s, %2$s"), s, next);
+        g_free(s);
+        s = longer;
     }
-    if (shown < pages->len)
-        g_string_append_printf(s, " and %u more", pages->len - shown);
-    return g_string_free(s, FALSE);
+    if (shown < pages->len) {
+        guint more = pages->len - shown;
+        char *longer = g_strdup_printf(
+            /* TRANSLATORS: the end of a list of result tabs: the names, then how many more. */
+            ngettext("%1$s and %2$u more", "%1$s and %2$u more", more), s, more);
+        g_free(s);
+        s = longer;
+    }
+    return s;
 }
 
-/* What runs, by the page that started it. */
-static const char *run_kind(DmkWindow *self)
+/* "A sweep is running on DIR.", by the page that started the run. */
+static char *running_text(DmkWindow *self, const char *where)
 {
     if (self->run.owner == &_dmk_window_sweep_owner)
-        return "sweep";
+        /* TRANSLATORS: the quit question; %s is a folder or a device. */
+        return g_strdup_printf(_("A sweep is running on %s."), where);
     if (self->run.owner == &_dmk_window_lab_owner)
-        return "lab test";
-    return self->run.owner ? "benchmark" : "test";
+        /* TRANSLATORS: the quit question; %s is a folder or a device. */
+        return g_strdup_printf(_("A lab test is running on %s."), where);
+    if (self->run.owner)
+        /* TRANSLATORS: the quit question; %s is a folder or a device. */
+        return g_strdup_printf(_("A benchmark is running on %s."), where);
+    /* TRANSLATORS: the quit question; %s is a folder or a device. */
+    return g_strdup_printf(_("A test is running on %s."), where);
 }
 
 static GtkWidget *run_question(DmkWindow *self, GPtrArray *pages)
@@ -893,21 +947,26 @@ static GtkWidget *run_question(DmkWindow *self, GPtrArray *pages)
     char *where = g_filename_display_name(dir ? dir : "?");
     char *names = pages->len ? titles_text(self, pages) : NULL;
     char *also =
-        names ? g_strdup_printf("\n\nNot saved either, and lost too: %s.", names) : g_strdup("");
+        names ? g_strdup_printf(
+                    /* TRANSLATORS: the quit question's last paragraph; %s lists result tabs. */
+                    _("\n\nNot saved either, and lost too: %s."), names)
+              : g_strdup("");
+    char *running = running_text(self, where);
     /* A device has no test file: nothing is left on it either way. */
-    char *detail = g_strdup_printf(
-        "A %s is running on %s. Quitting stops it first and %s; what it measured so far is "
-        "not kept.%s",
-        run_kind(self), where,
-        _dmk_window_target_is_device(self) ? "leaves nothing on the device"
-                                           : "removes its test file",
-        also);
-    GtkWidget *d = question_new(self, GTK_MESSAGE_WARNING, "Stop the test and quit?", detail);
-    add_button(d, "_Cancel", GTK_RESPONSE_CANCEL, NULL);
-    add_button(d, "_Stop and Quit", DMK_RESPONSE_GO, "destructive-action");
+    const char *stops =
+        _dmk_window_target_is_device(self)
+            ? _("Quitting stops it first and leaves nothing on the device; what it measured so "
+                "far is not kept.")
+            : _("Quitting stops it first and removes its test file; what it measured so far is "
+                "not kept.");
+    char *detail = g_strdup_printf("%s %s%s", running, stops, also);
+    GtkWidget *d = question_new(self, GTK_MESSAGE_WARNING, _("Stop the test and quit?"), detail);
+    add_button(d, _("_Cancel"), GTK_RESPONSE_CANCEL, NULL);
+    add_button(d, _("_Stop and Quit"), DMK_RESPONSE_GO, "destructive-action");
     gtk_dialog_set_default_response(GTK_DIALOG(d), GTK_RESPONSE_CANCEL);
     g_object_set_data(G_OBJECT(d), "dmk-run", GINT_TO_POINTER(1));
     g_free(detail);
+    g_free(running);
     g_free(also);
     g_free(names);
     g_free(where);
@@ -919,16 +978,20 @@ static GtkWidget *unsaved_question(DmkWindow *self, GPtrArray *pages)
 {
     guint n = pages->len;
     char *names = titles_text(self, pages);
-    char *text = n == 1 ? g_strdup("Quit without saving 1 result?")
-                        : g_strdup_printf("Quit without saving %u results?", n);
-    char *detail = g_strdup_printf("%s %s never saved: %s lost if you quit now. Save writes %s as "
-                                   "CSV to a folder you choose, then quits.",
-                                   names, n == 1 ? "was" : "were", n == 1 ? "it is" : "they are",
-                                   n == 1 ? "it" : "each");
+    char *text = g_strdup_printf(
+        ngettext("Quit without saving %u result?", "Quit without saving %u results?", n), n);
+    /* TRANSLATORS: %s is a list of result tabs ("Run 14:05 and QD sweep 14:10"). */
+    char *detail = g_strdup_printf(ngettext("%s was never saved: it is lost if you quit now. Save "
+                                            "writes it as CSV to a folder you choose, then quits.",
+                                            "%s were never saved: they are lost if you quit now. "
+                                            "Save writes each as CSV to a folder you choose, then "
+                                            "quits.",
+                                            n),
+                                   names);
     GtkWidget *d = question_new(self, GTK_MESSAGE_QUESTION, text, detail);
-    add_button(d, "_Cancel", GTK_RESPONSE_CANCEL, NULL);
-    add_button(d, "_Discard", DMK_RESPONSE_DISCARD, "destructive-action");
-    add_button(d, "_Save\u2026", DMK_RESPONSE_SAVE, "suggested-action");
+    add_button(d, _("_Cancel"), GTK_RESPONSE_CANCEL, NULL);
+    add_button(d, _("_Discard"), DMK_RESPONSE_DISCARD, "destructive-action");
+    add_button(d, _("_Save\u2026"), DMK_RESPONSE_SAVE, "suggested-action");
     gtk_dialog_set_default_response(GTK_DIALOG(d), DMK_RESPONSE_SAVE);
     g_free(detail);
     g_free(text);
@@ -1013,11 +1076,11 @@ static void on_tab_save_response(GtkNativeDialog *dialog, int response, gpointer
     GError *error = NULL;
     DmkSaved *saved = _dmk_window_page_saved(page);
     if (path && saved && !dmk_saved_write(saved, path, &error)) {
-        _dmk_window_show_problem(self, "The results could not be saved", error->message);
+        _dmk_window_show_problem(self, _("The results could not be saved"), error->message);
         g_error_free(error);
     } else if (path && saved) {
         _dmk_window_add_recent(self, path);
-        set_status_path(self, "Results saved to", path);
+        set_status_path(self, TRUE, path);
         close_if_there(self, page);
     }
     g_free(path);
@@ -1036,10 +1099,10 @@ static void save_tab_then_close(DmkWindow *self, GtkWidget *page, const char *di
         g_ptr_array_unref(one);
         return;
     }
-    GtkFileChooser *d = file_dialog(self, "Save Results", GTK_FILE_CHOOSER_ACTION_SAVE, "_Save",
-                                    G_CALLBACK(on_tab_save_response));
+    GtkFileChooser *d = file_dialog(self, _("Save Results"), GTK_FILE_CHOOSER_ACTION_SAVE,
+                                    _("_Save"), G_CALLBACK(on_tab_save_response));
     g_object_set_data_full(G_OBJECT(d), "dmk-page", g_object_ref(page), g_object_unref);
-    add_filter(d, "CSV results (*.csv)", "*.csv");
+    add_filter(d, _("CSV results (*.csv)"), "*.csv");
     suggest_name(d, _dmk_window_page_saved(page));
     show_dialog(d);
 }
@@ -1072,13 +1135,14 @@ void _dmk_window_close_tab_asking(DmkWindow *self, GtkWidget *page)
         gtk_window_present(GTK_WINDOW(self->quit_question));
         return;
     }
-    char *text = g_strdup_printf("Close %s without saving?", _dmk_window_page_title(self, page));
+    /* TRANSLATORS: %s is a result tab's title ("Run 14:05"). */
+    char *text = g_strdup_printf(_("Close %s without saving?"), _dmk_window_page_title(self, page));
     GtkWidget *d = question_new(
         self, GTK_MESSAGE_QUESTION, text,
-        "This result was never saved: closing its tab loses it. Save writes it as CSV first.");
-    add_button(d, "_Cancel", GTK_RESPONSE_CANCEL, NULL);
-    add_button(d, "_Discard", DMK_RESPONSE_DISCARD, "destructive-action");
-    add_button(d, "_Save\u2026", DMK_RESPONSE_SAVE, "suggested-action");
+        _("This result was never saved: closing its tab loses it. Save writes it as CSV first."));
+    add_button(d, _("_Cancel"), GTK_RESPONSE_CANCEL, NULL);
+    add_button(d, _("_Discard"), DMK_RESPONSE_DISCARD, "destructive-action");
+    add_button(d, _("_Save\u2026"), DMK_RESPONSE_SAVE, "suggested-action");
     gtk_dialog_set_default_response(GTK_DIALOG(d), DMK_RESPONSE_SAVE);
     g_object_set_data_full(G_OBJECT(d), "dmk-page", g_object_ref(page), g_object_unref);
     g_signal_connect(d, "response", G_CALLBACK(on_tab_response), self);
@@ -1129,20 +1193,25 @@ static guint64 certain_bytes(const DmkRunSpec *spec)
     return bytes;
 }
 
-/* "The benchmark", "The QD sweep", "The sustained write". */
+/* "The benchmark", "The QD sweep", "The sustained write": the subject of
+ * big_detail's sentences, a whole phrase. */
 static char *spec_kind(const DmkRunSpec *spec)
 {
     if (spec->sweep[0])
-        return g_strdup(strcmp(spec->sweep, "qd") == 0 ? "The QD sweep" : "The block-size sweep");
+        return g_strdup(strcmp(spec->sweep, "qd") == 0 ? _("The QD sweep")
+                                                       : _("The block-size sweep"));
     if (!spec->lab[0])
-        return g_strdup("The benchmark");
-    char *title = g_strdup(dmk_lab_title(dmk_lab_from_name(spec->lab)));
+        return g_strdup(_("The benchmark"));
+    char *title = g_strdup(_(dmk_lab_title(dmk_lab_from_name(spec->lab))));
     title[0] = g_ascii_tolower(title[0]);
-    char *kind = g_strconcat("The ", title, NULL);
+    /* TRANSLATORS: a big run's question: %s is a Lab test's title, its first
+     * letter made small ("sustained write"); the subject of a sentence. */
+    char *kind = g_strdup_printf(_("The %s"), title);
     g_free(title);
     return kind;
 }
 
+/* The plan leaves the fill out: its time is the drive's. */
 static char *big_detail(const DmkRunSpec *spec, guint64 bytes, const char *length,
                         const DmkBackend *be)
 {
@@ -1151,22 +1220,29 @@ static char *big_detail(const DmkRunSpec *spec, guint64 bytes, const char *lengt
     char *where = g_filename_display_name(spec->dir);
     dmk_format_size(bytes, amount, sizeof amount);
     char *writes =
-        bytes == 0 ? g_strdup_printf("%s runs on %s", kind, where)
-        : spec->device
-            ? g_strdup_printf("%s first writes %s to the device %s, then runs", kind, amount, where)
-            : g_strdup_printf("%s first fills its %s test file in %s, then runs", kind, amount,
-                              where);
-    char *pretend = be && be->in_memory
-                        ? g_strdup_printf("\n\nThe %s backend is chosen: it only pretends, and "
-                                          "writes nothing.",
-                                          be->name)
-                        : g_strdup("");
-    /* The plan leaves the fill out: its time is the drive's. */
-    char *detail = g_strdup_printf(
-        "%s for about %s%s.%s%s%s", writes, length,
-        bytes ? " (its plan; the first write takes as long as the drive needs on top)" : "",
-        spec->device || !bytes ? "" : " The file is removed afterwards.",
-        bytes ? " Long writes count against the drive's rated endurance." : "", pretend);
+        bytes == 0
+            /* TRANSLATORS: %1$s is what runs ("The benchmark"), %2$s a folder or
+             * a device, %3$s a length (2 h 5 min). */
+            ? g_strdup_printf(_("%1$s runs on %2$s for about %3$s."), kind, where, length)
+            : spec->device
+                  /* TRANSLATORS: %1$s is what runs ("The benchmark"), %2$s a size (32 GiB),
+                   * %3$s a device, %4$s a length (2 h 5 min). */
+                  ? g_strdup_printf(
+                        _("%1$s first writes %2$s to the device %3$s, then runs for about "
+                          "%4$s (its plan; the first write takes as long as the drive "
+                          "needs on top). Long writes count against the drive's rated "
+                          "endurance."),
+                        kind, amount, where, length)
+                  /* TRANSLATORS: %1$s is what runs ("The benchmark"), %2$s a size (32 GiB),
+                   * %3$s a folder, %4$s a length (2 h 5 min). */
+                  : g_strdup_printf(
+                        _("%1$s first fills its %2$s test file in %3$s, then runs for about "
+                          "%4$s (its plan; the first write takes as long as the drive "
+                          "needs on top). The file is removed afterwards. Long writes "
+                          "count against the drive's rated endurance."),
+                        kind, amount, where, length);
+    char *pretend = be && be->in_memory ? pretend_text(be->name) : g_strdup("");
+    char *detail = g_strconcat(writes, pretend, NULL);
     g_free(pretend);
     g_free(writes);
     g_free(where);
@@ -1203,13 +1279,14 @@ void _dmk_window_launch_asking(DmkWindow *self, const DmkRunSpec *spec, const Dm
     char *length = dmk_text_length(planned);
     dmk_format_size(bytes, amount, sizeof amount);
     char *text = many && long_run
-                     ? g_strdup_printf("Write %s and run for about %s?", amount, length)
-                 : many ? g_strdup_printf("Write %s?", amount)
-                        : g_strdup_printf("Run for about %s?", length);
+                     /* TRANSLATORS: a big run's question: a size (32 GiB), a length (2 h 5 min). */
+                     ? g_strdup_printf(_("Write %s and run for about %s?"), amount, length)
+                     : many ? g_strdup_printf(_("Write %s?"), amount)
+                            : g_strdup_printf(_("Run for about %s?"), length);
     char *detail = big_detail(spec, bytes, length, be);
     GtkWidget *d = question_new(self, GTK_MESSAGE_WARNING, text, detail);
-    add_button(d, "_Cancel", GTK_RESPONSE_CANCEL, NULL);
-    add_button(d, "_Start", DMK_RESPONSE_GO, "suggested-action");
+    add_button(d, _("_Cancel"), GTK_RESPONSE_CANCEL, NULL);
+    add_button(d, _("_Start"), DMK_RESPONSE_GO, "suggested-action");
     gtk_dialog_set_default_response(GTK_DIALOG(d), GTK_RESPONSE_CANCEL);
     g_object_set_data_full(G_OBJECT(d), "dmk-spec", g_memdup2(spec, sizeof *spec), g_free);
     g_object_set_data_full(G_OBJECT(d), "dmk-start", g_memdup2(start, sizeof *start), g_free);

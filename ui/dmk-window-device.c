@@ -9,6 +9,8 @@
  * checks and guards it as it would its own open. */
 #include "dmk-window-private.h"
 
+#include <glib/gi18n.h>
+
 #include <string.h>
 
 #include "dmk-target-list.h"
@@ -63,22 +65,30 @@ static void on_response(GtkDialog *dialog, int response, gpointer data)
 static GtkWidget *build_dialog(DmkWindow *self, DmkDeviceAsk *ask)
 {
     const char *dev = ask->spec.dir;
-    GtkWidget *d =
-        gtk_message_dialog_new(GTK_WINDOW(self), GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
-                               GTK_MESSAGE_WARNING, GTK_BUTTONS_NONE, "Erase the data on %s?", dev);
-    char *span = ask->spec.size ? g_strdup_printf("the first %llu MiB of %s",
-                                                  (unsigned long long)(ask->spec.size >> 20), dev)
-                                : g_strdup_printf("all of %s", dev);
-    gtk_message_dialog_format_secondary_text(
-        GTK_MESSAGE_DIALOG(d),
-        "The write tests write over %s. Whatever is stored there, files and partitions "
-        "included, is lost for good.\n\nType the device's name, %s, to go ahead.",
-        span, dev);
-    g_free(span);
+    GtkWidget *d = gtk_message_dialog_new(
+        GTK_WINDOW(self), GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+        /* TRANSLATORS: %s is a device (/dev/sdb). */
+        GTK_MESSAGE_WARNING, GTK_BUTTONS_NONE, _("Erase the data on %s?"), dev);
+    if (ask->spec.size)
+        gtk_message_dialog_format_secondary_text(
+            GTK_MESSAGE_DIALOG(d),
+            /* TRANSLATORS: %1$llu is a number of MiB, %2$s a device (/dev/sdb). */
+            _("The write tests write over the first %1$llu MiB of %2$s. Whatever is stored "
+              "there, files and partitions included, is lost for good.\n\nType the device's "
+              "name, %2$s, to go ahead."),
+            (unsigned long long)(ask->spec.size >> 20), dev);
+    else
+        gtk_message_dialog_format_secondary_text(
+            GTK_MESSAGE_DIALOG(d),
+            /* TRANSLATORS: %1$s is a device (/dev/sdb). */
+            _("The write tests write over all of %1$s. Whatever is stored there, files and "
+              "partitions included, is lost for good.\n\nType the device's name, %1$s, to go "
+              "ahead."),
+            dev);
     ask->entry = gtk_entry_new();
     gtk_entry_set_placeholder_text(GTK_ENTRY(ask->entry), dev);
     gtk_accessible_update_property(GTK_ACCESSIBLE(ask->entry), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                   "Device name", -1);
+                                   _("Device name"), -1);
     gtk_widget_set_margin_start(ask->entry, 12);
     gtk_widget_set_margin_end(ask->entry, 12);
     GtkWidget *area = gtk_message_dialog_get_message_area(GTK_MESSAGE_DIALOG(d));
@@ -86,7 +96,7 @@ static GtkWidget *build_dialog(DmkWindow *self, DmkDeviceAsk *ask)
     /* The heading would touch the top edge where the theme adds no room. */
     gtk_widget_set_margin_top(area, 18);
     gtk_widget_set_margin_bottom(area, 6);
-    gtk_dialog_add_buttons(GTK_DIALOG(d), "_Cancel", GTK_RESPONSE_CANCEL, "_Erase and Run",
+    gtk_dialog_add_buttons(GTK_DIALOG(d), _("_Cancel"), GTK_RESPONSE_CANCEL, _("_Erase and Run"),
                            GTK_RESPONSE_ACCEPT, NULL);
     ask->accept = gtk_dialog_get_widget_for_response(GTK_DIALOG(d), GTK_RESPONSE_ACCEPT);
     gtk_widget_add_css_class(ask->accept, "destructive-action");
@@ -149,8 +159,8 @@ static void on_udisks(GObject *source, GAsyncResult *res, gpointer data)
             fd = -1; /* the run's now */
     } else if (!gone) {
         /* As a run refused by the engine would end: said, and over. */
-        _dmk_window_set_status(self, "Failed: the device cannot be opened");
-        _dmk_window_show_problem(self, "The device cannot be opened", e->message);
+        _dmk_window_set_status(self, _("Failed: the device cannot be opened"));
+        _dmk_window_show_problem(self, _("The device cannot be opened"), e->message);
         _dmk_window_emit_run_finished(self, DMK_E_PERM);
     }
     if (fd >= 0)
@@ -174,7 +184,8 @@ gboolean _dmk_window_device_via_udisks(DmkWindow *self, const DmkRunSpec *spec,
     ask->spec = *spec;
     ask->start = *start;
     self->udisks_wait = g_cancellable_new();
-    char *status = g_strdup_printf("Asking for permission to open %s\u2026", spec->dir);
+    /* TRANSLATORS: the status line; %s is a device (/dev/sdb). */
+    char *status = g_strdup_printf(_("Asking for permission to open %s\u2026"), spec->dir);
     _dmk_window_set_status(self, status);
     g_free(status);
     dmk_udisks_open_async(spec->dir, writes, self->udisks_wait, on_udisks, ask);

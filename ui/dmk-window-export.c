@@ -6,6 +6,7 @@
 #include "dmk-window-private.h"
 
 #include <errno.h>
+#include <glib/gi18n.h>
 #include <string.h>
 
 #include "dmk-lab-view.h"
@@ -57,7 +58,7 @@ gboolean dmk_window_save_text(DmkWindow *self, const char *path, GError **error)
 {
     char *text = _dmk_window_shown_text(self);
     if (!text) {
-        g_set_error(error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "there are no results to save yet");
+        g_set_error(error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _("there are no results to save yet"));
         return FALSE;
     }
     TextJob job = {text, path};
@@ -86,7 +87,9 @@ static char *context_line(DmkWindow *self)
         dmk_result_area(r, area, sizeof area);
         if (r->target.path[0] && !r->target.is_device) {
             size_t n = strlen(area);
-            g_snprintf(area + n, sizeof area - n, " in %s", r->target.path);
+            /* TRANSLATORS: after the run's test area in a saved image's context
+             * line ("1 GiB test file"); %s is a folder. */
+            g_snprintf(area + n, sizeof area - n, _(" in %s"), r->target.path);
         }
         comment = r->comment;
     } else {
@@ -97,7 +100,8 @@ static char *context_line(DmkWindow *self)
         g_date_time_unref(now);
         dmk_format_size(g_settings_get_uint64(self->settings, "test-size"), size, sizeof size);
         const char *dir = _dmk_window_target_path(self);
-        g_snprintf(area, sizeof area, "%s test file in %s", size, dir ? dir : "?");
+        /* TRANSLATORS: a saved image's context line: a size (1 GiB), a folder. */
+        g_snprintf(area, sizeof area, _("%s test file in %s"), size, dir ? dir : "?");
         comment = gtk_editable_get_text(GTK_EDITABLE(self->comment_entry));
     }
     GString *s = g_string_new("Drivemark " DMK_VERSION);
@@ -155,7 +159,7 @@ gboolean dmk_window_save_image(DmkWindow *self, const char *path, GError **error
     int scale = gtk_widget_get_scale_factor(GTK_WIDGET(self));
     if (!renderer || w <= 2 * IMAGE_PAD || h <= 0) {
         g_set_error(error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED,
-                    "the window is not shown yet, so there is no picture of it to save");
+                    _("the window is not shown yet, so there is no picture of it to save"));
         return FALSE;
     }
     int total_h = h;
@@ -171,20 +175,23 @@ static void on_save_response(GtkNativeDialog *dialog, int response, gpointer dat
 {
     DmkWindow *self = data;
     SaveFn save = (SaveFn)g_object_get_data(G_OBJECT(dialog), "dmk-save");
-    const char *what = g_object_get_data(G_OBJECT(dialog), "dmk-what");
+    gboolean image = g_object_get_data(G_OBJECT(dialog), "dmk-image") != NULL;
     GFile *file = response == GTK_RESPONSE_ACCEPT
                       ? gtk_file_chooser_get_file(GTK_FILE_CHOOSER(dialog))
                       : NULL;
     char *path = file ? g_file_get_path(file) : NULL;
     GError *error = NULL;
     if (path && !save(self, path, &error)) {
-        char *heading = g_strdup_printf("The %s could not be saved", what);
-        _dmk_window_show_problem(self, heading, error->message);
-        g_free(heading);
+        _dmk_window_show_problem(
+            self, image ? _("The image could not be saved") : _("The text could not be saved"),
+            error->message);
         g_error_free(error);
     } else if (path) {
         char *name = g_filename_display_name(path);
-        char *status = g_strdup_printf("Saved the %s to %s", what, name);
+        /* TRANSLATORS: the status line; %s is a file's name. */
+        char *status = image ? g_strdup_printf(_("Saved the image to %s"), name)
+                             /* TRANSLATORS: the status line; %s is a file's name. */
+                             : g_strdup_printf(_("Saved the text to %s"), name);
         _dmk_window_set_status(self, status);
         g_free(status);
         g_free(name);
@@ -195,11 +202,11 @@ static void on_save_response(GtkNativeDialog *dialog, int response, gpointer dat
     g_object_unref(self);
 }
 
-static void ask_path(DmkWindow *self, const char *title, const char *what, const char *filter_name,
+static void ask_path(DmkWindow *self, const char *title, gboolean image, const char *filter_name,
                      const char *pattern, const char *ext, SaveFn save)
 {
     GtkFileChooserNative *d = gtk_file_chooser_native_new(
-        title, GTK_WINDOW(self), GTK_FILE_CHOOSER_ACTION_SAVE, "_Save", "_Cancel");
+        title, GTK_WINDOW(self), GTK_FILE_CHOOSER_ACTION_SAVE, _("_Save"), _("_Cancel"));
     gtk_native_dialog_set_modal(GTK_NATIVE_DIALOG(d), TRUE);
     GtkFileFilter *f = gtk_file_filter_new();
     gtk_file_filter_set_name(f, filter_name);
@@ -214,7 +221,7 @@ static void ask_path(DmkWindow *self, const char *title, const char *what, const
     g_free(stamp);
     g_date_time_unref(now);
     g_object_set_data(G_OBJECT(d), "dmk-save", (gpointer)save);
-    g_object_set_data(G_OBJECT(d), "dmk-what", (gpointer)what);
+    g_object_set_data(G_OBJECT(d), "dmk-image", GINT_TO_POINTER(image));
     g_signal_connect(d, "response", G_CALLBACK(on_save_response), g_object_ref(self));
     gtk_native_dialog_show(GTK_NATIVE_DIALOG(d));
 }
@@ -224,7 +231,7 @@ static void act_save_text(GSimpleAction *a, GVariant *p, gpointer self)
     (void)a;
     (void)p;
     if (dmk_window_get_result(self) || _dmk_window_compare_shown(self))
-        ask_path(self, "Save Results as Text", "text", "Text (*.txt)", "*.txt", "txt",
+        ask_path(self, _("Save Results as Text"), FALSE, _("Text (*.txt)"), "*.txt", "txt",
                  dmk_window_save_text);
 }
 
@@ -232,7 +239,7 @@ static void act_save_image(GSimpleAction *a, GVariant *p, gpointer self)
 {
     (void)a;
     (void)p;
-    ask_path(self, "Save Image", "image", "PNG image (*.png)", "*.png", "png",
+    ask_path(self, _("Save Image"), TRUE, _("PNG image (*.png)"), "*.png", "png",
              dmk_window_save_image);
 }
 

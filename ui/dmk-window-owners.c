@@ -8,6 +8,8 @@
  * here and a DmkRunStart with it where the run is built. */
 #include "dmk-window-private.h"
 
+#include <glib/gi18n.h>
+
 #include <string.h>
 
 /* ---- the Benchmark tab's tiles ----------------------------------------- */
@@ -88,8 +90,9 @@ static void tiles_progress(DmkWindow *self, const DmkProgress *p)
         return;
     DmkStats live;
     live_stats(p, &live);
-    char *note = g_strdup_printf("Measuring now, pass %u of %u: the rate of the last tenth of a "
-                                 "second, not yet a result.",
+    /* TRANSLATORS: a tile's tooltip during a run: the pass's number of all. */
+    char *note = g_strdup_printf(_("Measuring now, pass %u of %u: the rate of the last tenth of a "
+                                   "second, not yet a result."),
                                  MAX(p->pass, 1u), MAX(p->passes, 1u));
     dmk_tile_set_live(tile, &live, note);
     g_free(note);
@@ -107,19 +110,45 @@ static void tiles_test_done(DmkWindow *self, const DmkTest *test, const DmkPassR
     dmk_tile_set_progress(tile, -1);
 }
 
+/* Whether status is dmk-window-run.c's "Stopped after %s", in the
+ * language shown: its words before the %s, or else after it. */
+static gboolean status_says_stopped(const char *status)
+{
+    const char *format = _("Stopped after %s");
+    const char *at = strstr(format, "%s");
+    if (!at)
+        return FALSE;
+    if (at > format)
+        return strncmp(status, format, (size_t)(at - format)) == 0;
+    return at[2] && strstr(status, at + 2) != NULL;
+}
+
 /* A run that ended early: the tiles it never measured lose any number
  * (an old one would read as this run's), the test it was in keeps its
  * live figure marked partial; why, in their tooltips. */
 static void mark_unmeasured(DmkWindow *self, const char *status)
 {
-    gboolean stopped = g_str_has_prefix(status, "Stopped");
-    const char *how = stopped ? "stopped" : "failed";
-    char *partial = g_strdup_printf(
-        "%s: the run %s during this test. The number is its last live reading, not a result; "
-        "the run's tab, Copy and Save leave this test out.",
-        status, how);
+    gboolean stopped = status_says_stopped(status);
+    /* TRANSLATORS: a tile's tooltip; %s is the status line ("Stopped after 0:42"). */
+    char *partial =
+        stopped ? g_strdup_printf(_("%s: the run stopped during this test. The number "
+                                    "is its last live reading, not a result; the "
+                                    "run's tab, Copy and Save leave this test out."),
+                                  status)
+                /* TRANSLATORS: a tile's tooltip; %s is the status line ("Failed after 0:42"). */
+                : g_strdup_printf(_("%s: the run failed during this test. The number "
+                                    "is its last live reading, not a result; the "
+                                    "run's tab, Copy and Save leave this test out."),
+                                  status);
+    /* TRANSLATORS: a tile's tooltip; %s is the status line ("Stopped after 0:42"). */
     char *skipped =
-        g_strdup_printf("%s: the run %s before this test, which it did not measure.", status, how);
+        stopped ? g_strdup_printf(_("%s: the run stopped before this test, which it "
+                                    "did not measure."),
+                                  status)
+                /* TRANSLATORS: a tile's tooltip; %s is the status line ("Failed after 0:42"). */
+                : g_strdup_printf(_("%s: the run failed before this test, which it "
+                                    "did not measure."),
+                                  status);
     for (size_t i = 0; i < self->run.n_tiles; i++) {
         DmkTile *tile = run_tile(self, i);
         const char *state = tile ? dmk_tile_get_state(tile) : "measured";
@@ -158,9 +187,9 @@ static void show_flags_note(DmkWindow *self, const DmkRunResult *r)
         gtk_label_set_wrap(GTK_LABEL(self->flags_note), TRUE);
         gtk_widget_add_css_class(self->flags_note, "flags-note");
         gtk_widget_set_tooltip_text(self->flags_note,
-                                    "A copy-on-write or compressing file system changes what a "
-                                    "benchmark measures; Drivemark turns both off for its test "
-                                    "file where the file system allows (btrfs: NOCOW).");
+                                    _("A copy-on-write or compressing file system changes what a "
+                                      "benchmark measures; Drivemark turns both off for its test "
+                                      "file where the file system allows (btrfs: NOCOW)."));
         gtk_box_insert_child_after(GTK_BOX(self->benchmark_page), self->flags_note,
                                    GTK_WIDGET(self->grid));
     }

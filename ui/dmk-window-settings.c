@@ -7,6 +7,7 @@
  * read of them. */
 #include "dmk-window-private.h"
 
+#include <glib/gi18n.h>
 #include <math.h>
 #include <string.h>
 
@@ -75,9 +76,11 @@ double _dmk_window_interval_s(DmkWindow *self)
     return in_force(self, &time_menus[1]);
 }
 
-static void append_time(GMenu *menu, const TimeMenu *m, double s, const char *note)
+/* cli: the value given on the command line, not one of the menu's. */
+static void append_time(GMenu *menu, const TimeMenu *m, double s, gboolean cli)
 {
-    char *label = g_strdup_printf("%g s%s", s, note);
+    /* TRANSLATORS: a Settings menu item: seconds given on the command line. */
+    char *label = cli ? g_strdup_printf(_("%g s (command line)"), s) : g_strdup_printf("%g s", s);
     char *action = g_strconcat("win.", m->key, NULL);
     GMenuItem *item = g_menu_item_new(label, NULL);
     g_menu_item_set_action_and_target_value(item, action, g_variant_new_double(s));
@@ -106,9 +109,9 @@ static void refresh_time(DmkWindow *self, size_t i)
         listed = listed || values[j] == now;
     g_menu_remove_all(menu);
     if (!listed)
-        append_time(menu, m, now, " (command line)");
+        append_time(menu, m, now, TRUE);
     for (size_t j = 0; j < n; j++)
-        append_time(menu, m, values[j], "");
+        append_time(menu, m, values[j], FALSE);
 }
 
 static void refresh_times(DmkWindow *self)
@@ -176,7 +179,7 @@ static void on_settings_applied(DmkSettingsDialog *d, DmkWindow *self)
         self->overrides.interval_s = -1;
     refresh_times(self);
     _dmk_window_resync(self); /* the tiles' tests, the profile shown, the Mix header */
-    _dmk_window_set_status(self, "Settings applied");
+    _dmk_window_set_status(self, _("Settings applied"));
 }
 
 static void on_settings_destroy(GtkWidget *w, DmkWindow *self)
@@ -385,7 +388,8 @@ static void fill_zoom_menu(GtkApplication *app)
     if (!menu || g_menu_model_get_n_items(G_MENU_MODEL(menu)) > 0)
         return;
     for (size_t i = 0; i < G_N_ELEMENTS(zoom_choices); i++) {
-        char *label = g_strdup_printf("%d %%", zoom_choices[i]);
+        /* TRANSLATORS: a zoom menu item: a percentage (150 %). */
+        char *label = g_strdup_printf(_("%d %%"), zoom_choices[i]);
         GMenuItem *item = g_menu_item_new(label, NULL);
         g_menu_item_set_action_and_target_value(item, "win.zoom",
                                                 g_variant_new_int32(zoom_choices[i]));

@@ -6,6 +6,7 @@
  * command line, drag and drop, and the recent files. */
 #define G_SETTINGS_ENABLE_BACKEND
 #include <gio/gsettingsbackend.h>
+#include <glib/gi18n.h>
 
 #include "dmk-window-private.h"
 
@@ -73,12 +74,29 @@ static void update_sweep_note(DmkWindow *self)
     const char *dir = _dmk_window_target_path(self);
     char *where = dir ? g_filename_display_name(dir) : g_strdup("?");
     int passes = g_settings_get_int(self->settings, "passes");
+    dmk_format_size(g_settings_get_uint64(self->settings, "test-size"), size, sizeof size);
+    dmk_format_double(measure_seconds(self), 1, meas, sizeof meas);
     /* A raw device has no test file: a region of it (dmk_result_area's words). */
-    char *note = g_strdup_printf(
-        "%s %s %s; each point the best of %d \u00d7 %s s (Benchmark tab settings)",
-        dmk_format_size(g_settings_get_uint64(self->settings, "test-size"), size, sizeof size),
-        _dmk_window_target_is_device(self) ? "region of" : "test file in", where, passes,
-        dmk_format_double(measure_seconds(self), 1, meas, sizeof meas));
+    char *note =
+        _dmk_window_target_is_device(self)
+            ? g_strdup_printf(
+                  /* TRANSLATORS: the Sweep tab's note: the size (1 GiB), the device, then each
+                     point's passes and seconds a pass ("the best of 5 × 5 s"). */
+                  ngettext("%1$s region of %2$s; each point the best of %3$d \u00d7 %4$s s "
+                           "(Benchmark tab settings)",
+                           "%1$s region of %2$s; each point the best of %3$d \u00d7 %4$s s "
+                           "(Benchmark tab settings)",
+                           (gulong)passes),
+                  size, where, passes, meas)
+            : g_strdup_printf(
+                  /* TRANSLATORS: the Sweep tab's note: the test file's size (1 GiB), its folder,
+                     then each point's passes and seconds a pass ("the best of 5 × 5 s"). */
+                  ngettext("%1$s test file in %2$s; each point the best of %3$d \u00d7 %4$s s "
+                           "(Benchmark tab settings)",
+                           "%1$s test file in %2$s; each point the best of %3$d \u00d7 %4$s s "
+                           "(Benchmark tab settings)",
+                           (gulong)passes),
+                  size, where, passes, meas);
     dmk_sweep_page_set_note(self->sweep_page, note);
     g_free(note);
     g_free(where);
@@ -95,23 +113,59 @@ static gboolean lab_has_own_files(DmkWindow *self)
 }
 
 /* The Lab's note on a raw device: its data is lost to a test that writes;
- * in use (usage), only a test that only reads may run on it. */
-static char *device_note(const char *where, const char *usage, gboolean writes, const char *kind)
+ * in use (usage), only a test that only reads may run on it. zero: the
+ * test writes all-zero data, not random. */
+static char *device_note(const char *where, const char *usage, gboolean writes, gboolean zero)
 {
     if (usage && writes)
-        return g_strdup_printf("Raw device %s, the Benchmark tab's target, is in use (%s): this "
-                               "test writes, so it cannot run on it",
-                               where, usage);
+        return g_strdup_printf(
+            /* TRANSLATORS: the Lab tab's note; the first %s is a device (/dev/sdb), the second what
+               uses it (mounted on /home). */
+            _("Raw device %s, the Benchmark tab's target, is in use (%s): this test writes, so it "
+              "cannot run on it"),
+            where, usage);
     if (usage)
-        return g_strdup_printf("Raw device %s, the Benchmark tab's target, in use (%s): this "
-                               "test only reads it",
-                               where, usage);
+        return g_strdup_printf(
+            /* TRANSLATORS: the Lab tab's note; the first %s is a device (/dev/sdb), the second what
+               uses it (mounted on /home). */
+            _("Raw device %s, the Benchmark tab's target, in use (%s): this test only reads it"),
+            where, usage);
     if (!writes)
-        return g_strdup_printf("Raw device %s, the Benchmark tab's target: this test only reads it",
-                               where);
-    return g_strdup_printf("Raw device %s, the Benchmark tab's target: the test writes over its "
-                           "data; %s data",
-                           where, kind);
+        return g_strdup_printf(
+            /* TRANSLATORS: the Lab tab's note; %s is a device (/dev/sdb). */
+            _("Raw device %s, the Benchmark tab's target: this test only reads it"), where);
+    if (zero)
+        return g_strdup_printf(
+            /* TRANSLATORS: the Lab tab's note; %s is a device (/dev/sdb). */
+            _("Raw device %s, the Benchmark tab's target: the test writes over its data; all-zero "
+              "data"),
+            where);
+    return g_strdup_printf(
+        /* TRANSLATORS: the Lab tab's note; %s is a device (/dev/sdb). */
+        _("Raw device %s, the Benchmark tab's target: the test writes over its data; random data"),
+        where);
+}
+
+/* The Lab's note on a folder: where its test file or file sets go. */
+static char *folder_note(const char *where, const char *free_text, gboolean own_files,
+                         gboolean zero)
+{
+    if (own_files)
+        return g_strdup_printf(
+            /* TRANSLATORS: the Lab tab's note; %1$s is a folder, %2$s its free space (see " (%s
+               free)") or nothing. */
+            _("File sets in %1$s%2$s, the Benchmark tab's target; all removed at the end"), where,
+            free_text);
+    if (zero)
+        return g_strdup_printf(
+            /* TRANSLATORS: the Lab tab's note; %1$s is a folder, %2$s its free space (see " (%s
+               free)") or nothing. */
+            _("Test file in %1$s%2$s, the Benchmark tab's target; all-zero data"), where,
+            free_text);
+    return g_strdup_printf(
+        /* TRANSLATORS: the Lab tab's note; %1$s is a folder, %2$s its free space (see " (%s free)")
+           or nothing. */
+        _("Test file in %1$s%2$s, the Benchmark tab's target; random data"), where, free_text);
 }
 
 void _dmk_window_update_lab_note(DmkWindow *self)
@@ -122,27 +176,23 @@ void _dmk_window_update_lab_note(DmkWindow *self)
     GFileInfo *info =
         file ? g_file_query_filesystem_info(file, G_FILE_ATTRIBUTE_FILESYSTEM_FREE, NULL, NULL)
              : NULL;
-    char free_text[64] = "";
+    char free_text[128] = "";
     if (info && g_file_info_has_attribute(info, G_FILE_ATTRIBUTE_FILESYSTEM_FREE)) {
         char size[32];
         guint64 free = g_file_info_get_attribute_uint64(info, G_FILE_ATTRIBUTE_FILESYSTEM_FREE);
         /* Whole GiB (MiB below one): the last digits change all the time. */
         guint64 shown = free >= 1ULL << 30 ? free >> 30 << 30 : free >> 20 << 20;
-        g_snprintf(free_text, sizeof free_text, " (%s free)",
+        /* TRANSLATORS: after a folder in the Lab tab's note; %s is a size (12 GiB). */
+        g_snprintf(free_text, sizeof free_text, _(" (%s free)"),
                    dmk_format_size(shown, size, sizeof size));
     }
     char *data = g_settings_get_string(self->settings, "data");
-    const char *kind = strcmp(data, "zero") == 0 ? "all-zero" : "random";
+    gboolean zero = strcmp(data, "zero") == 0;
     /* A raw device has no free space and no test file: its data is lost. */
     char *note =
         _dmk_window_target_is_device(self)
-            ? device_note(where, _dmk_window_target_usage(self), _dmk_window_lab_writes(self), kind)
-        : lab_has_own_files(self)
-            ? g_strdup_printf("File sets in %s%s, the Benchmark tab's target; all removed at "
-                              "the end",
-                              where, free_text)
-            : g_strdup_printf("Test file in %s%s, the Benchmark tab's target; %s data", where,
-                              free_text, kind);
+            ? device_note(where, _dmk_window_target_usage(self), _dmk_window_lab_writes(self), zero)
+            : folder_note(where, free_text, lab_has_own_files(self), zero);
     dmk_lab_page_set_note(self->lab_page, note);
     dmk_lab_page_set_device(self->lab_page, _dmk_window_target_is_device(self));
     g_free(note);
@@ -263,7 +313,7 @@ static void on_close_clicked(GtkButton *b, DmkWindow *self)
 static void set_tab_title(GtkWidget *page, GtkWidget *label, DmkSaved *saved)
 {
     const char *path = dmk_saved_get_path(saved);
-    char *where = path ? g_filename_display_name(path) : g_strdup("Not saved yet");
+    char *where = path ? g_filename_display_name(path) : g_strdup(_("Not saved yet"));
     char *who = dmk_text_result_label(dmk_saved_get_result(saved));
     char *tip = g_strdup_printf("%s\n%s", who, where);
     char *valid = g_utf8_make_valid(tip, -1);
@@ -290,9 +340,9 @@ static GtkWidget *tab_label(DmkWindow *self, GtkWidget *page, DmkSaved *saved)
     GtkWidget *close = gtk_button_new_from_icon_name("window-close-symbolic");
     gtk_button_set_has_frame(GTK_BUTTON(close), FALSE);
     gtk_widget_add_css_class(close, "tab-close");
-    gtk_widget_set_tooltip_text(close, "Close this result");
+    gtk_widget_set_tooltip_text(close, _("Close this result"));
     gtk_accessible_update_property(GTK_ACCESSIBLE(close), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                   "Close this result", -1);
+                                   _("Close this result"), -1);
     g_object_set_data(G_OBJECT(close), "dmk-page", page);
     g_signal_connect(close, "clicked", G_CALLBACK(on_close_clicked), self);
     gtk_box_append(GTK_BOX(box), label);
@@ -427,7 +477,10 @@ static GtkWidget *open_one(DmkWindow *self, GFile *file, GString *errors)
     GPtrArray *runs = page || !path ? NULL : dmk_saved_load(path, &error);
     if (!path) {
         char *uri = g_file_get_uri(file);
-        g_string_append_printf(errors, "%s%s is not a local file", errors->len ? "\n" : "", uri);
+        if (errors->len)
+            g_string_append_c(errors, '\n');
+        /* TRANSLATORS: %s is the address (URI) of a file dropped or opened. */
+        g_string_append_printf(errors, _("%s is not a local file"), uri);
         g_free(uri);
     } else if (!page && !runs) {
         g_string_append_printf(errors, "%s%s", errors->len ? "\n" : "", error->message);
@@ -449,16 +502,21 @@ static GtkWidget *open_one(DmkWindow *self, GFile *file, GString *errors)
 static void report_open(DmkWindow *self, size_t opened, int failed, const char *errors)
 {
     if (failed > 0) {
-        char *heading = failed == 1
-                            ? g_strdup("The result file could not be opened")
-                            : g_strdup_printf("%d result files could not be opened", failed);
+        char *heading =
+            failed == 1 ? g_strdup(_("The result file could not be opened"))
+                        : g_strdup_printf(g_dngettext(NULL, "%d result file could not be opened",
+                                                      "%d result files could not be opened",
+                                                      (gulong)failed),
+                                          failed);
         _dmk_window_show_problem_of(self, DMK_PROBLEM_FILE, heading, errors);
         g_free(heading);
     } else if (opened > 0) {
         _dmk_window_clear_problem(self, DMK_PROBLEM_FILE);
     }
     if (opened > 0) {
-        char *status = g_strdup_printf("Opened %zu result file%s", opened, opened == 1 ? "" : "s");
+        char *status = g_strdup_printf(
+            g_dngettext(NULL, "Opened %zu result file", "Opened %zu result files", (gulong)opened),
+            opened);
         _dmk_window_set_status(self, status);
         g_free(status);
     }
@@ -523,16 +581,19 @@ static void add_drop_target(DmkWindow *self)
 
 void _dmk_window_build_tabs(DmkWindow *self)
 {
-    g_object_set_data_full(G_OBJECT(self->benchmark_page), TITLE_KEY, g_strdup("Benchmark"),
+    g_object_set_data_full(G_OBJECT(self->benchmark_page), TITLE_KEY, g_strdup(_("Benchmark")),
                            g_free);
     self->sweep_page = DMK_SWEEP_PAGE(dmk_sweep_page_new());
-    append_fixed(self, GTK_WIDGET(self->sweep_page), "Sweep");
+    /* TRANSLATORS: the title of a tab of the window. */
+    append_fixed(self, GTK_WIDGET(self->sweep_page), C_("tab", "Sweep"));
     g_signal_connect(self->sweep_page, "run", G_CALLBACK(on_sweep_run), self);
     self->lab_page = DMK_LAB_PAGE(dmk_lab_page_new());
-    append_fixed(self, GTK_WIDGET(self->lab_page), "Lab");
+    /* TRANSLATORS: the title of a tab of the window (the laboratory). */
+    append_fixed(self, GTK_WIDGET(self->lab_page), C_("tab", "Lab"));
     g_signal_connect(self->lab_page, "run", G_CALLBACK(on_lab_run), self);
     self->compare_view = DMK_COMPARE_VIEW(dmk_compare_view_new());
-    append_fixed(self, GTK_WIDGET(self->compare_view), "Compare");
+    /* TRANSLATORS: the title of a tab of the window: results side by side. */
+    append_fixed(self, GTK_WIDGET(self->compare_view), C_("tab", "Compare"));
     gtk_widget_set_visible(GTK_WIDGET(self->compare_view), FALSE);
     g_signal_connect(self->notebook, "notify::page", G_CALLBACK(on_page), self);
     add_drop_target(self);
@@ -574,7 +635,7 @@ static void rebuild_recent_menu(DmkWindow *self)
         g_free(label);
     }
     if (!paths[0])
-        g_menu_append(self->recent_menu, "No recent results", "win.no-recent");
+        g_menu_append(self->recent_menu, _("No recent results"), "win.no-recent");
     g_strfreev(paths);
 }
 
