@@ -87,11 +87,11 @@ static void show_result(DmkLabPage *self, DmkSaved *saved)
     gtk_stack_set_visible_child_name(GTK_STACK(self->stack), "result");
 }
 
-void dmk_lab_page_end(DmkLabPage *self, DmkSaved *saved, const char *status)
+void dmk_lab_page_end(DmkLabPage *self, DmkSaved *saved, gboolean done, const char *status)
 {
     gtk_label_set_text(GTK_LABEL(self->progress_label), status);
     _dmk_lab_page_refresh_live(self, TRUE);
-    if (dmk_text_is_done(status))
+    if (done)
         gtk_progress_bar_set_fraction(GTK_PROGRESS_BAR(self->progress), 1.0);
     if (saved) {
         show_result(self, saved);

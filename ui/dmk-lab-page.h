@@ -81,7 +81,8 @@ void dmk_lab_page_progress(DmkLabPage *self, const DmkProgress *p);
 /* A test of the run ended: the surface scan's samples join its live
  * read-rate chart at their place; other tests' are not drawn live. */
 void dmk_lab_page_test_done(DmkLabPage *self, const DmkTest *test, const DmkPassResult *score);
-void dmk_lab_page_end(DmkLabPage *self, DmkSaved *saved, const char *status);
+/* done: the test ran to its end (the bar full); status: the status line. */
+void dmk_lab_page_end(DmkLabPage *self, DmkSaved *saved, gboolean done, const char *status);
 
 /* The view of the latest result, NULL before there is one. */
 DmkLabView *dmk_lab_page_get_view(DmkLabPage *self);

@@ -213,10 +213,10 @@ void dmk_sweep_page_point(DmkSweepPage *self, const DmkTest *test, const DmkPass
     show_live(self);
 }
 
-void dmk_sweep_page_end(DmkSweepPage *self, const char *status)
+void dmk_sweep_page_end(DmkSweepPage *self, gboolean done, const char *status)
 {
     gtk_progress_bar_set_text(GTK_PROGRESS_BAR(self->progress), status);
-    if (dmk_text_is_done(status))
+    if (done)
         gtk_progress_bar_set_fraction(GTK_PROGRESS_BAR(self->progress), 1.0);
 }
 

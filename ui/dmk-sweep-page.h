@@ -39,11 +39,12 @@ void dmk_sweep_page_set_note(DmkSweepPage *self, const char *note);
 void dmk_sweep_page_set_running(DmkSweepPage *self, gboolean running, gboolean mine);
 
 /* This page's sweep: it starts (spec as it runs), progresses, a point
- * finishes, it ends (status: "Done in 0:42", "Stopped after ..."). */
+ * finishes, it ends (done: it ran to its end; status: "Done in 0:42",
+ * "Stopped after ..."). */
 void dmk_sweep_page_begin(DmkSweepPage *self, const DmkRunSpec *spec);
 void dmk_sweep_page_progress(DmkSweepPage *self, const DmkProgress *p);
 void dmk_sweep_page_point(DmkSweepPage *self, const DmkTest *test, const DmkPassResult *score);
-void dmk_sweep_page_end(DmkSweepPage *self, const char *status);
+void dmk_sweep_page_end(DmkSweepPage *self, gboolean done, const char *status);
 
 /* The live chart's drawing area (see dmk-plot.h). */
 GtkWidget *dmk_sweep_page_get_chart(DmkSweepPage *self);

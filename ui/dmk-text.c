@@ -11,16 +11,6 @@
 #include "dmk-report.h"
 #include "dmk-size.h"
 
-gboolean dmk_text_is_done(const char *status)
-{
-    /* The translated "Done in %s" up to its placeholder: the status line
-     * is in the user's language, and a run that finished says it first. */
-    const char *done = _("Done in %s");
-    const char *end = strchr(done, '%');
-    size_t n = end ? (size_t)(end - done) : strlen(done);
-    return status && n > 0 && strncmp(status, done, n) == 0;
-}
-
 const char *dmk_text_mode_title(DmkMode m)
 {
     return dmk_mode_title(m);

@@ -17,10 +17,6 @@ char *dmk_text_report(const DmkRunResult *r);
 /* "Read", "Write", "Mix". */
 const char *dmk_text_mode_title(DmkMode m);
 
-/* Whether a run's status line (dmk-window-run.c's "Done in 1:05", in the
- * user's language) says it finished. */
-gboolean dmk_text_is_done(const char *status);
-
 /* "Sequential Read 1MiB Q8T1", "Random Mix 4KiB Q32T16". */
 char *dmk_text_test_title(const DmkTest *t);
 

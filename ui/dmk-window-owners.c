@@ -110,25 +110,12 @@ static void tiles_test_done(DmkWindow *self, const DmkTest *test, const DmkPassR
     dmk_tile_set_progress(tile, -1);
 }
 
-/* Whether status is dmk-window-run.c's "Stopped after %s", in the
- * language shown: its words before the %s, or else after it. */
-static gboolean status_says_stopped(const char *status)
-{
-    const char *format = _("Stopped after %s");
-    const char *at = strstr(format, "%s");
-    if (!at)
-        return FALSE;
-    if (at > format)
-        return strncmp(status, format, (size_t)(at - format)) == 0;
-    return at[2] && strstr(status, at + 2) != NULL;
-}
-
 /* A run that ended early: the tiles it never measured lose any number
  * (an old one would read as this run's), the test it was in keeps its
  * live figure marked partial; why, in their tooltips. */
-static void mark_unmeasured(DmkWindow *self, const char *status)
+static void mark_unmeasured(DmkWindow *self, int rc, const char *status)
 {
-    gboolean stopped = status_says_stopped(status);
+    gboolean stopped = rc == DMK_E_STOPPED;
     /* TRANSLATORS: a tile's tooltip; %s is the status line ("Stopped after 0:42"). */
     char *partial =
         stopped ? g_strdup_printf(_("%s: the run stopped during this test. The number "
@@ -219,10 +206,10 @@ static void tiles_finished(DmkWindow *self, const DmkRunResult *r, DmkSaved *sav
 }
 
 /* Every tile of the run now shows this run's score or says it has none. */
-static void tiles_ended(DmkWindow *self, DmkSaved *saved, const char *status)
+static void tiles_ended(DmkWindow *self, DmkSaved *saved, int rc, const char *status)
 {
     (void)saved;
-    mark_unmeasured(self, status);
+    mark_unmeasured(self, rc, status);
 }
 
 /* The tiles' run buttons are dmk-window.c's (every run locks them). */
@@ -260,10 +247,10 @@ static void sweep_test_done(DmkWindow *self, const DmkTest *test, const DmkPassR
     dmk_sweep_page_point(self->sweep_page, test, score);
 }
 
-static void sweep_ended(DmkWindow *self, DmkSaved *saved, const char *status)
+static void sweep_ended(DmkWindow *self, DmkSaved *saved, int rc, const char *status)
 {
     (void)saved; /* its tab shows it */
-    dmk_sweep_page_end(self->sweep_page, status);
+    dmk_sweep_page_end(self->sweep_page, rc == DMK_OK, status);
 }
 
 static void sweep_set_running(DmkWindow *self, gboolean running, gboolean mine)
@@ -299,9 +286,9 @@ static void lab_progress(DmkWindow *self, const DmkProgress *p)
     dmk_lab_page_progress(self->lab_page, p);
 }
 
-static void lab_ended(DmkWindow *self, DmkSaved *saved, const char *status)
+static void lab_ended(DmkWindow *self, DmkSaved *saved, int rc, const char *status)
 {
-    dmk_lab_page_end(self->lab_page, saved, status);
+    dmk_lab_page_end(self->lab_page, saved, rc == DMK_OK, status);
 }
 
 static void lab_set_running(DmkWindow *self, gboolean running, gboolean mine)

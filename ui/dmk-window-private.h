@@ -59,8 +59,10 @@ struct DmkRunOwner {
      * stuck run go), saved the result that is kept as a tab (NULL when
      * nothing was measured); before the tab is added. */
     void (*finished)(DmkWindow *self, const DmkRunResult *res, DmkSaved *saved);
-    /* The status line now says how the run ended ("Done in 0:42"). */
-    void (*ended)(DmkWindow *self, DmkSaved *saved, const char *status);
+    /* The status line now says how the run ended ("Done in 0:42"); rc:
+     * the run's (DMK_OK, DMK_E_STOPPED, an error), never read from the
+     * words, which are the user's language. */
+    void (*ended)(DmkWindow *self, DmkSaved *saved, int rc, const char *status);
     /* Any run began (running) or ended; mine: this owner's. */
     void (*set_running)(DmkWindow *self, gboolean running, gboolean mine);
     gboolean show_result; /* the kept result's tab is shown at once */

@@ -475,7 +475,7 @@ static void report_end(DmkWindow *self, int rc, const DmkError *err, DmkSaved *s
     status = verify_status(self, saved, status);
     _dmk_window_set_status(self, status);
     if (self->run.owner->ended)
-        self->run.owner->ended(self, saved, status);
+        self->run.owner->ended(self, saved, rc, status);
     /* A stop that left a stuck call behind (a frozen file system) says so. */
     if (rc != DMK_OK && (rc != DMK_E_STOPPED || left_behind)) {
         /* A run that failed on FUSE or NFS may have left its test file
@@ -584,7 +584,7 @@ static gboolean on_stall_stuck(gpointer data)
         owner->finished(self, NULL, NULL); /* nothing is kept of a stalled run */
     _dmk_window_set_status(self, status);
     if (owner->ended)
-        owner->ended(self, NULL, status);
+        owner->ended(self, NULL, DMK_E_TIMEOUT, status);
     show_error(self, DMK_E_TIMEOUT, msg);
     g_free(msg);
     g_free(status);
