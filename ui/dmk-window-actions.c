@@ -1202,13 +1202,12 @@ static char *spec_kind(const DmkRunSpec *spec)
                                                        : _("The block-size sweep"));
     if (!spec->lab[0])
         return g_strdup(_("The benchmark"));
-    char *title = g_strdup(_(dmk_lab_title(dmk_lab_from_name(spec->lab))));
-    title[0] = g_ascii_tolower(title[0]);
-    /* TRANSLATORS: a big run's question: %s is a Lab test's title, its first
-     * letter made small ("sustained write"); the subject of a sentence. */
-    char *kind = g_strdup_printf(_("The %s"), title);
-    g_free(title);
-    return kind;
+    /* The title as the Lab tab shows it, quoted: no case change, which
+     * only English could take. */
+    /* TRANSLATORS: a big run's question: %s is a Lab test's title
+     * ("Sustained write"); the subject of a sentence. */
+    return g_strdup_printf(_("The test \u201c%s\u201d"),
+                           _(dmk_lab_title(dmk_lab_from_name(spec->lab))));
 }
 
 /* The plan leaves the fill out: its time is the drive's. */
