@@ -67,7 +67,7 @@ cp "$src/resources/icons/"*.svg "$stage/share/icons/hicolor/scalable/apps/"
 cp "$src/LICENSE" "$stage/licenses/drivemark-LICENSE.txt"
 for lib in "$prefix"/share/licenses/*/; do
     # Every library of the stack is in the zip: as a DLL, or built into
-    # one (gvdb, proxy-libintl) or into the exes (libcsv).
+    # one (gvdb) or into the exes (libcsv).
     lib=$(basename "$lib")
     # ... except proxy-libintl: its stub DLL is replaced by ours (above).
     case $lib in proxy-libintl | *-intl) continue ;; esac
