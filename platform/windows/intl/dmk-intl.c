@@ -500,6 +500,8 @@ static DmkBinding *bindings;
 static DmkCatalog *catalogs;
 static char *current_domain;
 static char *default_dir;
+/* Where the program's folder cannot be had (no memory, a path too long). */
+static char last_resort[] = ".\\share\\locale";
 
 static char *dup_str(const char *s)
 {
@@ -517,7 +519,7 @@ static const char *fallback_dir(void)
     wchar_t exe[MAX_PATH * 4];
     DWORD n = GetModuleFileNameW(NULL, exe, MAX_PATH * 4);
     if (n == 0 || n >= MAX_PATH * 4)
-        return ".\\share\\locale";
+        return last_resort;
     wchar_t *slash = wcsrchr(exe, L'\\');
     if (slash)
         *slash = L'\0';
@@ -527,7 +529,7 @@ static const char *fallback_dir(void)
     if (default_dir)
         snprintf(default_dir, len, "%s\\share\\locale", dir);
     free(dir);
-    return default_dir ? default_dir : ".\\share\\locale";
+    return default_dir ? default_dir : last_resort;
 }
 
 static DmkBinding *find_binding(const char *domain)
@@ -555,12 +557,15 @@ static DmkBinding *add_binding(const char *domain)
     return b;
 }
 
-/* The domain's folder; under either lock (fallback_dir writes once, so
- * the shared callers only read a binding's dir). */
+/* The domain's folder. Under the shared lock it may be NULL (the default
+ * not made yet: the caller takes the exclusive one, where fallback_dir
+ * has run and it never is). */
 static const char *domain_dir(const char *domain)
 {
     DmkBinding *b = find_binding(domain);
-    return b && b->dir ? b->dir : default_dir ? default_dir : NULL;
+    if (b && b->dir)
+        return b->dir;
+    return default_dir ? default_dir : NULL;
 }
 
 static DmkCatalog *find_catalog(const char *domain, const char *dir, const char *lang)
@@ -583,8 +588,10 @@ static const DmkMo *catalog(const char *domain, const char *lang)
     if (c)
         return c->mo;
     AcquireSRWLockExclusive(&lock);
-    fallback_dir();
+    const char *fallback = fallback_dir();
     dir = domain_dir(domain);
+    if (!dir)
+        dir = fallback;
     c = find_catalog(domain, dir, lang);
     if (!c && (c = calloc(1, sizeof *c)) != NULL) {
         c->domain = dup_str(domain);
@@ -817,7 +824,7 @@ char *bindtextdomain(const char *domain, const char *dir)
     if (!domain || !*domain)
         return NULL;
     AcquireSRWLockExclusive(&lock);
-    fallback_dir();
+    const char *fallback = fallback_dir();
     DmkBinding *b = dir ? add_binding(domain) : find_binding(domain);
     char *d = dir ? dup_str(dir) : NULL;
     if (b && d)
@@ -825,6 +832,8 @@ char *bindtextdomain(const char *domain, const char *dir)
     else
         free(d);
     char *now = (char *)domain_dir(domain);
+    if (!now)
+        now = (char *)fallback;
     ReleaseSRWLockExclusive(&lock);
     return now;
 }
