@@ -7,7 +7,11 @@
  * list and its fallbacks, a folder with a non-ASCII name, truncated and
  * lying files refused without a crash, lookups from several threads.
  *
- *   test-intl.exe PATH\TO\libintl-8.dll */
+ *   test-intl.exe PATH\TO\libintl-8.dll [UI_LANGUAGE]
+ *
+ * UI_LANGUAGE (cs or ru): the Windows user interface language the process
+ * was started with (Wine takes it from LANG / LC_ALL at start), which a
+ * lookup with no variable set must follow. */
 #include <windows.h>
 
 #include <stdint.h>
@@ -28,6 +32,7 @@ static DmkDngettextFn p_dngettext;
 static DmkBindFn p_bindtextdomain, p_codeset;
 static DmkDomainFn p_textdomain;
 static char root[MAX_PATH * 2];
+static const char *ui_language;
 
 #define RU_PLURAL \
     "(n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2)"
@@ -226,6 +231,18 @@ static void test_language_list(void)
               strcmp(got, "Čtení [MB/s]") == 0);
 }
 
+/* No variable at all: Windows' language (GetUserDefaultUILanguage, "cs-CZ"
+ * finding "cs"). The meson test intl-windows-language starts Wine in
+ * Czech and names it. */
+static void test_windows_language(void)
+{
+    if (!ui_language)
+        DMK_SKIP("no UI language named (the test intl-windows-language names one)");
+    only_language(NULL);
+    const char *want = strcmp(ui_language, "cs") == 0 ? "Čtení [MB/s]" : "Чтение [MB/s]";
+    DMK_CHECK_STR(p_dgettext("plural", "Read [MB/s]"), want);
+}
+
 static void test_unicode_folder(void)
 {
     char dir[MAX_PATH * 2];
@@ -346,6 +363,29 @@ static void test_threads(void)
     }
 }
 
+/* The test's folder and all in it, when the cases are done. */
+static void remove_tree(const wchar_t *dir)
+{
+    wchar_t pattern[MAX_PATH * 2], path[MAX_PATH * 2];
+    WIN32_FIND_DATAW fd;
+    swprintf(pattern, MAX_PATH * 2, L"%ls\\*", dir);
+    HANDLE h = FindFirstFileW(pattern, &fd);
+    while (h != INVALID_HANDLE_VALUE) {
+        if (wcscmp(fd.cFileName, L".") != 0 && wcscmp(fd.cFileName, L"..") != 0) {
+            swprintf(path, MAX_PATH * 2, L"%ls\\%ls", dir, fd.cFileName);
+            if (fd.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY)
+                remove_tree(path);
+            else
+                DeleteFileW(path);
+        }
+        if (!FindNextFileW(h, &fd)) {
+            FindClose(h);
+            break;
+        }
+    }
+    RemoveDirectoryW(dir);
+}
+
 #define LOAD(var, type, name) ((var = (type)(void (*)(void))GetProcAddress(dll, name)) != NULL)
 
 int main(int argc, char **argv)
@@ -363,6 +403,7 @@ int main(int argc, char **argv)
         printf("Bail out! %s lacks the g_libintl_* functions\n", argv[1]);
         return 1;
     }
+    ui_language = argc > 2 ? argv[2] : NULL;
     snprintf(root, sizeof root, "%s\\intl-%lu", dmk_test_tmpdir(), GetCurrentProcessId());
     write_catalog(root, "ru", "plural", RU_PLURAL, ru_forms, "Чтение [MB/s]", 0);
     write_catalog(root, "cs", "plural", CS_PLURAL, cs_forms, "Čtení [MB/s]", 1);
@@ -372,9 +413,13 @@ int main(int argc, char **argv)
     DMK_TEST(test_russian_plurals);
     DMK_TEST(test_czech_plurals_big_endian);
     DMK_TEST(test_language_list);
+    DMK_TEST(test_windows_language);
     DMK_TEST(test_unicode_folder);
     DMK_TEST(test_hostile_files);
     DMK_TEST(test_bad_plural_expression);
     DMK_TEST(test_threads);
+    wchar_t wroot[MAX_PATH * 2];
+    wcscpy(wroot, wide(root));
+    remove_tree(wroot);
     return dmk_test_done();
 }
