@@ -10,7 +10,10 @@ chart and --csv. A Wine prefix of its own in the build dir, with Tahoma
 registered (GTK asks Windows for the system font, and Pango's DirectWrite
 sees only registered fonts). Prints TAP.
 
-  test_gui_wine.py DRIVEMARK_EXE DRIVEMARK_CLI_EXE SCHEMA_DIR STACK_DLL_DIR"""
+The zip's window in Russian (LANGUAGE) and in Czech chosen from View >
+Language, through our libintl-8.dll (platform/windows/intl).
+
+  test_gui_wine.py DRIVEMARK_EXE DRIVEMARK_CLI_EXE SCHEMA_DIR STACK_DLL_DIR INTL_DLL_DIR"""
 
 import json
 import os
@@ -26,7 +29,7 @@ import dmktest  # noqa: E402
 from dmktest import TMP_BASE, Skip, check  # noqa: E402
 import test_gui as ui  # noqa: E402  (the PNG, tile and CSV checks of the Linux window's tests)
 
-APP, CLI, SCHEMAS, DLLS = (os.path.abspath(a) for a in sys.argv[1:5])
+APP, CLI, SCHEMAS, DLLS, INTL = (os.path.abspath(a) for a in sys.argv[1:6])
 BUILD = os.path.dirname(os.path.dirname(APP))
 PREFIX = os.path.join(BUILD, "wine-gui-prefix")
 # Where the screenshots a person looks at are kept (Benchmark, Lab, Compare).
@@ -53,7 +56,8 @@ def wine_env(display=None):
         # its own, after a try that costs time and warnings.
         "GSK_RENDERER": "cairo",
         "GSETTINGS_SCHEMA_DIR": win(SCHEMAS),
-        "WINEPATH": win(DLLS),
+        # Our libintl-8.dll before the stack's stub of that name.
+        "WINEPATH": win(INTL) + ";" + win(DLLS),
         "GSETTINGS_BACKEND": "memory",
         "LC_ALL": "C.UTF-8",
     })
@@ -380,9 +384,66 @@ def test_portable_zip():
     return "runs from the unpacked zip alone; settings in drivemark.ini, else the registry"
 
 
+def unpacked_zip(out):
+    """The zip (DMK_WIN_ZIP) unpacked into out: its drivemark.exe and the
+    environment of a user's run (nothing given but the display)."""
+    path = os.environ.get("DMK_WIN_ZIP")
+    if not path:
+        raise Skip("DMK_WIN_ZIP names no zip (platform/windows/make-zip.sh makes one)")
+    env = wine_env(start_wine())
+    for k in ("WINEPATH", "GSETTINGS_SCHEMA_DIR", "GSETTINGS_BACKEND"):
+        env.pop(k)
+    shutil.unpack_archive(path, out)
+    (top,) = os.listdir(out)
+    return os.path.join(out, top), env
+
+
+def dump_rows(lines, kind):
+    return [f[1:] for f in lines if f and f[0] == kind]
+
+
+def test_zip_languages():
+    """The zip's window under LANGUAGE=ru has Russian column headers (our
+    libintl-8.dll reading the zip's share/locale); View > Language's Čeština
+    is saved in drivemark.ini and the next start is in Czech."""
+    with tempfile.TemporaryDirectory(prefix="wine-zip-", dir=TMP_BASE) as out:
+        top, env = unpacked_zip(out)
+        exe = os.path.join(top, "drivemark.exe")
+        for lang in ("ru", "cs", "de"):
+            mo = os.path.join(top, "share", "locale", lang, "LC_MESSAGES", "drivemark.mo")
+            check(os.path.getsize(mo) > 1000, f"{mo} is missing or empty")
+
+        def app(args, **extra):
+            p = subprocess.run(["wine", exe] + args + ["--dump-tiles", "--quit-when-done"],
+                               env=dict(env, **extra), capture_output=True, text=True,
+                               timeout=240, stdin=subprocess.DEVNULL)
+            check(p.returncode == 0, f"exit {p.returncode}; stderr: {p.stderr[-2000:]}")
+            return [line.rstrip("\r").split("\t") for line in p.stdout.splitlines() if line]
+
+        shot = os.path.join(out, "russian.png")
+        lines = app(["--screenshot", win(shot)], LANGUAGE="ru")
+        columns = [r[0] for r in dump_rows(lines, "column")]
+        check(columns[:2] == ["Чтение [MB/s]", "Запись [MB/s]"], f"columns under ru: {columns}")
+        choices = [r[:2] for r in dump_rows(lines, "language-choice")]
+        check(["system", "Системный"] in choices and ["cs", "Čeština"] in choices,
+              f"View > Language under ru: {choices}")
+        ui.check_screenshot(shot)
+        keep_shot(shot, "russian.png")
+        lines = app(["--activate", "language('cs')"])
+        check(dump_rows(lines, "language") == [["cs", "system"]],
+              f"after choosing Čeština: {dump_rows(lines, 'language')}")
+        ini = open(os.path.join(top, "drivemark.ini"), encoding="utf-8").read()
+        check("language='cs'" in ini, f"not saved in drivemark.ini: {ini!r}")
+        lines = app([])
+        columns = [r[0] for r in dump_rows(lines, "column")]
+        check(dump_rows(lines, "language") == [["cs", "cs"]] and columns[0] == "Čtení [MB/s]",
+              f"restart: language {dump_rows(lines, 'language')}, columns {columns}")
+        return f"Russian columns under LANGUAGE=ru; after Čeština and a restart {columns[0]!r}"
+
+
 TESTS = [test_null_backend_run, test_real_folder_run, test_chart_export_formats,
          test_compare_tab, test_lab_tab, test_cli_show_chart_csv, test_cyrillic_target,
-         test_portable_zip]
+         test_portable_zip, test_zip_languages]
 
 if __name__ == "__main__":
     try:
