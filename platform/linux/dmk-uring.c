@@ -112,19 +112,24 @@ static int test_failure(void)
     return strcmp(f, "EPERM") == 0 ? EPERM : ENOSYS;
 }
 
+/* "io_uring_queue_init for a queue of 8 requests failed: Operation not
+ * permitted: io_uring is disabled here (...)": the OS's words before the
+ * reason and the way out. */
 static int init_error(unsigned depth, int e, DmkError *err)
 {
+    char os[128];
+    dmk_error_os_text(e, os, sizeof os);
     if (e == ENOSYS)
-        return dmk_error_os(err, DMK_E_NOTSUP, e,
-                            "io_uring_queue_init for a queue of %u requests failed: this kernel "
-                            "has no io_uring; --backend libaio works without it",
-                            depth);
+        return dmk_error_set(err, DMK_E_NOTSUP, e,
+                             "io_uring_queue_init for a queue of %u requests failed: %s: this "
+                             "kernel has no io_uring; --backend libaio works without it",
+                             depth, os);
     if (e == EPERM || e == EACCES)
-        return dmk_error_os(err, DMK_E_PERM, e,
-                            "io_uring_queue_init for a queue of %u requests failed: io_uring is "
-                            "disabled here (sysctl kernel.io_uring_disabled, or a seccomp filter "
-                            "of a container); --backend libaio works without it",
-                            depth);
+        return dmk_error_set(err, DMK_E_PERM, e,
+                             "io_uring_queue_init for a queue of %u requests failed: %s: io_uring "
+                             "is disabled here (sysctl kernel.io_uring_disabled, or a seccomp "
+                             "filter of a container); --backend libaio works without it",
+                             depth, os);
     return dmk_error_os(err, dmk_error_from_errno(e), e,
                         "io_uring_queue_init for a queue of %u requests failed", depth);
 }
