@@ -43,7 +43,7 @@ static int opt_null_serve(DmkCliArgs *a, const char *v, DmkError *err)
     return set_null(a, "serve", "--null-serve", v, err);
 }
 
-/* --io_uring-sqpoll MS and --io_uring-hipri on|off: the io_uring
+/* --io-uring-sqpoll MS and --io-uring-hipri on|off: the io_uring
  * backend's options, where the build has it (liburing). */
 static int set_uring(DmkCliArgs *a, const char *key, const char *what, const char *v, DmkError *err)
 {
@@ -57,12 +57,12 @@ static int set_uring(DmkCliArgs *a, const char *key, const char *what, const cha
 
 static int opt_uring_sqpoll(DmkCliArgs *a, const char *v, DmkError *err)
 {
-    return set_uring(a, "sqpoll", "--io_uring-sqpoll", v, err);
+    return set_uring(a, "sqpoll", "--io-uring-sqpoll", v, err);
 }
 
 static int opt_uring_hipri(DmkCliArgs *a, const char *v, DmkError *err)
 {
-    return set_uring(a, "hipri", "--io_uring-hipri", v, err);
+    return set_uring(a, "hipri", "--io-uring-hipri", v, err);
 }
 
 static int opt_json(DmkCliArgs *a, const char *v, DmkError *err)
@@ -547,8 +547,8 @@ static DmkOption options[] = {
     REQ(DMK_REQ_BACKEND),
     {"--null-latency", "US", ALL_RUNS, opt_null_latency, NULL},
     {"--null-serve", "US", ALL_RUNS, opt_null_serve, NULL},
-    {"--io_uring-sqpoll", "MS", ALL_RUNS, opt_uring_sqpoll, NULL},
-    {"--io_uring-hipri", "on|off", ALL_RUNS, opt_uring_hipri, NULL},
+    {"--io-uring-sqpoll", "MS", ALL_RUNS, opt_uring_sqpoll, NULL},
+    {"--io-uring-hipri", "on|off", ALL_RUNS, opt_uring_hipri, NULL},
     {"--null-clock", "KIND", ALL_RUNS, opt_null_clock,
      DMK_N_("null backend only: real (default) or simulated time, which moves only while the run "
             "waits "

@@ -114,19 +114,30 @@ static const char *backend_help(char *buf, size_t len)
     return buf;
 }
 
+/* The key of option `name` when it is "--BACKEND-KEY" of backend be, the
+ * name's '_' written '-' ("--io-uring-sqpoll"); NULL when it is not. */
+static const char *backend_key(const DmkBackend *be, const char *name)
+{
+    const char *p = name + 2;
+    for (const char *b = be->name; *b; b++, p++)
+        if (*p != (*b == '_' ? '-' : *b))
+            return NULL;
+    return *p == '-' ? p + 1 : NULL;
+}
+
 /* "--null-latency": the null backend's option "latency", helped by its
  * own line: "null backend only: each I/O completes after US microseconds". */
 static const char *backend_option_help(const char *name, char *buf, size_t len)
 {
-    const char *dash = strchr(name + 2, '-');
-    char be_name[16];
-    snprintf(be_name, sizeof be_name, "%.*s", dash ? (int)(dash - name - 2) : 0, name + 2);
-    const DmkBackend *be = dmk_backend_by_name(be_name);
-    for (const DmkBackendOption *o = be ? be->options : NULL; o && o->key; o++)
-        if (strcmp(o->key, dash + 1) == 0) {
-            snprintf(buf, len, "%s backend only: %s", be->name, o->help);
-            return buf;
-        }
+    for (size_t i = 0; i < dmk_backend_count(); i++) {
+        const DmkBackend *be = dmk_backend_at(i);
+        const char *key = backend_key(be, name);
+        for (const DmkBackendOption *o = key ? be->options : NULL; o && o->key; o++)
+            if (strcmp(o->key, key) == 0) {
+                snprintf(buf, len, "%s backend only: %s", be->name, o->help);
+                return buf;
+            }
+    }
     return "";
 }
 

@@ -499,7 +499,7 @@ static int check_backend(const DmkRunRequest *r, DmkError *err)
     if (strcmp(r->backend_opts.backend, "io_uring") == 0 &&
         strcmp(dmk_run_request_backend(r)->name, "io_uring") != 0)
         return dmk_error_set(err, DMK_E_INVAL, 0,
-                             "--io_uring-sqpoll and --io_uring-hipri are options of the io_uring "
+                             "--io-uring-sqpoll and --io-uring-hipri are options of the io_uring "
                              "backend: add --backend io_uring");
     if (r->null_clock_simulated && !no->latency_ns)
         return dmk_error_set(err, DMK_E_INVAL, 0,

@@ -50,16 +50,16 @@ def test_verify():
 
 def test_sqpoll():
     with Dir() as d:
-        run_json(d, ["--io_uring-sqpoll", "50"])
+        run_json(d, ["--io-uring-sqpoll", "50"])
 
 
 def test_option_refusals():
-    args = ["run", "--target", ".", "--io_uring-sqpoll", "10"]
+    args = ["run", "--target", ".", "--io-uring-sqpoll", "10"]
     check_usage_error(run(args), args, ["add --backend io_uring"])
-    args = ["run", "--target", ".", "--backend", "io_uring", "--io_uring-hipri", "maybe"]
-    check_usage_error(run(args), args, ["--io_uring-hipri 'maybe': expected on or off"])
-    args = ["run", "--target", ".", "--backend", "io_uring", "--io_uring-sqpoll", "70000"]
-    check_usage_error(run(args), args, ["--io_uring-sqpoll"])
+    args = ["run", "--target", ".", "--backend", "io_uring", "--io-uring-hipri", "maybe"]
+    check_usage_error(run(args), args, ["--io-uring-hipri 'maybe': expected on or off"])
+    args = ["run", "--target", ".", "--backend", "io_uring", "--io-uring-sqpoll", "70000"]
+    check_usage_error(run(args), args, ["--io-uring-sqpoll"])
 
 
 def setup_failure(kind, needles):
