@@ -20,7 +20,7 @@ FUZZ_BUILD=${DMK_FUZZ_BUILD_DIR:-build-fuzz}   # libFuzzer targets only (clang)
 FUZZ_SECONDS=${DMK_FUZZ_SECONDS:-60}           # how long each fuzz target runs
 PACKAGES=(
     build-essential meson ninja-build pkg-config python3   # toolchain
-    libaio-dev libcsv-dev libcairo2-dev                     # engine, CSV, charts
+    libaio-dev liburing-dev libcsv-dev libcairo2-dev        # engine (libaio, io_uring), CSV, charts
     libarchive-dev                                          # the file-set test's .zip archive
     clang-format                                            # style check
     clang libclang-rt-14-dev llvm-14                        # ASan/UBSan and libFuzzer builds, symbolizer

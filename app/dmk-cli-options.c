@@ -43,6 +43,28 @@ static int opt_null_serve(DmkCliArgs *a, const char *v, DmkError *err)
     return set_null(a, "serve", "--null-serve", v, err);
 }
 
+/* --io-uring-sqpoll MS and --io-uring-hipri on|off: the io_uring
+ * backend's options, where the build has it (liburing). */
+static int set_uring(DmkCliArgs *a, const char *key, const char *what, const char *v, DmkError *err)
+{
+    const DmkBackend *be = dmk_backend_by_name("io_uring");
+    if (!be)
+        return dmk_error_set(err, DMK_E_INVAL, 0,
+                             "%s: this build has no io_uring backend (built without liburing)",
+                             what);
+    return dmk_backend_set_option(be, &a->req.backend_opts, key, v, what, err);
+}
+
+static int opt_uring_sqpoll(DmkCliArgs *a, const char *v, DmkError *err)
+{
+    return set_uring(a, "sqpoll", "--io-uring-sqpoll", v, err);
+}
+
+static int opt_uring_hipri(DmkCliArgs *a, const char *v, DmkError *err)
+{
+    return set_uring(a, "hipri", "--io-uring-hipri", v, err);
+}
+
 static int opt_json(DmkCliArgs *a, const char *v, DmkError *err)
 {
     (void)err;
@@ -535,6 +557,8 @@ static DmkOption options[] = {
     REQ(DMK_REQ_BACKEND),
     {"--null-latency", "US", ALL_RUNS, opt_null_latency, NULL},
     {"--null-serve", "US", ALL_RUNS, opt_null_serve, NULL},
+    {"--io-uring-sqpoll", "MS", ALL_RUNS, opt_uring_sqpoll, NULL},
+    {"--io-uring-hipri", "on|off", ALL_RUNS, opt_uring_hipri, NULL},
     {"--null-clock", "KIND", ALL_RUNS, opt_null_clock,
      DMK_N_("null backend only: real (default) or simulated time, which moves only while the run "
             "waits "

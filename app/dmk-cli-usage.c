@@ -154,22 +154,34 @@ static const char *backend_help(char *buf, size_t len, bool translated)
     return buf;
 }
 
+/* The key of option `name` when it is "--BACKEND-KEY" of backend be, the
+ * name's '_' written '-' ("--io-uring-sqpoll"); NULL when it is not. */
+static const char *backend_key(const DmkBackend *be, const char *name)
+{
+    const char *p = name + 2;
+    for (const char *b = be->name; *b; b++, p++)
+        if (*p != (*b == '_' ? '-' : *b))
+            return NULL;
+    return *p == '-' ? p + 1 : NULL;
+}
+
 /* "--null-latency": the null backend's option "latency", helped by its
  * own line: "null backend only: each I/O completes after US microseconds". */
 static const char *backend_option_help(const char *name, char *buf, size_t len, bool translated)
 {
-    const char *dash = strchr(name + 2, '-');
-    char be_name[16];
-    snprintf(be_name, sizeof be_name, "%.*s", dash ? (int)(dash - name - 2) : 0, name + 2);
-    const DmkBackend *be = dmk_backend_by_name(be_name);
-    for (const DmkBackendOption *o = be ? be->options : NULL; o && o->key; o++)
-        if (strcmp(o->key, dash + 1) == 0) {
-            /* TRANSLATORS: a backend's own option's help: %1$s is the backend's name (null),
-             * typed as is, %2$s what the option does. */
-            snprintf(buf, len, help_piece(DMK_N_("%s backend only: %s"), translated), be->name,
-                     backend_text(o->help, translated));
-            return buf;
-        }
+    for (size_t i = 0; i < dmk_backend_count(); i++) {
+        const DmkBackend *be = dmk_backend_at(i);
+        const char *key = backend_key(be, name);
+        for (const DmkBackendOption *o = key ? be->options : NULL; o && o->key; o++)
+            if (strcmp(o->key, key) == 0) {
+                /* TRANSLATORS: a backend's own option's help: the first %s is the
+                 * backend's name (null, io_uring), typed as is, the second what the
+                 * option does. */
+                snprintf(buf, len, help_piece(DMK_N_("%s backend only: %s"), translated),
+                         be->name, backend_text(o->help, translated));
+                return buf;
+            }
+    }
     return "";
 }
 

@@ -491,7 +491,8 @@ static int add_lab(const DmkRunRequest *r, DmkRunSpec *s, DmkError *err)
     return dmk_lab_build(&p, s, err);
 }
 
-/* The null backend's simulated drive and clock belong to it alone. */
+/* The null backend's simulated drive and clock belong to it alone, as
+ * the io_uring backend's options to it. */
 static int check_backend(const DmkRunRequest *r, DmkError *err)
 {
     bool null = dmk_run_request_backend(r) == dmk_backend_null();
@@ -503,6 +504,11 @@ static int check_backend(const DmkRunRequest *r, DmkError *err)
     if (r->null_clock_simulated && !null)
         return dmk_error_set(err, DMK_E_INVAL, 0,
                              "--null-clock simulates the null backend's time: add --backend null");
+    if (strcmp(r->backend_opts.backend, "io_uring") == 0 &&
+        strcmp(dmk_run_request_backend(r)->name, "io_uring") != 0)
+        return dmk_error_set(err, DMK_E_INVAL, 0,
+                             "--io-uring-sqpoll and --io-uring-hipri are options of the io_uring "
+                             "backend: add --backend io_uring");
     if (r->null_clock_simulated && !no->latency_ns)
         return dmk_error_set(err, DMK_E_INVAL, 0,
                              "--null-clock simulated needs --null-latency above 0: simulated "

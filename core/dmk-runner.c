@@ -515,8 +515,14 @@ static int crew_run(DmkRunner *r, DmkCrew *c, DmkStageFn stage, void *ctx, DmkEr
         crew_abandon(r, c, dmk_clock_ns(), stalled != NULL, err);
         return rc;
     }
+    /* A worker that left requests in flight on a backend whose queue_close
+     * waits is not joined: its thread may not end before the drive
+     * answers (io_uring: a thread's exit waits for the kernel's workers
+     * it handed requests to, which a frozen file system holds). Its crew
+     * is kept as a stuck one (crew_leave_inflight). */
     for (uint32_t i = 0; i < started; i++)
-        dmk_thread_join(c->w[i].thread);
+        if (!(r->be->close_waits && c->w[i].inflight_left))
+            dmk_thread_join(c->w[i].thread);
     crew_leave_inflight(r, c, err);
     return rc;
 }

@@ -472,6 +472,8 @@ int dmk_verify_readback(const DmkVerifyReader *rd, DmkVerifyMap *const *maps, ui
     if (!buf)
         return dmk_error_set(err, DMK_E_NOMEM, 0, "out of memory for the verify option's reads");
     int rc = rd->be->queue_open(rd->target, 1, &q, err);
+    if (rc == DMK_OK && rd->be->queue_memory)
+        rd->be->queue_memory(q, buf, cap);
     for (uint32_t i = 0; rc == DMK_OK && i < n_maps; i++)
         rc = readback_map(rd, q, buf, cap, maps[i], &done, total, out, err);
     /* A read left in flight may still land in buf, and closing its queue

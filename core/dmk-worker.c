@@ -61,6 +61,10 @@ int dmk_worker_init(DmkWorker *w, const DmkBackend *be, DmkTarget *target, const
         dmk_hist_reset(&w->hist[i]);
     for (uint32_t i = 0; i < w->depth; i++)
         w->ios[i].user = w->bufs ? w->bufs + (size_t)i * job->block_size : NULL;
+    if (be->queue_memory) {
+        be->queue_memory(w->q, w->bufs, buf_bytes);
+        be->queue_memory(w->q, pool->data, pool->size);
+    }
     return DMK_OK;
 }
 
@@ -86,6 +90,8 @@ int dmk_worker_verify_init(DmkWorker *w, const DmkVerifyPool *vp, uint32_t test,
             return dmk_error_set(err, DMK_E_NOMEM, 0, "out of memory for a worker's I/O buffers");
         for (uint32_t i = 0; i < w->depth; i++)
             w->ios[i].user = w->bufs + (size_t)i * bs;
+        if (w->be->queue_memory)
+            w->be->queue_memory(w->q, w->bufs, (size_t)w->depth * bs);
     }
     return DMK_OK;
 }

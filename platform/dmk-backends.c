@@ -4,6 +4,7 @@
  * texts and checks every front end shares, so that a backend is named in
  * one place, its own file. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dmk-backend-list.h"
@@ -33,8 +34,23 @@ const DmkBackend *dmk_backend_at(size_t i)
     return i < N_BACKENDS ? registry[i] : NULL;
 }
 
+/* Tests: DMK_TEST_NATIVE=io_uring makes "native" (what a run without
+ * --backend gets) that backend, so the integration tests that run the
+ * native backend on real files and devices run on each real backend. */
+static const DmkBackend *test_native(void)
+{
+    const char *name = getenv("DMK_TEST_NATIVE");
+    for (size_t i = 0; name && i < N_BACKENDS; i++)
+        if (strcmp(name, registry[i]->name) == 0 && !registry[i]->in_memory)
+            return registry[i];
+    return NULL;
+}
+
 const DmkBackend *dmk_backend_native(void)
 {
+    const DmkBackend *test = test_native();
+    if (test)
+        return test;
     for (size_t i = 0; i < N_BACKENDS; i++)
         if (registry[i]->native)
             return registry[i];

@@ -461,6 +461,12 @@ typedef struct DmkBackend {
     int (*queue_open)(DmkTarget *t, unsigned depth, DmkQueue **out, DmkError *err);
     /* Waits for in-flight requests (bounded), then frees the queue. */
     void (*queue_close)(DmkQueue *q);
+    /* Optional (NULL: none): the memory [base, base + len) that q's
+     * requests will point into (a worker's buffers, the data pool), told
+     * after queue_open and before the first submit, so a backend may
+     * register it with the OS once (io_uring's fixed buffers) instead of
+     * pinning pages per request. Requests may still point elsewhere. */
+    void (*queue_memory)(DmkQueue *q, void *base, size_t len);
 
     /* Submits up to n requests; returns how many were accepted (>= 0; fewer
      * than n when the OS pushes back, 0 meaning "reap first, then retry")

@@ -23,6 +23,10 @@ TMP_BASE = os.environ.get("DMK_TEST_TMPDIR", ".")
 # a moment ("stop 0.8 s in, while the file is filling") scale by it.
 TIME_SCALE = float(os.environ.get("DMK_TEST_TIME_SCALE", "1"))
 
+# The backend "native" is in this run: libaio, or the one meson runs the
+# integration tests again with (DMK_TEST_NATIVE, tests/meson.build).
+NATIVE = os.environ.get("DMK_TEST_NATIVE", "libaio")
+
 # The tests that read the progress line off a pseudo-terminal expect the
 # line redrawn in place, which drivemark-cli draws only where TERM names a
 # terminal that can erase a line (an unset or "dumb" TERM gets plain lines

@@ -22,7 +22,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import dmktest  # noqa: E402
-from dmktest import Skip, check, read_csv  # noqa: E402
+from dmktest import NATIVE, Skip, check, read_csv  # noqa: E402
 
 CLI = os.environ.get("DMK_CLI") or sys.argv[1]
 GROUP = sys.argv[2] if len(sys.argv) > 2 else ""
@@ -82,7 +82,7 @@ def check_common(cmd, rows, doc, target, period):
     for row in rows:
         check(row["schema"] == "8", f"schema {row['schema']}")
         check(row["lab"] == cmd and row["profile"] == cmd, f"lab {row['lab']!r}")
-        check(row["backend"] == "libaio" and row["target"] == target, "context")
+        check(row["backend"] == NATIVE and row["target"] == target, "context")
         check(row["complete"] == "1", "complete")
     check(doc["lab"] == cmd and doc["complete"] is True, "JSON lab, complete")
     # What the analysis found, saved (schema 6) and in the JSON alike.
