@@ -177,8 +177,8 @@ static const char *backend_option_help(const char *name, char *buf, size_t len, 
                 /* TRANSLATORS: a backend's own option's help: the first %s is the
                  * backend's name (null, io_uring), typed as is, the second what the
                  * option does. */
-                snprintf(buf, len, help_piece(DMK_N_("%s backend only: %s"), translated),
-                         be->name, backend_text(o->help, translated));
+                snprintf(buf, len, help_piece(DMK_N_("%s backend only: %s"), translated), be->name,
+                         backend_text(o->help, translated));
                 return buf;
             }
     }
