@@ -52,6 +52,8 @@ static const DmkLabChart charts[] = {
     {DMK_LAB_CHART_SURFACE_ACCESS, "surface-access", "Access time", one,
      dmk_lab_chart_build_surface, false, false, true},
     {DMK_LAB_CHART_FILES, "files", "File sets", one, dmk_lab_chart_build_files, true, false, false},
+    {DMK_LAB_CHART_TRACE, "trace", "Trace replay", one, dmk_lab_chart_build_trace, true, false,
+     false},
 };
 
 #define N_CHARTS (sizeof charts / sizeof charts[0])

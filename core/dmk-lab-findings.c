@@ -89,6 +89,51 @@ static const DmkLabFindingField files_fields[] = {
     F(DmkLabFiles, "archive", PCT, archive_pct, DOUBLE, "Archive's size", "archived"),
 };
 
+/* DMK_LAB_TRACE_FIELDS rows: a fresh result keeps each with its test. */
+static const DmkLabFindingField trace_fields[] = {
+    F(DmkLabTrace, "ios", NONE, ios[DMK_LAB_TRACE_ALL], COUNT, "All requests", NULL),
+    F(DmkLabTrace, "read_ios", NONE, ios[DMK_LAB_TRACE_READS], COUNT, "Read requests", NULL),
+    F(DmkLabTrace, "write_ios", NONE, ios[DMK_LAB_TRACE_WRITES], COUNT, "Write requests", NULL),
+    F(DmkLabTrace, "size", BYTES, bytes[DMK_LAB_TRACE_ALL], DOUBLE, "All data", NULL),
+    F(DmkLabTrace, "read_size", BYTES, bytes[DMK_LAB_TRACE_READS], DOUBLE, "Read data", NULL),
+    F(DmkLabTrace, "write_size", BYTES, bytes[DMK_LAB_TRACE_WRITES], DOUBLE, "Write data", NULL),
+    F(DmkLabTrace, "speed", MB_S, mb_s[DMK_LAB_TRACE_ALL], DOUBLE, "Average bandwidth", NULL),
+    F(DmkLabTrace, "read_speed", MB_S, mb_s[DMK_LAB_TRACE_READS], DOUBLE, "Read bandwidth", NULL),
+    F(DmkLabTrace, "write_speed", MB_S, mb_s[DMK_LAB_TRACE_WRITES], DOUBLE, "Write bandwidth",
+      NULL),
+    F(DmkLabTrace, "service", MS, service[DMK_LAB_TRACE_ALL][DMK_LAB_TRACE_MEAN], DOUBLE,
+      "Average service time", NULL),
+    F(DmkLabTrace, "service_p50", MS, service[DMK_LAB_TRACE_ALL][DMK_LAB_TRACE_P50], DOUBLE,
+      "Median service time", NULL),
+    F(DmkLabTrace, "service_p99", MS, service[DMK_LAB_TRACE_ALL][DMK_LAB_TRACE_P99], DOUBLE,
+      "99th-percentile service time", NULL),
+    F(DmkLabTrace, "service_p999", MS, service[DMK_LAB_TRACE_ALL][DMK_LAB_TRACE_P999], DOUBLE,
+      "99.9th-percentile service time", NULL),
+    F(DmkLabTrace, "read_service", MS, service[DMK_LAB_TRACE_READS][DMK_LAB_TRACE_MEAN], DOUBLE,
+      "Read average service time", NULL),
+    F(DmkLabTrace, "read_service_p50", MS, service[DMK_LAB_TRACE_READS][DMK_LAB_TRACE_P50], DOUBLE,
+      "Read median service time", NULL),
+    F(DmkLabTrace, "read_service_p99", MS, service[DMK_LAB_TRACE_READS][DMK_LAB_TRACE_P99], DOUBLE,
+      "Read 99th-percentile service time", NULL),
+    F(DmkLabTrace, "read_service_p999", MS, service[DMK_LAB_TRACE_READS][DMK_LAB_TRACE_P999],
+      DOUBLE, "Read 99.9th-percentile service time", NULL),
+    F(DmkLabTrace, "write_service", MS, service[DMK_LAB_TRACE_WRITES][DMK_LAB_TRACE_MEAN], DOUBLE,
+      "Write average service time", NULL),
+    F(DmkLabTrace, "write_service_p50", MS, service[DMK_LAB_TRACE_WRITES][DMK_LAB_TRACE_P50],
+      DOUBLE, "Write median service time", NULL),
+    F(DmkLabTrace, "write_service_p99", MS, service[DMK_LAB_TRACE_WRITES][DMK_LAB_TRACE_P99],
+      DOUBLE, "Write 99th-percentile service time", NULL),
+    F(DmkLabTrace, "write_service_p999", MS, service[DMK_LAB_TRACE_WRITES][DMK_LAB_TRACE_P999],
+      DOUBLE, "Write 99.9th-percentile service time", NULL),
+    F(DmkLabTrace, "busy", S, busy_s, DOUBLE, "Busy time", NULL),
+    F(DmkLabTrace, "wall", S, wall_s, DOUBLE, "Replay time", NULL),
+    F(DmkLabTrace, "trace", S, trace_s, DOUBLE, "Trace's own time", NULL),
+    F(DmkLabTrace, "replayed", S, replayed_s, DOUBLE, "Time with the idle gaps cut", NULL),
+    F(DmkLabTrace, "gaps_cut", NONE, gaps_cut, COUNT, "Idle gaps cut", NULL),
+    F(DmkLabTrace, "idle_max", MS, idle_max_ms, DOUBLE, "Idle threshold", NULL),
+    F(DmkLabTrace, "qd", IOS, qd, DOUBLE, "Average queue depth", NULL),
+};
+
 static const DmkLabSetDesc sets[DMK_LAB_N_SETS] = {
     [DMK_LAB_SET_CLIFF] = {DMK_LAB_SET_CLIFF, "cliff", "Cache and steady state", cliff_fields,
                            N(cliff_fields)},
@@ -100,6 +145,8 @@ static const DmkLabSetDesc sets[DMK_LAB_N_SETS] = {
     [DMK_LAB_SET_RECOVERY] = {DMK_LAB_SET_RECOVERY, "recovery", "Recovery", recovery_fields,
                               N(recovery_fields)},
     [DMK_LAB_SET_FILES] = {DMK_LAB_SET_FILES, "files", "File sets", files_fields, N(files_fields)},
+    [DMK_LAB_SET_TRACE] = {DMK_LAB_SET_TRACE, "trace", "Trace replay", trace_fields,
+                           N(trace_fields)},
 };
 
 /* The units: their word in files, the decimals kept there, their symbol. */

@@ -91,6 +91,11 @@ typedef struct {
     const _Atomic int *stop; /* may be NULL; a stop ends the replay (DMK_E_STOPPED) */
 } DmkReplayParams;
 
+/* Service times of one direction (or all), microseconds; 0 with none. */
+typedef struct {
+    double mean_us, p50_us, p90_us, p99_us, p999_us, p9999_us, min_us, max_us, stddev_us;
+} DmkReplayLat;
+
 typedef struct {
     uint64_t ios, reads, writes, read_bytes, write_bytes;
     uint64_t busy_ns;  /* time with at least one request in flight */
@@ -101,6 +106,9 @@ typedef struct {
     double mb_s;       /* (read + write bytes) / busy time, MB/s */
     double qd;         /* achieved: the sum of service times / busy time */
     double lat_mean_us, lat_p50_us, lat_p99_us, lat_max_us; /* service times */
+    /* The same apart: all requests, the reads, the writes (the reviews
+     * score each; the lab test's result keeps them as a test's stats). */
+    DmkReplayLat lat_all, lat_read, lat_write;
 } DmkReplayStats;
 
 /* Replays t; fills *out (what was done so far on an error or a stop). */
