@@ -244,7 +244,7 @@ static const DmkLabField trace_fields[] = {
      PRESETS(trace_idles), 0},
     {DMK_LAB_P_SPAN, DMK_N_("Test fi_le"),
      DMK_N_("The test file the trace's offsets are mapped into, written in full first"),
-     PRESETS(trace_sizes), 0},
+     PRESETS(trace_sizes), 0, REGION},
 };
 
 /* ---- building the runs ------------------------------------------------------ */
