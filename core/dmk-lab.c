@@ -76,7 +76,7 @@ static const DmkLabParam params[DMK_LAB_N_PARAMS] = {
     [DMK_LAB_P_TRACE_IDLE] = {DMK_LAB_P_TRACE_IDLE, "trace-idle-max", "SECONDS",
                               DMK_LAB_VALUE_SECONDS, 0, DMK_LAB_TRACE_IDLE_MAX, false,
                               DMK_N_("trace: idle gaps longer than this are cut to it, 0-60 "
-                                     "(default: 0.005, PCMark's 5 ms)"),
+                                     "(default: 0.005, that is 5 ms)"),
                               ""},
 };
 
@@ -240,7 +240,7 @@ static const DmkLabField trace_fields[] = {
             "project's data/traces"),
      NULL, 0, NULL, 0},
     {DMK_LAB_P_TRACE_IDLE, DMK_N_("Idle _threshold"),
-     DMK_N_("Idle gaps longer than this are cut to it, in seconds (PCMark 8: 5 ms, 0.005)"),
+     DMK_N_("Idle gaps longer than this are cut to it, in seconds (default: 5 ms, 0.005)"),
      PRESETS(trace_idles), 0},
     {DMK_LAB_P_SPAN, DMK_N_("Test fi_le"),
      DMK_N_("The test file the trace's offsets are mapped into, written in full first"),

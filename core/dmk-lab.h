@@ -57,7 +57,8 @@ typedef enum {
     DMK_LAB_TRACE,
 } DmkLabKind;
 
-/* The trace test's idle threshold: PCMark 8 cuts every idle gap to 5 ms. */
+/* The trace test's idle threshold: a gap longer than this is cut to it,
+ * as PCMark 8 removes idle time (docs/lab.md says why 5 ms). */
 #define DMK_LAB_TRACE_IDLE_S   0.005
 #define DMK_LAB_TRACE_IDLE_MAX 60.0
 
