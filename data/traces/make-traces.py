@@ -11,8 +11,9 @@ gives the same bytes. They are not recordings of a real workload (issue
                 requests, each burst after an idle gap of 10 ms to 2 s
                 (an office application: open, save, autosave)
   copy.iolog    a 256 MiB file copied in 1 MiB requests: each read is
-                followed by its write 256 MiB further on, up to 8 in flight
-                (an application's buffered copy), no idle time
+                followed 0.5 ms later by its write 256 MiB further on, a
+                pair each millisecond (1 GB/s asked; a slower drive queues
+                up to the replay's 32), no idle time
 
     make-traces.py [OUTDIR]     (default: the folder of this script)"""
 
