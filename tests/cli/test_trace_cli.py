@@ -94,6 +94,22 @@ def test_threshold_option():
         check(abs(f["replayed_s"] - 0.001) < 1e-6, f)
 
 
+def test_v2_wait_cut():
+    """Version 2 has no times: its wait (2 s after the start) is the idle
+    time, cut the same way."""
+    with Dir() as d:
+        tr, j = os.path.join(d, "v2.iolog"), os.path.join(d, "r.json")
+        with open(tr, "w", encoding="ascii") as f:
+            f.write("fio version 2 iolog\nf add\nf open\nf read 0 4096\nf write 8192 4096\n"
+                    "f wait 2000 0\nf read 4096 4096\nf close\n")
+        r = run(["trace", "--trace", tr, "--size", "16M", "--target", d, "--quiet", "--json", j])
+        check(r.returncode == 0, f"exit {r.returncode}: {r.stderr}")
+        f = json.load(open(j, encoding="utf-8"))["findings"]["trace"][0]
+        check(f["ios"] == 3 and f["read_ios"] == 2 and f["write_ios"] == 1, f)
+        check(f["gaps_cut"] == 1 and abs(f["trace_s"] - 2.0) < 1e-6, f)
+        check(abs(f["replayed_s"] - 0.005) < 1e-6, f)
+
+
 def test_starter_traces():
     for name in ("office.iolog", "copy.iolog"):
         path = os.path.join(SRC, "data", "traces", name)
