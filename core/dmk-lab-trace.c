@@ -213,9 +213,28 @@ static void rig_close(Rig *g)
         g->be->target_close(g->target); /* the test file goes with it */
 }
 
-static int replay(DmkRunner *r, const Rig *g, const DmkTrace *t, unsigned qd, double idle_s,
-                  uint64_t seed, DmkReplayStats *st, DmkError *err)
+/* The runner's progress for the step under way: the share of the trace
+ * issued, the MB/s so far and the seconds left at that pace. */
+typedef struct {
+    DmkRunner *r;
+    DmkStage stage;
+    uint64_t t0;
+} Tell;
+
+static void on_progress(size_t issued, size_t total, uint64_t bytes, void *ctx)
 {
+    Tell *k = ctx;
+    double f = total ? (double)issued / (double)total : 1.0;
+    double secs = (double)(dmk_clock_ns() - k->t0) / 1e9;
+    double mb_s = secs > 0 ? (double)bytes / 1e6 / secs : 0.0;
+    double left = f > 0 && f < 1 ? secs * (1 - f) / f : 0.0;
+    dmk_runner_lab_progress(k->r, k->stage, 0, f, bytes, mb_s, left);
+}
+
+static int replay(DmkRunner *r, const Rig *g, const DmkTrace *t, DmkStage stage, unsigned qd,
+                  double idle_s, uint64_t seed, DmkReplayStats *st, DmkError *err)
+{
+    Tell tell = {r, stage, dmk_clock_ns()};
     DmkReplayParams p = {.be = g->be,
                          .q = g->q,
                          .region_size = g->info.test_size,
@@ -225,7 +244,9 @@ static int replay(DmkRunner *r, const Rig *g, const DmkTrace *t, unsigned qd, do
                          .idle_max_ns = (uint64_t)(idle_s * 1e9),
                          .pool = &g->pool,
                          .seed = seed,
-                         .stop = dmk_runner_stop_flag(r)};
+                         .stop = dmk_runner_stop_flag(r),
+                         .progress = on_progress,
+                         .progress_ctx = &tell};
     return dmk_trace_replay(t, &p, st, err);
 }
 
@@ -237,7 +258,8 @@ static int fill(DmkRunner *r, const Rig *g, DmkError *err)
         return rc;
     dmk_runner_lab_progress(r, DMK_STAGE_PREPARE, 0, 0.0, 0, 0.0, 0.0);
     DmkReplayStats st;
-    rc = replay(r, g, &ft, FILL_QD, 0.0, dmk_runner_seed(r) ^ 0x66696c6cULL, &st, err);
+    rc = replay(r, g, &ft, DMK_STAGE_PREPARE, FILL_QD, 0.0, dmk_runner_seed(r) ^ 0x66696c6cULL, &st,
+                err);
     dmk_trace_free(&ft);
     if (rc == DMK_OK && g->be->target_sync)
         rc = g->be->target_sync(g->target, err);
@@ -281,7 +303,8 @@ int dmk_lab_trace_run(DmkRunner *r, const DmkRunSpec *spec, DmkRunResult *res, D
     memset(&st, 0, sizeof st);
     if (rc == DMK_OK) {
         dmk_runner_lab_progress(r, DMK_STAGE_MEASURE, 0, 0.0, 0, 0.0, 0.0);
-        rc = replay(r, &g, &t, DMK_TRACE_QD_MAX, spec->trace_idle_s, dmk_runner_seed(r), &st, err);
+        rc = replay(r, &g, &t, DMK_STAGE_MEASURE, DMK_TRACE_QD_MAX, spec->trace_idle_s,
+                    dmk_runner_seed(r), &st, err);
     }
     /* What was replayed before a stop is kept (a lab run keeps partial
      * results); an error keeps nothing. */

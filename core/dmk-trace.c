@@ -454,7 +454,7 @@ int dmk_trace_replay(const DmkTrace *t, const DmkReplayParams *p, DmkReplayStats
     DmkRng rng;
     dmk_rng_seed(&rng, p->seed);
     uint64_t key = p->seed;
-    uint64_t start = dmk_clock_ns(), last_issue = start;
+    uint64_t start = dmk_clock_ns(), last_issue = start, told = start;
     uint64_t prev_t = t->n ? t->ios[0].t_us : 0, prev_wait_us = 0;
     size_t next = 0;
     while (rc == DMK_OK && (next < t->n || r.inflight)) {
@@ -544,6 +544,10 @@ int dmk_trace_replay(const DmkTrace *t, const DmkReplayParams *p, DmkReplayStats
                 break;
         }
         now = dmk_clock_ns();
+        if (p->progress && now - told >= 100000000ULL) {
+            told = now;
+            p->progress(next, t->n, out->read_bytes + out->write_bytes, p->progress_ctx);
+        }
         if (r.inflight) {
             /* Wait for a completion, or only until the next request is due
              * (none at all when it is due already: take what completed). */

@@ -89,6 +89,10 @@ typedef struct {
     const DmkPool *pool;     /* writes' data (dmk_pool_init, random) */
     uint64_t seed;           /* the pool's picks and keys */
     const _Atomic int *stop; /* may be NULL; a stop ends the replay (DMK_E_STOPPED) */
+    /* May be NULL: told every 100 ms or so, from the replay's thread, how
+     * far it is: entries of the trace issued (of t->n) and bytes done. */
+    void (*progress)(size_t issued, size_t total, uint64_t bytes, void *ctx);
+    void *progress_ctx;
 } DmkReplayParams;
 
 /* Service times of one direction (or all), microseconds; 0 with none. */
