@@ -110,6 +110,32 @@ def test_v2_wait_cut():
         check(abs(f["replayed_s"] - 0.005) < 1e-6, f)
 
 
+def null_replay(d, lines, *extra):
+    tr, j = os.path.join(d, "k.iolog"), os.path.join(d, "k.json")
+    iolog(tr, lines)
+    r = run(["trace", "--trace", tr, "--backend", "null", "--null-clock", "simulated",
+             "--null-latency", "100", *extra, "--size", "16M", "--target", d, "--quiet",
+             "--json", j])
+    check(r.returncode == 0, f"exit {r.returncode}: {r.stderr}")
+    return json.load(open(j, encoding="utf-8"))["findings"]["trace"][0]
+
+
+def test_known_answers_null():
+    """The null backend's simulated clock: 100 reads of 64 KiB issued at
+    once, served one at a time 100 us apart, keep the drive busy 10 ms:
+    655.36 MB/s exactly; ten reads 1 s apart replay in 9 x 5 ms, busy 1 ms,
+    each served in 100 us."""
+    with Dir() as d:
+        f = null_replay(d, [f"0 f read {i * 65536} 65536" for i in range(100)],
+                        "--null-serve", "100")
+        check(f["speed_mb_s"] == 655.36 and f["busy_s"] == 0.01, f)
+        check(f["write_ios"] == 0 and f["write_service_ms"] is None, f)
+        f = null_replay(d, [f"{i * 1000000} f read {i * 65536} 65536" for i in range(10)])
+        check(f["speed_mb_s"] == 655.36 and f["busy_s"] == 0.001, f)
+        check(f["gaps_cut"] == 9 and f["trace_s"] == 9.0 and f["replayed_s"] == 0.045, f)
+        check(f["service_ms"] == 0.1 and f["service_p999_ms"] == 0.1, f)
+
+
 def test_starter_traces():
     for name in ("office.iolog", "copy.iolog"):
         path = os.path.join(SRC, "data", "traces", name)
