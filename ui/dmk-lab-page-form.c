@@ -526,9 +526,21 @@ static void override_count(DmkLabPage *self, DmkLabParamId id, double v)
     }
 }
 
+/* A path given on the command line (--lab-trace): into its entry. */
+static void override_path(DmkLabPage *self, DmkLabParamId id, const char *path)
+{
+    for (size_t ti = 0; path[0] && ti < dmk_lab_test_count(); ti++) {
+        GtkWidget *field = self->fields[ti][id];
+        GtkWidget *entry = field ? g_object_get_data(G_OBJECT(field), ENTRY_KEY) : NULL;
+        if (entry)
+            gtk_editable_set_text(GTK_EDITABLE(entry), path);
+    }
+}
+
 void dmk_lab_page_apply_overrides(DmkLabPage *self, const DmkLabOverrides *o)
 {
     dmk_lab_page_set_kind(self, o->kind);
+    override_path(self, DMK_LAB_P_TRACE, o->trace);
     DmkLabParams p;
     for (int id = 0; id < DMK_LAB_N_PARAMS; id++) {
         if (dmk_lab_seconds_of(&p, (DmkLabParamId)id))
@@ -609,6 +621,9 @@ void _dmk_lab_page_update_summary(DmkLabPage *self)
 
 static char *field_text(GtkWidget *w)
 {
+    GtkWidget *entry = g_object_get_data(G_OBJECT(w), ENTRY_KEY); /* a path */
+    if (entry)
+        return g_strdup(gtk_editable_get_text(GTK_EDITABLE(entry)));
     if (GTK_IS_COMBO_BOX(w))
         return g_strdup(
             gtk_editable_get_text(GTK_EDITABLE(gtk_combo_box_get_child(GTK_COMBO_BOX(w)))));
