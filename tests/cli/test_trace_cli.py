@@ -34,6 +34,25 @@ def run(args, timeout=120):
     return dmktest.run_cli(CLI, args, timeout)
 
 
+def open_test_file(pid, d):
+    """The test file, as the run (or its child) holds it open: it has no
+    name in d (O_TMPFILE, or a name removed at once), so nothing can be
+    left there, and it is gone when the last descriptor closes."""
+    for p in dmktest.family(pid):
+        try:
+            fds = os.listdir(f"/proc/{p}/fd")
+        except OSError:
+            continue
+        for fd in fds:
+            try:
+                target = os.readlink(f"/proc/{p}/fd/{fd}")
+            except OSError:
+                continue
+            if target.startswith(d + "/") and not target.endswith((".iolog", ".csv")):
+                return target
+    return None
+
+
 def iolog(path, lines):
     with open(path, "w", encoding="ascii") as f:
         f.write("fio version 3 iolog\n0 f add\n0 f open\n" + "".join(x + "\n" for x in lines))
@@ -156,10 +175,15 @@ def test_sigint_removes_the_test_file():
                                  "--size", "16M", "--target", d, "--quiet", "--csv", c],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         try:
-            # The test file may be unnamed (O_TMPFILE): the fill of 16 MiB
-            # and the replay's start are well within this; the replay
-            # itself lasts a minute.
-            time.sleep(2.5)
+            end = time.monotonic() + 60
+            held = None
+            while time.monotonic() < end and not held:
+                check(proc.poll() is None, f"ended early: {proc.returncode}")
+                held = open_test_file(proc.pid, d)
+                time.sleep(0.02)
+            check(held, "the run never opened its test file")
+            dmktest.note(f"test file held: {held}")
+            time.sleep(1.5)  # the fill is done, the replay (a minute) under way
             check(proc.poll() is None, f"ended early: {proc.returncode}")
             proc.send_signal(signal.SIGINT)
             out, err = proc.communicate(timeout=45)
@@ -171,6 +195,10 @@ def test_sigint_removes_the_test_file():
         check("Stopped before the end" in out, out)
         left = sorted(set(os.listdir(d)) - {"slow.iolog", "r.csv"})
         check(left == [], f"left after SIGINT: {left}; {err}")
+        # No process of the run (its child included) holds the file still.
+        pids = [int(x) for x in os.listdir("/proc") if x.isdigit()]
+        still = [p for p in pids if open_test_file(p, d) and p != os.getpid()]
+        check(still == [], f"the test file is still held by {still}")
 
 
 def test_bad_traces_named():
