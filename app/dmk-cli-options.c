@@ -473,6 +473,15 @@ static int opt_lab(DmkCliArgs *a, const DmkLabParam *lp, const char *v, DmkError
     uint64_t *size = dmk_lab_size_of(&a->req.lab, lp->id);
     if (size)
         return dmk_parse_size_range(what, v, (uint64_t)lp->min, (uint64_t)lp->max, size, err);
+    size_t room = 0;
+    char *path = dmk_lab_path_of(&a->req.lab, lp->id, &room);
+    if (path) {
+        if (!v[0] || strlen(v) >= room)
+            return dmk_error_set(err, DMK_E_INVAL, 0, "%s needs a file's path (under %zu bytes)",
+                                 what, room);
+        memcpy(path, v, strlen(v) + 1);
+        return DMK_OK;
+    }
     uint32_t *count = dmk_lab_count_of(&a->req.lab, lp->id);
     uint64_t n;
     if (!count)

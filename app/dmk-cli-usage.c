@@ -97,6 +97,23 @@ static void print_wrapped(FILE *f, const char *text, size_t col, size_t indent, 
     fputc('\n', f);
 }
 
+/* The lab commands' names, joined by '|', hold no space to wrap at: a
+ * space after the last '|' within room lets print_wrapped break there. */
+static void break_names(char *line, size_t len, size_t room)
+{
+    size_t n = strcspn(line, " ");
+    if (n <= room || strlen(line) + 2 > len)
+        return;
+    char *cut = NULL;
+    for (char *p = line; p < line + room; p++)
+        if (*p == '|')
+            cut = p + 1;
+    if (cut) {
+        memmove(cut + 1, cut, strlen(cut) + 1);
+        *cut = ' ';
+    }
+}
+
 /* The lab tests, from dmk-lab.h's table: "  sustained  Sustained write: ...". */
 static void print_lab_tests(FILE *f)
 {
@@ -270,6 +287,7 @@ static void print_synopsis(FILE *f)
         if (cmds[i].cmd == DMK_CMD_SWEEP) {
             snprintf(line, sizeof line, "%s [OPTION]...",
                      dmk_lab_names_text("|", "|", labs, sizeof labs));
+            break_names(line, sizeof line, HELP_WIDTH - col - 1);
             fprintf(f, "%*s drivemark-cli", pad, "");
             print_wrapped(f, line, col, col + 1, HELP_WIDTH);
         }

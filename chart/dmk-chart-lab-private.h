@@ -73,5 +73,7 @@ int dmk_lab_chart_build_recovery(DmkLabChartJob *l);
 int dmk_lab_chart_build_surface(DmkLabChartJob *l);
 /* dmk-chart-lab-files.c */
 int dmk_lab_chart_build_files(DmkLabChartJob *l);
+/* trace: a bar per direction (dmk-chart-lab-trace.c). */
+int dmk_lab_chart_build_trace(DmkLabChartJob *l);
 
 #endif

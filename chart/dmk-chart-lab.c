@@ -55,6 +55,8 @@ static const DmkLabChart charts[] = {
      dmk_lab_chart_build_surface, false, false, true},
     {DMK_LAB_CHART_FILES, "files", DMK_N_("File sets"), one, dmk_lab_chart_build_files, true, false,
      false},
+    {DMK_LAB_CHART_TRACE, "trace", DMK_N_("Trace replay"), one, dmk_lab_chart_build_trace, true,
+     false, false},
 };
 
 #define N_CHARTS (sizeof charts / sizeof charts[0])

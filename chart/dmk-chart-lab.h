@@ -43,6 +43,8 @@ typedef enum {
     DMK_LAB_CHART_SURFACE_ACCESS,
     /* files: a bar per step (the copies, archive, extract), MB/s */
     DMK_LAB_CHART_FILES,
+    /* trace: a bar per direction (reads, writes, all), MB/s over the busy time */
+    DMK_LAB_CHART_TRACE,
 } DmkLabChartKind;
 
 /* Samples in the speed charts' moving average (the reviews' 30 s at one

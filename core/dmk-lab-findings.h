@@ -33,6 +33,7 @@ typedef enum {
     DMK_LAB_SET_MIXED,    /* DmkLabMixed: one mixed pattern */
     DMK_LAB_SET_RECOVERY, /* DmkLabRecovery: the four probes */
     DMK_LAB_SET_FILES,    /* DmkLabFiles: one step of the file-set test */
+    DMK_LAB_SET_TRACE,    /* DmkLabTrace: the trace replay */
     DMK_LAB_N_SETS,
 } DmkLabSetId;
 
@@ -105,6 +106,7 @@ typedef struct {
         DmkLabMixed mixed;
         DmkLabRecovery recovery;
         DmkLabFiles files;
+        DmkLabTrace trace;
     } u;
 } DmkLabFinding;
 

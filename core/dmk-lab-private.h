@@ -23,6 +23,13 @@ int dmk_lab_files_run(DmkRunner *r, const DmkRunSpec *spec, DmkRunResult *res, D
 void dmk_lab_findings_files(const DmkRunResult *r, DmkLabFindings *out);
 void dmk_lab_report_files(DmkLabOut *o, const DmkRunResult *r);
 void dmk_lab_report_files_table(DmkLabOut *o, const DmkRunResult *r);
+/* The trace test (dmk-lab-trace.c): its step, sentence, run, findings
+ * and report section (dmk-lab-report.c's). */
+void dmk_lab_describe_trace(const DmkLabParams *p, char *buf, size_t len);
+void dmk_lab_build_trace(const DmkLabParams *p, DmkRunSpec *spec);
+int dmk_lab_trace_run(DmkRunner *r, const DmkRunSpec *spec, DmkRunResult *res, DmkError *err);
+void dmk_lab_findings_trace(const DmkRunResult *r, DmkLabFindings *out);
+void dmk_lab_report_trace(DmkLabOut *o, const DmkRunResult *r);
 /* " The test file is written in full first, then the drive rests 5 min
  * to empty its cache." */
 void dmk_lab_describe_fill(const DmkLabParams *p, char *buf, size_t len);

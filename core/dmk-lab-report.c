@@ -505,3 +505,40 @@ size_t dmk_lab_report(const DmkRunResult *result, char *buf, size_t len)
     free(r);
     return o.used;
 }
+
+/* The trace replay's scores: MB/s over the busy time and the service
+ * times, reads, writes and all requests, then how the time went. */
+static void put_trace_row(Out *o, const char *what, const DmkLabTrace *x, int d)
+{
+    char a[32], b[32], c[32], e[32], f[32], g[32];
+    if (!x->ios[d]) {
+        put(o, "%-6s %9s\n", what, "0");
+        return;
+    }
+    const double *sv = x->service[d];
+    put(o, "%-6s %9zu %10s %10s %9s %9s %9s %10s\n", what, x->ios[d], num(x->mb_s[d], a, sizeof a),
+        num(sv[DMK_LAB_TRACE_MEAN], b, sizeof b), num(sv[DMK_LAB_TRACE_P50], c, sizeof c),
+        num(sv[DMK_LAB_TRACE_P99], e, sizeof e), num(sv[DMK_LAB_TRACE_P999], f, sizeof f),
+        gib(x->bytes[d], g, sizeof g));
+}
+
+void dmk_lab_report_trace(Out *o, const DmkRunResult *r)
+{
+    const DmkLabFinding *f = dmk_lab_findings_at(&o->found, DMK_LAB_SET_TRACE, 0);
+    if (!r->n_tests || !f) {
+        put(o, "Nothing was replayed.\n");
+        return;
+    }
+    const DmkLabTrace *x = &f->u.trace;
+    put(o, "%-6s %9s %10s %10s %9s %9s %9s %10s\n", "", "Requests", "MB/s", "Mean ms", "p50 ms",
+        "p99 ms", "p99.9 ms", "Data");
+    put_trace_row(o, "Read", x, DMK_LAB_TRACE_READS);
+    put_trace_row(o, "Write", x, DMK_LAB_TRACE_WRITES);
+    put_trace_row(o, "All", x, DMK_LAB_TRACE_ALL);
+    put(o,
+        "Busy %.3f s of a %.3f s replay; the trace's own %.3f s became %.3f s with %zu idle "
+        "gaps cut to %g ms; average queue depth %.2f.\n",
+        x->busy_s, x->wall_s, x->trace_s, x->replayed_s, x->gaps_cut, x->idle_max_ms, x->qd);
+    put(o, "MB/s: bytes over the busy time (a request in flight), 10^6 bytes/s; service time: "
+           "from submission to completion.\n");
+}

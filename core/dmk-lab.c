@@ -8,11 +8,13 @@
 
 #include "dmk-i18n.h"
 #include "dmk-lab-findings.h"
+#include "dmk-i18n.h"
 #include "dmk-lab-private.h"
 #include "dmk-runner.h"
 #include "dmk-surface.h"
 #include "dmk-sweep.h"
 #include "dmk-text.h"
+#include "dmk-trace.h"
 
 const uint32_t dmk_lab_ramp_pct[DMK_LAB_RAMP_STEPS] = {10, 20, 30, 40,  50, 60,
                                                        70, 80, 90, 100, 120};
@@ -67,6 +69,13 @@ static const DmkLabParam params[DMK_LAB_N_PARAMS] = {
          false,
          DMK_N_("surface: random 4 KiB reads timed for the access time, 1-100000 (default: 1000)"),
          ""},
+    [DMK_LAB_P_TRACE] = {DMK_LAB_P_TRACE, "trace", "FILE", DMK_LAB_VALUE_PATH, 0, 0, false,
+                         DMK_N_("trace: the block trace to replay, an fio iolog (v2 or v3)"), ""},
+    [DMK_LAB_P_TRACE_IDLE] = {DMK_LAB_P_TRACE_IDLE, "trace-idle-max", "SECONDS",
+                              DMK_LAB_VALUE_SECONDS, 0, DMK_LAB_TRACE_IDLE_MAX, false,
+                              DMK_N_("trace: idle gaps longer than this are cut to it, 0-60 "
+                                     "(default: 0.005, that is 5 ms)"),
+                              ""},
 };
 
 const DmkLabParam *dmk_lab_param(DmkLabParamId id)
@@ -97,6 +106,8 @@ double *dmk_lab_seconds_of(DmkLabParams *p, DmkLabParamId id)
         return &p->settle_s;
     case DMK_LAB_P_WARMUP:
         return &p->warmup_s;
+    case DMK_LAB_P_TRACE_IDLE:
+        return &p->trace_idle_s;
     default:
         return NULL;
     }
@@ -119,6 +130,14 @@ uint64_t *dmk_lab_size_of(DmkLabParams *p, DmkLabParamId id)
 uint32_t *dmk_lab_count_of(DmkLabParams *p, DmkLabParamId id)
 {
     return id == DMK_LAB_P_SAMPLES ? &p->samples : id == DMK_LAB_P_ACCESSES ? &p->accesses : NULL;
+}
+
+char *dmk_lab_path_of(DmkLabParams *p, DmkLabParamId id, size_t *len)
+{
+    if (id != DMK_LAB_P_TRACE)
+        return NULL;
+    *len = sizeof p->trace;
+    return p->trace;
 }
 
 /* ---- the form's rows ---------------------------------------------------------- */
@@ -251,6 +270,23 @@ static const DmkLabField surface_fields[] = {
      DMK_N_("Random 4 KiB reads at places all over the device, each timed"), NULL, 0, NULL, 0},
 };
 
+static const double trace_idles[] = {0, 0.001, 0.005, 0.1, 1};
+static const double trace_sizes[] = {1024.0 * (1 << 20), 4.0 * (1 << 30), 8.0 * (1 << 30),
+                                     32.0 * (1 << 30)};
+static const DmkLabField trace_fields[] = {
+    {DMK_LAB_P_TRACE, DMK_N_("T_race file"),
+     DMK_N_("The block trace to replay: an fio iolog (version 2 or 3), e.g. one of the "
+            "project's data/traces"),
+     NULL, 0, NULL, 0},
+    {DMK_LAB_P_TRACE_IDLE, DMK_N_("Idle _threshold"),
+     DMK_N_("Idle gaps longer than this are cut to it, in seconds (default: 5 ms, 0.005)"),
+     PRESETS(trace_idles), 0},
+    {DMK_LAB_P_SPAN, DMK_N_("Test fi_le"),
+     DMK_N_("The test file the trace's offsets are mapped into, written in full first"),
+     PRESETS(trace_sizes), 0, DMK_N_("Regi_on"),
+     DMK_N_("The region of the device: its first bytes, written over again and again")},
+};
+
 /* ---- building the runs ------------------------------------------------------ */
 
 static void sustained_defaults(DmkLabParams *p)
@@ -285,6 +321,12 @@ static void recovery_defaults(DmkLabParams *p)
 static void files_defaults(DmkLabParams *p)
 {
     p->span = 8ULL << 30; /* the reviews' 8 GB per set */
+}
+
+static void trace_defaults(DmkLabParams *p)
+{
+    p->span = 8ULL << 30; /* room for a desktop trace's working set */
+    p->trace_idle_s = DMK_LAB_TRACE_IDLE_S;
 }
 
 static DmkTest *add_test(DmkRunSpec *spec, const DmkJob *job, DmkMode mode, const char *label)
@@ -455,6 +497,14 @@ static const DmkLabTest tests[] = {
      DMK_LAB_P(DMK_LAB_P_SPAN), FIELDS(files_fields), false, false, files_defaults,
      dmk_lab_build_files, dmk_lab_describe_files, dmk_lab_report_files, "files",
      dmk_lab_findings_files, false, dmk_lab_files_run},
+    {DMK_LAB_TRACE, "trace", DMK_N_("Trace replay"),
+     DMK_N_("A recorded block trace (fio iolog) replayed against the test file with its idle "
+            "gaps cut short, as PCMark 8 and Tom's Hardware score theirs: average bandwidth and "
+            "service time over the busy time, reads and writes apart and together."),
+     DMK_LAB_P(DMK_LAB_P_SPAN) | DMK_LAB_P(DMK_LAB_P_TRACE) | DMK_LAB_P(DMK_LAB_P_TRACE_IDLE),
+     FIELDS(trace_fields), false, false, trace_defaults, dmk_lab_build_trace,
+     dmk_lab_describe_trace, dmk_lab_report_trace, "trace", dmk_lab_findings_trace, false,
+     dmk_lab_trace_run, true},
 };
 
 size_t dmk_lab_test_count(void)
@@ -564,6 +614,10 @@ static int check_params(const DmkLabParams *p, DmkError *err)
         if (rc != DMK_OK)
             return rc;
     }
+    if ((applies & DMK_LAB_P(DMK_LAB_P_TRACE_IDLE)) &&
+        !(p->trace_idle_s >= 0 && p->trace_idle_s <= DMK_LAB_TRACE_IDLE_MAX))
+        return dmk_error_set(err, DMK_E_INVAL, 0, "idle threshold %g s is out of range (0 to %g s)",
+                             p->trace_idle_s, DMK_LAB_TRACE_IDLE_MAX);
     if ((applies & DMK_LAB_P(DMK_LAB_P_MARGIN)) && p->span == 0 && p->margin == 0)
         return dmk_error_set(err, DMK_E_INVAL, 0,
                              "a full-span write over the free space needs a safety margin");

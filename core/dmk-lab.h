@@ -24,6 +24,9 @@
  *             Work) copied within the drive, the Work set archived into
  *             a Deflate .zip and extracted (dmk-fileset.h); not block I/O
  *             on a test file, so it has its own run (DmkLabTest.run)
+ *  trace      a block trace (fio iolog, dmk-trace.h) replayed against the
+ *             test file, idle gaps cut to a threshold (PCMark's method),
+ *             scored over the busy time (its own run too: dmk-lab-trace.c)
  *
  * Every lab run samples the drive's temperature with its timeline where
  * the platform has a sensor. All but the full-span write fill the test
@@ -51,7 +54,13 @@ typedef enum {
     DMK_LAB_RECOVERY,
     DMK_LAB_SURFACE,
     DMK_LAB_FILES,
+    DMK_LAB_TRACE,
 } DmkLabKind;
+
+/* The trace test's idle threshold: a gap longer than this is cut to it,
+ * as PCMark 8 removes idle time (docs/lab.md says why 5 ms). */
+#define DMK_LAB_TRACE_IDLE_S   0.005
+#define DMK_LAB_TRACE_IDLE_MAX 60.0
 
 #define DMK_LAB_SAMPLE_MIN 0.1
 #define DMK_LAB_SAMPLE_MAX 60.0
@@ -90,6 +99,10 @@ typedef struct {
     uint32_t samples;
     uint64_t sample_size;
     uint32_t accesses;
+    /* trace: the trace file replayed, and the idle gaps' threshold (a
+     * longer gap is cut to it: DMK_LAB_TRACE_IDLE_S). */
+    char trace[1024];
+    double trace_idle_s;
 } DmkLabParams;
 
 /* ---- the tests, each described once ------------------------------------------ */
@@ -109,6 +122,8 @@ typedef enum {
     DMK_LAB_P_SAMPLES,     /* samples */
     DMK_LAB_P_SAMPLE_SIZE, /* sample_size */
     DMK_LAB_P_ACCESSES,    /* accesses */
+    DMK_LAB_P_TRACE,       /* trace: the file */
+    DMK_LAB_P_TRACE_IDLE,  /* trace_idle_s */
     DMK_LAB_N_PARAMS,
 } DmkLabParamId;
 
@@ -119,6 +134,7 @@ typedef enum {
     DMK_LAB_VALUE_SIZE,  /* bytes */
     DMK_LAB_VALUE_JOB,   /* a test by CrystalDiskMark's name */
     DMK_LAB_VALUE_COUNT, /* a whole number */
+    DMK_LAB_VALUE_PATH,  /* a file's path (dmk_lab_path_of) */
 } DmkLabValueKind;
 
 /* A setting: its one name and range, for drivemark-cli (--NAME) and the
@@ -144,6 +160,9 @@ uint64_t *dmk_lab_size_of(DmkLabParams *p, DmkLabParamId id);
 /* The field of p that a count setting is (DMK_LAB_VALUE_COUNT but the
  * shared --qd, which its own row parses); NULL when it is not one. */
 uint32_t *dmk_lab_count_of(DmkLabParams *p, DmkLabParamId id);
+/* The field of p that a path setting is, and its room (*len bytes);
+ * NULL when it is not one. */
+char *dmk_lab_path_of(DmkLabParams *p, DmkLabParamId id, size_t *len);
 
 /* A row of the Lab tab's form: the setting, in that test's words. */
 #define DMK_LAB_FIELD_FREE_SPACE 1u /* a span of 0 reads "Free space - margin" */
@@ -210,6 +229,10 @@ typedef struct {
      * and progress (dmk_runner_stopping, dmk_runner_lab_progress). NULL
      * for the others. */
     int (*run)(DmkRunner *r, const DmkRunSpec *spec, DmkRunResult *res, DmkError *err);
+    /* Its own run does block I/O through the runner's backend (trace):
+     * any backend applies, the null one too; else (files) only real
+     * files do. */
+    bool any_backend;
 } DmkLabTest;
 
 /* The tests, in the order the CLI's help and the Lab tab list them:
@@ -390,6 +413,33 @@ extern const char dmk_lab_files_prefix[];
 /* Removes a directory an earlier file-set run left in dir (it was
  * killed); removed gets its path, "" when there was none. */
 int dmk_lab_files_remove_leftover(const char *dir, char *removed, size_t len, DmkError *err);
+
+/* The trace replay's scores (trace), one set per run: bytes over the
+ * busy time and the service times (submission to completion, ms) of all
+ * requests, the reads and the writes, and how the time went. */
+enum { DMK_LAB_TRACE_ALL, DMK_LAB_TRACE_READS, DMK_LAB_TRACE_WRITES, DMK_LAB_TRACE_DIRS };
+enum {
+    DMK_LAB_TRACE_MEAN,
+    DMK_LAB_TRACE_P50,
+    DMK_LAB_TRACE_P99,
+    DMK_LAB_TRACE_P999,
+    DMK_LAB_TRACE_STATS
+};
+typedef struct {
+    size_t ios[DMK_LAB_TRACE_DIRS];   /* requests replayed */
+    double bytes[DMK_LAB_TRACE_DIRS]; /* their bytes */
+    double mb_s[DMK_LAB_TRACE_DIRS];  /* bytes over the busy time, 10^6 bytes/s */
+    double service[DMK_LAB_TRACE_DIRS][DMK_LAB_TRACE_STATS]; /* ms; NaN with no request */
+    double busy_s;     /* time with a request in flight: what the scores are over */
+    double wall_s;     /* the whole replay */
+    double trace_s;    /* the trace's own time */
+    double replayed_s; /* its schedule once the idle gaps were cut */
+    size_t gaps_cut;   /* idle gaps longer than the threshold */
+    double idle_max_ms;
+    double qd; /* achieved: the sum of service times over the busy time */
+} DmkLabTrace;
+/* A fresh result keeps every field with its test (its saved findings). */
+#define DMK_LAB_TRACE_FIELDS 28
 
 /* "iops" for a random job, "mb_s" for a sequential one: the reviews' unit. */
 const char *dmk_lab_metric(const DmkTest *t);

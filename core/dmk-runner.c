@@ -1303,6 +1303,21 @@ static int run_tests(DmkRunner *r, DmkRunResult *res, DmkError *err)
     return rc;
 }
 
+const DmkBackend *dmk_runner_backend(const DmkRunner *r)
+{
+    return r->be;
+}
+
+const _Atomic int *dmk_runner_stop_flag(const DmkRunner *r)
+{
+    return &r->stop;
+}
+
+uint64_t dmk_runner_seed(const DmkRunner *r)
+{
+    return r->seed;
+}
+
 bool dmk_runner_stopping(const DmkRunner *r)
 {
     return atomic_load(&((DmkRunner *)r)->stop) != 0;
@@ -1341,7 +1356,7 @@ static void hand_over(DmkRunner *r, DmkRunResult *res, DmkRunResult **out)
  * front end hears of the result as of any run. */
 static int run_lab_own(DmkRunner *r, const DmkLabTest *lab, DmkRunResult *res, DmkError *err)
 {
-    if (r->be->in_memory)
+    if (r->be->in_memory && !lab->any_backend)
         return dmk_error_set(err, DMK_E_INVAL, 0,
                              "%s works on real files in %s: the %s backend, which keeps nothing, "
                              "does not apply",

@@ -91,6 +91,11 @@ void dmk_runner_stop(DmkRunner *r);
 bool dmk_runner_stopping(const DmkRunner *r);
 void dmk_runner_lab_progress(DmkRunner *r, DmkStage stage, size_t test, double fraction,
                              uint64_t bytes, double mb_s, double left_s);
+/* What such a run drives the target with (trace): the runner's backend,
+ * its stop flag (set by dmk_runner_stop) and the run's seed. */
+const DmkBackend *dmk_runner_backend(const DmkRunner *r);
+const _Atomic int *dmk_runner_stop_flag(const DmkRunner *r);
+uint64_t dmk_runner_seed(const DmkRunner *r);
 
 /* The most a stop waits for the run's workers, counted from when the
  * runner saw it: workers that keep draining (a slow drive answering) end

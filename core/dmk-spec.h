@@ -123,6 +123,10 @@ typedef struct {
      * each test that writes (docs/verify.md); needs a backend that keeps
      * data (DmkBackend.keeps_data). */
     bool verify;
+    /* The trace lab test (dmk-lab.h): the trace file and the idle
+     * threshold, seconds; "" and 0 for every other run. */
+    char trace[1024];
+    double trace_idle_s;
     /* The user's comment, copied into the result (DmkRunResult.comment). */
     char comment[512];
     size_t n_tests;

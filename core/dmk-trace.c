@@ -320,7 +320,8 @@ typedef struct {
     size_t n_free;
     unsigned inflight;
     uint64_t busy_start;
-    DmkHist *hist;
+    DmkHist *hist;     /* all requests */
+    DmkHist *hist_dir; /* [0] reads, [1] writes */
     DmkReplayStats *st;
 } Replay;
 
@@ -351,6 +352,7 @@ static int complete(Replay *r, DmkIo **done, int n, uint64_t now, DmkError *err)
                 r->st->read_bytes += (uint64_t)io->res;
             }
             dmk_hist_add(r->hist, now - io->submit_ns);
+            dmk_hist_add(&r->hist_dir[io->op == DMK_OP_WRITE], now - io->submit_ns);
         }
     }
     if (n > 0 && r->inflight == 0)
@@ -376,6 +378,22 @@ static void sleep_until(const DmkReplayParams *p, uint64_t until)
     }
 }
 
+static void lat_of(const DmkHist *h, DmkReplayLat *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!h->count)
+        return;
+    out->mean_us = dmk_hist_mean(h) / 1e3;
+    out->stddev_us = dmk_hist_stddev(h) / 1e3;
+    out->p50_us = (double)dmk_hist_percentile(h, 50.0) / 1e3;
+    out->p90_us = (double)dmk_hist_percentile(h, 90.0) / 1e3;
+    out->p99_us = (double)dmk_hist_percentile(h, 99.0) / 1e3;
+    out->p999_us = (double)dmk_hist_percentile(h, 99.9) / 1e3;
+    out->p9999_us = (double)dmk_hist_percentile(h, 99.99) / 1e3;
+    out->min_us = (double)h->min / 1e3;
+    out->max_us = (double)h->max / 1e3;
+}
+
 static void finish(Replay *r, uint64_t start)
 {
     DmkReplayStats *st = r->st;
@@ -389,6 +407,9 @@ static void finish(Replay *r, uint64_t start)
         st->lat_p99_us = (double)dmk_hist_percentile(r->hist, 99.0) / 1e3;
         st->lat_max_us = (double)r->hist->max / 1e3;
     }
+    lat_of(r->hist, &st->lat_all);
+    lat_of(&r->hist_dir[0], &st->lat_read);
+    lat_of(&r->hist_dir[1], &st->lat_write);
 }
 
 int dmk_trace_replay(const DmkTrace *t, const DmkReplayParams *p, DmkReplayStats *out,
@@ -410,13 +431,17 @@ int dmk_trace_replay(const DmkTrace *t, const DmkReplayParams *p, DmkReplayStats
     r.slots = calloc(qd, sizeof *r.slots);
     r.free_ios = calloc(qd, sizeof *r.free_ios);
     r.hist = malloc(sizeof *r.hist);
-    if (!r.slots || !r.free_ios || !r.hist) {
+    r.hist_dir = malloc(2 * sizeof *r.hist_dir);
+    if (!r.slots || !r.free_ios || !r.hist || !r.hist_dir) {
         free(r.slots);
         free(r.free_ios);
         free(r.hist);
+        free(r.hist_dir);
         return dmk_error_set(err, DMK_E_NOMEM, 0, "out of memory for the replay");
     }
     dmk_hist_reset(r.hist);
+    dmk_hist_reset(&r.hist_dir[0]);
+    dmk_hist_reset(&r.hist_dir[1]);
     int rc = DMK_OK;
     for (unsigned i = 0; i < qd; i++) {
         r.slots[i].user = dmk_aligned_alloc(p->mem_align > 64 ? p->mem_align : 64, max_len);
@@ -429,7 +454,7 @@ int dmk_trace_replay(const DmkTrace *t, const DmkReplayParams *p, DmkReplayStats
     DmkRng rng;
     dmk_rng_seed(&rng, p->seed);
     uint64_t key = p->seed;
-    uint64_t start = dmk_clock_ns(), last_issue = start;
+    uint64_t start = dmk_clock_ns(), last_issue = start, told = start;
     uint64_t prev_t = t->n ? t->ios[0].t_us : 0, prev_wait_us = 0;
     size_t next = 0;
     while (rc == DMK_OK && (next < t->n || r.inflight)) {
@@ -519,6 +544,10 @@ int dmk_trace_replay(const DmkTrace *t, const DmkReplayParams *p, DmkReplayStats
                 break;
         }
         now = dmk_clock_ns();
+        if (p->progress && now - told >= 100000000ULL) {
+            told = now;
+            p->progress(next, t->n, out->read_bytes + out->write_bytes, p->progress_ctx);
+        }
         if (r.inflight) {
             /* Wait for a completion, or only until the next request is due
              * (none at all when it is due already: take what completed). */
@@ -545,5 +574,6 @@ int dmk_trace_replay(const DmkTrace *t, const DmkReplayParams *p, DmkReplayStats
         free(r.free_ios);
     } /* else left with the queue, as the runner leaves a stuck worker's */
     free(r.hist);
+    free(r.hist_dir);
     return rc;
 }

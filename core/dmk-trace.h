@@ -89,7 +89,16 @@ typedef struct {
     const DmkPool *pool;     /* writes' data (dmk_pool_init, random) */
     uint64_t seed;           /* the pool's picks and keys */
     const _Atomic int *stop; /* may be NULL; a stop ends the replay (DMK_E_STOPPED) */
+    /* May be NULL: told every 100 ms or so, from the replay's thread, how
+     * far it is: entries of the trace issued (of t->n) and bytes done. */
+    void (*progress)(size_t issued, size_t total, uint64_t bytes, void *ctx);
+    void *progress_ctx;
 } DmkReplayParams;
+
+/* Service times of one direction (or all), microseconds; 0 with none. */
+typedef struct {
+    double mean_us, p50_us, p90_us, p99_us, p999_us, p9999_us, min_us, max_us, stddev_us;
+} DmkReplayLat;
 
 typedef struct {
     uint64_t ios, reads, writes, read_bytes, write_bytes;
@@ -101,6 +110,9 @@ typedef struct {
     double mb_s;       /* (read + write bytes) / busy time, MB/s */
     double qd;         /* achieved: the sum of service times / busy time */
     double lat_mean_us, lat_p50_us, lat_p99_us, lat_max_us; /* service times */
+    /* The same apart: all requests, the reads, the writes (the reviews
+     * score each; the lab test's result keeps them as a test's stats). */
+    DmkReplayLat lat_all, lat_read, lat_write;
 } DmkReplayStats;
 
 /* Replays t; fills *out (what was done so far on an error or a stop). */

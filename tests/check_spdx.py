@@ -50,8 +50,11 @@ EXEMPT_NAMES = {"LICENSE", ".gitignore", ".clang-format", "README.md", "changelo
                 "control", "copyright", "not-installed"}
 # The Windows build's icon, its patches of upstream sources (each opens with
 # its reason) and the zip's README.txt, which a user reads.
-# po/drivemark.pot is xgettext's output, committed as it writes it.
-EXEMPT_ENDINGS = (".md", ".png", ".csv", ".dict", ".install", ".ico", ".patch", ".txt.in", ".pot")
+# po/drivemark.pot is xgettext's output, committed as it writes it. The
+# starter traces (data/traces/*.iolog) are fio's iolog, which has no
+# comments; data/traces/make-traces.py, which writes them, carries it.
+EXEMPT_ENDINGS = (".md", ".png", ".csv", ".dict", ".install", ".ico", ".patch", ".txt.in", ".pot",
+                  ".iolog")
 
 HEAD_LINES = 5  # the line must be among a file's first few
 

@@ -132,7 +132,8 @@ static gboolean is_window_setting(const DmkLabParam *lp)
 {
     /* Counts of the lab's own (the surface scan's), not the shared --qd. */
     bool count = lp->kind == DMK_LAB_VALUE_COUNT && !lp->shared;
-    if (lp->kind != DMK_LAB_VALUE_SECONDS && lp->kind != DMK_LAB_VALUE_SIZE && !count)
+    bool path = lp->kind == DMK_LAB_VALUE_PATH;
+    if (lp->kind != DMK_LAB_VALUE_SECONDS && lp->kind != DMK_LAB_VALUE_SIZE && !count && !path)
         return FALSE;
     for (size_t i = 0; i < dmk_lab_test_count(); i++)
         for (size_t f = 0; f < dmk_lab_test_at(i)->n_fields; f++)
@@ -166,14 +167,21 @@ static void add_lab_options(DmkAppOptionFn fn, void *data)
     }
 }
 
-static int parse_lab_setting(GVariantDict *d, const DmkLabParam *lp, double *out, DmkError *err)
+static int parse_lab_setting(GVariantDict *d, const DmkLabParam *lp, DmkLabOverrides *l,
+                             DmkError *err)
 {
     char *v = NULL, what[48];
+    double *out = &l->value[lp->id];
     g_snprintf(what, sizeof what, "--lab-%s", lp->name);
     if (!g_variant_dict_lookup(d, what + 2, "s", &v))
         return DMK_OK;
-    int rc;
-    if (lp->kind == DMK_LAB_VALUE_SECONDS) {
+    int rc = DMK_OK;
+    if (lp->kind == DMK_LAB_VALUE_PATH) { /* the trace: checked when the run reads it */
+        if (!v[0] || strlen(v) >= sizeof l->trace)
+            rc = dmk_error_set(err, DMK_E_INVAL, 0, "%s needs a file's path", what);
+        else
+            g_strlcpy(l->trace, v, sizeof l->trace);
+    } else if (lp->kind == DMK_LAB_VALUE_SECONDS) {
         rc = dmk_parse_seconds_range(what, v, lp->min, lp->max, out, err);
     } else if (lp->kind == DMK_LAB_VALUE_COUNT) {
         uint64_t n = 0;
@@ -265,7 +273,7 @@ static int parse_lab(DmkAppOptions *o, GVariantDict *d, DmkError *err)
         const DmkLabParam *lp = dmk_lab_param((DmkLabParamId)id);
         if (!is_window_setting(lp))
             continue;
-        rc = parse_lab_setting(d, lp, &l->value[id], err);
+        rc = parse_lab_setting(d, lp, l, err);
         char name[48];
         g_snprintf(name, sizeof name, "lab-%s", lp->name);
         o->lab_set = o->lab_set || g_variant_dict_contains(d, name);

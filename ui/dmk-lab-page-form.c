@@ -7,6 +7,8 @@
 #include <math.h>
 #include <string.h>
 
+#include <glib/gi18n.h>
+
 #include "dmk-lab-page-private.h"
 #include "dmk-size.h"
 #include "dmk-text.h"
@@ -243,9 +245,64 @@ static NumberKind span_kind(const DmkLabField *f)
     return f->flags & DMK_LAB_FIELD_FREE_SPACE ? NUM_AMOUNT : NUM_SIZE;
 }
 
+/* ---- a file's path (the trace test's trace) ---- */
+
+#define ENTRY_KEY "dmk-entry"
+
+static void on_path_response(GtkNativeDialog *d, int response, gpointer entry)
+{
+    GFile *file =
+        response == GTK_RESPONSE_ACCEPT ? gtk_file_chooser_get_file(GTK_FILE_CHOOSER(d)) : NULL;
+    char *path = file ? g_file_get_path(file) : NULL;
+    if (path)
+        gtk_editable_set_text(GTK_EDITABLE(entry), path);
+    g_free(path);
+    g_clear_object(&file);
+    g_object_unref(entry);
+    g_object_unref(d);
+}
+
+static void on_choose_path(GtkButton *button, gpointer entry)
+{
+    GtkRoot *root = gtk_widget_get_root(GTK_WIDGET(button));
+    GtkFileChooserNative *d = gtk_file_chooser_native_new(
+        _("Choose a Trace File"), GTK_IS_WINDOW(root) ? GTK_WINDOW(root) : NULL,
+        GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), _("_Cancel"));
+    gtk_native_dialog_set_modal(GTK_NATIVE_DIALOG(d), TRUE);
+    g_signal_connect(d, "response", G_CALLBACK(on_path_response), g_object_ref(entry));
+    gtk_native_dialog_show(GTK_NATIVE_DIALOG(d));
+}
+
+/* An entry for the path, typed or chosen with the button beside it; the
+ * box is the field, its entry kept on it (ENTRY_KEY). */
+static GtkWidget *path_field(DmkLabPage *self, const char *path)
+{
+    GtkWidget *box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6);
+    GtkWidget *entry = gtk_entry_new();
+    GtkWidget *button = gtk_button_new_with_label(_("Choose\u2026"));
+    gtk_editable_set_text(GTK_EDITABLE(entry), path);
+    gtk_widget_set_hexpand(entry, TRUE);
+    gtk_box_append(GTK_BOX(box), entry);
+    gtk_box_append(GTK_BOX(box), button);
+    g_object_set_data(G_OBJECT(box), ENTRY_KEY, entry);
+    g_signal_connect(entry, "notify::text", G_CALLBACK(on_field_changed), self);
+    g_signal_connect(button, "clicked", G_CALLBACK(on_choose_path), entry);
+    return box;
+}
+
+static void read_path(GtkWidget *field, char *out, size_t len)
+{
+    GtkWidget *entry = g_object_get_data(G_OBJECT(field), ENTRY_KEY);
+    g_strlcpy(out, entry ? gtk_editable_get_text(GTK_EDITABLE(entry)) : "", len);
+}
+
 /* The field's widget, showing p's value. */
 static GtkWidget *field_widget(DmkLabPage *self, const DmkLabField *f, DmkLabParams *p)
 {
+    size_t room;
+    char *path = dmk_lab_path_of(p, f->id, &room);
+    if (path)
+        return path_field(self, path);
     double *secs = dmk_lab_seconds_of(p, f->id);
     if (secs)
         return time_combo(self, f, *secs);
@@ -404,8 +461,12 @@ static void read_choices(DmkLabPage *self, size_t ti, DmkLabParams *p)
         p->sample_size = dd_value(f[DMK_LAB_P_SAMPLE_SIZE]);
     for (int id = 0; id < DMK_LAB_N_PARAMS; id++) {
         uint32_t *count = dmk_lab_count_of(p, (DmkLabParamId)id);
+        size_t room;
+        char *path = dmk_lab_path_of(p, (DmkLabParamId)id, &room);
         if (count && f[id])
             *count = (uint32_t)dd_value(f[id]);
+        if (path && f[id])
+            read_path(f[id], path, room);
     }
 }
 
@@ -474,9 +535,21 @@ static void override_count(DmkLabPage *self, DmkLabParamId id, double v)
     }
 }
 
+/* A path given on the command line (--lab-trace): into its entry. */
+static void override_path(DmkLabPage *self, DmkLabParamId id, const char *path)
+{
+    for (size_t ti = 0; path[0] && ti < dmk_lab_test_count(); ti++) {
+        GtkWidget *field = self->fields[ti][id];
+        GtkWidget *entry = field ? g_object_get_data(G_OBJECT(field), ENTRY_KEY) : NULL;
+        if (entry)
+            gtk_editable_set_text(GTK_EDITABLE(entry), path);
+    }
+}
+
 void dmk_lab_page_apply_overrides(DmkLabPage *self, const DmkLabOverrides *o)
 {
     dmk_lab_page_set_kind(self, o->kind);
+    override_path(self, DMK_LAB_P_TRACE, o->trace);
     DmkLabParams p;
     for (int id = 0; id < DMK_LAB_N_PARAMS; id++) {
         if (dmk_lab_seconds_of(&p, (DmkLabParamId)id))
@@ -559,6 +632,9 @@ void _dmk_lab_page_update_summary(DmkLabPage *self)
 
 static char *field_text(GtkWidget *w)
 {
+    GtkWidget *entry = g_object_get_data(G_OBJECT(w), ENTRY_KEY); /* a path */
+    if (entry)
+        return g_strdup(gtk_editable_get_text(GTK_EDITABLE(entry)));
     if (GTK_IS_COMBO_BOX(w))
         return g_strdup(
             gtk_editable_get_text(GTK_EDITABLE(gtk_combo_box_get_child(GTK_COMBO_BOX(w)))));

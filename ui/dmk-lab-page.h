@@ -33,6 +33,8 @@ typedef struct {
     /* Each time (seconds) and size (bytes) setting of dmk-lab.h's table
      * by its DmkLabParamId, --lab-NAME; < 0: keep. */
     double value[DMK_LAB_N_PARAMS];
+    /* --lab-trace FILE (the one path setting); "": keep. */
+    char trace[1024];
 } DmkLabOverrides;
 
 void dmk_lab_overrides_init(DmkLabOverrides *o);

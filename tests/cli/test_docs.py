@@ -180,7 +180,8 @@ def test_bash_completes_each_commands_options():
         took = accepted(c) if c not in ("help", "version") else set()
         if c in ("help", "version"):  # done at once: only what every command takes
             check(offered == {"--help", "--version"}, f"{c}: {sorted(offered)}")
-        elif c in ("sustained", "fullspan", "mixed", "latency", "recovery", "surface", "files"):
+        elif c in ("sustained", "fullspan", "mixed", "latency", "recovery", "surface", "files",
+                   "trace"):
             # the lab tests' own settings: only those of that test
             check(offered <= took, f"{c}: offers {sorted(offered - took)} it refuses")
             check({"--target", "--json", "--help"} <= offered, f"{c}: {sorted(offered)}")

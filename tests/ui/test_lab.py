@@ -313,6 +313,30 @@ def test_files_runs():
         return line_with(text, "Work archive")
 
 
+def test_trace_runs():
+    """The trace replay from the command line (--lab-trace, the starter
+    office trace): the form shows the file, the report its scores, its
+    bar chart, nothing left in the target."""
+    src = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    trace = os.path.join(src, "data", "traces", "office.iolog")
+    with Dir() as d:
+        rc, lines, err, _ = t.run_app(["--target", d, "--lab", "trace", "--lab-trace", trace,
+                                       "--lab-size", "16MiB", "--autorun", "--dump-tiles",
+                                       "--quit-when-done"], timeout=180)
+        check(rc == 0, f"exit {rc}; stderr: {err}")
+        check(field(lines, "status").startswith("Done"), f"status: {field(lines, 'status')}")
+        text = report(lines)
+        for row in ("Read", "Write", "All"):
+            check(any(x.startswith(row + " ") for x in text), f"{row} not in the report: {text}")
+        check([c[:2] for c in charts(lines)] == [("Trace replay", "shown")],
+              f"charts: {charts(lines)}")
+        fields = {f[1]: f[2] for f in lines if f[0] == "lab-field"}
+        check(fields.get("Trace file") == trace and fields.get("Test file") == "16 MiB",
+              f"form: {fields}")
+        check_empty(d)
+        return line_with(text, "All")
+
+
 def test_files_stop_removes_all():
     """Stop during the file-set test's copies (--stop-at: the run waits at
     its second report of a copy until Stop was pressed): the window says
@@ -355,7 +379,7 @@ def test_bad_lab_options():
 TESTS = [test_sustained_finds_cache, test_latency_four_profiles, test_stop_keeps_samples,
          test_saved_lab_result_opens_as_lab_tab, test_saved_findings_shown,
          test_fullspan_asks_first, test_mixed_runs, test_files_runs,
-         test_files_stop_removes_all,
+         test_files_stop_removes_all, test_trace_runs,
          test_engine_error_in_info_bar,
          test_bad_lab_options]
 

@@ -219,9 +219,9 @@ static const Builder builders[] = {sustained_result, latency_result, mixed_resul
 
 static void test_tables(void)
 {
-    size_t sizes[DMK_LAB_N_SETS] = {sizeof(DmkLabCliff),    sizeof(DmkLabThermal),
-                                    sizeof(DmkLabLatency),  sizeof(DmkLabMixed),
-                                    sizeof(DmkLabRecovery), sizeof(DmkLabFiles)};
+    size_t sizes[DMK_LAB_N_SETS] = {
+        sizeof(DmkLabCliff),    sizeof(DmkLabThermal), sizeof(DmkLabLatency), sizeof(DmkLabMixed),
+        sizeof(DmkLabRecovery), sizeof(DmkLabFiles),   sizeof(DmkLabTrace)};
     DMK_CHECK(dmk_lab_set(DMK_LAB_N_SETS) == NULL);
     for (size_t s = 0; s < DMK_LAB_N_SETS; s++) {
         const DmkLabSetDesc *set = dmk_lab_set((DmkLabSetId)s);

@@ -269,6 +269,12 @@ static void test_known_rate(void)
     DMK_CHECK_NEAR(st.lat_mean_us, 100.0, 1e-9);
     DMK_CHECK_NEAR(st.lat_p50_us, 100.0, 0.4);
     DMK_CHECK_NEAR(st.lat_p99_us, 100.0, 0.4);
+    /* the same apart: 150 reads and 50 writes, each 100 us */
+    DMK_CHECK_NEAR(st.lat_read.mean_us, 100.0, 1e-9);
+    DMK_CHECK_NEAR(st.lat_write.mean_us, 100.0, 1e-9);
+    DMK_CHECK_NEAR(st.lat_write.p999_us, 100.0, 0.4);
+    DMK_CHECK_NEAR(st.lat_all.p999_us, 100.0, 0.4);
+    DMK_CHECK_NEAR(st.lat_all.mean_us, st.lat_mean_us, 1e-9);
     printf("# known rate: %.2f MB/s over %.3f ms busy, QD %.2f, mean %.1f us\n", st.mb_s,
            (double)st.busy_ns / 1e6, st.qd, st.lat_mean_us);
     free(text.s);
