@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dmk-i18n.h"
 #include "dmk-size.h"
 #include "null/dmk-null-queue.h"
 
@@ -372,11 +373,13 @@ static int fault_reap(DmkQueue *q, int min, int max, uint64_t timeout_ns, DmkIo 
 
 /* ---- options ------------------------------------------------------------- */
 
+/* TRANSLATORS: US, N and R are the option's value as --help names it: keep them. */
 static const DmkBackendOption fault_options[] = {
-    {"latency", "US", "each I/O completes after US microseconds (the null backend's)"},
-    {"serve", "US", "each queue answers one request at a time, US microseconds apart"},
-    {"hang", "N", "the Nth submit call never returns, as on a frozen file system"},
-    {"hang-run", "R", "the hang strikes from the Rth run of the process on (default: the first)"},
+    {"latency", "US", DMK_N_("each I/O completes after US microseconds (the null backend's)")},
+    {"serve", "US", DMK_N_("each queue answers one request at a time, US microseconds apart")},
+    {"hang", "N", DMK_N_("the Nth submit call never returns, as on a frozen file system")},
+    {"hang-run", "R",
+     DMK_N_("the hang strikes from the Rth run of the process on (default: the first)")},
     {NULL, NULL, NULL},
 };
 
@@ -414,7 +417,7 @@ static int fault_parse_option(DmkBackendOpts *opts, const char *key, const char 
 
 const DmkBackend dmk_backend_fault_desc = {
     .name = "fault",
-    .description = "the null backend's queue with scripted faults (tests)",
+    .description = DMK_N_("the null backend's queue with scripted faults (tests)"),
     .tests_only = true,
     .in_memory = true,
     .options = fault_options,
