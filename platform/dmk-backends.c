@@ -97,8 +97,12 @@ int dmk_backend_set_option(const DmkBackend *be, DmkBackendOpts *opts, const cha
     if (!o || !o->key || !be->parse_option) {
         char keys[256];
         option_keys(be, keys, sizeof keys);
-        return dmk_error_set(err, DMK_E_INVAL, 0, "the %s backend has no option '%s'%s%s", be->name,
-                             key, keys[0] ? ": it has " : " (it has none)", keys);
+        /* Two whole sentences rather than one with its ending glued on. */
+        if (!keys[0])
+            return dmk_error_set(err, DMK_E_INVAL, 0,
+                                 "the %s backend has no option '%s' (it has none)", be->name, key);
+        return dmk_error_set(err, DMK_E_INVAL, 0, "the %s backend has no option '%s': it has %s",
+                             be->name, key, keys);
     }
     return be->parse_option(opts, key, value, what ? what : key, err);
 }
