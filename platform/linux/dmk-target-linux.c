@@ -414,13 +414,21 @@ static int check_dir_attrs(const char *dir, DmkError *err)
     bool got = fd >= 0 && ioctl(fd, FS_IOC_GETFLAGS, &attrs) == 0;
     if (fd >= 0)
         close(fd);
-    if (got && (attrs & (FS_APPEND_FL | FS_IMMUTABLE_FL)))
-        return dmk_error_set(
-            err, DMK_E_PERM, EPERM,
-            "refusing %s: the directory is %s, so the test file's name could "
-            "not be removed and the file would be left behind (this file system "
-            "has no O_TMPFILE, which needs no name); nothing was created",
-            dir, attrs & FS_APPEND_FL ? "append-only (chattr +a)" : "immutable (chattr +i)");
+    /* A whole sentence for each attribute, none glued in. */
+    if (got && (attrs & FS_APPEND_FL))
+        return dmk_error_set(err, DMK_E_PERM, EPERM,
+                             "refusing %s: the directory is append-only (chattr +a), so the test "
+                             "file's name could not be removed and the file would be left behind "
+                             "(this file system has no O_TMPFILE, which needs no name); nothing "
+                             "was created",
+                             dir);
+    if (got && (attrs & FS_IMMUTABLE_FL))
+        return dmk_error_set(err, DMK_E_PERM, EPERM,
+                             "refusing %s: the directory is immutable (chattr +i), so the test "
+                             "file's name could not be removed and the file would be left behind "
+                             "(this file system has no O_TMPFILE, which needs no name); nothing "
+                             "was created",
+                             dir);
     return DMK_OK;
 }
 
