@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "dmk-backend-list.h"
+#include "dmk-i18n.h"
 #include "dmk-platform.h"
 #include "dmk-text.h"
 
@@ -53,7 +54,9 @@ const DmkBackend *dmk_backend_by_name(const char *name)
     return NULL;
 }
 
-char *dmk_backend_choices(char *buf, size_t len)
+/* The names joined, the last two by last (English " or ", or its
+ * translation in a message). */
+static char *choices(const char *last, char *buf, size_t len)
 {
     const char *names[N_BACKENDS + 1];
     size_t n = 0;
@@ -61,7 +64,12 @@ char *dmk_backend_choices(char *buf, size_t len)
     for (size_t i = 0; i < N_BACKENDS; i++)
         if (!registry[i]->tests_only)
             names[n++] = registry[i]->name;
-    return dmk_join_names(names, n, ", ", " or ", buf, len);
+    return dmk_join_names(names, n, ", ", last, buf, len);
+}
+
+char *dmk_backend_choices(char *buf, size_t len)
+{
+    return choices(" or ", buf, len);
 }
 
 int dmk_backend_choose(const char *what, const char *name, const DmkBackend **out, DmkError *err)
@@ -72,8 +80,11 @@ int dmk_backend_choose(const char *what, const char *name, const DmkBackend **ou
         return DMK_OK;
     }
     char list[256];
-    return dmk_error_set(err, DMK_E_INVAL, 0, "%s '%s' is unknown: expected %s", what, name,
-                         dmk_backend_choices(list, sizeof list));
+    /* TRANSLATORS: joins the last two backends of a list: "native, libaio or null". */
+    choices(DMK_(" or "), list, sizeof list);
+    /* TRANSLATORS: the first %s is the option or key that named the backend (--backend), the
+     * second the name given, the last the backends there are. */
+    return dmk_error_set(err, DMK_E_INVAL, 0, "%s '%s' is unknown: expected %s", what, name, list);
 }
 
 /* "latency, serve, cache": the keys of be's options. */
