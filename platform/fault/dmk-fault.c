@@ -85,6 +85,7 @@ static int report(DmkError *err, const DmkFaultAt *f, const char *what)
     atomic_fetch_add(&dmk_fault_counts.faults, 1);
     if (f->os_error)
         return dmk_error_os(err, code_of(f), f->os_error, "%s", what);
+    /* TRANSLATORS: a whole sentence on what failed, then the scripted error's code. */
     return dmk_error_set(err, code_of(f), 0, "%s (error %d)", what, code_of(f));
 }
 
@@ -127,7 +128,7 @@ static int fault_target_open(const DmkTargetParams *p, DmkTarget **out, DmkTarge
     const DmkFaultScript *s = &dmk_fault_script;
     if (strikes(&s->open, count_up(&dmk_fault_counts.opens))) {
         char what[1100];
-        snprintf(what, sizeof what, "creating the test file in %s failed", p->dir);
+        snprintf(what, sizeof what, DMK_("creating the test file in %s failed"), p->dir);
         return report(err, &s->open, what);
     }
     DmkTarget *t = calloc(1, sizeof *t);
@@ -176,7 +177,7 @@ static int fault_target_sync(DmkTarget *t, DmkError *err)
     if (!f)
         return DMK_OK;
     char what[1100];
-    snprintf(what, sizeof what, "flushing the test file in %s to the drive failed", t->dir);
+    snprintf(what, sizeof what, DMK_("flushing the test file in %s to the drive failed"), t->dir);
     return report(err, f, what);
 }
 
@@ -231,7 +232,8 @@ static int call_fault(DmkTarget *t, uint64_t call, int n, DmkError *err)
 {
     const DmkFaultScript *s = &t->script;
     char what[96];
-    snprintf(what, sizeof what, "submitting %d requests failed", n);
+    snprintf(what, sizeof what,
+             dmk_ngettext("submitting %d request failed", "submitting %d requests failed", n), n);
     if (s->vanish.nth && call >= s->vanish.nth)
         atomic_store(&t->vanished, true);
     if (atomic_load(&t->vanished))
