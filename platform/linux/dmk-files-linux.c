@@ -231,12 +231,17 @@ bool dmk_os_same_path(const char *a, const char *b)
     return strcmp(a, b) == 0;
 }
 
-static int refuse_kind(DmkError *err, const char *path, DmkFileKind kind, const char *how)
+static int refuse_kind(DmkError *err, const char *path, DmkFileKind kind, bool no_reader)
 {
-    return dmk_error_set(err, DMK_E_INVAL, 0,
-                         "opening %s for writing failed: it is %s%s, not a "
-                         "regular file",
-                         path, dmk_file_kind_name(kind), how);
+    if (no_reader)
+        return dmk_error_set(err, DMK_E_INVAL, 0,
+                             "opening %s for writing failed: it is a FIFO with no reader, not a "
+                             "regular file",
+                             path);
+    /* TRANSLATORS: the second %s is a whole sentence on what the path is: "it is a FIFO, not a
+     * regular file". */
+    return dmk_error_set(err, DMK_E_INVAL, 0, "opening %s for writing failed: %s", path,
+                         dmk_file_kind_clause(kind));
 }
 
 /* Character devices a result may be written to: the memory devices
@@ -265,16 +270,16 @@ int dmk_os_open_special(const char *path, FILE **out, DmkError *err)
      * makes udev rescan it (partitions dropped and re-read), refused or
      * not. */
     if (stat(path, &st) == 0 && (S_ISBLK(st.st_mode) || S_ISCHR(st.st_mode)) && never_written(&st))
-        return refuse_kind(err, path, kind_of(st.st_mode), "");
+        return refuse_kind(err, path, kind_of(st.st_mode), false);
     /* O_NONBLOCK: a FIFO with no reader fails at once (ENXIO) instead of
      * waiting for one forever. O_NOCTTY: a terminal stays not ours. */
     int fd = open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
     if (fd < 0) {
         int e = errno;
         if (e == ENXIO && stat(path, &st) == 0 && S_ISFIFO(st.st_mode))
-            return refuse_kind(err, path, DMK_FILE_FIFO, " with no reader");
+            return refuse_kind(err, path, DMK_FILE_FIFO, true);
         if (e == ENXIO && stat(path, &st) == 0 && S_ISSOCK(st.st_mode))
-            return refuse_kind(err, path, DMK_FILE_SOCKET, "");
+            return refuse_kind(err, path, DMK_FILE_SOCKET, false);
         return dmk_error_errno(err, e, "opening %s for writing failed", path);
     }
     if (fstat(fd, &st) != 0 || never_written(&st)) {
@@ -282,7 +287,7 @@ int dmk_os_open_special(const char *path, FILE **out, DmkError *err)
          * the path may have changed since the stat above). */
         DmkFileKind k = kind_of(st.st_mode);
         close(fd);
-        return refuse_kind(err, path, k, "");
+        return refuse_kind(err, path, k, false);
     }
     int fl = fcntl(fd, F_GETFL);
     if (fl >= 0)
@@ -314,8 +319,10 @@ int dmk_os_open_input(const char *path, FILE **out, DmkError *err)
     }
     if (!S_ISREG(st.st_mode)) {
         close(fd);
-        return dmk_error_set(err, DMK_E_INVAL, 0, "opening %s failed: it is %s, not a regular file",
-                             path, dmk_file_kind_name(kind_of(st.st_mode)));
+        /* TRANSLATORS: the second %s is a whole sentence on what the path is: "it is a FIFO,
+         * not a regular file". */
+        return dmk_error_set(err, DMK_E_INVAL, 0, "opening %s failed: %s", path,
+                             dmk_file_kind_clause(kind_of(st.st_mode)));
     }
     int fl = fcntl(fd, F_GETFL);
     if (fl >= 0)
