@@ -24,6 +24,7 @@
 
 #include "dmk-cow-linux.h"
 #include "dmk-drive-linux.h"
+#include "dmk-i18n.h"
 #include "dmk-iface-linux.h"
 #include "dmk-mountinfo.h"
 #include "dmk-platform.h"
@@ -267,9 +268,14 @@ static int check_space(const DmkTargetParams *p, uint64_t *size, DmkTargetInfo *
     uint64_t reserved = (uint64_t)(sv.f_bfree - sv.f_bavail) * sv.f_frsize;
     if (rc == DMK_E_NOSPC && sv.f_bfree > sv.f_bavail) {
         /* Say why df's "free" is more than what the benchmark may use. */
-        dmk_error_append(
-            err, " (another %llu MiB are reserved for root; the benchmark leaves them free)",
-            (unsigned long long)(reserved >> 20));
+        unsigned long long mib = reserved >> 20;
+        dmk_error_append(err,
+                         dmk_ngettext(" (another %llu MiB is reserved for root; the benchmark "
+                                      "leaves it free)",
+                                      " (another %llu MiB are reserved for root; the benchmark "
+                                      "leaves them free)",
+                                      mib),
+                         mib);
     }
     return rc;
 }
