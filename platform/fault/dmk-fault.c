@@ -375,8 +375,9 @@ static int fault_reap(DmkQueue *q, int min, int max, uint64_t timeout_ns, DmkIo 
 
 /* ---- options ------------------------------------------------------------- */
 
-/* TRANSLATORS: US, N and R are the option's value as --help names it: keep them. */
 static const DmkBackendOption fault_options[] = {
+    /* TRANSLATORS: US, N and R (here and in the fault backend's other options) are the
+     * option's value as --help names it: keep them. */
     {"latency", "US", DMK_N_("each I/O completes after US microseconds (the null backend's)")},
     {"serve", "US", DMK_N_("each queue answers one request at a time, US microseconds apart")},
     {"hang", "N", DMK_N_("the Nth submit call never returns, as on a frozen file system")},

@@ -811,11 +811,13 @@ static Subject subject_of(const Graph *g, int i)
     return nd->kind == NODE_FILE ? SUBJ_FILE : SUBJ_DEVICE;
 }
 
-/* TRANSLATORS: a device list's short form of a use, then which device
- * or file has it: "mounted at / (vda1)", "held by dm-3 (device-mapper
- * "x") on loop7p1". */
+/* A device list's short form of a use, then which device or file has it. */
 static const char *const brief_node[2][2] = {
+    /* TRANSLATORS: a device list's short form of a use, then which device or file has it:
+     * "mounted at / (vda1)", "swap (file disk.img)". */
     {DMK_N_("%s (%s)"), DMK_N_("%s (file %s)")},
+    /* TRANSLATORS: a device list's short form of a use that ends in parentheses, then which
+     * device or file has it: "held by dm-3 (device-mapper "x") on loop7p1". */
     {DMK_N_("%s on %s"), DMK_N_("%s on file %s")},
 };
 

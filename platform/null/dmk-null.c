@@ -266,8 +266,9 @@ static int null_trim(DmkTarget *t, DmkTrimReport *rep, DmkError *err)
 /* ---- options ------------------------------------------------------------ */
 
 /* The help lines are shown by drivemark-cli --help, translated there. */
-/* TRANSLATORS: US, SIZE and N are the option's value as --help names it: keep them. */
 static const DmkBackendOption null_options[] = {
+    /* TRANSLATORS: US, SIZE and N (here and in the null backend's other options) are the
+     * option's value as --help names it: keep them. */
     {"latency", "US", DMK_N_("each I/O completes after US microseconds")},
     {"serve", "US",
      DMK_N_("each queue answers one request at a time, US microseconds apart (a slow drive)")},
