@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "dmk-backend-list.h"
+#include "dmk-i18n.h"
 #include "dmk-platform.h"
 #include "dmk-text.h"
 
@@ -69,7 +70,9 @@ const DmkBackend *dmk_backend_by_name(const char *name)
     return NULL;
 }
 
-char *dmk_backend_choices(char *buf, size_t len)
+/* The names joined, the last two by last (English " or ", or its
+ * translation in a message). */
+static char *choices(const char *last, char *buf, size_t len)
 {
     const char *names[N_BACKENDS + 1];
     size_t n = 0;
@@ -77,7 +80,12 @@ char *dmk_backend_choices(char *buf, size_t len)
     for (size_t i = 0; i < N_BACKENDS; i++)
         if (!registry[i]->tests_only)
             names[n++] = registry[i]->name;
-    return dmk_join_names(names, n, ", ", " or ", buf, len);
+    return dmk_join_names(names, n, ", ", last, buf, len);
+}
+
+char *dmk_backend_choices(char *buf, size_t len)
+{
+    return choices(" or ", buf, len);
 }
 
 int dmk_backend_choose(const char *what, const char *name, const DmkBackend **out, DmkError *err)
@@ -88,8 +96,11 @@ int dmk_backend_choose(const char *what, const char *name, const DmkBackend **ou
         return DMK_OK;
     }
     char list[256];
-    return dmk_error_set(err, DMK_E_INVAL, 0, "%s '%s' is unknown: expected %s", what, name,
-                         dmk_backend_choices(list, sizeof list));
+    /* TRANSLATORS: joins the last two backends of a list: "native, libaio or null". */
+    choices(DMK_(" or "), list, sizeof list);
+    /* TRANSLATORS: the first %s is the option or key that named the backend (--backend), the
+     * second the name given, the last the backends there are. */
+    return dmk_error_set(err, DMK_E_INVAL, 0, "%s '%s' is unknown: expected %s", what, name, list);
 }
 
 /* "latency, serve, cache": the keys of be's options. */
@@ -113,8 +124,12 @@ int dmk_backend_set_option(const DmkBackend *be, DmkBackendOpts *opts, const cha
     if (!o || !o->key || !be->parse_option) {
         char keys[256];
         option_keys(be, keys, sizeof keys);
-        return dmk_error_set(err, DMK_E_INVAL, 0, "the %s backend has no option '%s'%s%s", be->name,
-                             key, keys[0] ? ": it has " : " (it has none)", keys);
+        /* Two whole sentences rather than one with its ending glued on. */
+        if (!keys[0])
+            return dmk_error_set(err, DMK_E_INVAL, 0,
+                                 "the %s backend has no option '%s' (it has none)", be->name, key);
+        return dmk_error_set(err, DMK_E_INVAL, 0, "the %s backend has no option '%s': it has %s",
+                             be->name, key, keys);
     }
     return be->parse_option(opts, key, value, what ? what : key, err);
 }

@@ -89,8 +89,10 @@ int dmk_error_errno(DmkError *err, int e, const char *fmt, ...)
         set_fields(err, code, e, fmt, ap);
         va_end(ap);
         /* EPIPE alone ("Broken pipe") does not say whose fault it was. */
-        dmk_error_append(err, ": %s%s", strerror(e),
-                         e == EPIPE ? " (the program reading it went away)" : "");
+        if (e == EPIPE)
+            dmk_error_append(err, ": %s (the program reading it went away)", strerror(e));
+        else
+            dmk_error_append(err, ": %s", strerror(e));
     }
     return code;
 }

@@ -2,24 +2,27 @@
 /* What every platform's result-file functions share. */
 #include "dmk-platform.h"
 
-const char *dmk_file_kind_name(DmkFileKind kind)
+#include "dmk-i18n.h"
+
+const char *dmk_file_kind_clause(DmkFileKind kind)
 {
+    /* Each a whole sentence, translated: the kind is no phrase glued in. */
     switch (kind) {
     case DMK_FILE_MISSING:
-        return "missing";
+        return DMK_("it is missing, not a regular file");
     case DMK_FILE_REGULAR:
-        return "a regular file";
+        return DMK_("it is a regular file");
     case DMK_FILE_DIR:
-        return "a directory";
+        return DMK_("it is a directory, not a regular file");
     case DMK_FILE_FIFO:
-        return "a FIFO";
+        return DMK_("it is a FIFO, not a regular file");
     case DMK_FILE_CHAR:
-        return "a character device";
+        return DMK_("it is a character device, not a regular file");
     case DMK_FILE_BLOCK:
-        return "a block device";
+        return DMK_("it is a block device, not a regular file");
     case DMK_FILE_SOCKET:
-        return "a socket";
+        return DMK_("it is a socket, not a regular file");
     default:
-        return "not a regular file";
+        return DMK_("it is not a regular file");
     }
 }

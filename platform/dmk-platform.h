@@ -191,8 +191,9 @@ typedef struct {
     char real[4096];
 } DmkFileInfo;
 
-/* "a FIFO", "a directory": the kind in a sentence. */
-const char *dmk_file_kind_name(DmkFileKind kind);
+/* "it is a FIFO, not a regular file": why a path of that kind is no
+ * result file, a whole sentence in the user's language. */
+const char *dmk_file_kind_clause(DmkFileKind kind);
 
 /* Fills *info for an output path without creating, opening or changing
  * anything. Errors (with "opening PATH for writing failed: <OS text>")

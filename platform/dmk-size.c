@@ -82,9 +82,14 @@ int dmk_parse_size_range(const char *what, const char *s, uint64_t min, uint64_t
         return DMK_OK;
     }
     /* Say why (a unit, an overflow) as well as what is accepted. */
-    return dmk_error_set(err, DMK_E_INVAL, 0, "%s '%s' is invalid%s%s; expected %s to %s", what,
-                         s ? s : "", rc == DMK_OK ? "" : ": ", rc == DMK_OK ? "" : inner.msg,
-                         dmk_format_size(min, a, sizeof a), dmk_format_size(max, b, sizeof b));
+    dmk_format_size(min, a, sizeof a);
+    dmk_format_size(max, b, sizeof b);
+    if (rc == DMK_OK)
+        return dmk_error_set(err, DMK_E_INVAL, 0, "%s '%s' is invalid; expected %s to %s", what,
+                             s ? s : "", a, b);
+    /* TRANSLATORS: the third %s says why (a unit, an overflow); the last two are the range. */
+    return dmk_error_set(err, DMK_E_INVAL, 0, "%s '%s' is invalid: %s; expected %s to %s", what,
+                         s ? s : "", inner.msg, a, b);
 }
 
 int dmk_parse_uint_range(const char *what, const char *s, uint64_t min, uint64_t max, uint64_t *out,

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dmk-i18n.h"
 #include "dmk-size.h"
 #include "null/dmk-null-queue.h"
 
@@ -84,6 +85,7 @@ static int report(DmkError *err, const DmkFaultAt *f, const char *what)
     atomic_fetch_add(&dmk_fault_counts.faults, 1);
     if (f->os_error)
         return dmk_error_os(err, code_of(f), f->os_error, "%s", what);
+    /* TRANSLATORS: a whole sentence on what failed, then the scripted error's code. */
     return dmk_error_set(err, code_of(f), 0, "%s (error %d)", what, code_of(f));
 }
 
@@ -126,7 +128,7 @@ static int fault_target_open(const DmkTargetParams *p, DmkTarget **out, DmkTarge
     const DmkFaultScript *s = &dmk_fault_script;
     if (strikes(&s->open, count_up(&dmk_fault_counts.opens))) {
         char what[1100];
-        snprintf(what, sizeof what, "creating the test file in %s failed", p->dir);
+        snprintf(what, sizeof what, DMK_("creating the test file in %s failed"), p->dir);
         return report(err, &s->open, what);
     }
     DmkTarget *t = calloc(1, sizeof *t);
@@ -175,7 +177,7 @@ static int fault_target_sync(DmkTarget *t, DmkError *err)
     if (!f)
         return DMK_OK;
     char what[1100];
-    snprintf(what, sizeof what, "flushing the test file in %s to the drive failed", t->dir);
+    snprintf(what, sizeof what, DMK_("flushing the test file in %s to the drive failed"), t->dir);
     return report(err, f, what);
 }
 
@@ -230,7 +232,8 @@ static int call_fault(DmkTarget *t, uint64_t call, int n, DmkError *err)
 {
     const DmkFaultScript *s = &t->script;
     char what[96];
-    snprintf(what, sizeof what, "submitting %d requests failed", n);
+    snprintf(what, sizeof what,
+             dmk_ngettext("submitting %d request failed", "submitting %d requests failed", n), n);
     if (s->vanish.nth && call >= s->vanish.nth)
         atomic_store(&t->vanished, true);
     if (atomic_load(&t->vanished))
@@ -373,10 +376,13 @@ static int fault_reap(DmkQueue *q, int min, int max, uint64_t timeout_ns, DmkIo 
 /* ---- options ------------------------------------------------------------- */
 
 static const DmkBackendOption fault_options[] = {
-    {"latency", "US", "each I/O completes after US microseconds (the null backend's)"},
-    {"serve", "US", "each queue answers one request at a time, US microseconds apart"},
-    {"hang", "N", "the Nth submit call never returns, as on a frozen file system"},
-    {"hang-run", "R", "the hang strikes from the Rth run of the process on (default: the first)"},
+    /* TRANSLATORS: US, N and R (here and in the fault backend's other options) are the
+     * option's value as --help names it: keep them. */
+    {"latency", "US", DMK_N_("each I/O completes after US microseconds (the null backend's)")},
+    {"serve", "US", DMK_N_("each queue answers one request at a time, US microseconds apart")},
+    {"hang", "N", DMK_N_("the Nth submit call never returns, as on a frozen file system")},
+    {"hang-run", "R",
+     DMK_N_("the hang strikes from the Rth run of the process on (default: the first)")},
     {NULL, NULL, NULL},
 };
 
@@ -414,7 +420,7 @@ static int fault_parse_option(DmkBackendOpts *opts, const char *key, const char 
 
 const DmkBackend dmk_backend_fault_desc = {
     .name = "fault",
-    .description = "the null backend's queue with scripted faults (tests)",
+    .description = DMK_N_("the null backend's queue with scripted faults (tests)"),
     .tests_only = true,
     .in_memory = true,
     .options = fault_options,

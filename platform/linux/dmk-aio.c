@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "dmk-i18n.h"
 #include "dmk-platform.h"
 #include "dmk-target-linux.h"
 
@@ -184,7 +185,7 @@ static int aio_reap(DmkQueue *q, int min, int max, uint64_t timeout_ns, DmkIo **
 
 const DmkBackend dmk_backend_libaio_desc = {
     .name = "libaio",
-    .description = "Linux's asynchronous I/O, O_DIRECT",
+    .description = DMK_N_("Linux's asynchronous I/O, O_DIRECT"),
     .native = true,
     .target_open = aio_target_open,
     .target_close = aio_target_close,

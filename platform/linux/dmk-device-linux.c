@@ -25,18 +25,69 @@
 #include "dmk-drive-linux.h"
 #include "dmk-mountinfo.h"
 #include "dmk-target-rules.h"
+#include "dmk-i18n.h"
 #include "dmk-target-linux.h"
 
 /* ---- opening ----------------------------------------------------------------- */
 
-static const char *file_kind(mode_t m)
+/* What a path that is no block device is, each kind a whole sentence of
+ * its own (the kind is no phrase glued into a translated message): for
+ * resolve's error, for a listed device that changed, and for a handed
+ * over descriptor. The sentences of one use share their placeholders. */
+typedef enum { KIND_TARGET, KIND_NOW, KIND_FD } KindUse;
+
+static const char *const kind_sentences[][3] = {
+    {DMK_N_("%s is a regular file, not a block device: a device target is a disk such as "
+            "/dev/sdb (a directory takes a test file with --target)"),
+     DMK_N_("it is a regular file now, not a block device"),
+     DMK_N_("refusing to use %s: the descriptor handed over for it is a regular file, not the "
+            "device %s (%u:%u)")},
+    {DMK_N_("%s is a directory, not a block device: a device target is a disk such as /dev/sdb "
+            "(a directory takes a test file with --target)"),
+     DMK_N_("it is a directory now, not a block device"),
+     DMK_N_("refusing to use %s: the descriptor handed over for it is a directory, not the "
+            "device %s (%u:%u)")},
+    {DMK_N_("%s is a character device, not a block device: a device target is a disk such as "
+            "/dev/sdb (a directory takes a test file with --target)"),
+     DMK_N_("it is a character device now, not a block device"),
+     DMK_N_("refusing to use %s: the descriptor handed over for it is a character device, not "
+            "the device %s (%u:%u)")},
+    {DMK_N_("%s is a pipe, not a block device: a device target is a disk such as /dev/sdb (a "
+            "directory takes a test file with --target)"),
+     DMK_N_("it is a pipe now, not a block device"),
+     DMK_N_("refusing to use %s: the descriptor handed over for it is a pipe, not the device "
+            "%s (%u:%u)")},
+    {DMK_N_("%s is a socket, not a block device: a device target is a disk such as /dev/sdb (a "
+            "directory takes a test file with --target)"),
+     DMK_N_("it is a socket now, not a block device"),
+     DMK_N_("refusing to use %s: the descriptor handed over for it is a socket, not the device "
+            "%s (%u:%u)")},
+    {DMK_N_("%s is not a block device: a device target is a disk such as /dev/sdb (a directory "
+            "takes a test file with --target)"),
+     DMK_N_("it is not a block device now"),
+     DMK_N_("refusing to use %s: the descriptor handed over for it is not a block device, not "
+            "the device %s (%u:%u)")},
+    {NULL, NULL,
+     DMK_N_("refusing to use %s: the descriptor handed over for it is another block device, not "
+            "the device %s (%u:%u)")},
+};
+
+/* The English sentence (the msgid) for mode m; fmt is the one for a
+ * regular file, which the compiler checks the arguments against (every
+ * sentence of a use has the same placeholders). */
+static const char *kind_sentence(mode_t m, KindUse use, const char *fmt)
+    __attribute__((format_arg(3)));
+static const char *kind_sentence(mode_t m, KindUse use, const char *fmt)
 {
-    return S_ISREG(m)    ? "a regular file"
-           : S_ISDIR(m)  ? "a directory"
-           : S_ISCHR(m)  ? "a character device"
-           : S_ISFIFO(m) ? "a pipe"
-           : S_ISSOCK(m) ? "a socket"
-                         : "not a block device";
+    size_t k = S_ISREG(m)    ? 0
+               : S_ISDIR(m)  ? 1
+               : S_ISCHR(m)  ? 2
+               : S_ISFIFO(m) ? 3
+               : S_ISSOCK(m) ? 4
+               : S_ISBLK(m)  ? 6
+                             : 5;
+    const char *s = kind_sentences[k][use];
+    return s ? s : fmt;
 }
 
 /* The path with links resolved, checked to be an existing block device.
@@ -56,9 +107,11 @@ static int resolve(const char *path, char *real, struct stat *st, DmkError *err)
                             real);
     if (!S_ISBLK(st->st_mode))
         return dmk_error_set(err, DMK_E_INVAL, ENOTBLK,
-                             "%s is %s, not a block device: a device target is a disk such as "
-                             "/dev/sdb (a directory takes a test file with --target)",
-                             path, file_kind(st->st_mode));
+                             kind_sentence(st->st_mode, KIND_TARGET,
+                                           "%s is a regular file, not a block device: a device "
+                                           "target is a disk such as /dev/sdb (a directory takes "
+                                           "a test file with --target)"),
+                             path);
     return DMK_OK;
 }
 
@@ -74,13 +127,23 @@ static int open_device(const DmkTargetParams *p, const char *real, DmkError *err
                             "refusing to write to %s: the kernel reports it in use (an exclusive "
                             "open failed: mounted, held or opened by another program)",
                             p->dir);
-    if (e == EACCES || e == EPERM)
+    /* A whole sentence for writing and one for reading. */
+    bool perm = e == EACCES || e == EPERM;
+    if (perm && p->device_write)
         return dmk_error_os(err, DMK_E_PERM, e,
-                            "opening the device %s for %s failed (raw devices need root or the "
-                            "disk group)",
-                            p->dir, p->device_write ? "writing" : "reading");
-    return dmk_error_os(err, dmk_error_from_errno(e), e, "opening the device %s for %s failed",
-                        p->dir, p->device_write ? "writing" : "reading");
+                            "opening the device %s for writing failed (raw devices need root or "
+                            "the disk group)",
+                            p->dir);
+    if (perm)
+        return dmk_error_os(err, DMK_E_PERM, e,
+                            "opening the device %s for reading failed (raw devices need root or "
+                            "the disk group)",
+                            p->dir);
+    if (p->device_write)
+        return dmk_error_os(err, dmk_error_from_errno(e), e,
+                            "opening the device %s for writing failed", p->dir);
+    return dmk_error_os(err, dmk_error_from_errno(e), e, "opening the device %s for reading failed",
+                        p->dir);
 }
 
 /* The region's size: p->size, or the whole device; the size and the
@@ -203,11 +266,10 @@ static int check_given_fd(const DmkTargetParams *p, const char *real, const stru
                              p->dir);
     if (!S_ISBLK(got.st_mode) || got.st_rdev != st->st_rdev)
         return dmk_error_set(err, DMK_E_PERM, 0,
-                             "refusing to use %s: the descriptor handed over for it is %s, not "
-                             "the device %s (%u:%u)",
-                             p->dir,
-                             S_ISBLK(got.st_mode) ? "another block device" : file_kind(got.st_mode),
-                             real, major(st->st_rdev), minor(st->st_rdev));
+                             kind_sentence(got.st_mode, KIND_FD,
+                                           "refusing to use %s: the descriptor handed over for it "
+                                           "is a regular file, not the device %s (%u:%u)"),
+                             p->dir, real, major(st->st_rdev), minor(st->st_rdev));
     return DMK_OK;
 }
 
@@ -342,7 +404,9 @@ int dmk_os_device_usage(const char *path, char *buf, size_t len)
         return dmk_error_from_errno(e);
     }
     if (!S_ISBLK(st.st_mode)) {
-        snprintf(buf, len, "it is %s now, not a block device", file_kind(st.st_mode));
+        snprintf(buf, len, "%s",
+                 DMK_(kind_sentence(st.st_mode, KIND_NOW,
+                                    "it is a regular file now, not a block device")));
         return DMK_E_INVAL;
     }
     return dmk_linux_device_usage("", path, st.st_rdev, buf, len) ? 1 : 0;

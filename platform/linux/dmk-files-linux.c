@@ -118,7 +118,7 @@ static int canonical(const char *final, DmkFileInfo *info)
 /* chattr +a or +i on path (a directory or the old file): a name in it
  * can then never be renamed over or removed, so the result's rename
  * would fail after the whole run. false where the flags are unknown. */
-static bool fixed_entries(const char *path, const char **what)
+static bool fixed_entries(const char *path, bool *immutable)
 {
 #ifdef FS_IOC_GETFLAGS
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
@@ -126,11 +126,11 @@ static bool fixed_entries(const char *path, const char **what)
     bool got = fd >= 0 && ioctl(fd, FS_IOC_GETFLAGS, &fl) == 0;
     if (fd >= 0)
         close(fd);
-    *what = fl & FS_IMMUTABLE_FL ? "immutable (chattr +i)" : "append-only (chattr +a)";
+    *immutable = fl & FS_IMMUTABLE_FL;
     return got && (fl & (FS_IMMUTABLE_FL | FS_APPEND_FL));
 #else
     (void)path;
-    (void)what;
+    (void)immutable;
     return false;
 #endif
 }
@@ -144,15 +144,26 @@ static bool fixed_entries(const char *path, const char **what)
 static int check_replaceable(const char *path, const DmkFileInfo *info, DmkError *err)
 {
     char dir[PATH_MAX];
-    const char *name, *what;
+    const char *name;
+    bool immutable = false;
     split(info->real, dir, sizeof dir, &name);
-    if (fixed_entries(dir, &what))
+    /* A whole sentence for each attribute, none glued in. */
+    if (fixed_entries(dir, &immutable) && immutable)
         return dmk_error_errno(err, EPERM,
-                               "writing %s is not possible: its directory %s is %s, so no file "
-                               "in it can be replaced",
-                               path, dir, what);
-    if (info->exists && fixed_entries(info->real, &what))
-        return dmk_error_errno(err, EPERM, "replacing %s is not possible: it is %s", path, what);
+                               "writing %s is not possible: its directory %s is immutable "
+                               "(chattr +i), so no file in it can be replaced",
+                               path, dir);
+    if (fixed_entries(dir, &immutable))
+        return dmk_error_errno(err, EPERM,
+                               "writing %s is not possible: its directory %s is append-only "
+                               "(chattr +a), so no file in it can be replaced",
+                               path, dir);
+    if (info->exists && fixed_entries(info->real, &immutable) && immutable)
+        return dmk_error_errno(err, EPERM,
+                               "replacing %s is not possible: it is immutable (chattr +i)", path);
+    if (info->exists && fixed_entries(info->real, &immutable))
+        return dmk_error_errno(err, EPERM,
+                               "replacing %s is not possible: it is append-only (chattr +a)", path);
     struct stat d, f;
     uid_t me = geteuid();
     if (info->exists && me != 0 && stat(dir, &d) == 0 && (d.st_mode & S_ISVTX) &&
@@ -220,12 +231,17 @@ bool dmk_os_same_path(const char *a, const char *b)
     return strcmp(a, b) == 0;
 }
 
-static int refuse_kind(DmkError *err, const char *path, DmkFileKind kind, const char *how)
+static int refuse_kind(DmkError *err, const char *path, DmkFileKind kind, bool no_reader)
 {
-    return dmk_error_set(err, DMK_E_INVAL, 0,
-                         "opening %s for writing failed: it is %s%s, not a "
-                         "regular file",
-                         path, dmk_file_kind_name(kind), how);
+    if (no_reader)
+        return dmk_error_set(err, DMK_E_INVAL, 0,
+                             "opening %s for writing failed: it is a FIFO with no reader, not a "
+                             "regular file",
+                             path);
+    /* TRANSLATORS: the second %s is a whole sentence on what the path is: "it is a FIFO, not a
+     * regular file". */
+    return dmk_error_set(err, DMK_E_INVAL, 0, "opening %s for writing failed: %s", path,
+                         dmk_file_kind_clause(kind));
 }
 
 /* Character devices a result may be written to: the memory devices
@@ -254,16 +270,16 @@ int dmk_os_open_special(const char *path, FILE **out, DmkError *err)
      * makes udev rescan it (partitions dropped and re-read), refused or
      * not. */
     if (stat(path, &st) == 0 && (S_ISBLK(st.st_mode) || S_ISCHR(st.st_mode)) && never_written(&st))
-        return refuse_kind(err, path, kind_of(st.st_mode), "");
+        return refuse_kind(err, path, kind_of(st.st_mode), false);
     /* O_NONBLOCK: a FIFO with no reader fails at once (ENXIO) instead of
      * waiting for one forever. O_NOCTTY: a terminal stays not ours. */
     int fd = open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
     if (fd < 0) {
         int e = errno;
         if (e == ENXIO && stat(path, &st) == 0 && S_ISFIFO(st.st_mode))
-            return refuse_kind(err, path, DMK_FILE_FIFO, " with no reader");
+            return refuse_kind(err, path, DMK_FILE_FIFO, true);
         if (e == ENXIO && stat(path, &st) == 0 && S_ISSOCK(st.st_mode))
-            return refuse_kind(err, path, DMK_FILE_SOCKET, "");
+            return refuse_kind(err, path, DMK_FILE_SOCKET, false);
         return dmk_error_errno(err, e, "opening %s for writing failed", path);
     }
     if (fstat(fd, &st) != 0 || never_written(&st)) {
@@ -271,7 +287,7 @@ int dmk_os_open_special(const char *path, FILE **out, DmkError *err)
          * the path may have changed since the stat above). */
         DmkFileKind k = kind_of(st.st_mode);
         close(fd);
-        return refuse_kind(err, path, k, "");
+        return refuse_kind(err, path, k, false);
     }
     int fl = fcntl(fd, F_GETFL);
     if (fl >= 0)
@@ -303,8 +319,10 @@ int dmk_os_open_input(const char *path, FILE **out, DmkError *err)
     }
     if (!S_ISREG(st.st_mode)) {
         close(fd);
-        return dmk_error_set(err, DMK_E_INVAL, 0, "opening %s failed: it is %s, not a regular file",
-                             path, dmk_file_kind_name(kind_of(st.st_mode)));
+        /* TRANSLATORS: the second %s is a whole sentence on what the path is: "it is a FIFO,
+         * not a regular file". */
+        return dmk_error_set(err, DMK_E_INVAL, 0, "opening %s failed: %s", path,
+                             dmk_file_kind_clause(kind_of(st.st_mode)));
     }
     int fl = fcntl(fd, F_GETFL);
     if (fl >= 0)
@@ -510,10 +528,17 @@ int dmk_os_rename_probe(const char *real, DmkError *err)
         e = errno;
     if (e == 0)
         return DMK_OK;
-    dmk_error_errno(err, e, "%s a test file in %s failed", left == a ? "renaming" : "removing",
-                    dir);
-    dmk_error_append(err, ", so a result there could not replace %s safely%s%s%s", real,
-                     gone ? "" : " (the empty file ", gone ? "" : left,
-                     gone ? "" : " is left: remove it by hand)");
+    /* Whole sentences for each operation and each outcome. */
+    if (left == a)
+        dmk_error_errno(err, e, "renaming a test file in %s failed", dir);
+    else
+        dmk_error_errno(err, e, "removing a test file in %s failed", dir);
+    if (gone)
+        dmk_error_append(err, ", so a result there could not replace %s safely", real);
+    else
+        dmk_error_append(err,
+                         ", so a result there could not replace %s safely (the empty file %s is "
+                         "left: remove it by hand)",
+                         real, left);
     return dmk_error_from_errno(e);
 }

@@ -39,6 +39,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "dmk-i18n.h"
 #include "dmk-drive-linux.h"
 #include "dmk-layers-linux.h"
 #include "dmk-mountinfo.h"
@@ -153,11 +154,12 @@ static bool loop_backing(const Graph *g, const char *name, Stacked *st, bool *at
         snprintf(st->path, sizeof st->path, "%.1023s", b.path);
     else if (!b.known)
         snprintf(st->path, sizeof st->path,
-                 "unknown: its loop/backing_file in sysfs cannot be read (%s), and the loop "
-                 "driver did not say",
+                 DMK_("unknown: its loop/backing_file in sysfs cannot be read (%s), and the "
+                      "loop driver did not say"),
                  strerror(b.path_errno));
     else /* the loop driver's record: a name for the chain */
-        snprintf(st->path, sizeof st->path, "inode %llu on device %u:%u (its name is unreadable)",
+        snprintf(st->path, sizeof st->path,
+                 DMK_("inode %llu on device %u:%u (its name is unreadable)"),
                  (unsigned long long)b.ino, major(b.fs_dev), minor(b.fs_dev));
     if (!b.known)
         return false;
@@ -201,7 +203,8 @@ static void stacked_devnum(const Graph *g, Stacked *st)
     snprintf(path, sizeof path, "%s/sys/block/%s/dev", g->root, st->name);
     if (!read_devnum(path, &st->dev)) {
         st->known = false;
-        snprintf(st->path, sizeof st->path, "its device number (%.900s) cannot be read", path);
+        snprintf(st->path, sizeof st->path, DMK_("its device number (%.900s) cannot be read"),
+                 path);
     }
 }
 
@@ -646,39 +649,37 @@ static int build(Graph *g, dev_t dev, DmkError *err)
 
 /* ---- telling the user --------------------------------------------------- */
 
-static void node_label(const Node *nd, char *buf, size_t len)
-{
-    if (nd->kind == NODE_FILE)
-        snprintf(buf, len, "the file %.400s", nd->name);
-    else
-        snprintf(buf, len, "/dev/%.200s", nd->name);
-}
-
-/* One step of the chain, "/dev/loop5 is a loop device over the file ...". */
+/* One step of the chain, "/dev/loop5 stores its data in the file ...":
+ * each a whole sentence (the subjects are always devices; what a device
+ * stores its data in may be a file). */
 static void step_text(const Graph *g, int i, char *buf, size_t len)
 {
-    char a[512], b[512];
-    const Node *nd = &g->nodes[i];
-    node_label(&g->nodes[nd->parent], a, sizeof a);
-    node_label(nd, b, sizeof b);
+    const Node *nd = &g->nodes[i], *up = &g->nodes[nd->parent];
+    const char *a = up->name, *b = nd->name;
     switch (nd->rel) {
     case REL_PARTITION:
-        snprintf(buf, len, "%s is a partition of %s", b, a);
+        snprintf(buf, len, DMK_("/dev/%s is a partition of /dev/%s"), b, a);
         break;
     case REL_WHOLE:
-        snprintf(buf, len, "%s is a partition of %s", a, b);
+        snprintf(buf, len, DMK_("/dev/%s is a partition of /dev/%s"), a, b);
         break;
     case REL_BACKING:
-        snprintf(buf, len, "%s stores its data in %s", a, b);
+        if (nd->kind == NODE_FILE)
+            snprintf(buf, len, DMK_("/dev/%s stores its data in the file %s"), a, b);
+        else
+            snprintf(buf, len, DMK_("/dev/%s stores its data in /dev/%s"), a, b);
         break;
     case REL_SLAVE:
-        snprintf(buf, len, "%s is built on %s", a, b);
+        snprintf(buf, len, DMK_("/dev/%s is built on /dev/%s"), a, b);
         break;
     case REL_STACKED:
-        snprintf(buf, len, "%s stores its data in %s", b, a);
+        if (up->kind == NODE_FILE)
+            snprintf(buf, len, DMK_("/dev/%s stores its data in the file %s"), b, a);
+        else
+            snprintf(buf, len, DMK_("/dev/%s stores its data in /dev/%s"), b, a);
         break;
     case REL_OVERLAP:
-        snprintf(buf, len, "%s overlaps %s, a partition of the same disk", a, b);
+        snprintf(buf, len, DMK_("/dev/%s overlaps /dev/%s, a partition of the same disk"), a, b);
         break;
     case REL_HOLDER:
     case REL_TARGET:
@@ -703,30 +704,136 @@ static void chain_text(const Graph *g, int i, char *buf, size_t len)
     }
 }
 
-/* The subject of a refusal: "it", "its partition /dev/sdb1" (as the
- * guards always said), else the node with the chain that links it. */
-static void subject(const Graph *g, int i, char *buf, size_t len, char *chain, size_t clen)
+/* What uses the storage, in a whole sentence for each subject a refusal
+ * can have: the target itself ("it"), its partition (as the guards
+ * always said), another device or a file (which the chain then links to
+ * the target); and the short form for a device list. */
+typedef enum { SUBJ_IT, SUBJ_PARTITION, SUBJ_DEVICE, SUBJ_FILE, SUBJ_BRIEF, N_SUBJ } Subject;
+
+typedef enum {
+    USE_MOUNTED,
+    USE_LOG_DEVICE,
+    USE_RT_DEVICE,
+    USE_JOURNAL_DEVICE,
+    USE_BTRFS,
+    USE_SWAP,
+    USE_HELD,
+    USE_LOOP,
+    USE_ZRAM,
+    USE_KERNEL,
+    USE_OPEN,
+} Use;
+
+/* Each row's arguments are strings: the use's own, in the order its
+ * sentences say, then the subject's name (/dev/<it>, the file's path),
+ * which the forms without one leave unread (excess arguments are
+ * ignored). */
+static const char *const use_sentences[][N_SUBJ] = {
+    [USE_MOUNTED] = {DMK_N_("it is mounted at %s"),
+                     DMK_N_("its partition /dev/%2$s is mounted at %1$s"),
+                     DMK_N_("/dev/%2$s is mounted at %1$s"),
+                     DMK_N_("the file %2$s is mounted at %1$s"), DMK_N_("mounted at %s")},
+    [USE_LOG_DEVICE] =
+        {DMK_N_("it is the external log device of the %s file system mounted at %s"),
+         DMK_N_("its partition /dev/%3$s is the external log device of the %1$s file system "
+                "mounted at %2$s"),
+         DMK_N_("/dev/%3$s is the external log device of the %1$s file system mounted at %2$s"),
+         DMK_N_("the file %3$s is the external log device of the %1$s file system mounted at "
+                "%2$s"),
+         DMK_N_("the external log device of the %s file system mounted at %s")},
+    [USE_RT_DEVICE] =
+        {DMK_N_("it is the realtime device of the %s file system mounted at %s"),
+         DMK_N_("its partition /dev/%3$s is the realtime device of the %1$s file system "
+                "mounted at %2$s"),
+         DMK_N_("/dev/%3$s is the realtime device of the %1$s file system mounted at %2$s"),
+         DMK_N_("the file %3$s is the realtime device of the %1$s file system mounted at %2$s"),
+         DMK_N_("the realtime device of the %s file system mounted at %s")},
+    [USE_JOURNAL_DEVICE] =
+        {DMK_N_("it is the external journal device of the %s file system mounted at %s"),
+         DMK_N_("its partition /dev/%3$s is the external journal device of the %1$s file "
+                "system mounted at %2$s"),
+         DMK_N_("/dev/%3$s is the external journal device of the %1$s file system mounted at "
+                "%2$s"),
+         DMK_N_("the file %3$s is the external journal device of the %1$s file system mounted "
+                "at %2$s"),
+         DMK_N_("the external journal device of the %s file system mounted at %s")},
+    [USE_BTRFS] =
+        {DMK_N_("it is a device of the btrfs file system mounted at %s (from %s)"),
+         DMK_N_("its partition /dev/%3$s is a device of the btrfs file system mounted at %1$s "
+                "(from %2$s)"),
+         DMK_N_("/dev/%3$s is a device of the btrfs file system mounted at %1$s (from %2$s)"),
+         DMK_N_("the file %3$s is a device of the btrfs file system mounted at %1$s (from "
+                "%2$s)"),
+         DMK_N_("a device of the btrfs file system mounted at %s (from %s)")},
+    [USE_SWAP] = {DMK_N_("it is in use as swap"), DMK_N_("its partition /dev/%s is in use as swap"),
+                  DMK_N_("/dev/%s is in use as swap"), DMK_N_("the file %s is in use as swap"),
+                  /* TRANSLATORS: a device list's short form of "in use as swap". */
+                  DMK_N_("swap")},
+    /* TRANSLATORS: what holds it: a device's name, maybe with its kind, "dm-3
+     * (device-mapper "vg-home")" or "md127 (md RAID)". */
+    [USE_HELD] = {DMK_N_("it is held by %s"), DMK_N_("its partition /dev/%2$s is held by %1$s"),
+                  DMK_N_("/dev/%2$s is held by %1$s"), DMK_N_("the file %2$s is held by %1$s"),
+                  DMK_N_("held by %s")},
+    [USE_LOOP] = {DMK_N_("it is also used by /dev/%s, a loop device"),
+                  DMK_N_("its partition /dev/%2$s is also used by /dev/%1$s, a loop device"),
+                  DMK_N_("/dev/%2$s is also used by /dev/%1$s, a loop device"),
+                  DMK_N_("the file %2$s is also used by /dev/%1$s, a loop device"),
+                  DMK_N_("also used by /dev/%s, a loop device")},
+    [USE_ZRAM] = {DMK_N_("it is also used by /dev/%s, a zram device"),
+                  DMK_N_("its partition /dev/%2$s is also used by /dev/%1$s, a zram device"),
+                  DMK_N_("/dev/%2$s is also used by /dev/%1$s, a zram device"),
+                  DMK_N_("the file %2$s is also used by /dev/%1$s, a zram device"),
+                  DMK_N_("also used by /dev/%s, a zram device")},
+    [USE_KERNEL] = {DMK_N_("it is reported in use by the kernel (an exclusive open failed: "
+                           "mounted, held or opened by another program)"),
+                    DMK_N_("its partition /dev/%s is reported in use by the kernel (an exclusive "
+                           "open failed: mounted, held or opened by another program)"),
+                    DMK_N_("/dev/%s is reported in use by the kernel (an exclusive open failed: "
+                           "mounted, held or opened by another program)"),
+                    DMK_N_("the file %s is reported in use by the kernel (an exclusive open "
+                           "failed: mounted, held or opened by another program)"),
+                    DMK_N_("in use by the kernel")},
+    /* TRANSLATORS: a process's id, then its command's name. */
+    [USE_OPEN] = {DMK_N_("it is open in process %s (%s)"),
+                  DMK_N_("its partition /dev/%3$s is open in process %1$s (%2$s)"),
+                  DMK_N_("/dev/%3$s is open in process %1$s (%2$s)"),
+                  DMK_N_("the file %3$s is open in process %1$s (%2$s)"),
+                  DMK_N_("open in process %s (%s)")},
+};
+
+static Subject subject_of(const Graph *g, int i)
 {
     const Node *nd = &g->nodes[i];
-    chain[0] = '\0';
-    if (i == 0) {
-        snprintf(buf, len, "it");
-    } else if (nd->parent == 0 && nd->rel == REL_PARTITION) {
-        snprintf(buf, len, "its partition /dev/%.200s", nd->name);
-    } else {
-        node_label(nd, buf, len);
-        chain_text(g, i, chain, clen);
-    }
+    if (i == 0)
+        return SUBJ_IT;
+    if (nd->parent == 0 && nd->rel == REL_PARTITION)
+        return SUBJ_PARTITION;
+    return nd->kind == NODE_FILE ? SUBJ_FILE : SUBJ_DEVICE;
+}
+
+/* A device list's short form of a use, then which device or file has it. */
+static const char *const brief_node[2][2] = {
+    /* TRANSLATORS: a device list's short form of a use, then which device or file has it:
+     * "mounted at / (vda1)", "swap (file disk.img)". */
+    {DMK_N_("%s (%s)"), DMK_N_("%s (file %s)")},
+    /* TRANSLATORS: a device list's short form of a use that ends in parentheses, then which
+     * device or file has it: "held by dm-3 (device-mapper "x") on loop7p1". */
+    {DMK_N_("%s on %s"), DMK_N_("%s on file %s")},
+};
+
+/* The table's sentences are not literals the compiler could check:
+ * their arguments are strings, which these pass as the rows say. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+static void use_text(Use u, Subject s, const char *const args[3], char *buf, size_t len)
+{
+    snprintf(buf, len, DMK_(use_sentences[u][s]), args[0], args[1], args[2]);
 }
 
 /* The short form of a refusal, for a device list: what uses the
- * storage ("mounted at /", brief when the refusal's words are too long
- * for a list) and, when it is not the target itself, which node it is. */
-static void note_use(const Graph *g, int i, const char *what, const char *brief)
+ * storage and, when it is not the target itself, which node it is. */
+static void note_use(const Graph *g, int i, const char *text)
 {
-    if (!g->use)
-        return;
-    const char *text = brief ? brief : strncmp(what, "is ", 3) == 0 ? what + 3 : what;
     const Node *nd = &g->nodes[i];
     const char *slash = nd->kind == NODE_FILE ? strrchr(nd->name, '/') : NULL;
     size_t n = strlen(text);
@@ -735,28 +842,59 @@ static void note_use(const Graph *g, int i, const char *what, const char *brief)
     if (i == 0)
         snprintf(g->use, g->use_len, "%s", text);
     else
-        snprintf(g->use, g->use_len, "%s %s%s%s%s", text, closed ? "on " : "(",
-                 nd->kind == NODE_FILE ? "file " : "", slash ? slash + 1 : nd->name,
-                 closed ? "" : ")");
+        snprintf(g->use, g->use_len, DMK_(brief_node[closed][nd->kind == NODE_FILE]), text,
+                 slash ? slash + 1 : nd->name);
+}
+#pragma GCC diagnostic pop
+
+/* How many strings of its own use u's sentences take (a, b). */
+static int use_args(Use u)
+{
+    switch (u) {
+    case USE_SWAP:
+    case USE_KERNEL:
+        return 0;
+    case USE_MOUNTED:
+    case USE_HELD:
+    case USE_LOOP:
+    case USE_ZRAM:
+        return 1;
+    default:
+        return 2;
+    }
 }
 
-static int refuse_as(const Graph *g, int i, int os_error, const char *what, const char *brief,
-                     DmkError *err)
+/* Refuses the write because node i has use u, whose own strings are a
+ * and b (as many as the use takes; NULL for the rest). */
+static int refuse(const Graph *g, int i, int os_error, Use u, const char *a, const char *b,
+                  DmkError *err)
 {
-    char who[512], chain[2048];
-    note_use(g, i, what, brief);
-    subject(g, i, who, sizeof who, chain, sizeof chain);
+    char what[1500], chain[2048];
+    Subject s = subject_of(g, i);
+    /* The use's own strings, then the subject's name. */
+    const char *args[3] = {"", "", ""}, *own[2] = {a, b};
+    int na = use_args(u);
+    for (int k = 0; k < na; k++)
+        args[k] = own[k] ? own[k] : "";
+    args[na] = g->nodes[i].name;
+    if (g->use) {
+        use_text(u, SUBJ_BRIEF, args, what, sizeof what);
+        note_use(g, i, what);
+    }
+    use_text(u, s, args, what, sizeof what);
+    chain[0] = '\0';
+    if (s == SUBJ_DEVICE || s == SUBJ_FILE)
+        chain_text(g, i, chain, sizeof chain);
     if (chain[0])
+        /* TRANSLATORS: %2$s is a whole sentence on what uses the storage, %3$s the steps that
+         * link it to the device (%1$s), "; "-joined. */
         return dmk_error_set(err, DMK_E_PERM, os_error,
-                             "refusing to write to %s: %s %s, and it shares storage with %s (%s)",
-                             g->target, who, what, g->target, chain);
-    return dmk_error_set(err, DMK_E_PERM, os_error, "refusing to write to %s: %s %s", g->target,
-                         who, what);
-}
-
-static int refuse(const Graph *g, int i, int os_error, const char *what, DmkError *err)
-{
-    return refuse_as(g, i, os_error, what, NULL, err);
+                             "refusing to write to %1$s: %2$s, and it shares storage with %1$s "
+                             "(%3$s)",
+                             g->target, what, chain);
+    /* TRANSLATORS: %2$s is a whole sentence on what uses the device (%1$s). */
+    return dmk_error_set(err, DMK_E_PERM, os_error, "refusing to write to %1$s: %2$s", g->target,
+                         what);
 }
 
 /* ---- the checks ------------------------------------------------------------ */
@@ -790,10 +928,10 @@ static int node_of_path(const Graph *g, const char *path)
 static int check_extra_devices(const Graph *g, const DmkMountLine *m, DmkError *err)
 {
     static const char *const keys[] = {"logdev=", "rtdev=", "journal_path="};
-    static const char *const words[] = {"external log", "realtime", "external journal"};
+    static const Use uses[] = {USE_LOG_DEVICE, USE_RT_DEVICE, USE_JOURNAL_DEVICE};
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
         const char *at = strstr(m->super_opts, keys[k]);
-        char dev[256], what[800];
+        char dev[256];
         if (!at || (at != m->super_opts && at[-1] != ','))
             continue;
         snprintf(dev, sizeof dev, "%s", at + strlen(keys[k]));
@@ -802,9 +940,7 @@ static int check_extra_devices(const Graph *g, const DmkMountLine *m, DmkError *
         int i = node_of_path(g, dev);
         if (i < 0)
             continue;
-        snprintf(what, sizeof what, "is the %s device of the %s file system mounted at %.500s",
-                 words[k], m->fstype, m->mnt);
-        return refuse(g, i, EBUSY, what, err);
+        return refuse(g, i, EBUSY, uses[k], m->fstype, m->mnt, err);
     }
     return DMK_OK;
 }
@@ -819,7 +955,7 @@ static int check_mounts(const Graph *g, DmkError *err)
                             "refusing to write to %s: %s cannot be read, so its mounts cannot be "
                             "checked",
                             g->target, path);
-    char *line = NULL, what[700];
+    char *line = NULL;
     size_t cap = 0;
     DmkMountLine m;
     int rc = DMK_OK;
@@ -831,12 +967,8 @@ static int check_mounts(const Graph *g, DmkError *err)
         int i = find_node(g, NODE_BLK, makedev(m.major, m.minor), 0);
         if (i < 0)
             i = node_of_path(g, m.source);
-        if (i >= 0) {
-            snprintf(what, sizeof what, "is mounted at %.600s", m.mnt);
-            rc = refuse(g, i, EBUSY, what, err);
-        } else {
-            rc = check_extra_devices(g, &m, err);
-        }
+        rc = i >= 0 ? refuse(g, i, EBUSY, USE_MOUNTED, m.mnt, NULL, err)
+                    : check_extra_devices(g, &m, err);
     }
     free(line);
     fclose(f);
@@ -892,12 +1024,10 @@ static int check_btrfs_fs(const Graph *g, const char *fsdir, DmkError *err)
     }
     if (d)
         closedir(d);
-    char mnt[600], source[300], what[1000];
+    char mnt[600], source[300];
     if (hit < 0 || !btrfs_mount_of(g, devs, n, mnt, sizeof mnt, source, sizeof source))
         return DMK_OK;
-    snprintf(what, sizeof what,
-             "is a device of the btrfs file system mounted at %.600s (from %.300s)", mnt, source);
-    return refuse(g, hit, EBUSY, what, err);
+    return refuse(g, hit, EBUSY, USE_BTRFS, mnt, source, err);
 }
 
 static int check_btrfs(const Graph *g, DmkError *err)
@@ -935,7 +1065,7 @@ static int check_swaps(const Graph *g, DmkError *err)
         dmk_mountinfo_unescape(name);
         int i = node_of_path(g, name);
         if (i >= 0)
-            rc = refuse_as(g, i, EBUSY, "is in use as swap", "swap", err);
+            rc = refuse(g, i, EBUSY, USE_SWAP, NULL, NULL, err);
     }
     fclose(f);
     return rc;
@@ -959,17 +1089,15 @@ static int check_stacked_users(const Graph *g, DmkError *err)
 {
     for (int i = 1; i < g->n; i++) {
         const Node *nd = &g->nodes[i];
-        char what[600], h[300];
+        char h[300];
         if (nd->rel == REL_HOLDER) {
             describe_holder(g->root, nd->name, h, sizeof h);
-            snprintf(what, sizeof what, "is held by %s", h);
-            return refuse(g, nd->parent, EBUSY, what, err);
+            return refuse(g, nd->parent, EBUSY, USE_HELD, h, NULL, err);
         }
         if (nd->rel == REL_STACKED) {
             const Stacked *st = stacked_of(g, nd->dev);
-            snprintf(what, sizeof what, "is also used by /dev/%.60s, a %s device", nd->name,
-                     st && strncmp(st->name, "zram", 4) == 0 ? "zram" : "loop");
-            return refuse(g, nd->parent, EBUSY, what, err);
+            bool zram = st && strncmp(st->name, "zram", 4) == 0;
+            return refuse(g, nd->parent, EBUSY, zram ? USE_ZRAM : USE_LOOP, nd->name, NULL, err);
         }
     }
     return DMK_OK;
@@ -1055,10 +1183,7 @@ static int check_claims(const Graph *g, DmkError *err)
         if (g->held && nd->rel == REL_PARTITION && nd->parent == 0)
             continue;
         if (probe(nd->name, nd->dev) == EBUSY && !claimed_by_own_chain(g, i))
-            return refuse_as(g, i, EBUSY,
-                             "is reported in use by the kernel (an exclusive open failed: "
-                             "mounted, held or opened by another program)",
-                             "in use by the kernel", err);
+            return refuse(g, i, EBUSY, USE_KERNEL, NULL, NULL, err);
     }
     return DMK_OK;
 }
@@ -1139,7 +1264,7 @@ static int node_of_fd(const Graph *g, const char *fdp)
 
 static int check_process(const Graph *g, const char *pid, DmkError *err)
 {
-    char dir[300], path[600], comm[64] = "", what[200];
+    char dir[300], path[600], comm[64] = "";
     snprintf(dir, sizeof dir, "/proc/%.200s/fd", pid);
     DIR *fds = opendir(dir);
     if (!fds)
@@ -1154,8 +1279,7 @@ static int check_process(const Graph *g, const char *pid, DmkError *err)
         if (i < 0 || (g->nodes[i].kind == NODE_FILE && g->via_fuse &&
                       is_fuse_server_of(pid, dir, g->fuse_mnt)))
             continue;
-        snprintf(what, sizeof what, "is open in process %.20s (%.60s)", pid, comm[0] ? comm : "?");
-        rc = refuse(g, i, EBUSY, what, err);
+        rc = refuse(g, i, EBUSY, USE_OPEN, pid, comm[0] ? comm : "?", err);
     }
     closedir(fds);
     return rc;
@@ -1220,7 +1344,7 @@ bool dmk_linux_device_usage(const char *root, const char *target, dev_t dev, cha
     dmk_error_clear(&err);
     buf[0] = '\0';
     if (!g) {
-        snprintf(buf, len, "its users cannot be checked (out of memory)");
+        snprintf(buf, len, "%s", DMK_("its users cannot be checked (out of memory)"));
         return true;
     }
     g->root = root;
@@ -1235,7 +1359,7 @@ bool dmk_linux_device_usage(const char *root, const char *target, dev_t dev, cha
     if (rc != DMK_OK && !buf[0]) {
         /* The guard's words, less its "refusing to write to X: ". */
         const char *why = strstr(err.msg, ": ");
-        snprintf(buf, len, "its users cannot be checked: %s", why ? why + 2 : err.msg);
+        snprintf(buf, len, DMK_("its users cannot be checked: %s"), why ? why + 2 : err.msg);
     }
     return rc != DMK_OK;
 }

@@ -6,6 +6,7 @@
  * devices over the two views share one file's blocks, so the write guard
  * compares files by the identity at the bottom of the layers. */
 #define _GNU_SOURCE
+#include "dmk-i18n.h"
 #include "dmk-layers-linux.h"
 
 #include <limits.h>
@@ -82,7 +83,8 @@ static bool cannot_follow(DmkFileIdentity *id, const char *fmt, ...)
     va_list ap;
     id->unknown = true;
     va_start(ap, fmt);
-    vsnprintf(id->why, sizeof id->why, fmt, ap);
+    /* Translated here: why reaches only the guard's refusal, never a file. */
+    vsnprintf(id->why, sizeof id->why, DMK_(fmt), ap);
     va_end(ap);
     return false;
 }
@@ -97,8 +99,8 @@ static bool usable_layer(const Mount *mt, char *layer, DmkFileIdentity *id)
     if (layer[0] != '/')
         return cannot_follow(
             id,
-            "it is seen through the overlay at %.600s, whose layer path \"%.600s\" "
-            "is relative (resolved from a directory the kernel does not record)",
+            DMK_N_("it is seen through the overlay at %.600s, whose layer path \"%.600s\" "
+                   "is relative (resolved from a directory the kernel does not record)"),
             mt->mnt, layer);
     return true;
 }
@@ -116,8 +118,10 @@ static int in_list(const Mount *mt, char *list, const char *rel, char *out, size
             return -1;
         int n = snprintf(cand, sizeof cand, "%s%s", l, rel);
         if (n < 0 || (size_t)n >= sizeof cand) {
-            cannot_follow(id, "it is seen through the overlay at %.600s, %.100s", mt->mnt,
-                          "whose layer path is too long to follow");
+            cannot_follow(id,
+                          DMK_N_("it is seen through the overlay at %.600s, whose layer path is "
+                                 "too long to follow"),
+                          mt->mnt);
             return -1;
         }
         if (lstat(cand, &st) != 0)
@@ -125,8 +129,8 @@ static int in_list(const Mount *mt, char *list, const char *rel, char *out, size
         if (realpath(cand, out) && strlen(out) < len)
             return 1; /* the top layer that has it holds its data */
         cannot_follow(id,
-                      "it is seen through the overlay at %.600s, and its layer file %.600s "
-                      "cannot be resolved",
+                      DMK_N_("it is seen through the overlay at %.600s, and its layer file %.600s "
+                             "cannot be resolved"),
                       mt->mnt, cand);
         return -1;
     }
@@ -145,8 +149,10 @@ static bool in_layers(const Mount *mt, char *opts, const char *rel, char *out, s
         n += *c == ',';
     char **opt = calloc(n, sizeof *opt), *save = NULL, *upper = NULL;
     if (!opt)
-        return cannot_follow(id, "it is seen through the overlay at %.600s, %.100s", mt->mnt,
-                             "and there was no memory to read its layers");
+        return cannot_follow(id,
+                             DMK_N_("it is seen through the overlay at %.600s, and there was no "
+                                    "memory to read its layers"),
+                             mt->mnt);
     size_t k = 0;
     bool meta = false;
     for (char *o = strtok_r(opts, ",", &save); o && k < n; o = strtok_r(NULL, ",", &save)) {
@@ -160,8 +166,10 @@ static bool in_layers(const Mount *mt, char *opts, const char *rel, char *out, s
     }
     int found = meta ? -1 : 0;
     if (meta)
-        cannot_follow(id, "it is seen through the overlay at %.600s, %.100s", mt->mnt,
-                      "whose files may keep their data in another layer (metacopy)");
+        cannot_follow(id,
+                      DMK_N_("it is seen through the overlay at %.600s, whose files may keep their "
+                             "data in another layer (metacopy)"),
+                      mt->mnt);
     if (found == 0 && upper)
         found = in_list(mt, upper, rel, out, len, id);
     for (size_t i = 0; found == 0 && i < k; i++) {
@@ -172,8 +180,10 @@ static bool in_layers(const Mount *mt, char *opts, const char *rel, char *out, s
     }
     free(opt);
     if (found == 0)
-        cannot_follow(id, "it is seen through the overlay at %.600s, %.100s", mt->mnt,
-                      "and no layer it names has the file");
+        cannot_follow(
+            id,
+            DMK_N_("it is seen through the overlay at %.600s, and no layer it names has the file"),
+            mt->mnt);
     return found == 1;
 }
 
@@ -189,8 +199,10 @@ static bool step_down(const char *root, const Mount *mt, const char *rel, char *
         /* All the options, however long: a cut one would lose layers. */
         char *opts = dmk_mountinfo_super_opts(root, &mt->m);
         if (!opts)
-            return cannot_follow(id, "it is seen through the overlay at %.600s, %.100s", mt->mnt,
-                                 "whose layer options cannot be read whole");
+            return cannot_follow(id,
+                                 DMK_N_("it is seen through the overlay at %.600s, whose layer "
+                                        "options cannot be read whole"),
+                                 mt->mnt);
         bool ok = in_layers(mt, opts, rel, out, len, id);
         free(opts);
         return ok;
@@ -204,10 +216,11 @@ static bool step_down(const char *root, const Mount *mt, const char *rel, char *
         if (n > 0 && (size_t)n < sizeof cand && stat(cand, &st) == 0 && realpath(cand, out) &&
             strlen(out) < len)
             return true;
-        return cannot_follow(id,
-                             "it is seen through the FUSE mount at %.600s, whose source %.600s "
-                             "does not show the file at the same place",
-                             mt->mnt, mt->m.source);
+        return cannot_follow(
+            id,
+            DMK_N_("it is seen through the FUSE mount at %.600s, whose source %.600s "
+                   "does not show the file at the same place"),
+            mt->mnt, mt->m.source);
     }
     return false;
 }
@@ -231,14 +244,19 @@ bool dmk_linux_file_identity(const char *root, const char *path, DmkFileIdentity
             struct statfs fs;
             if (statfs(cur, &fs) == 0 &&
                 (fs.f_type == OVERLAYFS_MAGIC_ || fs.f_type == FUSE_MAGIC_))
-                cannot_follow(id, "it is on %s whose mount is not listed readably in mountinfo",
-                              fs.f_type == FUSE_MAGIC_ ? "a FUSE file system" : "an overlay");
+                cannot_follow(id,
+                              fs.f_type == FUSE_MAGIC_
+                                  ? DMK_N_("it is on a FUSE file system whose mount is not listed "
+                                           "readably in mountinfo")
+                                  : DMK_N_("it is on an overlay whose mount is not listed readably "
+                                           "in mountinfo"));
             break;
         }
         if (depth == MAX_LAYERS) {
             /* Still a layer to go: a cycle, or deeper than any real stack. */
             if (strcmp(mt.m.fstype, "overlay") == 0 || strncmp(mt.m.fstype, "fuse", 4) == 0)
-                cannot_follow(id, "it is seen through more than %d layers, the last at %.600s",
+                cannot_follow(id,
+                              DMK_N_("it is seen through more than %d layers, the last at %.600s"),
                               MAX_LAYERS, mt.mnt);
             break;
         }
@@ -246,7 +264,7 @@ bool dmk_linux_file_identity(const char *root, const char *path, DmkFileIdentity
         if (!step_down(root, &mt, rel, next, sizeof next, id))
             break;
         if (stat(next, &st) != 0) {
-            cannot_follow(id, "its layer file %.600s cannot be read", next);
+            cannot_follow(id, DMK_N_("its layer file %.600s cannot be read"), next);
             break;
         }
         if (strncmp(mt.m.fstype, "fuse", 4) == 0 && !id->via_fuse)

@@ -24,6 +24,7 @@
 
 #include "dmk-cow-linux.h"
 #include "dmk-drive-linux.h"
+#include "dmk-i18n.h"
 #include "dmk-iface-linux.h"
 #include "dmk-mountinfo.h"
 #include "dmk-platform.h"
@@ -267,9 +268,14 @@ static int check_space(const DmkTargetParams *p, uint64_t *size, DmkTargetInfo *
     uint64_t reserved = (uint64_t)(sv.f_bfree - sv.f_bavail) * sv.f_frsize;
     if (rc == DMK_E_NOSPC && sv.f_bfree > sv.f_bavail) {
         /* Say why df's "free" is more than what the benchmark may use. */
-        dmk_error_append(
-            err, " (another %llu MiB are reserved for root; the benchmark leaves them free)",
-            (unsigned long long)(reserved >> 20));
+        unsigned long long mib = reserved >> 20;
+        dmk_error_append(err,
+                         dmk_ngettext(" (another %llu MiB is reserved for root; the benchmark "
+                                      "leaves it free)",
+                                      " (another %llu MiB are reserved for root; the benchmark "
+                                      "leaves them free)",
+                                      mib),
+                         mib);
     }
     return rc;
 }
@@ -414,13 +420,21 @@ static int check_dir_attrs(const char *dir, DmkError *err)
     bool got = fd >= 0 && ioctl(fd, FS_IOC_GETFLAGS, &attrs) == 0;
     if (fd >= 0)
         close(fd);
-    if (got && (attrs & (FS_APPEND_FL | FS_IMMUTABLE_FL)))
-        return dmk_error_set(
-            err, DMK_E_PERM, EPERM,
-            "refusing %s: the directory is %s, so the test file's name could "
-            "not be removed and the file would be left behind (this file system "
-            "has no O_TMPFILE, which needs no name); nothing was created",
-            dir, attrs & FS_APPEND_FL ? "append-only (chattr +a)" : "immutable (chattr +i)");
+    /* A whole sentence for each attribute, none glued in. */
+    if (got && (attrs & FS_APPEND_FL))
+        return dmk_error_set(err, DMK_E_PERM, EPERM,
+                             "refusing %s: the directory is append-only (chattr +a), so the test "
+                             "file's name could not be removed and the file would be left behind "
+                             "(this file system has no O_TMPFILE, which needs no name); nothing "
+                             "was created",
+                             dir);
+    if (got && (attrs & FS_IMMUTABLE_FL))
+        return dmk_error_set(err, DMK_E_PERM, EPERM,
+                             "refusing %s: the directory is immutable (chattr +i), so the test "
+                             "file's name could not be removed and the file would be left behind "
+                             "(this file system has no O_TMPFILE, which needs no name); nothing "
+                             "was created",
+                             dir);
     return DMK_OK;
 }
 

@@ -27,9 +27,11 @@ int dmk_tree_open(const char *path, bool create, int *fd, DmkError *err)
 {
     int flags = create ? O_WRONLY | O_CREAT | O_EXCL : O_RDONLY;
     *fd = open(path, flags | O_CLOEXEC, 0644);
+    /* One whole sentence per operation, each translated as it is. */
+    if (*fd < 0 && create)
+        return dmk_error_os(err, dmk_error_from_errno(errno), errno, "cannot create %s", path);
     if (*fd < 0)
-        return dmk_error_os(err, dmk_error_from_errno(errno), errno, "cannot %s %s",
-                            create ? "create" : "open", path);
+        return dmk_error_os(err, dmk_error_from_errno(errno), errno, "cannot open %s", path);
     return DMK_OK;
 }
 

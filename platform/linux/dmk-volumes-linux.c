@@ -13,6 +13,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include "dmk-i18n.h"
 #include "dmk-mountinfo.h"
 #include "dmk-platform.h"
 #include "dmk-storage-linux.h"
@@ -96,7 +97,10 @@ static void judge(const DmkMountLine *m, const struct statvfs *sv, DmkVolume *v)
     const char *why = NULL;
     if (is_ram_backed(m)) {
         bool zram = strncmp(m->source, "/dev/zram", 9) == 0;
-        snprintf(v->reason, sizeof v->reason, "RAM-backed (%s): would measure memory, not a drive",
+        /* TRANSLATORS: why a file system cannot hold the test file, shown after its name in
+         * the window's target list; %s is zram or the file system's type (tmpfs). */
+        snprintf(v->reason, sizeof v->reason,
+                 DMK_("RAM-backed (%s): would measure memory, not a drive"),
                  zram ? "zram" : m->fstype);
         v->usable = false;
         return;
@@ -106,17 +110,19 @@ static void judge(const DmkMountLine *m, const struct statvfs *sv, DmkVolume *v)
     DmkLinuxStorage s;
     dmk_linux_storage_of_mount("", m, &s);
     if (s.kind == DMK_STORAGE_RAM) {
+        /* TRANSLATORS: %s is what the storage is (in English): "/dev/loop3 over tmpfs". */
         snprintf(v->reason, sizeof v->reason,
-                 "RAM-backed (%.300s): would measure memory, not a drive", s.chain);
+                 DMK_("RAM-backed (%.300s): would measure memory, not a drive"), s.chain);
         v->usable = false;
         return;
     }
     if (has_ro_option(m->opts) || (sv->f_flag & ST_RDONLY))
-        why = "read-only";
+        /* TRANSLATORS: why a file system cannot hold the test file (target list). */
+        why = DMK_("read-only");
     else if (access(m->mnt, W_OK) != 0)
-        why = "not writable by you: choose a folder on it";
+        why = DMK_("not writable by you: choose a folder on it");
     else if (v->free_bytes < MIN_FREE_BYTES)
-        why = "not enough free space";
+        why = DMK_("not enough free space");
     v->usable = why == NULL;
     snprintf(v->reason, sizeof v->reason, "%s", why ? why : "");
 }

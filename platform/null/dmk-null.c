@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "dmk-null.h"
+#include "dmk-i18n.h"
 #include "dmk-null-queue.h"
 #include "dmk-size.h"
 #include "dmk-target-rules.h"
@@ -264,14 +265,19 @@ static int null_trim(DmkTarget *t, DmkTrimReport *rep, DmkError *err)
 
 /* ---- options ------------------------------------------------------------ */
 
+/* The help lines are shown by drivemark-cli --help, translated there. */
 static const DmkBackendOption null_options[] = {
-    {"latency", "US", "each I/O completes after US microseconds"},
+    /* TRANSLATORS: US, SIZE and N (here and in the null backend's other options) are the
+     * option's value as --help names it: keep them. */
+    {"latency", "US", DMK_N_("each I/O completes after US microseconds")},
     {"serve", "US",
-     "each queue answers one request at a time, US microseconds apart (a slow drive)"},
+     DMK_N_("each queue answers one request at a time, US microseconds apart (a slow drive)")},
     {"cache", "SIZE",
-     "simulate a write cache of SIZE that slows writes 4x once full and empties in 5 s of idle"},
-    {"thermal", "SIZE", "simulate a sensor, 1 C warmer per SIZE written, throttling at 80 C"},
-    {"slow", "N", "the slow-down past the cache and while throttled (default: 4)"},
+     DMK_N_("simulate a write cache of SIZE that slows writes 4x once full and empties in 5 s of "
+            "idle")},
+    {"thermal", "SIZE",
+     DMK_N_("simulate a sensor, 1 C warmer per SIZE written, throttling at 80 C")},
+    {"slow", "N", DMK_N_("the slow-down past the cache and while throttled (default: 4)")},
     {NULL, NULL, NULL},
 };
 
@@ -342,7 +348,7 @@ static int null_parse_option(DmkBackendOpts *opts, const char *key, const char *
 
 const DmkBackend dmk_backend_null_desc = {
     .name = "null",
-    .description = "no disk I/O: measures the engine itself",
+    .description = DMK_N_("no disk I/O: measures the engine itself"),
     .in_memory = true,
     .options = null_options,
     .parse_option = null_parse_option,

@@ -275,8 +275,10 @@ static int open_target(DmkWinTarget *t, const DmkTargetParams *p, DmkTargetInfo 
         return rc;
     t->file = open_handle(t);
     if (t->file == INVALID_HANDLE_VALUE)
-        return dmk_win_error(err, GetLastError(), "opening the device %s for %s failed", p->dir,
-                             t->writable ? "writing" : "reading");
+        return t->writable ? dmk_win_error(err, GetLastError(),
+                                           "opening the device %s for writing failed", p->dir)
+                           : dmk_win_error(err, GetLastError(),
+                                           "opening the device %s for reading failed", p->dir);
     return learn_geometry(t, p, info, err);
 }
 

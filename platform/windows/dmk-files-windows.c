@@ -196,9 +196,12 @@ int dmk_os_open_input(const char *path, FILE **out, DmkError *err)
     struct _stat64 st;
     *out = NULL;
     if (u8_stat(path, &st) == 0 && (st.st_mode & _S_IFMT) != _S_IFREG)
-        return dmk_error_set(
-            err, DMK_E_INVAL, 0, "opening %s failed: it is %s, not a regular file", path,
-            dmk_file_kind_name((st.st_mode & _S_IFMT) == _S_IFDIR ? DMK_FILE_DIR : DMK_FILE_OTHER));
+        /* TRANSLATORS: the second %s is a whole sentence on what the path is: "it is a
+         * directory, not a regular file". */
+        return dmk_error_set(err, DMK_E_INVAL, 0, "opening %s failed: %s", path,
+                             dmk_file_kind_clause((st.st_mode & _S_IFMT) == _S_IFDIR
+                                                      ? DMK_FILE_DIR
+                                                      : DMK_FILE_OTHER));
     *out = u8_fopen(path, L"rb");
     if (!*out)
         return dmk_error_errno(err, errno, "opening %s failed", path);

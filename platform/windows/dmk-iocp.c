@@ -12,6 +12,7 @@
 
 #include "dmk-drive-windows.h"
 #include "dmk-iocp-private.h"
+#include "dmk-i18n.h"
 #include "dmk-platform.h"
 #include "dmk-target-windows.h"
 #include "dmk-win32.h"
@@ -59,28 +60,39 @@ bool dmk_iocp_ready_push(DmkQueue *q, DmkIo *io)
  * Wine does not, so the backend checks itself and says which rule broke. */
 int dmk_iocp_check_aligned(const DmkQueue *q, const DmkIo *io, DmkError *err)
 {
-    const char *op = io->op == DMK_OP_READ ? "read" : "write";
+    /* A whole sentence for a read and one for a write: the verb is no
+     * word glued into a translated message. */
+    bool rd = io->op == DMK_OP_READ;
     uint64_t off_mask = q->offset_align - 1, mem_mask = q->mem_align - 1;
+    unsigned long long off = (unsigned long long)io->offset;
     if (io->offset & off_mask)
         return dmk_error_set(err, DMK_E_INVAL, ERROR_INVALID_PARAMETER,
-                             "refusing to %s %u bytes at offset %llu of the test file in %s: the "
-                             "offset is not a multiple of the %u-byte sector that unbuffered I/O "
-                             "requires",
-                             op, io->len, (unsigned long long)io->offset, q->dir, q->offset_align);
+                             rd ? DMK_N_("refusing to read %u bytes at offset %llu of the test "
+                                         "file in %s: the offset is not a multiple of the "
+                                         "%u-byte sector that unbuffered I/O requires")
+                                : DMK_N_("refusing to write %u bytes at offset %llu of the test "
+                                         "file in %s: the offset is not a multiple of the "
+                                         "%u-byte sector that unbuffered I/O requires"),
+                             io->len, off, q->dir, q->offset_align);
     if (io->len == 0 || (io->len & off_mask))
         return dmk_error_set(err, DMK_E_INVAL, ERROR_INVALID_PARAMETER,
-                             "refusing to %s %u bytes at offset %llu of the test file in %s: the "
-                             "length is not a multiple of the %u-byte sector that unbuffered I/O "
-                             "requires",
-                             op, io->len, (unsigned long long)io->offset, q->dir, q->offset_align);
+                             rd ? DMK_N_("refusing to read %u bytes at offset %llu of the test "
+                                         "file in %s: the length is not a multiple of the "
+                                         "%u-byte sector that unbuffered I/O requires")
+                                : DMK_N_("refusing to write %u bytes at offset %llu of the test "
+                                         "file in %s: the length is not a multiple of the "
+                                         "%u-byte sector that unbuffered I/O requires"),
+                             io->len, off, q->dir, q->offset_align);
     if ((uintptr_t)io->buf & mem_mask)
-        return dmk_error_set(
-            err, DMK_E_INVAL, ERROR_INVALID_PARAMETER,
-            "refusing to %s %u bytes at offset %llu of the test file in %s: the "
-            "buffer address 0x%llx is not aligned to the %u bytes that unbuffered I/O "
-            "requires",
-            op, io->len, (unsigned long long)io->offset, q->dir,
-            (unsigned long long)(uintptr_t)io->buf, q->mem_align);
+        return dmk_error_set(err, DMK_E_INVAL, ERROR_INVALID_PARAMETER,
+                             rd ? DMK_N_("refusing to read %u bytes at offset %llu of the test "
+                                         "file in %s: the buffer address 0x%llx is not aligned "
+                                         "to the %u bytes that unbuffered I/O requires")
+                                : DMK_N_("refusing to write %u bytes at offset %llu of the test "
+                                         "file in %s: the buffer address 0x%llx is not aligned "
+                                         "to the %u bytes that unbuffered I/O requires"),
+                             io->len, off, q->dir, (unsigned long long)(uintptr_t)io->buf,
+                             q->mem_align);
     return DMK_OK;
 }
 
@@ -318,7 +330,7 @@ static int iocp_submit(DmkQueue *q, DmkIo **ios, int n, DmkError *err)
 
 const DmkBackend dmk_backend_iocp_desc = {
     .name = "iocp",
-    .description = "Windows' overlapped I/O on a completion port",
+    .description = DMK_N_("Windows' overlapped I/O on a completion port"),
     .native = true,
     .target_open = iocp_target_open,
     .target_close = iocp_target_close,

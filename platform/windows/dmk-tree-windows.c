@@ -39,8 +39,11 @@ int dmk_tree_open(const char *path, bool create, int *fd, DmkError *err)
     *fd = _wopen(w, flags | _O_BINARY | _O_NOINHERIT, _S_IREAD | _S_IWRITE);
     int e = errno;
     free(w);
+    /* One whole sentence per operation, each translated as it is. */
+    if (*fd < 0 && create)
+        return dmk_error_errno(err, e, "cannot create %s", path);
     if (*fd < 0)
-        return dmk_error_errno(err, e, "cannot %s %s", create ? "create" : "open", path);
+        return dmk_error_errno(err, e, "cannot open %s", path);
     return DMK_OK;
 }
 

@@ -8,6 +8,8 @@
 #include <string.h>
 #include <wchar.h>
 
+#include "dmk-i18n.h"
+
 #ifndef ERROR_DISK_QUOTA_EXCEEDED
 #define ERROR_DISK_QUOTA_EXCEEDED 1295L /* missing from older mingw-w64 headers */
 #endif
@@ -69,7 +71,8 @@ int dmk_win_error(DmkError *err, DWORD e, const char *fmt, ...)
     char what[512];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
+    /* A keyword as dmk_error_os is (po/): its format is the msgid. */
+    vsnprintf(what, sizeof what, DMK_(fmt), ap);
     va_end(ap);
     return dmk_error_os(err, dmk_win_error_code(e), (int)e, "%s", what);
 }

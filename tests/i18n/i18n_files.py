@@ -13,9 +13,10 @@ import sys
 from pathlib import Path
 
 # A call of a marker: DMK_( DMK_N_( dmk_ngettext( _( N_( C_( NC_( and the
-# error functions (not their definitions' "int dmk_error_set(DmkError").
+# error functions, Windows' dmk_win_error too (not their definitions' "int
+# dmk_error_set(DmkError").
 MARKER = re.compile(r"(?<![\w.>])(?:DMK_|DMK_N_|dmk_ngettext|_|N_|C_|NC_|g_dngettext)\s*\(\s*\"|"
-                    r"(?<![\w])dmk_error_(?:set|os|errno|append)\s*\((?!\s*DmkError)")
+                    r"(?<![\w])dmk_(?:error_(?:set|os|errno|append)|win_error)\s*\((?!\s*DmkError)")
 LAYERS = ("app/", "core/", "platform/", "ui/", "chart/")
 EXCLUDED = re.compile(r"^app/dmk-gen-|^platform/dmk-error\.[ch]$|^platform/dmk-i18n\.h$")
 DATA = ("resources/io.github.drivemark.drivemark.desktop.in",
