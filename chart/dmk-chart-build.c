@@ -146,7 +146,7 @@ static void set_subtitle(const Ctx *c)
      * ("random data"). */
     int at = snprintf(m->subtitle, sizeof m->subtitle, "%s%s", who, who[0] ? " - " : "");
     size_t off = at > 0 && (size_t)at < sizeof m->subtitle ? (size_t)at : 0;
-    snprintf(m->subtitle + off, sizeof m->subtitle - off, DMK_("Drivemark %1$s, %2$s, %3$s, %4$s"),
+    snprintf(m->subtitle + off, sizeof m->subtitle - off, DMK_("Drivemark %s, %s, %s, %s"),
              r->version, size_same ? file : DMK_("test file sizes differ"),
              passes_same ? passes : DMK_("passes differ"), data_phrase(data_same, r->data));
     /* One result's comment says what was tested, as on its tab (several
@@ -301,16 +301,16 @@ static void set_line_titles(const Ctx *c)
     /* TRANSLATORS: a chart title's start: the access pattern and block size
      * ("Random 4 KiB"), or queue depth; ", 2 threads" may follow. */
     if (named && qd)
-        snprintf(what, sizeof what, seq ? DMK_("Sequential %1$s%2$s: ") : DMK_("Random %1$s%2$s: "),
+        snprintf(what, sizeof what, seq ? DMK_("Sequential %s%s: ") : DMK_("Random %s%s: "),
                  dmk_format_size(j->block_size, bs, sizeof bs), th);
     else if (named)
         snprintf(what, sizeof what,
-                 seq ? DMK_("Sequential at QD%1$u%2$s: ") : DMK_("Random at QD%1$u%2$s: "),
+                 seq ? DMK_("Sequential at QD%u%s: ") : DMK_("Random at QD%u%s: "),
                  j->queue_depth, th);
     /* TRANSLATORS: a chart's title: its workload ("Random 4 KiB: ") or
      * nothing, then the value charted ("MB/s (10^6 B/s)"). */
     snprintf(m->title, sizeof m->title,
-             qd ? DMK_("%1$s%2$s vs queue depth") : DMK_("%1$s%2$s vs block size"), what,
+             qd ? DMK_("%s%s vs queue depth") : DMK_("%s%s vs block size"), what,
              dmk_chart_metric_title(c->field->name));
     snprintf(m->x_title, sizeof m->x_title, "%s", qd ? DMK_("Queue depth") : DMK_("Block size"));
     m->x_ticks = qd ? DMK_TICKS_NUMBER : DMK_TICKS_BYTES;

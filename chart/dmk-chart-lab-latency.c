@@ -89,14 +89,14 @@ static void profile_title(const DmkTest *t, char *buf, size_t len)
     /* TRANSLATORS: a latency chart's title; %1$s is a block size ("4K"),
      * %2$llu the I/Os kept outstanding. */
     snprintf(buf, len,
-             seq && rd ? dmk_ngettext("%1$s sequential read, %2$llu outstanding I/O",
-                                      "%1$s sequential read, %2$llu outstanding I/Os", n)
-             : seq     ? dmk_ngettext("%1$s sequential write, %2$llu outstanding I/O",
-                                      "%1$s sequential write, %2$llu outstanding I/Os", n)
-             : rd      ? dmk_ngettext("%1$s random read, %2$llu outstanding I/O",
-                                      "%1$s random read, %2$llu outstanding I/Os", n)
-                       : dmk_ngettext("%1$s random write, %2$llu outstanding I/O",
-                                      "%1$s random write, %2$llu outstanding I/Os", n),
+             seq && rd ? dmk_ngettext("%s sequential read, %llu outstanding I/O",
+                                      "%s sequential read, %llu outstanding I/Os", n)
+             : seq     ? dmk_ngettext("%s sequential write, %llu outstanding I/O",
+                                      "%s sequential write, %llu outstanding I/Os", n)
+             : rd      ? dmk_ngettext("%s random read, %llu outstanding I/O",
+                                      "%s random read, %llu outstanding I/Os", n)
+                       : dmk_ngettext("%s random write, %llu outstanding I/O",
+                                      "%s random write, %llu outstanding I/Os", n),
              dmk_format_block(t->jobs[0].block_size, bs, sizeof bs), n);
 }
 
@@ -119,7 +119,7 @@ static void latency_finding(const DmkLabLatency *p, char *buf, size_t len)
     /* TRANSLATORS: a latency chart's subtitle: %1$s "under 1 ms up to 120,000
      * IOPS" (or "never under 1 ms"), the peak IOPS, its latency in ms, the
      * I/Os outstanding then, of those the profile keeps. */
-    snprintf(buf, len, DMK_("%1$s, peak %2$s IOPS at %3$s ms, %4$s of %5$s outstanding"), sub, peak,
+    snprintf(buf, len, DMK_("%s, peak %s IOPS at %s ms, %s of %s outstanding"), sub, peak,
              ms, q, set);
 }
 

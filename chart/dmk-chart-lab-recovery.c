@@ -81,7 +81,7 @@ static void recovery_finding(const DmkRunResult *r, char *buf, size_t len)
         snprintf(a, sizeof a, DMK_("%s s"), dmk_format_double(secs, 0, b, sizeof b));
     /* TRANSLATORS: a chart's subtitle; %1$s is a length of time ("30 min"),
      * %2$s a number of seconds. */
-    snprintf(buf, len, DMK_("degraded by %1$s of writes, each probe %2$s s"), a,
+    snprintf(buf, len, DMK_("degraded by %s of writes, each probe %s s"), a,
              dmk_format_double(probe, probe < 10 ? 1 : 0, b, sizeof b));
 }
 
@@ -108,7 +108,7 @@ int dmk_lab_chart_build_recovery(DmkLabChartJob *l)
         snprintf(m->title, sizeof m->title,
                  /* TRANSLATORS: a chart's title; %1$s is a test's name
                   * ("RND4K Q32T1"), %2$s a unit (IOPS or MB/s). */
-                 DMK_("Recovery %1$s: %2$s fresh, degraded, after idle, after TRIM"),
+                 DMK_("Recovery %s: %s fresh, degraded, after idle, after TRIM"),
                  deg ? deg->test.name : "", dmk_lab_chart_unit(rec[0].metric));
         snprintf(m->y_title, sizeof m->y_title, "%s", dmk_chart_metric_title(rec[0].metric));
         recovery_finding(l->res[0], finding, sizeof finding);

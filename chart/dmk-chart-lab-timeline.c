@@ -56,7 +56,7 @@ static void drop_text(double before, double after, const char *metric, char *buf
     dmk_chart_format_value(after, a, sizeof a);
     /* TRANSLATORS: a speed's drop in a chart's subtitle ("180,000 then
      * 45,000 IOPS"); %3$s is the unit, IOPS or MB/s. */
-    snprintf(buf, len, DMK_("%1$s then %2$s %3$s"), b, a, dmk_lab_chart_unit(metric));
+    snprintf(buf, len, DMK_("%s then %s %s"), b, a, dmk_lab_chart_unit(metric));
 }
 
 static const char *gib_text(double bytes, char *buf, size_t len)
@@ -168,7 +168,7 @@ static void speed_look(const DmkLabChartJob *l, size_t f, const Timeline *tl, Sp
     double p = t->n_samples ? t->samples[0].t_s : 0;
     /* TRANSLATORS: a legend's entry; %1$s is a unit (IOPS or MB/s), %2$s a
      * number of seconds. */
-    snprintf(sl->dots, sizeof sl->dots, DMK_("%1$s of each %2$s s sample"),
+    snprintf(sl->dots, sizeof sl->dots, DMK_("%s of each %s s sample"),
              dmk_lab_chart_unit(tl->metric),
              dmk_format_double(p, p < 1 ? 1 : 0, period, sizeof period));
     snprintf(sl->avg, sizeof sl->avg,
@@ -266,7 +266,7 @@ static void cache_finding(const Timeline *tl, bool brief, char *buf, size_t len)
     else if (c->cliff)
         /* TRANSLATORS: a chart's subtitle; %1$s is the cache's size, %2$s the
          * drop after it ("180,000 then 45,000 IOPS"). */
-        snprintf(buf, len, DMK_("cache %1$s GiB, %2$s"), cache_gib_text(c, gib, sizeof gib),
+        snprintf(buf, len, DMK_("cache %s GiB, %s"), cache_gib_text(c, gib, sizeof gib),
                  (drop_text(c->before, c->after, tl->metric, drop, sizeof drop), drop));
     else if (brief)
         /* TRANSLATORS: the write cache found: no cache. */
@@ -315,7 +315,7 @@ static void timeline_head(const DmkLabChartJob *l, const Timeline *tl, char *buf
     if (lab == DMK_LAB_RECOVERY)
         /* TRANSLATORS: a chart's title's start: the lab test's title
          * ("Recovery"), then a test's name ("RND4K Q32T1") or nothing. */
-        snprintf(buf, len, DMK_("%1$s, degradation %2$s"), dmk_lab_title(lab), name);
+        snprintf(buf, len, DMK_("%s, degradation %s"), dmk_lab_title(lab), name);
     else
         snprintf(buf, len, "%s %s", dmk_lab_title(lab), name);
     size_t n = strlen(buf);
@@ -362,7 +362,7 @@ static int build_speed(DmkLabChartJob *l, Timeline *tl)
         fit_x(l);
     /* TRANSLATORS: a chart's title: its start ("Sustained write RND4K Q32T1"),
      * a unit (IOPS or MB/s), and for the zoom ", the first 8 GiB". */
-    snprintf(m->title, sizeof m->title, DMK_("%1$s: %2$s vs GiB written%3$s"), head,
+    snprintf(m->title, sizeof m->title, DMK_("%s: %s vs GiB written%s"), head,
              dmk_lab_chart_unit(tl->metric), tail);
     snprintf(m->x_title, sizeof m->x_title, "%s", DMK_("GiB written"));
     snprintf(m->y_title, sizeof m->y_title, "%s", dmk_chart_metric_title(tl->metric));
@@ -410,7 +410,7 @@ static void thermal_finding(const Timeline *tl, char *buf, size_t len)
     /* TRANSLATORS: a chart's subtitle: the lowest and highest temperature,
      * when and at which the drive throttled, the speed's drop ("29,600 then
      * 7,680 IOPS"). */
-    snprintf(buf, len, DMK_("%1$s to %2$s \u00b0C, throttled after %3$s s at %4$s \u00b0C, %5$s"),
+    snprintf(buf, len, DMK_("%s to %s \u00b0C, throttled after %s s at %s \u00b0C, %s"),
              lo, hi, at, c, drop);
 }
 
@@ -424,7 +424,7 @@ static void no_sensor(DmkLabChartJob *l)
         /* TRANSLATORS: %1$s is a device ("/dev/nvme0n1"), %2$s a chart's
          * name ("Speed"). */
         snprintf(finding, sizeof finding,
-                 DMK_("no temperature readable for %1$.64s; the speed is on the %2$s chart"), dev,
+                 DMK_("no temperature readable for %.64s; the speed is on the %s chart"), dev,
                  dmk_lab_chart_title(DMK_LAB_CHART_SPEED));
     else
         /* TRANSLATORS: %s is a chart's name ("Speed"). */
@@ -441,7 +441,7 @@ static int build_temperature(DmkLabChartJob *l, Timeline *tl)
     timeline_head(l, tl, head, sizeof head);
     /* TRANSLATORS: a chart's title: its start ("Sustained write RND4K Q32T1"),
      * a unit (IOPS or MB/s). */
-    snprintf(m->title, sizeof m->title, DMK_("%1$s: %2$s and temperature vs time"), head,
+    snprintf(m->title, sizeof m->title, DMK_("%s: %s and temperature vs time"), head,
              dmk_lab_chart_unit(tl->metric));
     snprintf(m->x_title, sizeof m->x_title, "%s",
              in_minutes(tl->t) ? DMK_("Time (min)") : DMK_("Time (s)"));

@@ -135,7 +135,7 @@ static void paused_tip(const DmkTestResult *t, char *tip, size_t tlen)
     if (s > 0)
         /* TRANSLATORS: %1$u is the pass's number, %2$s its pause in seconds ("1.5"). */
         snprintf(head, sizeof head,
-                 DMK_("Paused: In pass %1$u, for %2$s s nothing was submitted or completed (the "
+                 DMK_("Paused: In pass %u, for %s s nothing was submitted or completed (the "
                       "program was stopped, or the file system was frozen), and that time counts "
                       "in the pass's numbers."),
                  pass + 1, dmk_format_double(s, 1, a, sizeof a));
@@ -202,8 +202,8 @@ static void peak_tip(const DmkRunResult *r, char *tip, size_t tlen)
     dmk_result_area(r, area, sizeof area);
     /* TRANSLATORS: %1$s is what was tested ("1 GiB test file"), %2$s a size ("32 GiB"). */
     snprintf(tip, tlen,
-             DMK_("Peak: the %1$s fits in a drive's cache (SLC or DRAM), so this is the drive at "
-                  "its best, not what it sustains. Reviews test %2$s or more to get past the "
+             DMK_("Peak: the %s fits in a drive's cache (SLC or DRAM), so this is the drive at "
+                  "its best, not what it sustains. Reviews test %s or more to get past the "
                   "cache."),
              area, dmk_format_size(DMK_PEAK_SPAN_BYTES, b, sizeof b));
 }
@@ -216,8 +216,8 @@ static void over_interface_tip(const DmkTargetInfo *ti, const DmkTestResult *t, 
         t->score.read.mb_s > t->score.write.mb_s ? t->score.read.mb_s : t->score.write.mb_s;
     /* TRANSLATORS: %1$s and %3$s are speeds in MB/s, %2$s the link ("SATA 6.0 Gbps"). */
     snprintf(tip, tlen,
-             DMK_("Over the interface: %1$s MB/s is more than the drive's link (%2$s) carries, "
-                  "%3$s MB/s per direction. A cache in front of the drive or compressed data "
+             DMK_("Over the interface: %s MB/s is more than the drive's link (%s) carries, "
+                  "%s MB/s per direction. A cache in front of the drive or compressed data "
                   "made this number, not the drive."),
              dmk_format_double(top, 1, a, sizeof a),
              /* TRANSLATORS: the drive's link, when the platform could not name it. */
@@ -244,12 +244,12 @@ void dmk_flag_describe(const DmkRunResult *r, const DmkTestResult *t, uint32_t b
             over_interface_tip(ti, t, tip, tlen);
     } else if (bit == DMK_FLAG_LOW_QD) {
         /* TRANSLATORS: a marker: the queue depth achieved ("12.4") of the one asked (32). */
-        snprintf(marker, mlen, DMK_("QD %1$s of %2$u"),
+        snprintf(marker, mlen, DMK_("QD %s of %u"),
                  dmk_format_double(t->achieved_qd, 1, a, sizeof a), dmk_test_asked_qd(&t->test));
         if (tip)
             /* TRANSLATORS: %1$s is a queue depth achieved ("12.4"), %2$u the one asked. */
             snprintf(tip, tlen,
-                     DMK_("Queue depth: on average %1$s requests were in flight, not the %2$u "
+                     DMK_("Queue depth: on average %s requests were in flight, not the %u "
                           "asked (queue depth x threads); the OS or the drive accepted fewer, so "
                           "this number is for a lower queue depth."),
                      dmk_format_double(t->achieved_qd, 1, a, sizeof a),

@@ -51,14 +51,14 @@ static const char *job_words(const DmkJob *j, char *buf, size_t len)
         /* TRANSLATORS: a workload, starting a sentence: %1$s a block size ("4 KiB"), %2$u a
            queue depth, %3$u the threads. */
         snprintf(buf, len,
-                 rnd ? DMK_("Random %1$s writes at queue depth %2$u, %3$u threads")
-                     : DMK_("Sequential %1$s writes at queue depth %2$u, %3$u threads"),
+                 rnd ? DMK_("Random %s writes at queue depth %u, %u threads")
+                     : DMK_("Sequential %s writes at queue depth %u, %u threads"),
                  bs, j->queue_depth, j->threads);
     else
         /* TRANSLATORS: a workload, starting a sentence: %1$s a block size, %2$u a queue depth. */
         snprintf(buf, len,
-                 rnd ? DMK_("Random %1$s writes at queue depth %2$u")
-                     : DMK_("Sequential %1$s writes at queue depth %2$u"),
+                 rnd ? DMK_("Random %s writes at queue depth %u")
+                     : DMK_("Sequential %s writes at queue depth %u"),
                  bs, j->queue_depth);
     return buf;
 }
@@ -83,7 +83,7 @@ void dmk_lab_describe_sustained(const DmkLabParams *p, char *buf, size_t len)
     char area[128], job[160], dur[48], sample[48];
     /* TRANSLATORS: %1$s is the workload ("Random 4 KiB writes at queue depth 32"), %2$s a
        time ("2 h"), %3$s the area ("a 32 GiB test file"), %4$s a time ("1 s"). */
-    snprintf(buf, len, DMK_("%1$s for %2$s over %3$s, sampled every %4$s."),
+    snprintf(buf, len, DMK_("%s for %s over %s, sampled every %s."),
              job_words(&p->job, job, sizeof job), time_text(p->duration_s, dur, sizeof dur),
              area_words(p, area, sizeof area), time_text(p->sample_s, sample, sizeof sample));
 }
@@ -105,7 +105,7 @@ void dmk_lab_describe_fullspan(const DmkLabParams *p, char *buf, size_t len)
     /* TRANSLATORS: %1$s is the workload ("Sequential 1 MiB writes at queue depth 8"), %2$s
        what it covers ("the free space but 2 GiB", "32 GiB"), %3$s a time ("1 s"); then a
        sentence of its own follows. */
-    snprintf(buf, len, DMK_("%1$s once over %2$s, sampled every %3$s. %4$s"),
+    snprintf(buf, len, DMK_("%s once over %s, sampled every %s. %s"),
              job_words(&p->job, job, sizeof job), span,
              time_text(p->sample_s, sample, sizeof sample),
              p->device ? DMK_("It writes over the device's data.")
@@ -121,11 +121,11 @@ static void describe_steps(const DmkLabParams *p, const char *what, size_t n, ch
     if (p->warmup_s > 0)
         /* TRANSLATORS: %1$s is what is measured (ends with a colon), %2$zu the steps, %3$s and
            %4$s times ("20 s"), %5$s the area ("a 32 GiB test file"). */
-        snprintf(buf, len, DMK_("%1$s %2$zu steps of %3$s, each after a %4$s warm-up, on %5$s."),
+        snprintf(buf, len, DMK_("%s %zu steps of %s, each after a %s warm-up, on %s."),
                  what, n, step, time_text(p->warmup_s, warm, sizeof warm), area);
     else
         /* TRANSLATORS: %1$s is what is measured, %2$zu the steps, %3$s a time, %4$s the area. */
-        snprintf(buf, len, DMK_("%1$s %2$zu steps of %3$s, with no warm-up, on %4$s."), what, n,
+        snprintf(buf, len, DMK_("%s %zu steps of %s, with no warm-up, on %s."), what, n,
                  step, area);
 }
 
@@ -156,8 +156,8 @@ void dmk_lab_describe_recovery(const DmkLabParams *p, char *buf, size_t len)
     /* TRANSLATORS: %1$s is the workload ("Random 4 KiB writes at queue depth 32"), %2$s,
        %3$s and %4$s times ("60 s", "30 min"), %5$s the area ("a 32 GiB test file"). */
     snprintf(buf, len,
-             DMK_("%1$s, measured for %2$s each: fresh, degraded after %3$s of them, after %4$s "
-                  "idle and after TRIM, on %5$s."),
+             DMK_("%s, measured for %s each: fresh, degraded after %s of them, after %s "
+                  "idle and after TRIM, on %s."),
              job_words(&p->job, job, sizeof job), time_text(p->step_s, probe, sizeof probe),
              time_text(p->duration_s, deg, sizeof deg), time_text(p->idle_s, idle, sizeof idle),
              area_words(p, area, sizeof area));
@@ -190,7 +190,7 @@ void dmk_lab_describe_surface(const DmkLabParams *p, char *buf, size_t len)
     char size[32];
     /* TRANSLATORS: %1$u samples of %2$s bytes ("10 MiB"), %3$u random reads. */
     snprintf(buf, len,
-             DMK_("Reads %1$u samples of %2$s spread evenly over the whole device, one read each, "
-                  "then times %3$u random 4 KiB reads all over it. It writes nothing."),
+             DMK_("Reads %u samples of %s spread evenly over the whole device, one read each, "
+                  "then times %u random 4 KiB reads all over it. It writes nothing."),
              p->samples, dmk_format_size(p->sample_size, size, sizeof size), p->accesses);
 }

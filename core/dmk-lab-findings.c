@@ -536,15 +536,15 @@ char *dmk_lab_size_within_text(double bytes, double err, char *buf, size_t len)
     dmk_lab_size_text(bytes, a, sizeof a);
     if (err_mib >= 1024)
         /* TRANSLATORS: a size found ("32 GiB") and its margin in GiB ("1.5"). */
-        snprintf(buf, len, DMK_("about %1$s +-%2$s GiB"), a,
+        snprintf(buf, len, DMK_("about %s +-%s GiB"), a,
                  dmk_format_double(err / (mib * 1024), 1, b, sizeof b));
     else if (bytes < 1023.5 * mib)
         /* TRANSLATORS: a size found ("600 MiB") and its margin in MiB ("4"). */
-        snprintf(buf, len, DMK_("about %1$s +-%2$s MiB"), a,
+        snprintf(buf, len, DMK_("about %s +-%s MiB"), a,
                  dmk_format_thousands(err_mib, 0, b, sizeof b));
     else
         /* TRANSLATORS: a size found ("32.0 GiB"), the same in MiB ("32,768"), its margin. */
-        snprintf(buf, len, DMK_("about %1$s (%2$s +-%3$s MiB)"), a,
+        snprintf(buf, len, DMK_("about %s (%s +-%s MiB)"), a,
                  dmk_format_thousands(bytes / mib, 0, c, sizeof c),
                  dmk_format_thousands(err_mib, 0, b, sizeof b));
     return buf;

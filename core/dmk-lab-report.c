@@ -76,14 +76,14 @@ static void put_device_header(Out *o, const DmkRunResult *r, const char *title, 
             /* TRANSLATORS: %1$s is the lab test ("Sustained write"), %2$s what it wrote over
                ("1 GiB region of /dev/sdb"), %3$s the device's size, %4$s its model, %5$s the
                date. */
-            put(o, DMK_("%1$s on a %2$s (raw device of %3$s, %4$s), %5$s\n"), title, area, dev,
+            put(o, DMK_("%s on a %s (raw device of %s, %s), %s\n"), title, area, dev,
                 t->model, r->date);
         else
-            put(o, DMK_("%1$s on a %2$s (raw device of %3$s), %4$s\n"), title, area, dev, r->date);
+            put(o, DMK_("%s on a %s (raw device of %s), %s\n"), title, area, dev, r->date);
     } else if (model) {
-        put(o, DMK_("%1$s on a %2$s (raw device, %3$s), %4$s\n"), title, area, t->model, r->date);
+        put(o, DMK_("%s on a %s (raw device, %s), %s\n"), title, area, t->model, r->date);
     } else {
-        put(o, DMK_("%1$s on a %2$s (raw device), %3$s\n"), title, area, r->date);
+        put(o, DMK_("%s on a %s (raw device), %s\n"), title, area, r->date);
     }
 }
 
@@ -99,10 +99,10 @@ static void put_header(Out *o, const DmkRunResult *r)
     else if (t->model[0])
         /* TRANSLATORS: %1$s is the lab test, %2$s the folder, %3$s its file system ("ext4"),
            %4$s the drive's model, %5$s what was tested ("32 GiB test file"), %6$s the date. */
-        put(o, DMK_("%1$s on %2$s (%3$s, %4$s), %5$s, %6$s\n"), title, t->path, fs, t->model, area,
+        put(o, DMK_("%s on %s (%s, %s), %s, %s\n"), title, t->path, fs, t->model, area,
             r->date);
     else
-        put(o, DMK_("%1$s on %2$s (%3$s), %4$s, %5$s\n"), title, t->path, fs, area, r->date);
+        put(o, DMK_("%s on %s (%s), %s, %s\n"), title, t->path, fs, area, r->date);
     if (!r->complete)
         put(o, "%s\n",
             DMK_("Stopped before the end: what follows is what was measured until then."));
@@ -128,7 +128,7 @@ static void put_temperature(Out *o, const DmkRunResult *r, const DmkTestResult *
         return;
     }
     /* TRANSLATORS: the lowest and highest temperature in degrees C, then the sensor's name. */
-    put(o, DMK_("Temperature: %1$s to %2$s C (%3$s)."), dmk_format_double(th.min_c, 0, a, sizeof a),
+    put(o, DMK_("Temperature: %s to %s C (%s)."), dmk_format_double(th.min_c, 0, a, sizeof a),
         dmk_format_double(th.max_c, 0, b, sizeof b),
         r->target.temp_sensor[0] ? r->target.temp_sensor : DMK_("drive sensor"));
     if (!th.throttled) {
@@ -138,8 +138,8 @@ static void put_temperature(Out *o, const DmkRunResult *r, const DmkTestResult *
     uint32_t bs = t->test.jobs[0].block_size;
     /* TRANSLATORS: %1$s seconds, %2$s degrees C, %3$s and %4$s speeds ("1,850 MB/s"). */
     put(o,
-        DMK_(" Thermal throttling: after %1$s s, at its maximum of %2$s C, the speed fell from "
-             "%3$s to %4$s.\n"),
+        DMK_(" Thermal throttling: after %s s, at its maximum of %s C, the speed fell from "
+             "%s to %s.\n"),
         num(th.throttle_t_s, a, sizeof a), dmk_format_double(th.throttle_c, 0, b, sizeof b),
         speed_text(th.before, iops, bs, s1, sizeof s1),
         speed_text(th.after, iops, bs, s2, sizeof s2));
@@ -177,11 +177,11 @@ static void put_timeline_head(Out *o, const DmkTestResult *t, const DmkLabCliff 
         /* TRANSLATORS: %1$s is the test's name ("RND4K Q32T1"), %2$s its label as saved
            ("sustained"), %3$s a size, %4$s and %5$s seconds. */
         put(o,
-            DMK_("%1$s write, %2$s: %3$s written in %4$s s, sampled every %5$s s (stopped "
+            DMK_("%s write, %s: %s written in %s s, sampled every %s s (stopped "
                  "early).\n"),
             t->test.name, t->test.label, a, b, d);
     else
-        put(o, DMK_("%1$s write, %2$s: %3$s written in %4$s s, sampled every %5$s s.\n"),
+        put(o, DMK_("%s write, %s: %s written in %s s, sampled every %s s.\n"),
             t->test.name, t->test.label, a, b, d);
 }
 
@@ -198,13 +198,13 @@ static void put_cache(Out *o, const DmkLabCliff *c, bool thermal_drop, bool iops
     if (thermal_drop)
         /* TRANSLATORS: %1$s is seconds, %2$s a size ("about 32 GiB +-1 GiB"). */
         put(o,
-            DMK_("Cache: no cache detected; the speed drop at %1$s s (after %2$s) came as the "
+            DMK_("Cache: no cache detected; the speed drop at %s s (after %s) came as the "
                  "drive reached its maximum temperature: thermal throttling, below.\n"),
             num(c->cliff_t_s, a, sizeof a), z);
     else if (c->cliff)
         /* TRANSLATORS: %1$s is a size ("about 32 GiB +-1 GiB"), %2$s seconds, %3$s and %4$s
            speeds ("1,850 MB/s"). */
-        put(o, DMK_("Cache: %1$s written before the speed dropped at %2$s s, from %3$s to %4$s.\n"),
+        put(o, DMK_("Cache: %s written before the speed dropped at %s s, from %s to %s.\n"),
             z, num(c->cliff_t_s, a, sizeof a), speed_text(c->before, iops, bs, s1, sizeof s1),
             speed_text(c->after, iops, bs, s2, sizeof s2));
     else
@@ -224,12 +224,12 @@ static void put_steady(Out *o, const DmkLabCliff *c, bool iops, uint32_t bs)
     if (c->steady)
         /* TRANSLATORS: %1$s is a speed ("1,850 MB/s"), %2$s and %3$s percentages. */
         put(o,
-            DMK_("Steady state (last 20 %% of the run): %1$s, largest excursion %2$s %%, %3$s %% "
+            DMK_("Steady state (last 20 %% of the run): %s, largest excursion %s %%, %s %% "
                  "of samples within +-20 %% of the mean (steady).\n"),
             s1, a, b);
     else
         put(o,
-            DMK_("Steady state (last 20 %% of the run): %1$s, largest excursion %2$s %%, %3$s %% "
+            DMK_("Steady state (last 20 %% of the run): %s, largest excursion %s %%, %s %% "
                  "of samples within +-20 %% of the mean (not steady).\n"),
             s1, a, b);
 }
@@ -283,7 +283,7 @@ void dmk_lab_report_mixed(Out *o, const DmkRunResult *r)
         if (t->test.mode == DMK_MODE_MIX && dmk_share_note(&t->score, asked, a, sizeof a)[0])
             /* TRANSLATORS: %1$s is the test's name, %2$u the read share asked (%%), %3$s the
                share measured ("read 71.3 % measured"). */
-            put(o, DMK_("%1$s at %2$u %% read: %3$s\n"), t->test.name, asked, a);
+            put(o, DMK_("%s at %u %% read: %s\n"), t->test.name, asked, a);
     }
 }
 
@@ -314,12 +314,12 @@ static void put_latency_line(Out *o, const DmkRunResult *r, const DmkLabLatency 
             /* TRANSLATORS: %1$s is the profile ("4KiB random read"), %2$s its test's name,
                %3$s I/Os outstanding, %4$s IOPS. */
             put(o,
-                DMK_("%1$s (%2$s, %3$s outstanding): no step measured; sub-millisecond up to "
-                     "%4$s IOPS.\n"),
+                DMK_("%s (%s, %s outstanding): no step measured; sub-millisecond up to "
+                     "%s IOPS.\n"),
                 e, l->name, f, g);
         else
             put(o,
-                DMK_("%1$s (%2$s, %3$s outstanding): no step measured; no step stayed under "
+                DMK_("%s (%s, %s outstanding): no step measured; no step stayed under "
                      "1 ms.\n"),
                 e, l->name, f);
         return;
@@ -328,17 +328,18 @@ static void put_latency_line(Out *o, const DmkRunResult *r, const DmkLabLatency 
     num(l->peak_lat_ms, b, sizeof b);
     num(l->peak_outstanding, c, sizeof c);
     if (l->sub_ms)
-        /* TRANSLATORS: %1$s is the profile ("4KiB random read"), %2$s its test's name, %3$s
-           I/Os outstanding; the peak's %4$s IOPS, %5$s ms and %6$s I/Os; %7$s IOPS. */
+        /* TRANSLATORS: the profile ("4KiB random read"), its test's name, the I/Os
+           outstanding; the peak's IOPS, ms and I/Os, the I/Os outstanding again; IOPS. Use
+           %1$s... to reorder. */
         put(o,
-            DMK_("%1$s (%2$s, %3$s outstanding): peak %4$s IOPS at %5$s ms mean latency with "
-                 "%6$s of the %3$s outstanding; sub-millisecond up to %7$s IOPS.\n"),
-            e, l->name, f, a, b, c, g);
+            DMK_("%s (%s, %s outstanding): peak %s IOPS at %s ms mean latency with "
+                 "%s of the %s outstanding; sub-millisecond up to %s IOPS.\n"),
+            e, l->name, f, a, b, c, f, g);
     else
         put(o,
-            DMK_("%1$s (%2$s, %3$s outstanding): peak %4$s IOPS at %5$s ms mean latency with "
-                 "%6$s of the %3$s outstanding; no step stayed under 1 ms.\n"),
-            e, l->name, f, a, b, c);
+            DMK_("%s (%s, %s outstanding): peak %s IOPS at %s ms mean latency with "
+                 "%s of the %s outstanding; no step stayed under 1 ms.\n"),
+            e, l->name, f, a, b, c, f);
 }
 
 static void put_latency_profile(Out *o, const DmkRunResult *r, const DmkLabLatency *l)
@@ -417,7 +418,7 @@ void dmk_lab_report_surface(Out *o, const DmkRunResult *r)
         /* TRANSLATORS: MB/s: the mean, the lowest, the highest; %4$zu samples of %5$s bytes
            ("10 MiB"). The two lines' labels are padded to one width. */
         put(o,
-            DMK_("Read rate    %1$s MB/s on average (%2$s to %3$s) over %4$zu samples of %5$s\n"),
+            DMK_("Read rate    %s MB/s on average (%s to %s) over %zu samples of %s\n"),
             num(s.rate_avg, a, sizeof a), num(s.rate_min, b, sizeof b),
             num(s.rate_max, c, sizeof c), s.n_samples,
             dmk_format_size((uint64_t)s.sample_bytes, z, sizeof z));
@@ -425,7 +426,7 @@ void dmk_lab_report_surface(Out *o, const DmkRunResult *r)
         put(o, "%s\n", DMK_("Read rate    not measured"));
     if (s.n_accesses)
         /* TRANSLATORS: ms: the mean, the lowest, the highest; %4$zu random reads. */
-        put(o, DMK_("Access time  %1$s ms on average (%2$s to %3$s) over %4$zu random reads\n"),
+        put(o, DMK_("Access time  %s ms on average (%s to %s) over %zu random reads\n"),
             dmk_format_double(s.access_avg_ms, 2, a, sizeof a),
             dmk_format_double(s.access_min_ms, 2, b, sizeof b),
             dmk_format_double(s.access_max_ms, 2, c, sizeof c), s.n_accesses);

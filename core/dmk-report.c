@@ -110,7 +110,7 @@ static void put_test_line(DmkStr *b, const DmkRunResult *r, const DmkTestResult 
     DmkStats rd = dmk_stats_as_saved(&t->score.read), wr = dmk_stats_as_saved(&t->score.write);
     /* TRANSLATORS: a mixed test's parts: read share (%%), its MB/s, write share, its MB/s,
        then maybe " (achieved share)". */
-    put(b, DMK_("      read %1$3u %%: %2$s MB/s, write %3$3u %%: %4$s MB/s%5$s\n"), j->read_share,
+    put(b, DMK_("      read %3u %%: %s MB/s, write %3u %%: %s MB/s%s\n"), j->read_share,
         dmk_format_double(rd.mb_s, 3, mb, 32), 100 - j->read_share,
         dmk_format_double(wr.mb_s, 3, io, 32), note);
 }
@@ -125,14 +125,14 @@ char *dmk_verify_describe(const DmkVerifyResult *v, char *buf, size_t len)
     }
     if (v->bad == 0)
         /* TRANSLATORS: %1$llu is a count of blocks, %2$s their size ("1 GiB"). */
-        n = snprintf(buf, len, DMK_("Verified %1$llu blocks (%2$s), 0 bad"),
+        n = snprintf(buf, len, DMK_("Verified %llu blocks (%s), 0 bad"),
                      (unsigned long long)v->blocks, dmk_format_size(v->bytes, sz, sizeof sz));
     else
         n = snprintf(buf, len,
                      /* TRANSLATORS: counts of blocks, two byte offsets, then why the block
                         is bad ("wrong data"). */
-                     DMK_("VERIFY FAILED: %1$llu bad of %2$llu blocks; first bad byte at offset "
-                          "%3$llu (block at %4$llu): %5$s"),
+                     DMK_("VERIFY FAILED: %llu bad of %llu blocks; first bad byte at offset "
+                          "%llu (block at %llu): %s"),
                      (unsigned long long)v->bad, (unsigned long long)v->blocks,
                      (unsigned long long)v->first_bad_byte, (unsigned long long)v->first_bad_block,
                      dmk_verify_bad_name(v->first_bad_why));
@@ -172,7 +172,7 @@ static void put_drive(DmkStr *b, const DmkRunResult *r)
     char cap[32];
     /* TRANSLATORS: the report's labels are right-aligned to the colon: keep the widths
        where the language allows. %1$s: the drive's model, %2$s its device, %3$s its size. */
-    put(b, DMK_("  Drive: %1$s (%2$s, %3$s)\n"), t->model[0] ? t->model : DMK_("unknown model"),
+    put(b, DMK_("  Drive: %s (%s, %s)\n"), t->model[0] ? t->model : DMK_("unknown model"),
         t->device[0] ? t->device : DMK_("unknown device"),
         t->capacity_bytes ? dmk_format_size(t->capacity_bytes, cap, sizeof cap)
                           : DMK_("size unknown"));
@@ -190,7 +190,7 @@ static void put_honesty(DmkStr *b, const DmkRunResult *r)
     char mb[32], notes[2048], marker[64], tip[1024];
     if (t->iface_bytes_s)
         /* TRANSLATORS: %1$s is the drive's link ("SATA 6.0 Gbps"), %2$s a speed. */
-        put(b, DMK_("   Link: %1$s (%2$s MB/s per direction)\n"), t->iface,
+        put(b, DMK_("   Link: %s (%s MB/s per direction)\n"), t->iface,
             dmk_format_double((double)t->iface_bytes_s / 1e6, 0, mb, sizeof mb));
     dmk_run_fs_notes(r, notes, sizeof notes);
     for (char *line = notes, *nl; (nl = strchr(line, '\n')) != NULL; line = nl + 1)
@@ -202,7 +202,7 @@ static void put_honesty(DmkStr *b, const DmkRunResult *r)
             dmk_flag_describe(r, &r->tests[i], bit, marker, sizeof marker, tip, sizeof tip);
             /* TRANSLATORS: %1$s is the flag's name as the files keep it ("peak"), %2$s
                what it means. */
-            put(b, DMK_("   Flag: [%1$s] %2$s\n"), dmk_flag_name(bit), tip);
+            put(b, DMK_("   Flag: [%s] %s\n"), dmk_flag_name(bit), tip);
             break;
         }
     }
@@ -240,16 +240,16 @@ static void put_test_area(DmkStr *b, const DmkRunResult *r)
     if (t->is_device) /* a raw device has no free space, only its size */
         /* TRANSLATORS: %1$s is the size tested, %2$u the passes, %3$s the device's path,
            %4$s its size. */
-        put(b, DMK_("   Test: %1$s (x%2$u) [%3$s: raw device of %4$s]\n"), size, r->passes, t->path,
+        put(b, DMK_("   Test: %s (x%u) [%s: raw device of %s]\n"), size, r->passes, t->path,
             dmk_format_size(t->fs_size_bytes, fsz, 32));
     else if (t->fs_size_bytes == 0) /* a file of schema 4 or older: no size kept */
         /* TRANSLATORS: %1$s is the size tested, %2$u the passes, %3$s the folder, %4$s its
            file system ("ext4"), %5$s the free space. */
-        put(b, DMK_("   Test: %1$s (x%2$u) [%3$s: %4$s, %5$s free]\n"), size, r->passes, t->path,
+        put(b, DMK_("   Test: %s (x%u) [%s: %s, %s free]\n"), size, r->passes, t->path,
             fs, dmk_format_size(t->fs_free_bytes, freeb, 32));
     else
         /* TRANSLATORS: as above, then %6$s the file system's size. */
-        put(b, DMK_("   Test: %1$s (x%2$u) [%3$s: %4$s, %5$s free of %6$s]\n"), size, r->passes,
+        put(b, DMK_("   Test: %s (x%u) [%s: %s, %s free of %s]\n"), size, r->passes,
             t->path, fs, dmk_format_size(t->fs_free_bytes, freeb, 32),
             dmk_format_size(t->fs_size_bytes, fsz, 32));
 }
@@ -264,7 +264,7 @@ static void put_context(DmkStr *b, const DmkRunResult *r)
         r->data == DMK_DATA_ZERO ? DMK_("   Data: All 0x00")
                                  : DMK_("   Data: Random (incompressible)"));
     /* TRANSLATORS: seconds of each: measuring, warming up, between tests. */
-    put(b, DMK_("   Time: Measure %1$s s / Warm-up %2$s s / Interval %3$s s\n"),
+    put(b, DMK_("   Time: Measure %s s / Warm-up %s s / Interval %s s\n"),
         dmk_format_double(r->measure_s, 1, meas, 32), dmk_format_double(r->warmup_s, 1, warm, 32),
         dmk_format_double(r->interval_s, 1, intv, 32));
     put(b, DMK_("   Date: %s\n"), r->date);

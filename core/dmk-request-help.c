@@ -97,7 +97,7 @@ static int warmup_part(char *buf, size_t len)
         if (used > 0 && (size_t)used < len)
             /* TRANSLATORS: an item of that list: %1$s seconds, %2$s the lab tests' names. */
             used +=
-                snprintf(buf + used, len - (size_t)used, DMK_("%1$s for %2$s"), g[i].value, names);
+                snprintf(buf + used, len - (size_t)used, DMK_("%s for %s"), g[i].value, names);
     }
     if (rest && used > 0 && (size_t)used < len)
         /* TRANSLATORS: the list's end: the other lab tests have no warm-up. */
@@ -120,7 +120,7 @@ static int job_part(char *buf, size_t len)
         /* TRANSLATORS: --help's --test line: the lab tests' names, then their default test
            ("RND4K Q32T1"), the first time saying it is the write. */
         used += snprintf(buf + used, len - (size_t)used,
-                         i ? DMK_("; %1$s: default %2$s") : DMK_("; %1$s: the write, default %2$s"),
+                         i ? DMK_("; %s: default %s") : DMK_("; %s: the write, default %s"),
                          names, g[i].value);
     }
     return used;

@@ -184,7 +184,7 @@ void dmk_result_area(const DmkRunResult *r, char *buf, size_t len)
     if (r->target.is_device)
         /* TRANSLATORS: what was tested: %1$s a size ("1 GiB"), %2$s a device ("/dev/sdb");
            it stands inside a sentence ("the 1 GiB region of /dev/sdb fits in ..."). */
-        snprintf(buf, len, DMK_("%1$s region of %2$s"), size, r->target.path);
+        snprintf(buf, len, DMK_("%s region of %s"), size, r->target.path);
     else if (strcmp(r->lab, "files") == 0) /* dmk-lab.h: three sets, no test file */
         /* TRANSLATORS: what was tested, %s a size; it stands inside a sentence. */
         snprintf(buf, len, DMK_("file sets of %s each"), size);
