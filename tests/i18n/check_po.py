@@ -164,5 +164,23 @@ def test_language_menu_has_every_catalog():
     return f"table: {codes}"
 
 
+# The layers that run on Windows with msvcrt's printf, which knows no
+# positional arguments: their msgids use none (a translation may: glibc
+# prints it on Linux, and on Windows these layers speak English).
+NO_POSITIONAL = re.compile(r"^(core|chart|app|platform/(?!linux/))")
+
+
+def test_no_positional_msgids_in_portable_layers():
+    pot = (SRC / "po" / "drivemark.pot").read_text(encoding="utf-8")
+    bad = []
+    for block in pot.split("\n\n"):
+        refs = re.findall(r"^#: (.*)$", block, re.M)
+        files = [r.rsplit(":", 1)[0] for line in refs for r in line.split()]
+        ids = "".join(re.findall(r'^(?:msgid|msgid_plural)? ?"(.*)"$', block, re.M))
+        if any(NO_POSITIONAL.match(f) for f in files) and re.search(r"%\d+\$", ids):
+            bad.append(f"{files[0]}: {ids[:60]}")
+    check(not bad, f"positional arguments in msgids of layers that run on Windows: {bad[:5]}")
+
+
 if __name__ == "__main__":
     sys.exit(dmktest.run_tap(dmktest.tests_in(globals())))
