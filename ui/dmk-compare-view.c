@@ -183,7 +183,7 @@ static void add_row(DmkCompareView *self, const Table *t, GPtrArray *p, const Dm
     texts[0] = g_strdup_printf("%s\t%s", key->name, dmk_mode_name(key->mode));
     GtkWidget *name = cell(t->names, key->name, 0, row, 0);
     gtk_widget_add_css_class(name, "test-name");
-    cell(t->names, dmk_mode_title(key->mode), 1, row, 0);
+    cell(t->names, _(dmk_mode_title(key->mode)), 1, row, 0);
     double v0 = NAN;
     for (guint f = 0; f < n; f++) {
         const DmkTestResult *r =
@@ -220,7 +220,8 @@ static void add_headers(const Table *t, GPtrArray *p)
         g_free(text);
         if (f == 0)
             continue;
-        text = g_strdup_printf("[%u] vs [1]", f + 1);
+        /* TRANSLATORS: a compare column's header: result [2] against result [1]. */
+        text = g_strdup_printf(_("[%u] vs [1]"), f + 1);
         gtk_widget_add_css_class(cell(t->values, text, (int)p->len + (int)f - 1, 0, 1.0),
                                  "column-header");
         g_free(text);

@@ -32,7 +32,7 @@ static char *thousands(double v)
  * Q128T1 read 40 % (step 5 of 48)". */
 static char *progress_head(DmkLabPage *self, const DmkProgress *p)
 {
-    const char *title = dmk_lab_title(self->live_kind);
+    const char *title = _(dmk_lab_title(self->live_kind));
     if (p->n_tests <= 1 || !p->test)
         return g_strdup(title);
     const DmkTest *t = p->test;
@@ -184,7 +184,7 @@ static void surface_titles(DmkLabPage *self, const DmkRunSpec *spec)
     DmkChartModel *m = &self->live_model;
     /* TRANSLATORS: %s is the Lab test's title. */
     g_snprintf(m->title, sizeof m->title, _("%s: read rate across the device (live)"),
-               dmk_lab_title(self->live_kind));
+               _(dmk_lab_title(self->live_kind)));
     g_snprintf(m->subtitle, sizeof m->subtitle,
                /* TRANSLATORS: %s is the device scanned. */
                _("%s: each sample as it is read; the access times follow"), spec->dir);
@@ -215,12 +215,12 @@ static void live_titles(DmkLabPage *self, const DmkRunSpec *spec)
         /* TRANSLATORS: a live chart's title: the Lab test's title, a test's
          * name ("RND4K Q32T1"), a unit (IOPS or MB/s). */
         g_snprintf(m->title, sizeof m->title, _("%1$s: %2$s %3$s vs data written (live)"),
-                   dmk_lab_title(self->live_kind), t ? t->name : "",
+                   _(dmk_lab_title(self->live_kind)), t ? t->name : "",
                    self->live_iops ? "IOPS" : "MB/s");
     else
         /* TRANSLATORS: %s is the Lab test's title. */
         g_snprintf(m->title, sizeof m->title, _("%s: throughput over time (live)"),
-                   dmk_lab_title(self->live_kind));
+                   _(dmk_lab_title(self->live_kind)));
     g_strlcpy(m->subtitle,
               _("Approximate, from the progress reports; the exact charts follow at the end"),
               sizeof m->subtitle);

@@ -520,7 +520,7 @@ void dmk_lab_view_dump(DmkLabView *self, const char *prefix, int tab, GString *o
  * while the result keeps UTC. */
 char *dmk_lab_result_title(const DmkRunResult *r)
 {
-    const char *what = dmk_lab_title(dmk_lab_from_name(r->lab));
+    const char *what = _(dmk_lab_title(dmk_lab_from_name(r->lab)));
     GDateTime *utc = r->date[0] ? g_date_time_new_from_iso8601(r->date, NULL) : NULL;
     GDateTime *local = utc ? g_date_time_to_local(utc) : NULL;
     char *when = local ? g_date_time_format(local, "%H:%M") : NULL;

@@ -214,7 +214,7 @@ static void apply_unit(DmkResultView *self)
         if (!self->headers[m])
             continue;
         char *text =
-            g_strdup_printf("%s [%s]", dmk_mode_title((DmkMode)m), dmk_unit_label(self->unit));
+            g_strdup_printf("%s [%s]", _(dmk_mode_title((DmkMode)m)), dmk_unit_label(self->unit));
         gtk_label_set_text(GTK_LABEL(self->headers[m]), text);
         g_free(text);
     }

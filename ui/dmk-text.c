@@ -13,7 +13,7 @@
 
 const char *dmk_text_mode_title(DmkMode m)
 {
-    return dmk_mode_title(m);
+    return _(dmk_mode_title(m)); /* again for Windows, where the core speaks English */
 }
 
 /* The same text drivemark-cli prints (core/dmk-report.c), in GLib memory. */
