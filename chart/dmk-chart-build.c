@@ -305,8 +305,8 @@ static void set_line_titles(const Ctx *c)
                  dmk_format_size(j->block_size, bs, sizeof bs), th);
     else if (named)
         snprintf(what, sizeof what,
-                 seq ? DMK_("Sequential at QD%u%s: ") : DMK_("Random at QD%u%s: "),
-                 j->queue_depth, th);
+                 seq ? DMK_("Sequential at QD%u%s: ") : DMK_("Random at QD%u%s: "), j->queue_depth,
+                 th);
     /* TRANSLATORS: a chart's title: its workload ("Random 4 KiB: ") or
      * nothing, then the value charted ("MB/s (10^6 B/s)"). */
     snprintf(m->title, sizeof m->title,

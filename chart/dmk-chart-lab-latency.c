@@ -119,8 +119,8 @@ static void latency_finding(const DmkLabLatency *p, char *buf, size_t len)
     /* TRANSLATORS: a latency chart's subtitle: %1$s "under 1 ms up to 120,000
      * IOPS" (or "never under 1 ms"), the peak IOPS, its latency in ms, the
      * I/Os outstanding then, of those the profile keeps. */
-    snprintf(buf, len, DMK_("%s, peak %s IOPS at %s ms, %s of %s outstanding"), sub, peak,
-             ms, q, set);
+    snprintf(buf, len, DMK_("%s, peak %s IOPS at %s ms, %s of %s outstanding"), sub, peak, ms, q,
+             set);
 }
 
 /* One result: its mean and p99 lines; several: each one's mean line, of

@@ -24,8 +24,7 @@ static void describe_job(const DmkTest *t, char *buf, size_t len)
     /* TRANSLATORS: a chart legend's entry: the access pattern and block
      * size ("Sequential 128 KiB"); ", QD4" and ", 2 threads" may follow. */
     snprintf(buf, len,
-             j->pattern == DMK_PATTERN_SEQ ? DMK_("Sequential %s%s%s")
-                                           : DMK_("Random %s%s%s"),
+             j->pattern == DMK_PATTERN_SEQ ? DMK_("Sequential %s%s%s") : DMK_("Random %s%s%s"),
              dmk_format_size(j->block_size, bs, sizeof bs), qd, th);
 }
 

@@ -50,8 +50,8 @@ static int add_rate(DmkLabChartJob *l, const DmkSurface *s)
     /* TRANSLATORS: a chart's subtitle: the samples, each one's size ("1 GiB"),
      * the lowest and highest rate. */
     snprintf(fig, sizeof fig,
-             dmk_ngettext("%zu sample of %s, %s to %s MB/s",
-                          "%zu samples of %s, %s to %s MB/s", s->n_samples),
+             dmk_ngettext("%zu sample of %s, %s to %s MB/s", "%zu samples of %s, %s to %s MB/s",
+                          s->n_samples),
              s->n_samples, dmk_format_size((uint64_t)s->sample_bytes, size, sizeof size),
              dmk_format_figure(s->rate_min, lo, sizeof lo),
              dmk_format_figure(s->rate_max, hi, sizeof hi));

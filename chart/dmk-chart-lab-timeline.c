@@ -410,8 +410,8 @@ static void thermal_finding(const Timeline *tl, char *buf, size_t len)
     /* TRANSLATORS: a chart's subtitle: the lowest and highest temperature,
      * when and at which the drive throttled, the speed's drop ("29,600 then
      * 7,680 IOPS"). */
-    snprintf(buf, len, DMK_("%s to %s \u00b0C, throttled after %s s at %s \u00b0C, %s"),
-             lo, hi, at, c, drop);
+    snprintf(buf, len, DMK_("%s to %s \u00b0C, throttled after %s s at %s \u00b0C, %s"), lo, hi, at,
+             c, drop);
 }
 
 static void no_sensor(DmkLabChartJob *l)

@@ -120,8 +120,7 @@ void dmk_lab_chart_label(DmkLabChartKind kind, const DmkRunResult *r, size_t pro
     char bs[16];
     /* TRANSLATORS: a latency profile's button: %1$s and %2$s make a test's
      * short name ("RND4K"), kept as it is. */
-    snprintf(buf, len,
-             lat[profile].mode == DMK_MODE_READ ? DMK_("%s%s read") : DMK_("%s%s write"),
+    snprintf(buf, len, lat[profile].mode == DMK_MODE_READ ? DMK_("%s%s read") : DMK_("%s%s write"),
              t->jobs[0].pattern == DMK_PATTERN_RND ? "RND" : "SEQ",
              dmk_format_block(t->jobs[0].block_size, bs, sizeof bs));
 }

@@ -121,12 +121,12 @@ static void describe_steps(const DmkLabParams *p, const char *what, size_t n, ch
     if (p->warmup_s > 0)
         /* TRANSLATORS: %1$s is what is measured (ends with a colon), %2$zu the steps, %3$s and
            %4$s times ("20 s"), %5$s the area ("a 32 GiB test file"). */
-        snprintf(buf, len, DMK_("%s %zu steps of %s, each after a %s warm-up, on %s."),
-                 what, n, step, time_text(p->warmup_s, warm, sizeof warm), area);
+        snprintf(buf, len, DMK_("%s %zu steps of %s, each after a %s warm-up, on %s."), what, n,
+                 step, time_text(p->warmup_s, warm, sizeof warm), area);
     else
         /* TRANSLATORS: %1$s is what is measured, %2$zu the steps, %3$s a time, %4$s the area. */
-        snprintf(buf, len, DMK_("%s %zu steps of %s, with no warm-up, on %s."), what, n,
-                 step, area);
+        snprintf(buf, len, DMK_("%s %zu steps of %s, with no warm-up, on %s."), what, n, step,
+                 area);
 }
 
 void dmk_lab_describe_mixed(const DmkLabParams *p, char *buf, size_t len)

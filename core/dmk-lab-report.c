@@ -76,8 +76,8 @@ static void put_device_header(Out *o, const DmkRunResult *r, const char *title, 
             /* TRANSLATORS: %1$s is the lab test ("Sustained write"), %2$s what it wrote over
                ("1 GiB region of /dev/sdb"), %3$s the device's size, %4$s its model, %5$s the
                date. */
-            put(o, DMK_("%s on a %s (raw device of %s, %s), %s\n"), title, area, dev,
-                t->model, r->date);
+            put(o, DMK_("%s on a %s (raw device of %s, %s), %s\n"), title, area, dev, t->model,
+                r->date);
         else
             put(o, DMK_("%s on a %s (raw device of %s), %s\n"), title, area, dev, r->date);
     } else if (model) {
@@ -99,8 +99,7 @@ static void put_header(Out *o, const DmkRunResult *r)
     else if (t->model[0])
         /* TRANSLATORS: %1$s is the lab test, %2$s the folder, %3$s its file system ("ext4"),
            %4$s the drive's model, %5$s what was tested ("32 GiB test file"), %6$s the date. */
-        put(o, DMK_("%s on %s (%s, %s), %s, %s\n"), title, t->path, fs, t->model, area,
-            r->date);
+        put(o, DMK_("%s on %s (%s, %s), %s, %s\n"), title, t->path, fs, t->model, area, r->date);
     else
         put(o, DMK_("%s on %s (%s), %s, %s\n"), title, t->path, fs, area, r->date);
     if (!r->complete)
@@ -181,8 +180,8 @@ static void put_timeline_head(Out *o, const DmkTestResult *t, const DmkLabCliff 
                  "early).\n"),
             t->test.name, t->test.label, a, b, d);
     else
-        put(o, DMK_("%s write, %s: %s written in %s s, sampled every %s s.\n"),
-            t->test.name, t->test.label, a, b, d);
+        put(o, DMK_("%s write, %s: %s written in %s s, sampled every %s s.\n"), t->test.name,
+            t->test.label, a, b, d);
 }
 
 static void put_cache(Out *o, const DmkLabCliff *c, bool thermal_drop, bool iops, uint32_t bs)
@@ -204,8 +203,8 @@ static void put_cache(Out *o, const DmkLabCliff *c, bool thermal_drop, bool iops
     else if (c->cliff)
         /* TRANSLATORS: %1$s is a size ("about 32 GiB +-1 GiB"), %2$s seconds, %3$s and %4$s
            speeds ("1,850 MB/s"). */
-        put(o, DMK_("Cache: %s written before the speed dropped at %s s, from %s to %s.\n"),
-            z, num(c->cliff_t_s, a, sizeof a), speed_text(c->before, iops, bs, s1, sizeof s1),
+        put(o, DMK_("Cache: %s written before the speed dropped at %s s, from %s to %s.\n"), z,
+            num(c->cliff_t_s, a, sizeof a), speed_text(c->before, iops, bs, s1, sizeof s1),
             speed_text(c->after, iops, bs, s2, sizeof s2));
     else
         /* TRANSLATORS: %s is a size ("64 GiB"). */
@@ -417,8 +416,7 @@ void dmk_lab_report_surface(Out *o, const DmkRunResult *r)
     if (s.n_samples)
         /* TRANSLATORS: MB/s: the mean, the lowest, the highest; %4$zu samples of %5$s bytes
            ("10 MiB"). The two lines' labels are padded to one width. */
-        put(o,
-            DMK_("Read rate    %s MB/s on average (%s to %s) over %zu samples of %s\n"),
+        put(o, DMK_("Read rate    %s MB/s on average (%s to %s) over %zu samples of %s\n"),
             num(s.rate_avg, a, sizeof a), num(s.rate_min, b, sizeof b),
             num(s.rate_max, c, sizeof c), s.n_samples,
             dmk_format_size((uint64_t)s.sample_bytes, z, sizeof z));

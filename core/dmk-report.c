@@ -245,12 +245,12 @@ static void put_test_area(DmkStr *b, const DmkRunResult *r)
     else if (t->fs_size_bytes == 0) /* a file of schema 4 or older: no size kept */
         /* TRANSLATORS: %1$s is the size tested, %2$u the passes, %3$s the folder, %4$s its
            file system ("ext4"), %5$s the free space. */
-        put(b, DMK_("   Test: %s (x%u) [%s: %s, %s free]\n"), size, r->passes, t->path,
-            fs, dmk_format_size(t->fs_free_bytes, freeb, 32));
+        put(b, DMK_("   Test: %s (x%u) [%s: %s, %s free]\n"), size, r->passes, t->path, fs,
+            dmk_format_size(t->fs_free_bytes, freeb, 32));
     else
         /* TRANSLATORS: as above, then %6$s the file system's size. */
-        put(b, DMK_("   Test: %s (x%u) [%s: %s, %s free of %s]\n"), size, r->passes,
-            t->path, fs, dmk_format_size(t->fs_free_bytes, freeb, 32),
+        put(b, DMK_("   Test: %s (x%u) [%s: %s, %s free of %s]\n"), size, r->passes, t->path, fs,
+            dmk_format_size(t->fs_free_bytes, freeb, 32),
             dmk_format_size(t->fs_size_bytes, fsz, 32));
 }
 

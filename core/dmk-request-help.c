@@ -96,8 +96,7 @@ static int warmup_part(char *buf, size_t len)
         used += snprintf(buf + used, len - (size_t)used, "%s", named++ ? "; " : "");
         if (used > 0 && (size_t)used < len)
             /* TRANSLATORS: an item of that list: %1$s seconds, %2$s the lab tests' names. */
-            used +=
-                snprintf(buf + used, len - (size_t)used, DMK_("%s for %s"), g[i].value, names);
+            used += snprintf(buf + used, len - (size_t)used, DMK_("%s for %s"), g[i].value, names);
     }
     if (rest && used > 0 && (size_t)used < len)
         /* TRANSLATORS: the list's end: the other lab tests have no warm-up. */
@@ -120,8 +119,8 @@ static int job_part(char *buf, size_t len)
         /* TRANSLATORS: --help's --test line: the lab tests' names, then their default test
            ("RND4K Q32T1"), the first time saying it is the write. */
         used += snprintf(buf + used, len - (size_t)used,
-                         i ? DMK_("; %s: default %s") : DMK_("; %s: the write, default %s"),
-                         names, g[i].value);
+                         i ? DMK_("; %s: default %s") : DMK_("; %s: the write, default %s"), names,
+                         g[i].value);
     }
     return used;
 }
