@@ -378,7 +378,7 @@ static void test_lab_help(void)
                   "lab: 2 for mixed and latency, else 0)");
     DMK_CHECK_STR(dmk_request_option_help(dmk_request_option(DMK_REQ_SIZE), buf, sizeof buf),
                   "test file size, 16MiB-64GiB; the lab tests' span, up to 1PiB (default: 1GiB; "
-                  "lab: 32GiB; fullspan: the free space; files: 8GiB)");
+                  "lab: 32GiB; fullspan: the free space; files, trace: 8GiB)");
     DMK_CHECK_STR(dmk_request_option_help(dmk_request_option(DMK_REQ_TEST), buf, sizeof buf),
                   "a test by CrystalDiskMark's name, e.g. \"RND4K Q32T1\" (run: repeatable, "
                   "replaces the profile's tests; sustained, recovery: the write, default RND4K "
