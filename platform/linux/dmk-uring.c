@@ -322,6 +322,14 @@ static void uring_queue_close(DmkQueue *q)
             io_uring_cqe_seen(&q->ring, cqe);
         }
     }
+    /* The ring's teardown is the kernel's deferred work: until it runs,
+     * a registered file keeps the target open (a device's exclusive claim,
+     * a mount busy), and the next open of it fails with EBUSY. Taking the
+     * registrations back waits for them, so the file goes with our close. */
+    if (q->fixed_file)
+        io_uring_unregister_files(&q->ring);
+    if (q->mem_fixed)
+        io_uring_unregister_buffers(&q->ring);
     io_uring_queue_exit(&q->ring);
     free(q->cqes);
     free(q);
