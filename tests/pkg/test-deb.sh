@@ -137,7 +137,8 @@ check_holds() {
         not_ok "$(basename "$deb") lacks ${missing[*]}"
     fi
 }
-check_holds "$cli_deb" usr/bin/drivemark-cli usr/share/doc/drivemark-cli/copyright
+check_holds "$cli_deb" usr/bin/drivemark-cli usr/share/doc/drivemark-cli/copyright \
+    usr/share/locale/ru/LC_MESSAGES/drivemark.mo
 check_holds "$gui_deb" usr/bin/drivemark \
     usr/share/applications/io.github.drivemark.drivemark.desktop \
     usr/share/metainfo/io.github.drivemark.drivemark.metainfo.xml \
