@@ -597,8 +597,7 @@ char *dmk_lab_finding_text(const DmkLabFindings *all, const DmkLabFinding *f, si
     return buf;
 }
 
-/* "4KiB random read": the report's words for a profile; %s the block size. */
-static char *profile_words(const DmkTest *t, char *buf, size_t len)
+char *dmk_lab_profile_words(const DmkTest *t, char *buf, size_t len)
 {
     char bl[32];
     bool seq = t->jobs[0].pattern == DMK_PATTERN_SEQ, rd = t->mode == DMK_MODE_READ;
@@ -629,7 +628,7 @@ char *dmk_lab_finding_title(const DmkRunResult *r, const DmkLabFinding *f, char 
     char w[96];
     switch (f->set) {
     case DMK_LAB_SET_LATENCY:
-        snprintf(buf, len, "%s (%s)", profile_words(t, w, sizeof w), t->name);
+        snprintf(buf, len, "%s (%s)", dmk_lab_profile_words(t, w, sizeof w), t->name);
         break;
     case DMK_LAB_SET_MIXED:
         /* TRANSLATORS: a set's title: %s is its test's name ("RND4K Q32T1"). */

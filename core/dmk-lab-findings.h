@@ -179,6 +179,9 @@ char *dmk_lab_size_within_text(double bytes, double err, char *buf, size_t len);
  * (the tables keep them English); the label NULL where the table has none. */
 const char *dmk_lab_set_title(DmkLabSetId id);
 const char *dmk_lab_field_label(const DmkLabFindingField *field);
+/* "4KiB random read": a latency profile in words (the block size, the
+ * access, the direction), in the user's language. */
+char *dmk_lab_profile_words(const DmkTest *t, char *buf, size_t len);
 char *dmk_lab_finding_title(const DmkRunResult *r, const DmkLabFinding *f, char *buf, size_t len);
 
 #endif

@@ -286,26 +286,12 @@ void dmk_lab_report_mixed(Out *o, const DmkRunResult *r)
     }
 }
 
-static const char *profile_title(const DmkTest *t, char *buf, size_t len)
-{
-    char bl[32];
-    bool seq = t->jobs[0].pattern == DMK_PATTERN_SEQ, rd = t->mode == DMK_MODE_READ;
-    dmk_block_label(t->jobs[0].block_size, bl, sizeof bl);
-    /* TRANSLATORS: a lab profile: %s is a block size ("4KiB"); the access is sequential or
-       random, the test reads or writes. */
-    snprintf(buf, len,
-             seq ? (rd ? DMK_("%s sequential read") : DMK_("%s sequential write"))
-                 : (rd ? DMK_("%s random read") : DMK_("%s random write")),
-             bl);
-    return buf;
-}
-
 /* The profile's line: its peak and how far it stayed under 1 ms. */
 static void put_latency_line(Out *o, const DmkRunResult *r, const DmkLabLatency *l)
 {
     char a[32], b[32], c[32], e[96], f[32], g[32];
     const DmkTest *t0 = &r->tests[l->first].test;
-    profile_title(t0, e, sizeof e);
+    dmk_lab_profile_words(t0, e, sizeof e);
     dmk_format_thousands(l->outstanding_set, 0, f, sizeof f);
     num(l->sub_ms_iops, g, sizeof g);
     if (l->peak_iops <= 0) {

@@ -157,6 +157,33 @@ static const char *const seq_jobs[] = {"SEQ1M Q8T1", "SEQ1M Q1T1", "SEQ128K Q32T
 #define N(a)       (sizeof(a) / sizeof(a)[0])
 #define PRESETS(a) a, N(a), NULL
 
+/* Rows several tests share, written once (xgettext reads the macros'
+ * bodies, so their texts stay in the template). */
+#define SPAN_FIELD                                                                             \
+    {                                                                                          \
+        DMK_LAB_P_SPAN, DMK_N_("Test fi_le"),                                                  \
+            DMK_N_("The test file: the area written over, again and again"), NULL, 0, NULL, 0, \
+            DMK_N_("Regi_on"),                                                                 \
+            DMK_N_("The region of the device: its first bytes, written over again and again")  \
+    }
+#define SETTLE_FIELD                                                                              \
+    {                                                                                             \
+        DMK_LAB_P_SETTLE, DMK_N_("Settle _time"),                                                 \
+            DMK_N_("Idle after the test file is written, for the drive to empty its cache first " \
+                   "(pick "                                                                       \
+                   "one, or type e.g. 90 s, 45 min, 3 h or 1:30:00)"),                            \
+            PRESETS(settles), 0, NULL,                                                            \
+            DMK_N_("Idle after the region is written, for the drive to empty its cache first "    \
+                   "(pick one, "                                                                  \
+                   "or type e.g. 90 s, 45 min, 3 h or 1:30:00)")                                  \
+    }
+#define SAMPLE_FIELD                                                                               \
+    {                                                                                              \
+        DMK_LAB_P_SAMPLE, DMK_N_("Sample _every"),                                                 \
+            DMK_N_("How often speed and temperature are recorded: 0.1 to 60 s"), PRESETS(samples), \
+            0                                                                                      \
+    }
+
 /* The labels and tips are English here (DMK_N_), translated where the
  * form shows them. A raw device has no test file: its first span bytes
  * are the region, with a label and tip of their own. */
@@ -168,18 +195,9 @@ static const DmkLabField sustained_fields[] = {
     {DMK_LAB_P_DURATION, DMK_N_("_Duration"),
      DMK_N_("How long to write (pick one, or type e.g. 90 s, 45 min, 3 h or 1:30:00)"),
      PRESETS(durations), 0},
-    {DMK_LAB_P_SPAN, DMK_N_("Test fi_le"),
-     DMK_N_("The test file: the area written over, again and again"), NULL, 0, NULL, 0,
-     DMK_N_("Regi_on"),
-     DMK_N_("The region of the device: its first bytes, written over again and again")},
-    {DMK_LAB_P_SETTLE, DMK_N_("Settle _time"),
-     DMK_N_("Idle after the test file is written, for the drive to empty its cache first (pick "
-            "one, or type e.g. 90 s, 45 min, 3 h or 1:30:00)"),
-     PRESETS(settles), 0, NULL,
-     DMK_N_("Idle after the region is written, for the drive to empty its cache first (pick one, "
-            "or type e.g. 90 s, 45 min, 3 h or 1:30:00)")},
-    {DMK_LAB_P_SAMPLE, DMK_N_("Sample _every"),
-     DMK_N_("How often speed and temperature are recorded: 0.1 to 60 s"), PRESETS(samples), 0},
+    SPAN_FIELD,
+    SETTLE_FIELD,
+    SAMPLE_FIELD,
 };
 static const DmkLabField fullspan_fields[] = {
     {DMK_LAB_P_JOB, DMK_N_("_Write test"),
@@ -190,8 +208,7 @@ static const DmkLabField fullspan_fields[] = {
      DMK_N_("How much to write: the free space (2 GiB are left free), or a size"), NULL, 0, NULL,
      DMK_LAB_FIELD_FREE_SPACE, NULL,
      DMK_N_("How much of the device to write: all of it, or its first bytes")},
-    {DMK_LAB_P_SAMPLE, DMK_N_("Sample _every"),
-     DMK_N_("How often speed and temperature are recorded: 0.1 to 60 s"), PRESETS(samples), 0},
+    SAMPLE_FIELD,
 };
 static const DmkLabField mixed_fields[] = {
     {DMK_LAB_P_STEP, DMK_N_("Ste_p time"),
@@ -203,10 +220,7 @@ static const DmkLabField mixed_fields[] = {
      PRESETS(warmups), 0},
     {DMK_LAB_P_QD, DMK_N_("_QD per thread"),
      DMK_N_("Outstanding I/Os of each thread (the reviews: 1)"), NULL, 0, NULL, 0},
-    {DMK_LAB_P_SPAN, DMK_N_("Test fi_le"),
-     DMK_N_("The test file: the area written over, again and again"), NULL, 0, NULL, 0,
-     DMK_N_("Regi_on"),
-     DMK_N_("The region of the device: its first bytes, written over again and again")},
+    SPAN_FIELD,
 };
 static const DmkLabField latency_fields[] = {
     {DMK_LAB_P_STEP, DMK_N_("Ste_p time"),
@@ -216,10 +230,7 @@ static const DmkLabField latency_fields[] = {
     {DMK_LAB_P_WARMUP, DMK_N_("W_arm-up"),
      DMK_N_("Discarded before each step (pick one, or type e.g. 90 s, 45 min, 3 h or 1:30:00)"),
      PRESETS(warmups), 0},
-    {DMK_LAB_P_SPAN, DMK_N_("Test fi_le"),
-     DMK_N_("The test file: the area written over, again and again"), NULL, 0, NULL, 0,
-     DMK_N_("Regi_on"),
-     DMK_N_("The region of the device: its first bytes, written over again and again")},
+    SPAN_FIELD,
 };
 /* Small sets for a quick look, the reviews' 8 GiB, and larger. */
 static const double set_sizes[] = {256.0 * (1 << 20), 1024.0 * (1 << 20), 2.0 * (1 << 30),
@@ -247,18 +258,9 @@ static const DmkLabField recovery_fields[] = {
      DMK_N_("Idle before the after-idle probe, for the drive to clean up (pick one, or type e.g. "
             "90 s, 45 min, 3 h or 1:30:00)"),
      PRESETS(idles), 0},
-    {DMK_LAB_P_SPAN, DMK_N_("Test fi_le"),
-     DMK_N_("The test file: the area written over, again and again"), NULL, 0, NULL, 0,
-     DMK_N_("Regi_on"),
-     DMK_N_("The region of the device: its first bytes, written over again and again")},
-    {DMK_LAB_P_SETTLE, DMK_N_("Settle _time"),
-     DMK_N_("Idle after the test file is written, for the drive to empty its cache first (pick "
-            "one, or type e.g. 90 s, 45 min, 3 h or 1:30:00)"),
-     PRESETS(settles), 0, NULL,
-     DMK_N_("Idle after the region is written, for the drive to empty its cache first (pick one, "
-            "or type e.g. 90 s, 45 min, 3 h or 1:30:00)")},
-    {DMK_LAB_P_SAMPLE, DMK_N_("Sample _every"),
-     DMK_N_("How often speed and temperature are recorded: 0.1 to 60 s"), PRESETS(samples), 0},
+    SPAN_FIELD,
+    SETTLE_FIELD,
+    SAMPLE_FIELD,
 };
 
 static const DmkLabField surface_fields[] = {
