@@ -16,28 +16,35 @@
 #include "dmk-csv-read-private.h"
 #include "dmk-csv.h"
 #include "dmk-escape.h"
+#include "dmk-i18n.h"
 
 /* ---- messages ------------------------------------------------------------ */
 
 static int vfail(DmkCsvReader *rd, unsigned long line, int fcol, const char *fmt, va_list ap)
     __attribute__((format(DMK_PRINTF_FORMAT, 4, 0)));
 
-/* "name: line L, column C (col): what" (line 0: none; fcol < 0: none). */
+/* "name: line L, column C (col): what" (line 0: none; fcol < 0: none);
+ * what's format is translated here, as dmk_error_set does (the callers'
+ * formats are msgids: po/meson.build's keywords). */
 static int vfail(DmkCsvReader *rd, unsigned long line, int fcol, const char *fmt, va_list ap)
 {
-    char what[600], where[160] = "";
+    char what[600];
     if (rd->rc != DMK_OK)
         return rd->rc;
-    vsnprintf(what, sizeof what, fmt, ap);
+    vsnprintf(what, sizeof what, DMK_(fmt), ap);
     int tcol = fcol >= 0 && (size_t)fcol < rd->n_cols ? rd->table_col[fcol] : -1;
     if (line && fcol >= 0 && tcol >= 0)
-        snprintf(where, sizeof where, ": line %lu, column %d (%s)", line, fcol + 1,
-                 dmk_csv_column((size_t)tcol).name);
+        /* TRANSLATORS: a result file's problem: the file, the line and column, the
+           column's name, what is wrong. */
+        rd->rc = dmk_error_set(rd->err, DMK_E_INVAL, 0, "%s: line %lu, column %d (%s): %s",
+                               rd->name, line, fcol + 1, dmk_csv_column((size_t)tcol).name, what);
     else if (line && fcol >= 0)
-        snprintf(where, sizeof where, ": line %lu, column %d", line, fcol + 1);
+        rd->rc = dmk_error_set(rd->err, DMK_E_INVAL, 0, "%s: line %lu, column %d: %s", rd->name,
+                               line, fcol + 1, what);
     else if (line)
-        snprintf(where, sizeof where, ": line %lu", line);
-    rd->rc = dmk_error_set(rd->err, DMK_E_INVAL, 0, "%s%s: %s", rd->name, where, what);
+        rd->rc = dmk_error_set(rd->err, DMK_E_INVAL, 0, "%s: line %lu: %s", rd->name, line, what);
+    else
+        rd->rc = dmk_error_set(rd->err, DMK_E_INVAL, 0, "%s: %s", rd->name, what);
     return rd->rc;
 }
 
@@ -98,17 +105,9 @@ const char *dmk_csv_shown(const char *s, size_t len, char *buf, size_t cap)
     return buf;
 }
 
-/* A refused cell: "'text' what", the text as dmk_csv_shown shows it. */
-__attribute__((format(DMK_PRINTF_FORMAT, 5, 6))) static int
-fail_shown(DmkCsvReader *rd, size_t col, const char *s, size_t len, const char *fmt, ...)
-{
-    char q[80], what[256];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
-    va_end(ap);
-    return dmk_csv_fail_cell(rd, col, "%s %s", dmk_csv_shown(s, len, q, sizeof q), what);
-}
+/* A refused cell's text as a message shows it (dmk_csv_shown), in a
+ * buffer that lives to the end of the caller's block. */
+#define SHOWN(s, len) dmk_csv_shown(s, len, (char[80]){0}, 80)
 
 /* ---- cells --------------------------------------------------------------- */
 
@@ -223,19 +222,22 @@ static bool is_nonfinite(const char *s)
     return false;
 }
 
-/* Why s is no non-negative number, or NULL when it is one. */
-static const char *number_problem(const char *s, size_t len)
+/* Why s is no non-negative number: a message format with the cell as its
+ * %s, or NULL when it is one. */
+__attribute__((format_arg(3))) static const char *number_problem(const char *s, size_t len,
+                                                                 const char *fmt)
 {
+    (void)fmt; /* its argument checks say every format below takes one %s */
     if (len == 0)
-        return "is empty (a number is expected)";
+        return DMK_N_("%s is empty (a number is expected)");
     if (memchr(s, '\0', len))
-        return "contains a NUL byte";
+        return DMK_N_("%s contains a NUL byte");
     if (is_nonfinite(s))
-        return "is not a finite number";
+        return DMK_N_("%s is not a finite number");
     if (s[0] == '-' && scan_decimal(s + 1))
-        return "is negative";
+        return DMK_N_("%s is negative");
     if (!scan_decimal(s))
-        return "is not a number";
+        return DMK_N_("%s is not a number");
     return NULL;
 }
 
@@ -270,9 +272,8 @@ static int number_cell(DmkCsvReader *rd, const DmkCsvCells *c, size_t col, const
                        size_t *len)
 {
     *s = dmk_csv_cell(rd, c, col, len);
-    const char *why = number_problem(*s, *len);
-    if (why)
-        return fail_shown(rd, col, *s, *len, "%s", why);
+    if (number_problem(*s, *len, "%s"))
+        return dmk_csv_fail_cell(rd, col, number_problem(*s, *len, "%s"), SHOWN(*s, *len));
     return DMK_OK;
 }
 
@@ -286,15 +287,15 @@ int dmk_csv_get_real(DmkCsvReader *rd, const DmkCsvCells *c, size_t col, double 
     bool ok;
     *out = to_double(rd, s, &ok);
     if (!ok || *out > max)
-        return fail_shown(rd, col, s, len, "is out of range (0 to %g)", max);
+        return dmk_csv_fail_cell(rd, col, "%s is out of range (0 to %g)", SHOWN(s, len), max);
     return DMK_OK;
 }
 
 static int uint_out_of_range(DmkCsvReader *rd, size_t col, const char *s, size_t len, uint64_t min,
                              uint64_t max)
 {
-    return fail_shown(rd, col, s, len, "is out of range (%llu to %llu)", (unsigned long long)min,
-                      (unsigned long long)max);
+    return dmk_csv_fail_cell(rd, col, "%s is out of range (%llu to %llu)", SHOWN(s, len),
+                             (unsigned long long)min, (unsigned long long)max);
 }
 
 int dmk_csv_get_uint(DmkCsvReader *rd, const DmkCsvCells *c, size_t col, uint64_t min, uint64_t max,
@@ -313,7 +314,7 @@ int dmk_csv_get_uint(DmkCsvReader *rd, const DmkCsvCells *c, size_t col, uint64_
         v = v * 10 + (uint64_t)(s[i] - '0');
     }
     if (s[i])
-        return fail_shown(rd, col, s, len, "is not a whole number");
+        return dmk_csv_fail_cell(rd, col, "%s is not a whole number", SHOWN(s, len));
     if (v < min || v > max)
         return uint_out_of_range(rd, col, s, len, min, max);
     *out = v;
@@ -339,16 +340,16 @@ int dmk_csv_get_temp(DmkCsvReader *rd, const DmkCsvCells *c, size_t col, double 
     if (!s || len == 0)
         return DMK_OK; /* no column (schema 1, 2) or no reading */
     if (memchr(s, '\0', len))
-        return fail_shown(rd, col, s, len, "contains a NUL byte");
+        return dmk_csv_fail_cell(rd, col, "%s contains a NUL byte", SHOWN(s, len));
     if (is_nonfinite(s))
-        return fail_shown(rd, col, s, len, "is not a finite number");
+        return dmk_csv_fail_cell(rd, col, "%s is not a finite number", SHOWN(s, len));
     if (!scan_decimal(s[0] == '-' ? s + 1 : s))
-        return fail_shown(rd, col, s, len, "is not a number");
+        return dmk_csv_fail_cell(rd, col, "%s is not a number", SHOWN(s, len));
     bool ok;
     double v = to_double(rd, s, &ok);
     if (!ok || v < DMK_CSV_TEMP_MIN || v > DMK_CSV_TEMP_MAX)
-        return fail_shown(rd, col, s, len, "is out of range (%g to %g)", DMK_CSV_TEMP_MIN,
-                          DMK_CSV_TEMP_MAX);
+        return dmk_csv_fail_cell(rd, col, "%s is out of range (%g to %g)", SHOWN(s, len),
+                                 DMK_CSV_TEMP_MIN, DMK_CSV_TEMP_MAX);
     *out = v;
     return DMK_OK;
 }
@@ -375,7 +376,7 @@ int dmk_csv_need_empty(DmkCsvReader *rd, const DmkCsvCells *c, size_t col, const
     size_t len;
     const char *s = dmk_csv_cell(rd, c, col, &len);
     if (len)
-        return fail_shown(rd, col, s, len, "should be empty in a %s row", record);
+        return dmk_csv_fail_cell(rd, col, "%s should be empty in a %s row", SHOWN(s, len), record);
     return DMK_OK;
 }
 
@@ -403,12 +404,13 @@ int dmk_csv_get_text(DmkCsvReader *rd, const DmkCsvCells *c, size_t col, char *d
     size_t len;
     const char *s = dmk_csv_cell(rd, c, col, &len);
     if (memchr(s, '\0', len))
-        return fail_shown(rd, col, s, len, "contains a NUL byte");
+        return dmk_csv_fail_cell(rd, col, "%s contains a NUL byte", SHOWN(s, len));
     if (!utf8_valid(s, len))
-        return fail_shown(rd, col, s, len, "is not valid UTF-8");
+        return dmk_csv_fail_cell(rd, col, "%s is not valid UTF-8", SHOWN(s, len));
     s = unneutralise(rd, s, &len);
     if (len >= cap)
-        return fail_shown(rd, col, s, len, "is too long (at most %zu bytes)", cap - 1);
+        return dmk_csv_fail_cell(rd, col, "%s is too long (at most %zu bytes)", SHOWN(s, len),
+                                 cap - 1);
     memcpy(dst, s, len);
     dst[len] = '\0';
     return DMK_OK;
@@ -429,5 +431,5 @@ int dmk_csv_get_choice(DmkCsvReader *rd, const DmkCsvCells *c, size_t col, const
         size_t u = strlen(list);
         snprintf(list + u, sizeof list - u, "%s%s", i ? ", " : "", names[i][0] ? names[i] : "\"\"");
     }
-    return fail_shown(rd, col, s, len, "is not one of: %s", list);
+    return dmk_csv_fail_cell(rd, col, "%s is not one of: %s", SHOWN(s, len), list);
 }

@@ -13,10 +13,12 @@ import sys
 from pathlib import Path
 
 # A call of a marker: DMK_( DMK_N_( dmk_ngettext( _( N_( C_( NC_( and the
-# error functions, Windows' dmk_win_error too (not their definitions' "int
-# dmk_error_set(DmkError").
+# error functions, Windows' dmk_win_error and the result files' reader's
+# dmk_csv_fail_at and dmk_csv_fail_cell too (not their definitions' "int
+# dmk_error_set(DmkError", "(DmkCsvReader").
 MARKER = re.compile(r"(?<![\w.>])(?:DMK_|DMK_N_|dmk_ngettext|_|N_|C_|NC_|g_dngettext)\s*\(\s*\"|"
-                    r"(?<![\w])dmk_(?:error_(?:set|os|errno|append)|win_error)\s*\((?!\s*DmkError)")
+                    r"(?<![\w])dmk_(?:error_(?:set|os|errno|append)|win_error|csv_fail_(?:at|cell))"
+                    r"\s*\((?!\s*(?:DmkError|DmkCsvReader))")
 LAYERS = ("app/", "core/", "platform/", "ui/", "chart/")
 EXCLUDED = re.compile(r"^app/dmk-gen-|^platform/dmk-error\.[ch]$|^platform/dmk-i18n\.h$")
 DATA = ("resources/io.github.drivemark.drivemark.desktop.in",
