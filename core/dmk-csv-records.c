@@ -87,9 +87,10 @@ static int read_pass_row(DmkCsvReader *rd, const DmkCsvCells *c)
 {
     DmkTestResult *t = &rd->res->tests[rd->res->n_tests - 1];
     uint32_t pass = 0;
-    if (rd->in_samples || rd->in_findings)
-        return dmk_csv_fail_at(rd, rd->line, -1, "a pass row after the test's %s",
-                               rd->in_findings ? "finding rows" : "timeline samples");
+    if (rd->in_findings)
+        return dmk_csv_fail_at(rd, rd->line, -1, "a pass row after the test's finding rows");
+    if (rd->in_samples)
+        return dmk_csv_fail_at(rd, rd->line, -1, "a pass row after the test's timeline samples");
     int rc = dmk_csv_get_u32(rd, c, DMK_COL_PASS, 1, DMK_PASSES_MAX, &pass);
     if (rc == DMK_OK && pass != t->n_passes + 1)
         rc = dmk_csv_fail_cell(rd, DMK_COL_PASS, "pass %u where pass %u was due", pass,
